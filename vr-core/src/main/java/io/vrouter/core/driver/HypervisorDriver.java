@@ -1,0 +1,64 @@
+package io.vrouter.core.driver;
+
+import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.Hypervisor;
+import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.model.VmNetworkConfigEntry;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the lifecycle service asks of a hypervisor. The service calls one method at a time per VR,
+ * from a worker thread, so a driver may block for as long as the hypervisor takes; it never sees two
+ * concurrent calls for the same vmIndex.
+ *
+ * <p>The driver is the source of truth for what exists on the host; the service's registry is the
+ * source of truth for what the operator asked for. A VM the driver created is recognisable as ours by
+ * its vmIndex, which the driver records on the host.
+ */
+public interface HypervisorDriver extends AutoCloseable {
+
+    /** Short name, as chosen with {@code --driver}. */
+    String name();
+
+    /** The vmHypervisor group: software, version, object id and uptime. */
+    Hypervisor hypervisor();
+
+    /** Creates the VM of a configured VR, with its interfaces, powered off. */
+    void provision(VmConfigEntry config) throws DriverException;
+
+    /** Powers on a halted VM, unpauses a paused one, resumes a suspended one. */
+    void start(int vmIndex) throws DriverException;
+
+    /** Shuts a VM down: cleanly, then by force when the clean shutdown does not finish in time. */
+    void stop(int vmIndex) throws DriverException;
+
+    /** Suspends (to disk) or pauses (in memory) a running VM. */
+    void suspend(int vmIndex, AdminState how) throws DriverException;
+
+    /** Removes the VM and the disks it owns. Removing a VM that does not exist is not an error. */
+    void destroy(int vmIndex) throws DriverException;
+
+    /** Attaches an interface to an existing VM. */
+    void addInterface(int vmIndex, VmNetworkConfigEntry iface) throws DriverException;
+
+    /** Detaches an interface. Detaching one that does not exist is not an error. */
+    void removeInterface(int vmIndex, int networkIndex) throws DriverException;
+
+    /** The VM's current state as the host reports it, or empty when there is no such VM. */
+    Optional<VmRuntime> inspect(int vmIndex);
+
+    /** Every VM on the host that carries our vmIndex marker, for reconciliation at start-up. */
+    List<VmRuntime> list() throws DriverException;
+
+    /**
+     * Registers the one listener told of changes made outside vrouter (a VM shut down or deleted
+     * from another tool). Drivers that cannot see such changes ignore it.
+     */
+    default void setListener(DriverListener listener) {
+    }
+
+    @Override
+    default void close() {
+    }
+}

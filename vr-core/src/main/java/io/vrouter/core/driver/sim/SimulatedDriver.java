@@ -1,0 +1,368 @@
+package io.vrouter.core.driver.sim;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vrouter.core.driver.DriverException;
+import io.vrouter.core.driver.HypervisorDriver;
+import io.vrouter.core.driver.PowerState;
+import io.vrouter.core.driver.VmRuntime;
+import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.Hypervisor;
+import io.vrouter.core.model.InetAddressType;
+import io.vrouter.core.model.ModelJson;
+import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.model.VmCpuEntry;
+import io.vrouter.core.model.VmEntry;
+import io.vrouter.core.model.VmNetworkConfigEntry;
+import io.vrouter.core.model.VmNetworkEntry;
+import io.vrouter.core.model.VmStorageEntry;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A hypervisor simulated in-process: deterministic, instant by default, or with the paper's XenServer
+ * latencies. It keeps its VMs in a host journal in the data directory, so that, like a real host,
+ * they outlive a restart of vrouter and reconciliation has something to adopt. The state tables get
+ * plausible values: CPU time grows while a VM runs (2% of each virtual CPU), so does uptime.
+ *
+ * <p>Tests can make an operation fail with {@link #failOn}.
+ */
+public final class SimulatedDriver implements HypervisorDriver {
+    private static final Logger log = LoggerFactory.getLogger(SimulatedDriver.class);
+    private static final String VERSION = "1.0";
+
+    /** One simulated VM. Mutated only by the driver call that owns its vmIndex. */
+    private static final class SimVm {
+        public int vmIndex;
+        public String name;
+        public String template;
+        public int cpus;
+        public int memoryMiB;
+        public List<VmNetworkConfigEntry> interfaces = new ArrayList<>();
+        public PowerState power = PowerState.HALTED;
+        /** Wall-clock millis of the last boot, while running. */
+        public long bootMillis;
+        /** CPU microseconds accumulated in earlier runs. */
+        public long cpuMicros;
+    }
+
+    private final LatencyProfile latency;
+    private final Path journal;
+    private final ObjectMapper json = ModelJson.newMapper();
+    private final ConcurrentSkipListMap<Integer, SimVm> vms = new ConcurrentSkipListMap<>();
+    private final Map<String, String> failures = new ConcurrentHashMap<>();
+    private final long startMillis = System.currentTimeMillis();
+    private Writer journalOut;
+
+    /** An in-memory host that starts empty and forgets everything when closed. */
+    public SimulatedDriver(LatencyProfile latency) {
+        this(latency, null);
+    }
+
+    /** A host that keeps its VMs in the given journal file. */
+    public SimulatedDriver(LatencyProfile latency, Path journal) {
+        this.latency = latency;
+        this.journal = journal;
+        if (journal != null) load();
+    }
+
+    @Override
+    public String name() {
+        return "sim";
+    }
+
+    /**
+     * Makes every later call of the operation (provision, start, stop, suspend, destroy,
+     * addInterface, removeInterface) on the named VM, or on any VM when vmName is "*", fail with the
+     * message, until {@link #clearFailures()}.
+     */
+    public void failOn(String operation, String vmName, String message) {
+        failures.put(operation + "/" + vmName, message);
+    }
+
+    public void clearFailures() {
+        failures.clear();
+    }
+
+    @Override
+    public Hypervisor hypervisor() {
+        Hypervisor h = new Hypervisor();
+        h.vmHvSoftware = "vrouter simulated hypervisor";
+        h.vmHvVersion = VERSION;
+        h.vmHvObjectID = "0.0";
+        h.vmHvUpTime = (System.currentTimeMillis() - startMillis) / 10;
+        return h;
+    }
+
+    @Override
+    public void provision(VmConfigEntry config) throws DriverException {
+        step("provision", config.vmName, latency.provision());
+        if (vms.containsKey(config.vmIndex)) {
+            throw new DriverException("VM_EXISTS", "a VM with vmIndex " + config.vmIndex + " exists already");
+        }
+        SimVm vm = new SimVm();
+        vm.vmIndex = config.vmIndex;
+        vm.name = config.vmName;
+        vm.template = config.vmConfigTemplate;
+        vm.cpus = config.vmConfigCpuNumber;
+        vm.memoryMiB = config.vmConfigMemory;
+        vm.interfaces = new ArrayList<>(config.interfaces());
+        vms.put(vm.vmIndex, vm);
+        record(vm);
+    }
+
+    @Override
+    public void start(int vmIndex) throws DriverException {
+        SimVm vm = require(vmIndex);
+        step("start", vm.name, vm.power == PowerState.PAUSED ? Duration.ZERO : latency.start());
+        if (vm.power == PowerState.RUNNING) return;
+        if (vm.power != PowerState.PAUSED) vm.bootMillis = System.currentTimeMillis();
+        vm.power = PowerState.RUNNING;
+        record(vm);
+    }
+
+    @Override
+    public void stop(int vmIndex) throws DriverException {
+        SimVm vm = require(vmIndex);
+        step("stop", vm.name, latency.stop());
+        if (vm.power == PowerState.HALTED) return;
+        vm.cpuMicros = cpuMicros(vm, System.currentTimeMillis());
+        vm.power = PowerState.HALTED;
+        record(vm);
+    }
+
+    @Override
+    public void suspend(int vmIndex, AdminState how) throws DriverException {
+        SimVm vm = require(vmIndex);
+        step(how.label(), vm.name, how == AdminState.PAUSED ? Duration.ZERO : latency.suspend());
+        if (vm.power == PowerState.HALTED) {
+            throw new DriverException("VM_BAD_POWER_STATE", "VM " + vm.name + " is halted");
+        }
+        vm.power = how == AdminState.PAUSED ? PowerState.PAUSED : PowerState.SUSPENDED;
+        record(vm);
+    }
+
+    @Override
+    public void destroy(int vmIndex) throws DriverException {
+        SimVm vm = vms.get(vmIndex);
+        step("destroy", vm == null ? "?" : vm.name, latency.destroy());
+        if (vms.remove(vmIndex) != null) {
+            ObjectNode line = json.createObjectNode();
+            line.put("destroy", vmIndex);
+            append(line);
+        }
+    }
+
+    @Override
+    public void addInterface(int vmIndex, VmNetworkConfigEntry iface) throws DriverException {
+        SimVm vm = require(vmIndex);
+        step("addInterface", vm.name, Duration.ZERO);
+        vm.interfaces.removeIf(n -> n.vmNetworkConfigIndex.equals(iface.vmNetworkConfigIndex));
+        vm.interfaces.add(iface);
+        vm.interfaces.sort((a, b) -> Integer.compare(a.vmNetworkConfigIndex, b.vmNetworkConfigIndex));
+        record(vm);
+    }
+
+    @Override
+    public void removeInterface(int vmIndex, int networkIndex) throws DriverException {
+        SimVm vm = require(vmIndex);
+        step("removeInterface", vm.name, Duration.ZERO);
+        vm.interfaces.removeIf(n -> n.vmNetworkConfigIndex == networkIndex);
+        record(vm);
+    }
+
+    @Override
+    public Optional<VmRuntime> inspect(int vmIndex) {
+        SimVm vm = vms.get(vmIndex);
+        return vm == null ? Optional.empty() : Optional.of(runtime(vm, System.currentTimeMillis()));
+    }
+
+    @Override
+    public List<VmRuntime> list() {
+        long now = System.currentTimeMillis();
+        List<VmRuntime> out = new ArrayList<>(vms.size());
+        for (SimVm vm : vms.values()) out.add(runtime(vm, now));
+        return out;
+    }
+
+    /** Removes a VM as another tool on the host would, without telling vrouter. For tests. */
+    public void deleteBehindTheBack(int vmIndex) {
+        vms.remove(vmIndex);
+    }
+
+    private SimVm require(int vmIndex) throws DriverException {
+        SimVm vm = vms.get(vmIndex);
+        if (vm == null) throw new DriverException("HANDLE_INVALID", "no VM with vmIndex " + vmIndex);
+        return vm;
+    }
+
+    private void step(String operation, String vmName, Duration delay) throws DriverException {
+        if (!delay.isZero()) {
+            try {
+                Thread.sleep(delay.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new DriverException("INTERRUPTED", operation + " interrupted");
+            }
+        }
+        String failure = failures.getOrDefault(operation + "/" + vmName, failures.get(operation + "/*"));
+        if (failure != null) throw new DriverException("SIM_INJECTED_FAILURE", failure);
+    }
+
+    private static long cpuMicros(SimVm vm, long now) {
+        long running = vm.power == PowerState.RUNNING || vm.power == PowerState.PAUSED
+                ? Math.max(0, now - vm.bootMillis) : 0;
+        return vm.cpuMicros + running * 20L * vm.cpus;
+    }
+
+    private VmRuntime runtime(SimVm vm, long now) {
+        boolean up = vm.power == PowerState.RUNNING || vm.power == PowerState.PAUSED;
+        long uptimeMillis = up ? Math.max(0, now - vm.bootMillis) : 0;
+        long cpu = cpuMicros(vm, now);
+        VmEntry e = new VmEntry();
+        e.vmUUID = UUID.nameUUIDFromBytes(("vrouter-sim/" + vm.vmIndex + "/" + vm.name)
+                .getBytes(StandardCharsets.UTF_8)).toString();
+        e.vmOSType = vm.template;
+        e.vmAutoStart = VmEntry.AutoStart.DISABLED;
+        e.vmPersistent = VmEntry.Persistent.PERSISTENT;
+        e.vmCurCpuNumber = up ? vm.cpus : 0;
+        e.vmMinCpuNumber = 1;
+        e.vmMaxCpuNumber = vm.cpus;
+        e.vmMemUnit = 1024 * 1024;
+        e.vmCurMem = up ? (long) vm.memoryMiB : 0L;
+        e.vmMinMem = (long) vm.memoryMiB;
+        e.vmMaxMem = (long) vm.memoryMiB;
+        e.vmUpTime = uptimeMillis / 10;
+        e.vmCpuTime = cpu;
+        long connected = vm.interfaces.stream().filter(n -> n.vmNetworkConfigAddress != null).count();
+        e.vmRouteEntries = up ? connected + 1 : 0L;
+        e.vmFibEntries = e.vmRouteEntries;
+        e.vmRoutingProtocols = up ? "connected,static" : "";
+        String routerId = vm.interfaces.stream()
+                .filter(n -> n.vmNetworkConfigAddressType == InetAddressType.IPV4 && n.vmNetworkConfigAddress != null)
+                .map(n -> n.vmNetworkConfigAddress).findFirst().orElse("0.0.0.0");
+        e.vmRouterAddrType = InetAddressType.IPV4;
+        e.vmRouterAddr = routerId;
+
+        List<VmCpuEntry> cpus = new ArrayList<>(vm.cpus);
+        for (int i = 1; i <= vm.cpus; i++) {
+            VmCpuEntry c = new VmCpuEntry();
+            c.vmCpuIndex = i;
+            c.vmCpuCoreTime = cpu / vm.cpus;
+            c.vmCpuPhysIndex = 0;
+            c.vmCpuAffinity = 0;
+            cpus.add(c);
+        }
+        VmStorageEntry disk = new VmStorageEntry();
+        disk.vmStorageIndex = 1;
+        disk.vmStorageParent = 0;
+        disk.vmStorageSourceType = 5;
+        disk.vmStorageSourceTypeString = "sparse";
+        disk.vmStorageResourceID = "sim-sr/" + vm.name + "-disk0";
+        disk.vmStorageAccess = 2;
+        disk.vmStorageMediaType = 3;
+        disk.vmStorageMediaTypeString = "hardDisk";
+        disk.vmStorageSizeUnit = 1024 * 1024;
+        disk.vmStorageDefinedSize = 2048L;
+        disk.vmStorageAllocatedSize = 512L;
+        disk.vmStorageReadIOs = uptimeMillis / 100;
+        disk.vmStorageWriteIOs = uptimeMillis / 250;
+        disk.vmStorageReadOctets = disk.vmStorageReadIOs * 4096;
+        disk.vmStorageWriteOctets = disk.vmStorageWriteIOs * 4096;
+        disk.vmStorageReadLatency = disk.vmStorageReadIOs * 100;
+        disk.vmStorageWriteLatency = disk.vmStorageWriteIOs * 150;
+
+        List<VmNetworkEntry> nets = new ArrayList<>(vm.interfaces.size());
+        for (VmNetworkConfigEntry n : vm.interfaces) {
+            VmNetworkEntry ne = new VmNetworkEntry();
+            ne.vmNetworkIndex = n.vmNetworkConfigIndex;
+            ne.vmNetworkIfIndex = 0;
+            ne.vmNetworkParent = n.vmNetworkConfigParent;
+            ne.vmNetworkModel = "virtio";
+            ne.vmNetworkPhysAddress = n.vmNetworkConfigPhysAddress != null ? n.vmNetworkConfigPhysAddress
+                    : String.format("02:00:%02x:%02x:%02x:%02x", (vm.vmIndex >> 16) & 0xff, (vm.vmIndex >> 8) & 0xff,
+                    vm.vmIndex & 0xff, n.vmNetworkConfigIndex & 0xff);
+            nets.add(ne);
+        }
+        return new VmRuntime(vm.vmIndex, vm.name, vm.power, e, cpus, List.of(disk), nets);
+    }
+
+    // ---------------------------------------------------------------- the host journal
+
+    private void record(SimVm vm) {
+        ObjectNode line = json.createObjectNode();
+        line.set("vm", json.valueToTree(vm));
+        append(line);
+    }
+
+    private synchronized void append(ObjectNode line) {
+        if (journal == null) return;
+        try {
+            journalOut.write(line.toString());
+            journalOut.write('\n');
+            journalOut.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the simulated host's journal " + journal, e);
+        }
+    }
+
+    private void load() {
+        try {
+            Files.createDirectories(journal.getParent());
+            if (Files.exists(journal)) {
+                try (BufferedReader in = Files.newBufferedReader(journal, StandardCharsets.UTF_8)) {
+                    String line;
+                    while ((line = in.readLine()) != null) {
+                        if (line.isBlank()) continue;
+                        ObjectNode node;
+                        try {
+                            node = (ObjectNode) json.readTree(line);
+                        } catch (IOException torn) {
+                            break;
+                        }
+                        if (node.has("destroy")) {
+                            vms.remove(node.get("destroy").asInt());
+                        } else {
+                            SimVm vm = json.treeToValue(node.get("vm"), SimVm.class);
+                            vms.put(vm.vmIndex, vm);
+                        }
+                    }
+                }
+            }
+            // Start a compact journal holding just the VMs that exist.
+            journalOut = Files.newBufferedWriter(journal, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+            for (SimVm vm : vms.values()) record(vm);
+            if (!vms.isEmpty()) log.info("simulated host has {} VMs from {}", vms.size(), journal);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the simulated host's journal " + journal, e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (journalOut != null) {
+            try {
+                journalOut.close();
+            } catch (IOException e) {
+                log.warn("closing {} failed", journal, e);
+            }
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package io.vrouter.core.model;
+
+import jakarta.xml.bind.annotation.XmlEnum;
+import jakarta.xml.bind.annotation.XmlEnumValue;
+import jakarta.xml.bind.annotation.XmlType;
+
+/** The two address families of RFC 4001's InetAddressType that a VR interface can carry. */
+@XmlType(name = "InetAddressType")
+@XmlEnum
+public enum InetAddressType {
+    @XmlEnumValue("unknown") UNKNOWN(0),
+    @XmlEnumValue("ipv4") IPV4(1),
+    @XmlEnumValue("ipv6") IPV6(2);
+
+    private final int code;
+
+    InetAddressType(int code) {
+        this.code = code;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    public String label() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    public static InetAddressType ofCode(int code) {
+        for (InetAddressType t : values()) {
+            if (t.code == code) return t;
+        }
+        throw new IllegalArgumentException("no InetAddressType with value " + code);
+    }
+}

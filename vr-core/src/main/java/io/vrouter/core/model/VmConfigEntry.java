@@ -1,0 +1,76 @@
+package io.vrouter.core.model;
+
+import jakarta.xml.bind.annotation.XmlAccessType;
+import jakarta.xml.bind.annotation.XmlAccessorType;
+import jakarta.xml.bind.annotation.XmlElement;
+import jakarta.xml.bind.annotation.XmlElementWrapper;
+import jakarta.xml.bind.annotation.XmlRootElement;
+import jakarta.xml.bind.annotation.XmlType;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One row of vmConfigTable: what the operator asked for one VR. This is the part that is persisted,
+ * and the part that REST POST, SNMP row creation and NETCONF edit-config write.
+ *
+ * <p>Instances held by the service are never mutated once published; writers build a new one.
+ */
+@XmlRootElement(name = "vmConfigEntry")
+@XmlType(name = "vmConfigEntry", propOrder = {"vmIndex", "vmName", "vmAdminState", "vmConfigTemplate",
+        "vmConfigCpuNumber", "vmConfigMemory", "vmConfigAutoStart", "vmNetworkConfigTable"})
+@XmlAccessorType(XmlAccessType.FIELD)
+public class VmConfigEntry {
+    /** The row's index, 1..2147483647; chosen by the service when absent on creation. */
+    public Integer vmIndex;
+    /** Unique name of the VR, also its name on the hypervisor. */
+    public String vmName;
+    /** Desired state; running or shutdown on creation. Default running. */
+    public AdminState vmAdminState;
+    /** Hypervisor template the VR is cloned from. Default {@value Defaults#TEMPLATE}. */
+    public String vmConfigTemplate;
+    /** Virtual CPUs. Default 1. */
+    public Integer vmConfigCpuNumber;
+    /** Memory in MiB. Default 512. */
+    public Integer vmConfigMemory;
+    /** Whether the hypervisor starts the VR when the host boots. Default false. */
+    public Boolean vmConfigAutoStart;
+
+    @XmlElementWrapper(name = "vmNetworkConfigTable")
+    @XmlElement(name = "vmNetworkConfigEntry")
+    public List<VmNetworkConfigEntry> vmNetworkConfigTable;
+
+    public VmConfigEntry() {
+    }
+
+    /** A deep copy, so that a writer can change it without touching a published row. */
+    public VmConfigEntry copy() {
+        VmConfigEntry c = new VmConfigEntry();
+        c.vmIndex = vmIndex;
+        c.vmName = vmName;
+        c.vmAdminState = vmAdminState;
+        c.vmConfigTemplate = vmConfigTemplate;
+        c.vmConfigCpuNumber = vmConfigCpuNumber;
+        c.vmConfigMemory = vmConfigMemory;
+        c.vmConfigAutoStart = vmConfigAutoStart;
+        if (vmNetworkConfigTable != null) {
+            c.vmNetworkConfigTable = new ArrayList<>(vmNetworkConfigTable.size());
+            for (VmNetworkConfigEntry n : vmNetworkConfigTable) c.vmNetworkConfigTable.add(n.copy());
+        }
+        return c;
+    }
+
+    /** The interfaces, never null. */
+    public List<VmNetworkConfigEntry> interfaces() {
+        return vmNetworkConfigTable == null ? List.of() : vmNetworkConfigTable;
+    }
+
+    /** Defaults applied on creation where a field is absent. */
+    public static final class Defaults {
+        public static final String TEMPLATE = "vyos";
+        public static final int CPU_NUMBER = 1;
+        public static final int MEMORY_MIB = 512;
+
+        private Defaults() {
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package io.vrouter.core.model;
+
+import jakarta.xml.bind.annotation.XmlAccessType;
+import jakarta.xml.bind.annotation.XmlAccessorType;
+import jakarta.xml.bind.annotation.XmlType;
+
+/** One row of vmCpuTable (RFC 7666), with the row's affinity (vmCpuAffinityTable) to physical CPUs. */
+@XmlType(name = "vmCpuEntry", propOrder = {"vmCpuIndex", "vmCpuCoreTime", "vmCpuPhysIndex", "vmCpuAffinity"})
+@XmlAccessorType(XmlAccessType.FIELD)
+public class VmCpuEntry {
+    public Integer vmCpuIndex;
+    /** CPU time of this virtual CPU in microseconds. */
+    public Long vmCpuCoreTime;
+    /** The physical CPU (hrDeviceIndex) this virtual CPU is pinned to, 0 when unpinned. */
+    public Integer vmCpuPhysIndex;
+    /** RFC 7666 vmCpuAffinity: unknown(0), enable(1), disable(2). */
+    public Integer vmCpuAffinity;
+}

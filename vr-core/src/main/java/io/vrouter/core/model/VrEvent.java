@@ -1,0 +1,46 @@
+package io.vrouter.core.model;
+
+import jakarta.xml.bind.annotation.XmlAccessType;
+import jakarta.xml.bind.annotation.XmlAccessorType;
+import jakarta.xml.bind.annotation.XmlEnum;
+import jakarta.xml.bind.annotation.XmlEnumValue;
+import jakarta.xml.bind.annotation.XmlRootElement;
+import jakarta.xml.bind.annotation.XmlType;
+
+/** A change of one VR, published to every management interface (notifications, event streams). */
+@XmlRootElement(name = "vrEvent")
+@XmlType(name = "vrEvent", propOrder = {"sequence", "timestamp", "type", "vmIndex", "vmName",
+        "vmAdminState", "vmOperState", "previousOperState", "reason"})
+@XmlAccessorType(XmlAccessType.FIELD)
+public class VrEvent {
+    /** Increases by one per event of this server process. */
+    public long sequence;
+    /** ISO-8601 instant. */
+    public String timestamp;
+    public Type type;
+    public int vmIndex;
+    public String vmName;
+    public AdminState vmAdminState;
+    public OperState vmOperState;
+    public OperState previousOperState;
+    public String reason;
+
+    @XmlType(name = "vrEventType")
+    @XmlEnum
+    public enum Type {
+        /** A VR row was accepted. */
+        @XmlEnumValue("created") CREATED,
+        /** vmOperState changed. */
+        @XmlEnumValue("stateChanged") STATE_CHANGED,
+        /** The configuration changed without a state change (for example an interface). */
+        @XmlEnumValue("configChanged") CONFIG_CHANGED,
+        /** The VR is gone. */
+        @XmlEnumValue("deleted") DELETED
+    }
+
+    @Override
+    public String toString() {
+        return "VrEvent{" + sequence + " " + type + " vmIndex=" + vmIndex + " " + vmName + " "
+                + previousOperState + "->" + vmOperState + (reason == null ? "" : " reason=" + reason) + "}";
+    }
+}

@@ -1,0 +1,32 @@
+package io.vrouter.core.service;
+
+import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.OperState;
+import java.util.regex.Pattern;
+
+/**
+ * Which VRs to list: a name pattern ({@code *} matches any run of characters), an oper state, an
+ * admin state, and a page of the matches in vmIndex order. Null fields do not filter.
+ */
+public record RouterQuery(String namePattern, OperState operState, AdminState adminState, int offset, int limit) {
+    public static final int MAX_LIMIT = 100_000;
+
+    public static RouterQuery all() {
+        return new RouterQuery(null, null, null, 0, MAX_LIMIT);
+    }
+
+    public RouterQuery {
+        if (offset < 0) throw new ValidationException("offset", "must not be negative");
+        if (limit < 0 || limit > MAX_LIMIT) throw new ValidationException("limit", "must be between 0 and " + MAX_LIMIT);
+    }
+
+    Pattern nameRegex() {
+        if (namePattern == null) return null;
+        StringBuilder re = new StringBuilder();
+        for (String part : namePattern.split("\\*", -1)) {
+            if (re.length() > 0 || namePattern.startsWith("*")) re.append(".*");
+            re.append(Pattern.quote(part));
+        }
+        return Pattern.compile(namePattern.startsWith("*") ? re.substring(2) : re.toString());
+    }
+}
