@@ -1,5 +1,6 @@
 package io.vrouter.core.model;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import jakarta.xml.bind.annotation.XmlAccessType;
 import jakarta.xml.bind.annotation.XmlAccessorType;
 import jakarta.xml.bind.annotation.XmlElement;
@@ -15,6 +16,9 @@ import java.util.List;
 @XmlRootElement(name = "virtualRouter")
 @XmlType(name = "virtualRouter", propOrder = {"vmEntry", "vmNetworkTable", "vmCpuTable", "vmStorageTable"})
 @XmlAccessorType(XmlAccessType.FIELD)
+// JSON keeps XML's order: the configured row first, then the state (JAXB's propOrder covers only this class).
+@JsonPropertyOrder({"vmIndex", "vmName", "vmAdminState", "vmConfigTemplate", "vmConfigCpuNumber", "vmConfigMemory",
+        "vmConfigAutoStart", "vmNetworkConfigTable", "vmEntry", "vmNetworkTable", "vmCpuTable", "vmStorageTable"})
 public class VirtualRouter extends VmConfigEntry {
     public VmEntry vmEntry;
 

@@ -29,13 +29,24 @@ public class VrEvent {
     @XmlEnum
     public enum Type {
         /** A VR row was accepted. */
-        @XmlEnumValue("created") CREATED,
+        @XmlEnumValue("created") CREATED("created"),
         /** vmOperState changed. */
-        @XmlEnumValue("stateChanged") STATE_CHANGED,
+        @XmlEnumValue("stateChanged") STATE_CHANGED("stateChanged"),
         /** The configuration changed without a state change (for example an interface). */
-        @XmlEnumValue("configChanged") CONFIG_CHANGED,
+        @XmlEnumValue("configChanged") CONFIG_CHANGED("configChanged"),
         /** The VR is gone. */
-        @XmlEnumValue("deleted") DELETED
+        @XmlEnumValue("deleted") DELETED("deleted");
+
+        private final String label;
+
+        Type(String label) {
+            this.label = label;
+        }
+
+        /** The name used on the wire (SSE event names, JSON, XML). */
+        public String label() {
+            return label;
+        }
     }
 
     @Override

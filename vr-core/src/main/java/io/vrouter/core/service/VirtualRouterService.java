@@ -357,7 +357,10 @@ public final class VirtualRouterService implements AutoCloseable {
         }
     }
 
-    /** Adds an interface (a vmNetworkConfigTable row) to a VR. */
+    /**
+     * Adds an interface (a vmNetworkConfigTable row) to a VR. When the request has no
+     * vmNetworkConfigIndex, the lowest free one is chosen and set on the request.
+     */
     public Accepted addInterface(int vmIndex, VmNetworkConfigEntry request) {
         if (request == null) throw new ValidationException("body", "an interface description is required");
         VrRecord r = require(vmIndex);
@@ -370,6 +373,7 @@ public final class VirtualRouterService implements AutoCloseable {
                         + request.vmNetworkConfigIndex);
             }
             VmNetworkConfigEntry iface = Validator.forInterface(request, used, vmIndex);
+            request.vmNetworkConfigIndex = iface.vmNetworkConfigIndex;
             VmConfigEntry next = r.config.copy();
             List<VmNetworkConfigEntry> ifaces = new ArrayList<>(next.interfaces());
             ifaces.add(iface);

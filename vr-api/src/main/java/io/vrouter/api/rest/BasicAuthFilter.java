@@ -1,0 +1,83 @@
+package io.vrouter.api.rest;
+
+import io.vrouter.core.config.Credentials;
+import jakarta.annotation.Priority;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.container.PreMatching;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
+import java.nio.charset.StandardCharsets;
+import java.security.Principal;
+import java.util.Base64;
+import java.util.Optional;
+
+/**
+ * HTTP Basic authentication for /api/v1. Reads (GET, HEAD) need a viewer or an operator; every
+ * other method needs an operator. The OpenAPI document, /health and /metrics are public.
+ */
+@PreMatching
+@Priority(Priorities.AUTHENTICATION)
+final class BasicAuthFilter implements ContainerRequestFilter {
+    static final String REALM = "Basic realm=\"vrouter\", charset=\"UTF-8\"";
+    private final Credentials credentials;
+
+    BasicAuthFilter(Credentials credentials) {
+        this.credentials = credentials;
+    }
+
+    @Override
+    public void filter(ContainerRequestContext request) {
+        String path = request.getUriInfo().getPath();
+        if (!path.startsWith("api/v1") || path.startsWith("api/v1/openapi.")) return;
+        String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
+        Optional<String[]> userAndPassword = decode(header);
+        Optional<Credentials.Role> role = userAndPassword.flatMap(up -> credentials.authenticate(up[0], up[1]));
+        if (role.isEmpty()) {
+            String detail = header == null ? "authentication is required" : "wrong user name or password";
+            throw new ProblemException(Response.Status.UNAUTHORIZED, detail, null, REALM);
+        }
+        boolean read = request.getMethod().equals("GET") || request.getMethod().equals("HEAD");
+        if (!read && role.get() != Credentials.Role.OPERATOR) {
+            throw new ProblemException(Response.Status.FORBIDDEN,
+                    "user '" + userAndPassword.get()[0] + "' may only read: changes need the operator role", null, null);
+        }
+        String user = userAndPassword.get()[0];
+        boolean secure = request.getSecurityContext().isSecure();
+        request.setSecurityContext(new SecurityContext() {
+            @Override
+            public Principal getUserPrincipal() {
+                return () -> user;
+            }
+
+            @Override
+            public boolean isUserInRole(String r) {
+                return role.get().name().equalsIgnoreCase(r);
+            }
+
+            @Override
+            public boolean isSecure() {
+                return secure;
+            }
+
+            @Override
+            public String getAuthenticationScheme() {
+                return BASIC_AUTH;
+            }
+        });
+    }
+
+    private static Optional<String[]> decode(String header) {
+        if (header == null || !header.regionMatches(true, 0, "Basic ", 0, 6)) return Optional.empty();
+        try {
+            String decoded = new String(Base64.getDecoder().decode(header.substring(6).trim()), StandardCharsets.UTF_8);
+            int colon = decoded.indexOf(':');
+            return colon < 0 ? Optional.empty()
+                    : Optional.of(new String[] {decoded.substring(0, colon), decoded.substring(colon + 1)});
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package io.vrouter.api.rest;
+
+import jakarta.annotation.Priority;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ContainerRequestFilter;
+import jakarta.ws.rs.core.Response;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * Refuses bodies larger than the limit with 413: at once when Content-Length says so, otherwise
+ * when the stream passes the limit while it is read.
+ */
+@Priority(Priorities.ENTITY_CODER)
+final class BodyLimitFilter implements ContainerRequestFilter {
+    private final long limit;
+
+    BodyLimitFilter(long limit) {
+        this.limit = limit;
+    }
+
+    @Override
+    public void filter(ContainerRequestContext request) {
+        if (request.getLength() > limit) {
+            throw new ProblemException(Response.Status.REQUEST_ENTITY_TOO_LARGE,
+                    "the body is " + request.getLength() + " bytes; at most " + limit + " are accepted", null, null);
+        }
+        if (request.hasEntity()) request.setEntityStream(new Limited(request.getEntityStream(), limit));
+    }
+
+    /** Thrown from inside a body reader; the exception mappers look for it in the cause chain. */
+    static final class TooLarge extends IOException {
+        TooLarge(long limit) {
+            super("the body is larger than " + limit + " bytes");
+        }
+    }
+
+    private static final class Limited extends FilterInputStream {
+        private final long limit;
+        private long count;
+
+        Limited(InputStream in, long limit) {
+            super(in);
+            this.limit = limit;
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) add(1);
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buf, int off, int len) throws IOException {
+            int n = super.read(buf, off, len);
+            if (n > 0) add(n);
+            return n;
+        }
+
+        private void add(int n) throws TooLarge {
+            count += n;
+            if (count > limit) throw new TooLarge(limit);
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package io.vrouter.api.rest;
+
+import jakarta.xml.bind.annotation.XmlAccessType;
+import jakarta.xml.bind.annotation.XmlAccessorType;
+import jakarta.xml.bind.annotation.XmlRootElement;
+import jakarta.xml.bind.annotation.XmlType;
+
+/** The answer of /health: UP once the service has reconciled with the hypervisor. */
+@XmlRootElement(name = "health")
+@XmlType(name = "health", propOrder = {"status", "driver", "routers", "unresolvedVms"})
+@XmlAccessorType(XmlAccessType.FIELD)
+public class Health {
+    public String status;
+    public String driver;
+    public int routers;
+    /** VMs on the host that carry our marker but have no configuration. */
+    public int unresolvedVms;
+}

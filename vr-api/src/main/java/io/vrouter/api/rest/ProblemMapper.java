@@ -1,0 +1,95 @@
+package io.vrouter.api.rest;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import io.vrouter.core.service.ConflictException;
+import io.vrouter.core.service.NotFoundException;
+import io.vrouter.core.service.ValidationException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import org.glassfish.jersey.server.ParamException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns every failure into RFC 9457 problem details: JSON, or XML when the client prefers XML (or
+ * sent XML and accepts anything).
+ */
+final class ProblemMapper implements ExceptionMapper<Throwable> {
+    private static final Logger log = LoggerFactory.getLogger(ProblemMapper.class);
+
+    @Context
+    private HttpHeaders headers;
+
+    @Override
+    public Response toResponse(Throwable failure) {
+        Problem p = problem(failure);
+        Response.ResponseBuilder r = Response.status(p.status).type(wantsXml() ? Problem.XML : Problem.JSON).entity(p);
+        if (failure instanceof ProblemException pe && pe.challenge != null) {
+            r.header(HttpHeaders.WWW_AUTHENTICATE, pe.challenge);
+        }
+        if (failure instanceof WebApplicationException wae && wae.getResponse().getStatus() == 405) {
+            r.allow(wae.getResponse().getAllowedMethods());
+        }
+        return r.build();
+    }
+
+    private static Problem problem(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof BodyLimitFilter.TooLarge) {
+                return new Problem(Response.Status.REQUEST_ENTITY_TOO_LARGE, t.getMessage(), null);
+            }
+        }
+        if (failure instanceof ProblemException pe) return new Problem(pe.status, pe.getMessage(), pe.field);
+        if (failure instanceof ValidationException ve) {
+            return new Problem(Response.Status.BAD_REQUEST, ve.getMessage(), ve.field());
+        }
+        if (failure instanceof NotFoundException) return new Problem(Response.Status.NOT_FOUND, failure.getMessage(), null);
+        if (failure instanceof ConflictException ce) {
+            return new Problem(Response.Status.CONFLICT, ce.getMessage(), ce.field());
+        }
+        if (failure instanceof ParamException pe) {
+            return new Problem(Response.Status.BAD_REQUEST, "parameter '" + pe.getParameterName() + "' has a value of the"
+                    + " wrong type", pe.getParameterName());
+        }
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof JsonProcessingException jpe) return jsonProblem(jpe);
+            if (t instanceof SafeXmlReader.BadXml bad) return new Problem(Response.Status.BAD_REQUEST, bad.getMessage(), null);
+        }
+        if (failure instanceof WebApplicationException wae) {
+            Response.StatusType status = wae.getResponse().getStatusInfo();
+            String detail = status.getStatusCode() == 404 ? "no such resource" : failure.getMessage();
+            if (status.getStatusCode() == 415) detail = "unsupported media type: send application/json or application/xml";
+            return new Problem(status, detail, null);
+        }
+        log.error("request failed", failure);
+        return new Problem(Response.Status.INTERNAL_SERVER_ERROR, "internal error: " + failure, null);
+    }
+
+    private static Problem jsonProblem(JsonProcessingException e) {
+        String field = null;
+        if (e instanceof JsonMappingException jme && !jme.getPath().isEmpty()) {
+            field = jme.getPath().get(jme.getPath().size() - 1).getFieldName();
+        }
+        String detail = e instanceof UnrecognizedPropertyException upe
+                ? "unknown field '" + upe.getPropertyName() + "'"
+                : "malformed JSON: " + e.getOriginalMessage().replaceAll("\\s+", " ");
+        return new Problem(Response.Status.BAD_REQUEST, detail, field);
+    }
+
+    private boolean wantsXml() {
+        if (headers == null) return false;
+        for (MediaType m : headers.getAcceptableMediaTypes()) {
+            if (m.getSubtype().endsWith("xml")) return true;
+            if (m.getSubtype().endsWith("json")) return false;
+            if (m.isWildcardType() || m.isWildcardSubtype()) break;
+        }
+        MediaType sent = headers.getMediaType();
+        return sent != null && sent.getSubtype().endsWith("xml");
+    }
+}

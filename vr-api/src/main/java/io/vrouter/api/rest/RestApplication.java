@@ -1,0 +1,49 @@
+package io.vrouter.api.rest;
+
+import io.vrouter.core.metrics.VrMetrics;
+import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.ServerContext;
+import org.glassfish.jersey.internal.inject.AbstractBinder;
+import org.glassfish.jersey.jackson.JacksonFeature;
+import org.glassfish.jersey.server.ResourceConfig;
+import org.glassfish.jersey.server.ServerProperties;
+
+/** The Jersey application of the REST interface, the same wherever it is hosted. */
+public final class RestApplication {
+    /** The largest request body accepted, unless the setting rest.max-body-bytes says otherwise. */
+    public static final long DEFAULT_MAX_BODY = 1024 * 1024;
+
+    private RestApplication() {
+    }
+
+    /** Builds the application; closing the returned relay stops the event stream's subscription. */
+    public static ResourceConfig create(ServerContext context, AutoCloseable[] relayOut) {
+        EventRelay relay = new EventRelay(context.service());
+        relayOut[0] = relay;
+        ResourceConfig rc = new ResourceConfig();
+        rc.register(RoutersResource.class);
+        rc.register(HypervisorResource.class);
+        rc.register(EventsResource.class);
+        rc.register(HealthResource.class);
+        rc.register(MetricsResource.class);
+        rc.register(OpenApiDocument.class);
+        rc.register(JacksonFeature.withoutExceptionMappers());
+        rc.register(new JsonMapping());
+        rc.register(new SafeXmlReader());
+        rc.register(ProblemMapper.class);
+        rc.register(new BasicAuthFilter(context.credentials()));
+        rc.register(new BodyLimitFilter(context.settings().getInt("rest.max-body-bytes", (int) DEFAULT_MAX_BODY)));
+        rc.register(new RequestLogFilter(context.metrics()));
+        rc.register(new AbstractBinder() {
+            @Override
+            protected void configure() {
+                bind(context.service()).to(VirtualRouterService.class);
+                bind(context.metrics()).to(VrMetrics.class);
+                bind(relay).to(EventRelay.class);
+            }
+        });
+        rc.property(ServerProperties.WADL_FEATURE_DISABLE, true);
+        rc.property(ServerProperties.BV_FEATURE_DISABLE, true);
+        return rc;
+    }
+}

@@ -1,0 +1,233 @@
+package io.vrouter.api.rest;
+
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.OperState;
+import io.vrouter.core.model.VirtualRouter;
+import io.vrouter.core.model.VirtualRouterList;
+import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.model.VmNetworkConfigEntry;
+import io.vrouter.core.service.Accepted;
+import io.vrouter.core.service.NotFoundException;
+import io.vrouter.core.service.RouterQuery;
+import io.vrouter.core.service.ValidationException;
+import io.vrouter.core.service.VirtualRouterService;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** The VRs: the vmConfigTable rows and the state that goes with them. */
+@Path("api/v1/routers")
+@Tag(name = "routers")
+@Produces({MediaType.APPLICATION_JSON, MediaType.APPLICATION_XML})
+@Consumes({MediaType.APPLICATION_JSON, MediaType.APPLICATION_XML})
+public class RoutersResource {
+    private static final String INDEX = "{vmIndex: [0-9]{1,10}}";
+
+    @Inject
+    private VirtualRouterService service;
+
+    @Context
+    private UriInfo uri;
+
+    @GET
+    @Operation(summary = "List VRs, filtered by name pattern (* wildcard), oper state and admin state, one page at a time")
+    public VirtualRouterList list(@QueryParam("name") String name,
+                                  @QueryParam("operState") String operState,
+                                  @QueryParam("adminState") String adminState,
+                                  @QueryParam("offset") @DefaultValue("0") int offset,
+                                  @QueryParam("limit") @DefaultValue("1000") int limit) {
+        return service.list(new RouterQuery(name, operState == null ? null : operState(operState),
+                adminState == null ? null : adminState(adminState), offset, limit));
+    }
+
+    @POST
+    @Operation(summary = "Create a VR; answered once accepted, or once the VR is up when asked to wait")
+    public Response create(VirtualRouter request,
+                           @Parameter(description = "How long to wait for the VR to be up: 30s, 500ms, 2m")
+                           @QueryParam("wait") String wait,
+                           @HeaderParam("Prefer") String prefer) {
+        Accepted accepted = service.create(request);
+        return written(accepted, Wait.parse(wait, prefer), Wait.preferred(wait, prefer), true);
+    }
+
+    @POST
+    @Path("batch")
+    @Operation(summary = "Create several VRs in one transaction: all are accepted or none is")
+    public Response createBatch(VirtualRouterList request, @QueryParam("wait") String wait,
+                                @HeaderParam("Prefer") String prefer) throws InterruptedException {
+        if (request == null || request.virtualRouter == null || request.virtualRouter.isEmpty()) {
+            throw new ValidationException("virtualRouter", "at least one VR is required");
+        }
+        List<Accepted> accepted = service.createAll(new ArrayList<VmConfigEntry>(request.virtualRouter));
+        Duration d = Wait.parse(wait, prefer);
+        long deadline = System.nanoTime() + d.toNanos();
+        List<VirtualRouter> out = new ArrayList<>(accepted.size());
+        boolean allDone = true;
+        for (Accepted a : accepted) {
+            Optional<Optional<VirtualRouter>> done = a.await(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            allDone &= done.isPresent();
+            out.add(done.flatMap(v -> v).orElse(a.accepted()));
+        }
+        return Response.status(allDone && !d.isZero() ? Response.Status.CREATED : Response.Status.ACCEPTED)
+                .entity(new VirtualRouterList(out.size(), 0, out.size(), out)).build();
+    }
+
+    @GET
+    @Path(INDEX)
+    @Operation(summary = "Read one VR")
+    public VirtualRouter get(@PathParam("vmIndex") int vmIndex) {
+        return service.get(vmIndex).orElseThrow(() -> new NotFoundException("no VR with vmIndex " + vmIndex));
+    }
+
+    @DELETE
+    @Path(INDEX)
+    @Operation(summary = "Remove a VR: 202 while it shuts down, 204 once gone when asked to wait")
+    public Response remove(@PathParam("vmIndex") int vmIndex, @QueryParam("wait") String wait,
+                           @HeaderParam("Prefer") String prefer) throws InterruptedException {
+        Accepted accepted = service.remove(vmIndex);
+        Duration d = Wait.parse(wait, prefer);
+        Optional<Optional<VirtualRouter>> done = d.isZero() ? Optional.empty() : accepted.await(d);
+        if (done.isPresent() && done.get().isEmpty()) return Response.noContent().build();
+        return Response.accepted(done.flatMap(v -> v).orElse(accepted.accepted())).build();
+    }
+
+    @POST
+    @Path(INDEX + "/start")
+    @Operation(summary = "Set vmAdminState to running (starts, resumes or unpauses)")
+    public Response start(@PathParam("vmIndex") int vmIndex, @QueryParam("wait") String wait,
+                          @HeaderParam("Prefer") String prefer) {
+        return adminState(vmIndex, AdminState.RUNNING, wait, prefer);
+    }
+
+    @POST
+    @Path(INDEX + "/stop")
+    @Operation(summary = "Set vmAdminState to shutdown")
+    public Response stop(@PathParam("vmIndex") int vmIndex, @QueryParam("wait") String wait,
+                         @HeaderParam("Prefer") String prefer) {
+        return adminState(vmIndex, AdminState.SHUTDOWN, wait, prefer);
+    }
+
+    @POST
+    @Path(INDEX + "/suspend")
+    @Operation(summary = "Set vmAdminState to suspended")
+    public Response suspend(@PathParam("vmIndex") int vmIndex, @QueryParam("wait") String wait,
+                            @HeaderParam("Prefer") String prefer) {
+        return adminState(vmIndex, AdminState.SUSPENDED, wait, prefer);
+    }
+
+    @POST
+    @Path(INDEX + "/pause")
+    @Operation(summary = "Set vmAdminState to paused")
+    public Response pause(@PathParam("vmIndex") int vmIndex, @QueryParam("wait") String wait,
+                          @HeaderParam("Prefer") String prefer) {
+        return adminState(vmIndex, AdminState.PAUSED, wait, prefer);
+    }
+
+    private Response adminState(int vmIndex, AdminState target, String wait, String prefer) {
+        return written(service.setAdminState(vmIndex, target), Wait.parse(wait, prefer), Wait.preferred(wait, prefer), false);
+    }
+
+    @GET
+    @Path(INDEX + "/interfaces")
+    @Operation(summary = "List a VR's interfaces (vmNetworkConfigTable rows)")
+    public InterfaceList interfaces(@PathParam("vmIndex") int vmIndex) {
+        return new InterfaceList(config(vmIndex).interfaces());
+    }
+
+    @GET
+    @Path(INDEX + "/interfaces/{networkIndex: [0-9]{1,5}}")
+    @Operation(summary = "Read one interface of a VR")
+    public VmNetworkConfigEntry getInterface(@PathParam("vmIndex") int vmIndex,
+                                             @PathParam("networkIndex") int networkIndex) {
+        return config(vmIndex).interfaces().stream().filter(n -> n.vmNetworkConfigIndex == networkIndex).findFirst()
+                .orElseThrow(() -> new NotFoundException("VR " + vmIndex + " has no interface " + networkIndex));
+    }
+
+    @POST
+    @Path(INDEX + "/interfaces")
+    @Operation(summary = "Add an interface to a VR")
+    public Response addInterface(@PathParam("vmIndex") int vmIndex, VmNetworkConfigEntry request,
+                                 @QueryParam("wait") String wait, @HeaderParam("Prefer") String prefer)
+            throws InterruptedException {
+        Accepted accepted = service.addInterface(vmIndex, request);
+        Duration d = Wait.parse(wait, prefer);
+        if (!d.isZero()) accepted.await(d);
+        int index = request.vmNetworkConfigIndex;
+        return Response.created(uri.getAbsolutePathBuilder().path(Integer.toString(index)).build())
+                .entity(getInterface(vmIndex, index)).build();
+    }
+
+    @DELETE
+    @Path(INDEX + "/interfaces/{networkIndex: [0-9]{1,5}}")
+    @Operation(summary = "Remove an interface from a VR")
+    public Response removeInterface(@PathParam("vmIndex") int vmIndex, @PathParam("networkIndex") int networkIndex,
+                                    @QueryParam("wait") String wait, @HeaderParam("Prefer") String prefer)
+            throws InterruptedException {
+        Accepted accepted = service.removeInterface(vmIndex, networkIndex);
+        Duration d = Wait.parse(wait, prefer);
+        if (!d.isZero()) accepted.await(d);
+        return Response.noContent().build();
+    }
+
+    private VmConfigEntry config(int vmIndex) {
+        return service.getConfig(vmIndex).orElseThrow(() -> new NotFoundException("no VR with vmIndex " + vmIndex));
+    }
+
+    /**
+     * The answer to a write: 201 (creation) or 200 with the final VR when the work finished within
+     * the wait, else 202 with the VR as accepted. Location names the VR.
+     */
+    private Response written(Accepted accepted, Duration wait, boolean preferApplied, boolean creation) {
+        Optional<VirtualRouter> done;
+        try {
+            done = wait.isZero() ? Optional.empty() : accepted.await(wait).flatMap(v -> v);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            done = Optional.empty();
+        }
+        VirtualRouter body = done.orElse(accepted.accepted());
+        URI location = uri.getBaseUriBuilder().path("api/v1/routers").path(Integer.toString(body.vmIndex)).build();
+        Response.ResponseBuilder r = done.isPresent()
+                ? (creation ? Response.created(location) : Response.ok())
+                : Response.accepted().location(location);
+        if (creation) r.location(location);
+        if (preferApplied) r.header("Preference-Applied", "wait");
+        return r.entity(body).build();
+    }
+
+    static OperState operState(String label) {
+        try {
+            return OperState.ofLabel(label);
+        } catch (IllegalArgumentException e) {
+            throw new ValidationException("operState", e.getMessage());
+        }
+    }
+
+    static AdminState adminState(String label) {
+        try {
+            return AdminState.ofLabel(label);
+        } catch (IllegalArgumentException e) {
+            throw new ValidationException("adminState", e.getMessage());
+        }
+    }
+}

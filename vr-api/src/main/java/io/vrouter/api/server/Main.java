@@ -1,0 +1,140 @@
+package io.vrouter.api.server;
+
+import io.vrouter.core.config.Settings;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Callable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.bridge.SLF4JBridgeHandler;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code java -jar vrouter.jar [options]}: starts every management interface on one service.
+ * Settings come from, lowest first: defaults, {@code --config FILE} (Java properties whose keys are
+ * the long option names), environment variables ({@code VROUTER_REST_PORT} for {@code --rest-port}),
+ * and the command line.
+ */
+@Command(name = "vrouter", mixinStandardHelpOptions = true, versionProvider = Main.Version.class, sortOptions = false,
+        description = "Provisions virtual routers on a hypervisor and manages them over REST, SNMP and NETCONF.")
+public final class Main implements Callable<Integer> {
+    private static final Logger log = LoggerFactory.getLogger(Main.class);
+
+    @Option(names = "--config", paramLabel = "FILE", description = "Settings file (Java properties, keys as the long options).")
+    Path config;
+    @Option(names = "--data-dir", paramLabel = "DIR", description = "Where the configuration is kept (default: ./data).")
+    String dataDir;
+    @Option(names = "--bind", paramLabel = "ADDR", description = "Address every interface listens on (default: 127.0.0.1).")
+    String bind;
+    @Option(names = "--rest-port", paramLabel = "N", description = "REST port (default: 8080).")
+    Integer restPort;
+    @Option(names = "--snmp-port", paramLabel = "N", description = "SNMP UDP port (default: 1161).")
+    Integer snmpPort;
+    @Option(names = "--netconf-port", paramLabel = "N", description = "NETCONF over SSH port (default: 8830).")
+    Integer netconfPort;
+    @Option(names = "--driver", paramLabel = "sim|xen", description = "Hypervisor driver (default: sim, the simulated hypervisor).")
+    String driver;
+    @Option(names = "--sim-latency", paramLabel = "none|paper", description = "Simulated driver timings (default: none; paper: XenServer's of the paper).")
+    String simLatency;
+    @Option(names = "--snmp-trap-target", paramLabel = "udp:HOST:PORT", description = "Adds an SNMP notification target (repeatable).")
+    List<String> trapTargets = new ArrayList<>();
+
+    /** The option keys that environment variables may set. */
+    private static final List<String> KEYS = List.of("config", "data-dir", "bind", "rest-port", "snmp-port", "netconf-port",
+            "driver", "sim-latency", "snmp-trap-target");
+
+    private final CountDownLatch stopped = new CountDownLatch(1);
+
+    public static void main(String[] args) {
+        SLF4JBridgeHandler.removeHandlersForRootLogger();
+        SLF4JBridgeHandler.install();
+        CommandLine cli = new CommandLine(new Main());
+        cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            cmd.getErr().println("vrouter: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+            log.debug("start-up failed", e);
+            return 1;
+        });
+        System.exit(cli.execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Settings settings = settings(System.getenv());
+        long t0 = System.nanoTime();
+        VrouterServer server = VrouterServer.start(settings);
+        log.info("vrouter started in {} ms on driver '{}', data in {}", (System.nanoTime() - t0) / 1_000_000,
+                settings.get("driver", "sim"), settings.dataDir());
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            log.info("stopping");
+            server.close();
+            stopped.countDown();
+        }, "vrouter-shutdown"));
+        stopped.await();
+        return 0;
+    }
+
+    /** Merges defaults, the config file, the environment and the command line. */
+    Settings settings(Map<String, String> env) throws IOException {
+        Map<String, String> values = new LinkedHashMap<>();
+        Map<String, String> fromEnv = new LinkedHashMap<>();
+        for (String key : KEYS) {
+            String v = env.get("VROUTER_" + key.toUpperCase(Locale.ROOT).replace('-', '_'));
+            if (v != null) fromEnv.put(key, v);
+        }
+        Path file = config != null ? config : fromEnv.containsKey("config") ? Path.of(fromEnv.get("config")) : null;
+        if (file != null) {
+            if (!Files.isReadable(file)) throw new IllegalArgumentException("cannot read config file " + file);
+            Properties p = new Properties();
+            try (InputStream in = Files.newInputStream(file)) {
+                p.load(in);
+            }
+            p.stringPropertyNames().forEach(k -> values.put(k, p.getProperty(k)));
+        }
+        values.putAll(fromEnv);
+        put(values, "data-dir", dataDir);
+        put(values, "bind", bind);
+        put(values, "rest-port", restPort);
+        put(values, "snmp-port", snmpPort);
+        put(values, "netconf-port", netconfPort);
+        put(values, "driver", driver);
+        put(values, "sim-latency", simLatency);
+        if (!trapTargets.isEmpty()) {
+            String existing = values.getOrDefault("snmp-trap-target", "");
+            values.put("snmp-trap-target", (existing.isBlank() ? "" : existing + ",") + String.join(",", trapTargets));
+        }
+        return Settings.of(values);
+    }
+
+    private static void put(Map<String, String> values, String key, Object value) {
+        if (value != null) values.put(key, value.toString());
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Main.class.getPackage().getImplementationVersion();
+            return new String[] {"vrouter " + (v == null ? "development build" : v)};
+        }
+    }
+
+    /** For tests: runs the CLI parser alone and returns the merged settings. */
+    static Settings parse(String[] args, Map<String, String> env) throws IOException {
+        Main main = new Main();
+        CommandLine cli = new CommandLine(main);
+        cli.setErr(new PrintWriter(System.err, true));
+        cli.parseArgs(args);
+        return main.settings(env);
+    }
+}

@@ -1,0 +1,132 @@
+package io.vrouter.api.server;
+
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vrouter.core.config.Credentials;
+import io.vrouter.core.config.Settings;
+import io.vrouter.core.driver.HypervisorDriver;
+import io.vrouter.core.driver.HypervisorDriverProvider;
+import io.vrouter.core.metrics.VrMetrics;
+import io.vrouter.core.persistence.ConfigStore;
+import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.ManagementInterface;
+import io.vrouter.core.spi.ServerContext;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The whole server: one service on one driver, and every management interface found on the class
+ * path (REST, SNMP, NETCONF) on top of it.
+ */
+public final class VrouterServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(VrouterServer.class);
+
+    private final FileChannel lockFile;
+    private final FileLock lock;
+    private final VirtualRouterService service;
+    private final List<ManagementInterface> interfaces = new ArrayList<>();
+
+    private VrouterServer(Settings settings) throws Exception {
+        Path dataDir = settings.dataDir();
+        Files.createDirectories(dataDir);
+        lockFile = FileChannel.open(dataDir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        lock = lockFile.tryLock();
+        if (lock == null) {
+            lockFile.close();
+            throw new IllegalStateException("another vrouter server uses the data directory " + dataDir);
+        }
+        Credentials credentials = Credentials.from(settings);
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        new JvmMemoryMetrics().bindTo(registry);
+        new JvmGcMetrics().bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        new FileDescriptorMetrics().bindTo(registry);
+        VrMetrics metrics = new VrMetrics(registry);
+
+        HypervisorDriver driver = driver(settings);
+        service = new VirtualRouterService(driver, new ConfigStore(dataDir), metrics);
+        try {
+            service.start();
+            ServerContext context = new ServerContext(service, settings, credentials, metrics);
+            List<ManagementInterface> found = new ArrayList<>();
+            ServiceLoader.load(ManagementInterface.class).forEach(found::add);
+            found.sort(Comparator.comparing(ManagementInterface::name));
+            for (ManagementInterface mi : found) {
+                mi.start(context);
+                interfaces.add(mi);
+                log.info("{}", mi.describe());
+            }
+        } catch (Exception | Error e) {
+            close();
+            throw e;
+        }
+        if (credentials.developmentDefaults()) {
+            log.warn("using the development credentials of the README: configure your own before leaving loopback");
+        }
+    }
+
+    /** Starts everything; throws when any part cannot start, having stopped what had started. */
+    public static VrouterServer start(Settings settings) throws Exception {
+        return new VrouterServer(settings);
+    }
+
+    private static HypervisorDriver driver(Settings settings) throws Exception {
+        String name = settings.get("driver", "sim");
+        List<HypervisorDriverProvider> providers = new ArrayList<>();
+        ServiceLoader.load(HypervisorDriverProvider.class).forEach(providers::add);
+        for (HypervisorDriverProvider p : providers) {
+            if (p.name().equals(name)) return p.create(settings);
+        }
+        throw new IllegalArgumentException("no driver '" + name + "'; available: "
+                + providers.stream().map(HypervisorDriverProvider::name).sorted().collect(Collectors.joining(", ")));
+    }
+
+    public VirtualRouterService service() {
+        return service;
+    }
+
+    public List<ManagementInterface> interfaces() {
+        return List.copyOf(interfaces);
+    }
+
+    /** Stops the interfaces (newest first), then the service, then releases the data directory. */
+    @Override
+    public void close() {
+        for (int i = interfaces.size() - 1; i >= 0; i--) {
+            try {
+                interfaces.get(i).close();
+            } catch (RuntimeException e) {
+                log.warn("stopping {} failed", interfaces.get(i).name(), e);
+            }
+        }
+        interfaces.clear();
+        service.close();
+        try {
+            lock.release();
+            lockFile.close();
+        } catch (IOException e) {
+            log.warn("releasing the data directory lock failed", e);
+        }
+    }
+}
