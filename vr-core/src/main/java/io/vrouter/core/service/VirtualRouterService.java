@@ -150,7 +150,7 @@ public final class VirtualRouterService implements AutoCloseable {
             } else if (vm == null) {
                 reprovisioned++;
                 log.warn("VR {} ({}) is configured but not on the host: provisioning it again", r.vmIndex, config.vmName);
-                enqueue(r, () -> doCreate(r));
+                enqueue(r, () -> doCreate(r, r.config.vmAdminState));
             } else {
                 adopted++;
                 if (stableStateFor(config.vmAdminState) != r.operState) {
@@ -277,6 +277,9 @@ public final class VirtualRouterService implements AutoCloseable {
             store.putAll(configs);
         } catch (RuntimeException e) {
             for (VmConfigEntry c : claimed) unclaim(c);
+            // Hand the indices out again: vmConfigNextAvailableVmIndex stays where it was.
+            claimed.stream().mapToInt(c -> c.vmIndex).min()
+                    .ifPresent(lowest -> nextIndex.accumulateAndGet(lowest, Math::min));
             throw e;
         }
         List<Accepted> accepted = new ArrayList<>(configs.size());
@@ -290,7 +293,8 @@ public final class VirtualRouterService implements AutoCloseable {
             count(null, OperState.PREPARING);
             publish(r, VrEvent.Type.CREATED, null);
             VirtualRouter snapshot = view(r);
-            accepted.add(new Accepted(snapshot, enqueue(r, () -> doCreate(r))));
+            AdminState asked = c.vmAdminState;
+            accepted.add(new Accepted(snapshot, enqueue(r, () -> doCreate(r, asked))));
         }
         return accepted;
     }
@@ -436,10 +440,11 @@ public final class VirtualRouterService implements AutoCloseable {
         }
     }
 
-    private void doCreate(VrRecord r) {
+    /** Provisions the VM and brings it to the admin state asked for when the creation was accepted. */
+    private void doCreate(VrRecord r, AdminState asked) {
         if (r.operState != OperState.PREPARING) transition(r, OperState.PREPARING, null);
         if (!driverCall("provision", r, () -> driver.provision(r.config))) return;
-        if (r.config.vmAdminState == AdminState.RUNNING) {
+        if (asked == AdminState.RUNNING) {
             if (!driverCall("start", r, () -> driver.start(r.vmIndex))) return;
             transition(r, OperState.RUNNING, null);
         } else {
@@ -452,7 +457,10 @@ public final class VirtualRouterService implements AutoCloseable {
         switch (target) {
             case RUNNING:
                 if (now == OperState.RUNNING) return;
-                transition(r, now == OperState.SUSPENDED ? OperState.RESUMING : OperState.PREPARING, null);
+                // Unpausing is immediate; resuming and booting pass a transitional state.
+                if (now != OperState.PAUSED) {
+                    transition(r, now == OperState.SUSPENDED ? OperState.RESUMING : OperState.PREPARING, null);
+                }
                 if (driverCall("start", r, () -> driver.start(r.vmIndex))) transition(r, OperState.RUNNING, null);
                 return;
             case SHUTDOWN:
@@ -484,8 +492,8 @@ public final class VirtualRouterService implements AutoCloseable {
             return;
         }
         if (!driverCall("destroy", r, () -> driver.destroy(r.vmIndex))) {
+            // The operator may retry now; the stored intent stays, so a restart retries too.
             r.removing = false;
-            store.put(r.config, false);
             return;
         }
         store.remove(r.vmIndex);

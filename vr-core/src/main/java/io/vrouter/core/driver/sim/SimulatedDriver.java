@@ -3,6 +3,7 @@ package io.vrouter.core.driver.sim;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vrouter.core.driver.DriverException;
+import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.driver.PowerState;
 import io.vrouter.core.driver.VmRuntime;
@@ -69,6 +70,7 @@ public final class SimulatedDriver implements HypervisorDriver {
     private final Map<String, String> failures = new ConcurrentHashMap<>();
     private final long startMillis = System.currentTimeMillis();
     private Writer journalOut;
+    private volatile DriverListener listener;
 
     /** An in-memory host that starts empty and forgets everything when closed. */
     public SimulatedDriver(LatencyProfile latency) {
@@ -201,9 +203,22 @@ public final class SimulatedDriver implements HypervisorDriver {
         return out;
     }
 
-    /** Removes a VM as another tool on the host would, without telling vrouter. For tests. */
+    @Override
+    public void setListener(DriverListener listener) {
+        this.listener = listener;
+    }
+
+    /** Removes a VM as another tool on the host would; the host's event feed reports it. For tests. */
     public void deleteBehindTheBack(int vmIndex) {
-        vms.remove(vmIndex);
+        if (vms.remove(vmIndex) != null && listener != null) listener.vmVanished(vmIndex);
+    }
+
+    /** Changes a VM's power state as another tool on the host would. For tests. */
+    public void setPowerBehindTheBack(int vmIndex, PowerState power) {
+        SimVm vm = vms.get(vmIndex);
+        if (vm == null) return;
+        vm.power = power;
+        if (listener != null) listener.powerStateChanged(vmIndex, power);
     }
 
     private SimVm require(int vmIndex) throws DriverException {

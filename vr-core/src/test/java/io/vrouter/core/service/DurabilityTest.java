@@ -1,0 +1,156 @@
+package io.vrouter.core.service;
+
+import static io.vrouter.core.service.ServiceFixture.vr;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vrouter.core.driver.PowerState;
+import io.vrouter.core.driver.sim.LatencyProfile;
+import io.vrouter.core.driver.sim.SimulatedDriver;
+import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.OperState;
+import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.persistence.ConfigStore;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What survives a restart, and how the service reconciles what it kept with what the host has. */
+class DurabilityTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @TempDir
+    Path dir;
+
+    private static void awaitState(VirtualRouterService s, int vmIndex, OperState state) throws InterruptedException {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (s.get(vmIndex).map(v -> v.operState() == state).orElse(false)) return;
+            Thread.sleep(5);
+        }
+        throw new AssertionError("VR " + vmIndex + " is " + s.get(vmIndex).map(v -> v.operState()).orElse(null)
+                + ", not " + state);
+    }
+
+    @Test
+    void acceptedVrsSurviveARestartAndAreAdopted() throws Exception {
+        int a;
+        int b;
+        try (ServiceFixture f = new ServiceFixture(dir)) {
+            a = f.service.create(vr("keep-a")).await(WAIT).orElseThrow().orElseThrow().vmIndex;
+            b = f.service.create(vr("keep-b", AdminState.SHUTDOWN)).await(WAIT).orElseThrow().orElseThrow().vmIndex;
+            VmConfigEntry withIface = vr("keep-c");
+            f.service.create(withIface).await(WAIT);
+        }
+        try (ServiceFixture f = new ServiceFixture(dir)) {
+            assertThat(f.report.adopted()).isEqualTo(3);
+            assertThat(f.report.reprovisioned()).isZero();
+            assertThat(f.service.get(a).orElseThrow().operState()).isEqualTo(OperState.RUNNING);
+            assertThat(f.service.get(b).orElseThrow().operState()).isEqualTo(OperState.SHUTDOWN);
+            assertThat(f.service.findByName("keep-c")).isPresent();
+            // New VRs get new indices.
+            assertThat(f.service.create(vr("new")).accepted().vmIndex).isEqualTo(4);
+        }
+    }
+
+    @Test
+    void vrsMissingOnTheHostAreProvisionedAgain() throws Exception {
+        int a;
+        try (ServiceFixture f = new ServiceFixture(dir)) {
+            a = f.service.create(vr("lost")).await(WAIT).orElseThrow().orElseThrow().vmIndex;
+        }
+        Files.delete(dir.resolve("sim-host.journal"));
+        try (ServiceFixture f = new ServiceFixture(dir)) {
+            assertThat(f.report.reprovisioned()).isEqualTo(1);
+            awaitState(f.service, a, OperState.RUNNING);
+            assertThat(f.driver.inspect(a)).isPresent();
+        }
+    }
+
+    @Test
+    void aVmNotInItsAdminStateIsDrivenThere() throws Exception {
+        int a;
+        try (ServiceFixture f = new ServiceFixture(dir)) {
+            a = f.service.create(vr("drift")).await(WAIT).orElseThrow().orElseThrow().vmIndex;
+            f.driver.setPowerBehindTheBack(a, PowerState.HALTED);
+        }
+        try (ServiceFixture f = new ServiceFixture(dir)) {
+            assertThat(f.report.adopted()).isEqualTo(1);
+            awaitState(f.service, a, OperState.RUNNING);
+        }
+    }
+
+    @Test
+    void unfinishedRemovalsAreResumed() throws Exception {
+        VmConfigEntry config;
+        try (ServiceFixture f = new ServiceFixture(dir)) {
+            int a = f.service.create(vr("half")).await(WAIT).orElseThrow().orElseThrow().vmIndex;
+            config = f.service.getConfig(a).orElseThrow();
+        }
+        // What a crash right after acknowledging a removal leaves: the row, marked as being removed.
+        try (ConfigStore store = new ConfigStore(dir)) {
+            store.open();
+            store.put(config, true);
+        }
+        try (ServiceFixture f = new ServiceFixture(dir)) {
+            assertThat(f.report.removalsResumed()).isEqualTo(1);
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (f.service.get(config.vmIndex).isPresent() && System.nanoTime() < deadline) Thread.sleep(5);
+            assertThat(f.service.get(config.vmIndex)).isEmpty();
+            assertThat(f.driver.inspect(config.vmIndex)).isEmpty();
+        }
+        try (ServiceFixture f = new ServiceFixture(dir)) {
+            assertThat(f.service.findByName("half")).isEmpty();
+        }
+    }
+
+    @Test
+    void hostVmsWithoutConfigurationAreReportedAndLeftAlone() throws Exception {
+        SimulatedDriver host = new SimulatedDriver(LatencyProfile.NONE, dir.resolve("sim-host.journal"));
+        VmConfigEntry stray = vr("stray");
+        stray.vmIndex = 42;
+        stray.vmConfigTemplate = "vyos";
+        stray.vmConfigCpuNumber = 1;
+        stray.vmConfigMemory = 256;
+        host.provision(stray);
+        host.close();
+        try (ServiceFixture f = new ServiceFixture(dir)) {
+            assertThat(f.report.unresolved()).extracting(vm -> vm.vmName()).containsExactly("stray");
+            assertThat(f.service.get(42)).isEmpty();
+            assertThat(f.driver.inspect(42)).isPresent();
+        }
+    }
+
+    @Test
+    void aTornJournalLineIsDroppedAndTheRestKept() throws Exception {
+        try (ServiceFixture f = new ServiceFixture(dir)) {
+            f.service.create(vr("whole")).await(WAIT);
+        }
+        // A crash in the middle of an append leaves half a line; that request was never acknowledged.
+        Files.writeString(dir.resolve("config.journal"), "{\"put\":{\"config\":{\"vmIndex\":9,\"vmNa",
+                StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+        try (ServiceFixture f = new ServiceFixture(dir)) {
+            assertThat(f.service.findByName("whole")).isPresent();
+            assertThat(f.service.get(9)).isEmpty();
+        }
+    }
+
+    @Test
+    void manyChangesCompactTheJournal() throws Exception {
+        try (ServiceFixture f = new ServiceFixture(dir)) {
+            for (int k = 0; k < 700; k++) {
+                int i = f.service.create(vr("c" + k)).accepted().vmIndex;
+                if (k % 2 == 0) f.service.remove(i).await(WAIT);
+            }
+        }
+        assertThat(Files.size(dir.resolve("config.journal"))).isLessThan(Files.size(dir.resolve("config.snapshot.json")) * 4);
+        try (ServiceFixture f = new ServiceFixture(dir)) {
+            assertThat(f.service.list(RouterQuery.all()).total).isEqualTo(350);
+            assertThat(f.service.findByName("c1")).isPresent();
+            assertThat(f.service.findByName("c0")).isEmpty();
+        }
+    }
+}

@@ -1,0 +1,230 @@
+package io.vrouter.core.service;
+
+import static io.vrouter.core.service.ServiceFixture.vr;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.vrouter.core.driver.PowerState;
+import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.OperState;
+import io.vrouter.core.model.VirtualRouter;
+import io.vrouter.core.model.VmNetworkConfigEntry;
+import io.vrouter.core.model.VrEvent;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LifecycleTest {
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @TempDir
+    Path dir;
+    ServiceFixture f;
+
+    @BeforeEach
+    void start() throws Exception {
+        f = new ServiceFixture(dir);
+    }
+
+    @AfterEach
+    void stop() {
+        f.close();
+    }
+
+    private static VirtualRouter done(Accepted a) throws InterruptedException {
+        return a.await(WAIT).orElseThrow().orElseThrow();
+    }
+
+    private List<OperState> statesOf(int vmIndex) {
+        return f.events.stream().filter(e -> e.vmIndex == vmIndex && e.type == VrEvent.Type.STATE_CHANGED)
+                .map(e -> e.vmOperState).collect(Collectors.toList());
+    }
+
+    @Test
+    void creationIsAcceptedPreparingAndEndsRunning() throws Exception {
+        Accepted a = f.service.create(vr("edge1"));
+        assertThat(a.accepted().vmIndex).isEqualTo(1);
+        assertThat(a.accepted().operState()).isEqualTo(OperState.PREPARING);
+        VirtualRouter vr = done(a);
+        assertThat(vr.operState()).isEqualTo(OperState.RUNNING);
+        assertThat(vr.vmConfigTemplate).isEqualTo("vyos");
+        assertThat(vr.vmConfigMemory).isEqualTo(512);
+        assertThat(vr.vmEntry.vmUUID).isNotBlank();
+        assertThat(f.events.get(0).type).isEqualTo(VrEvent.Type.CREATED);
+        assertThat(statesOf(1)).containsExactly(OperState.RUNNING);
+        assertThat(f.service.hypervisor().vmActiveVMs).isEqualTo(1);
+    }
+
+    @Test
+    void creationShutdownStaysOff() throws Exception {
+        VirtualRouter vr = done(f.service.create(vr("cold", AdminState.SHUTDOWN)));
+        assertThat(vr.operState()).isEqualTo(OperState.SHUTDOWN);
+        assertThat(vr.vmEntry.vmCurCpuNumber).isZero();
+    }
+
+    @Test
+    void adminStatesMoveThroughTransitionalStates() throws Exception {
+        int i = done(f.service.create(vr("r"))).vmIndex;
+        assertThat(done(f.service.setAdminState(i, AdminState.SHUTDOWN)).operState()).isEqualTo(OperState.SHUTDOWN);
+        assertThat(done(f.service.setAdminState(i, AdminState.RUNNING)).operState()).isEqualTo(OperState.RUNNING);
+        assertThat(done(f.service.setAdminState(i, AdminState.SUSPENDED)).operState()).isEqualTo(OperState.SUSPENDED);
+        assertThat(done(f.service.setAdminState(i, AdminState.RUNNING)).operState()).isEqualTo(OperState.RUNNING);
+        assertThat(done(f.service.setAdminState(i, AdminState.PAUSED)).operState()).isEqualTo(OperState.PAUSED);
+        assertThat(done(f.service.setAdminState(i, AdminState.RUNNING)).operState()).isEqualTo(OperState.RUNNING);
+        assertThat(statesOf(i)).containsExactly(OperState.RUNNING,
+                OperState.SHUTTINGDOWN, OperState.SHUTDOWN,
+                OperState.PREPARING, OperState.RUNNING,
+                OperState.SUSPENDING, OperState.SUSPENDED,
+                OperState.RESUMING, OperState.RUNNING,
+                OperState.PAUSED, OperState.RUNNING);
+    }
+
+    @Test
+    void suspendingAShutDownVrIsAConflict() throws Exception {
+        int i = done(f.service.create(vr("off", AdminState.SHUTDOWN))).vmIndex;
+        assertThatThrownBy(() -> f.service.setAdminState(i, AdminState.SUSPENDED)).isInstanceOf(ConflictException.class);
+        assertThat(f.service.get(i).orElseThrow().vmAdminState).isEqualTo(AdminState.SHUTDOWN);
+    }
+
+    @Test
+    void removalPassesShuttingDownAndForgetsTheVr() throws Exception {
+        int i = done(f.service.create(vr("gone"))).vmIndex;
+        Accepted a = f.service.remove(i);
+        assertThat(a.await(WAIT).orElseThrow()).isEmpty();
+        assertThat(f.service.get(i)).isEmpty();
+        assertThat(f.driver.inspect(i)).isEmpty();
+        assertThat(statesOf(i)).containsExactly(OperState.RUNNING, OperState.SHUTTINGDOWN);
+        assertThat(f.events.get(f.events.size() - 1).type).isEqualTo(VrEvent.Type.DELETED);
+        assertThat(f.service.findByName("gone")).isEmpty();
+        // The name is free again.
+        assertThat(done(f.service.create(vr("gone"))).operState()).isEqualTo(OperState.RUNNING);
+    }
+
+    @Test
+    void requestsOfOneVrRunInOrder() throws Exception {
+        int i = f.service.create(vr("q")).accepted().vmIndex;
+        f.service.setAdminState(i, AdminState.SHUTDOWN);
+        f.service.setAdminState(i, AdminState.RUNNING);
+        Accepted last = f.service.setAdminState(i, AdminState.SHUTDOWN);
+        assertThat(done(last).operState()).isEqualTo(OperState.SHUTDOWN);
+        assertThat(statesOf(i)).containsExactly(OperState.RUNNING, OperState.SHUTTINGDOWN, OperState.SHUTDOWN,
+                OperState.PREPARING, OperState.RUNNING, OperState.SHUTTINGDOWN, OperState.SHUTDOWN);
+    }
+
+    @Test
+    void aDriverFailureCrashesTheVrAndKeepsTheReason() throws Exception {
+        f.driver.failOn("start", "fragile", "no memory left on host");
+        VirtualRouter vr = done(f.service.create(vr("fragile")));
+        assertThat(vr.operState()).isEqualTo(OperState.CRASHED);
+        assertThat(vr.vmEntry.vmOperStateReason).contains("start failed").contains("no memory left on host");
+        // The operator can retry once the cause is gone.
+        f.driver.clearFailures();
+        assertThat(done(f.service.setAdminState(vr.vmIndex, AdminState.RUNNING)).operState()).isEqualTo(OperState.RUNNING);
+        assertThat(f.service.get(vr.vmIndex).orElseThrow().vmEntry.vmOperStateReason).isNull();
+    }
+
+    @Test
+    void aFailedRemovalKeepsTheVr() throws Exception {
+        int i = done(f.service.create(vr("sticky"))).vmIndex;
+        f.driver.failOn("destroy", "sticky", "disk busy");
+        Optional<VirtualRouter> after = f.service.remove(i).await(WAIT).orElseThrow();
+        assertThat(after).isPresent();
+        assertThat(after.get().operState()).isEqualTo(OperState.CRASHED);
+        f.driver.clearFailures();
+        assertThat(f.service.remove(i).await(WAIT).orElseThrow()).isEmpty();
+    }
+
+    @Test
+    void duplicateNamesAreConflicts() throws Exception {
+        f.service.create(vr("dup"));
+        assertThatThrownBy(() -> f.service.create(vr("dup")))
+                .isInstanceOf(ConflictException.class).hasMessageContaining("dup");
+        assertThat(f.service.list(RouterQuery.all()).total).isEqualTo(1);
+    }
+
+    @Test
+    void invalidFieldsNameTheField() {
+        var bad = vr("ok");
+        bad.vmConfigMemory = 1;
+        assertThatThrownBy(() -> f.service.create(bad)).isInstanceOf(ValidationException.class)
+                .extracting(e -> ((ValidationException) e).field()).isEqualTo("vmConfigMemory");
+        assertThatThrownBy(() -> f.service.create(vr("bad name!")))
+                .isInstanceOf(ValidationException.class).hasMessageStartingWith("vmName");
+        var paused = vr("p", AdminState.PAUSED);
+        assertThatThrownBy(() -> f.service.create(paused)).isInstanceOf(ValidationException.class);
+        assertThat(f.service.list(RouterQuery.all()).total).isZero();
+    }
+
+    @Test
+    void aBatchWithOneBadRowCreatesNothing() {
+        assertThatThrownBy(() -> f.service.createAll(List.of(vr("a"), vr("b"), vr("a"))))
+                .isInstanceOf(ConflictException.class);
+        assertThat(f.service.list(RouterQuery.all()).total).isZero();
+        assertThat(f.service.findByName("a")).isEmpty();
+        assertThat(f.service.createAll(List.of(vr("a"), vr("b"))).stream().map(x -> x.accepted().vmIndex))
+                .containsExactly(1, 2);
+    }
+
+    @Test
+    void anExplicitIndexIsHonouredAndMustBeFree() throws Exception {
+        var c = vr("at7");
+        c.vmIndex = 7;
+        assertThat(done(f.service.create(c)).vmIndex).isEqualTo(7);
+        assertThat(f.service.nextAvailableVmIndex()).isEqualTo(8);
+        var again = vr("other");
+        again.vmIndex = 7;
+        assertThatThrownBy(() -> f.service.create(again)).isInstanceOf(ConflictException.class);
+    }
+
+    @Test
+    void interfacesAreAddedNumberedAndRemoved() throws Exception {
+        int i = done(f.service.create(vr("ifs"))).vmIndex;
+        VmNetworkConfigEntry n = new VmNetworkConfigEntry();
+        n.vmNetworkConfigParent = "xenbr0";
+        n.vmNetworkConfigAddress = "192.0.2.1";
+        VirtualRouter vr = done(f.service.addInterface(i, n));
+        assertThat(n.vmNetworkConfigIndex).isEqualTo(1);
+        assertThat(vr.vmNetworkConfigTable).hasSize(1);
+        assertThat(vr.vmNetworkConfigTable.get(0).vmNetworkConfigPrefixLength).isEqualTo(24);
+        assertThat(vr.vmNetworkTable).extracting(x -> x.vmNetworkParent).containsExactly("xenbr0");
+        assertThat(vr.vmEntry.vmRouterAddr).isEqualTo("192.0.2.1");
+        VmNetworkConfigEntry same = new VmNetworkConfigEntry();
+        same.vmNetworkConfigIndex = 1;
+        same.vmNetworkConfigParent = "xenbr1";
+        assertThatThrownBy(() -> f.service.addInterface(i, same)).isInstanceOf(ConflictException.class);
+        VirtualRouter after = done(f.service.removeInterface(i, 1));
+        assertThat(after.vmNetworkConfigTable).isNull();
+        assertThat(after.vmNetworkTable).isEmpty();
+        assertThatThrownBy(() -> f.service.removeInterface(i, 1)).isInstanceOf(NotFoundException.class);
+    }
+
+    @Test
+    void listFiltersAndPages() throws Exception {
+        for (int k = 1; k <= 5; k++) done(f.service.create(vr("core-" + k, k % 2 == 0 ? AdminState.SHUTDOWN : AdminState.RUNNING)));
+        done(f.service.create(vr("edge-1")));
+        assertThat(f.service.list(new RouterQuery("core-*", null, null, 0, 100)).total).isEqualTo(5);
+        assertThat(f.service.list(new RouterQuery(null, OperState.SHUTDOWN, null, 0, 100)).total).isEqualTo(2);
+        var page = f.service.list(new RouterQuery("core-*", OperState.RUNNING, null, 1, 1));
+        assertThat(page.total).isEqualTo(3);
+        assertThat(page.virtualRouter).extracting(v -> v.vmName).containsExactly("core-3");
+        assertThat(f.service.list(new RouterQuery("*-1", null, null, 0, 100)).virtualRouter)
+                .extracting(v -> v.vmName).containsExactly("core-1", "edge-1");
+    }
+
+    @Test
+    void changesMadeOnTheHostAreFollowed() throws Exception {
+        int i = done(f.service.create(vr("victim"))).vmIndex;
+        f.driver.setPowerBehindTheBack(i, PowerState.HALTED);
+        assertThat(f.service.get(i).orElseThrow().operState()).isEqualTo(OperState.SHUTDOWN);
+        f.driver.deleteBehindTheBack(i);
+        VirtualRouter vr = f.service.get(i).orElseThrow();
+        assertThat(vr.operState()).isEqualTo(OperState.CRASHED);
+        assertThat(vr.vmEntry.vmOperStateReason).contains("outside vrouter");
+    }
+}

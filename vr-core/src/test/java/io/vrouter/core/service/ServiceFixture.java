@@ -1,0 +1,50 @@
+package io.vrouter.core.service;
+
+import io.vrouter.core.driver.sim.LatencyProfile;
+import io.vrouter.core.driver.sim.SimulatedDriver;
+import io.vrouter.core.metrics.VrMetrics;
+import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.model.VrEvent;
+import io.vrouter.core.persistence.ConfigStore;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** A service on a simulated host kept in a data directory, with every event it publishes recorded. */
+final class ServiceFixture implements AutoCloseable {
+    final Path dataDir;
+    final SimulatedDriver driver;
+    final VirtualRouterService service;
+    final List<VrEvent> events = new CopyOnWriteArrayList<>();
+    final VirtualRouterService.ReconcileReport report;
+
+    ServiceFixture(Path dataDir) throws Exception {
+        this(dataDir, LatencyProfile.NONE);
+    }
+
+    ServiceFixture(Path dataDir, LatencyProfile latency) throws Exception {
+        this.dataDir = dataDir;
+        this.driver = new SimulatedDriver(latency, dataDir.resolve("sim-host.journal"));
+        this.service = new VirtualRouterService(driver, new ConfigStore(dataDir), VrMetrics.inMemory());
+        service.events().subscribe(events::add);
+        this.report = service.start();
+    }
+
+    static VmConfigEntry vr(String name) {
+        VmConfigEntry c = new VmConfigEntry();
+        c.vmName = name;
+        return c;
+    }
+
+    static VmConfigEntry vr(String name, AdminState admin) {
+        VmConfigEntry c = vr(name);
+        c.vmAdminState = admin;
+        return c;
+    }
+
+    @Override
+    public void close() {
+        service.close();
+    }
+}
