@@ -1,0 +1,197 @@
+package io.vrouter.snmp;
+
+import static io.vrouter.snmp.VmmMib.*;
+
+import io.vrouter.core.model.Hypervisor;
+import io.vrouter.core.model.VirtualRouter;
+import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.model.VmCpuEntry;
+import io.vrouter.core.model.VmEntry;
+import io.vrouter.core.model.VmNetworkConfigEntry;
+import io.vrouter.core.model.VmNetworkEntry;
+import io.vrouter.core.model.VmStorageEntry;
+import io.vrouter.core.service.VirtualRouterService;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.snmp4j.smi.Counter64;
+import org.snmp4j.smi.Gauge32;
+import org.snmp4j.smi.Integer32;
+import org.snmp4j.smi.OID;
+import org.snmp4j.smi.TimeTicks;
+import org.snmp4j.smi.UnsignedInteger32;
+import org.snmp4j.smi.Variable;
+
+/**
+ * Every instance of NEW-VMM-MIB with its value, taken from the service at one moment and held in
+ * lexicographic order, so that GET, GETNEXT and GETBULK of one request see one consistent picture.
+ */
+final class MibView {
+    private MibView() {
+    }
+
+    static TreeMap<OID, Variable> snapshot(VirtualRouterService service, PendingRows pending) {
+        TreeMap<OID, Variable> m = new TreeMap<>();
+        Hypervisor h = service.hypervisor();
+        m.put(scalar(VM_HV_SOFTWARE), Codec.text(h.vmHvSoftware));
+        m.put(scalar(VM_HV_VERSION), Codec.text(h.vmHvVersion));
+        m.put(scalar(VM_HV_OBJECT_ID), objectId(h.vmHvObjectID));
+        m.put(scalar(VM_HV_UP_TIME), new TimeTicks(nonNegative(h.vmHvUpTime)));
+        m.put(scalar(VM_NUMBER), new Integer32(h.vmNumber));
+        m.put(scalar(VM_TABLE_LAST_CHANGE), new TimeTicks(nonNegative(h.vmTableLastChange)));
+        m.put(scalar(VM_PER_VM_NOTIFICATIONS_ENABLED), Codec.truth(h.vmPerVMNotificationsEnabled));
+        m.put(scalar(VM_BULK_NOTIFICATIONS_ENABLED), Codec.truth(h.vmBulkNotificationsEnabled));
+        m.put(scalar(VM_CONFIG_NEXT_AVAILABLE_VM_INDEX), new Integer32(nextFree(service, pending)));
+        m.put(scalar(VM_CONFIGURED_VMS), new Gauge32(h.vmConfiguredVMs));
+        m.put(scalar(VM_ACTIVE_VMS), new Gauge32(h.vmActiveVMs));
+
+        for (Integer index : List.copyOf(service.indices())) {
+            Optional<VirtualRouter> vr = service.get(index);
+            if (vr.isEmpty()) continue;
+            VirtualRouter v = vr.get();
+            int i = v.vmIndex;
+            putVmEntry(m, i, v.vmEntry);
+            putConfig(m, v, ACTIVE);
+            for (VmNetworkConfigEntry n : v.interfaces()) putNetConfig(m, i, n, ACTIVE);
+            if (v.vmCpuTable != null) {
+                for (VmCpuEntry c : v.vmCpuTable) {
+                    m.put(cell(VM_CPU_ENTRY, CPU_CORE_TIME, i, c.vmCpuIndex), new Counter64(nn(c.vmCpuCoreTime)));
+                    m.put(cell(VM_CPU_AFFINITY_ENTRY, CPU_AFFINITY, i, c.vmCpuIndex, orZero(c.vmCpuPhysIndex)),
+                            new Integer32(orZero(c.vmCpuAffinity)));
+                }
+            }
+            if (v.vmStorageTable != null) {
+                for (VmStorageEntry s : v.vmStorageTable) putStorage(m, i, s);
+            }
+            if (v.vmNetworkTable != null) {
+                for (VmNetworkEntry n : v.vmNetworkTable) {
+                    int k = n.vmNetworkIndex;
+                    m.put(cell(VM_NETWORK_ENTRY, NETWORK_IF_INDEX, i, k), new Integer32(orZero(n.vmNetworkIfIndex)));
+                    m.put(cell(VM_NETWORK_ENTRY, NETWORK_PARENT, i, k), Codec.text(n.vmNetworkParent));
+                    m.put(cell(VM_NETWORK_ENTRY, NETWORK_MODEL, i, k), Codec.text(n.vmNetworkModel));
+                    m.put(cell(VM_NETWORK_ENTRY, NETWORK_PHYS_ADDRESS, i, k), Codec.mac(n.vmNetworkPhysAddress));
+                }
+            }
+        }
+        for (PendingRows.ConfigRow r : pending.configs().values()) {
+            if (service.getConfig(r.entry().vmIndex).isEmpty()) {
+                putConfig(m, r.entry(), r.ready() ? NOT_IN_SERVICE : NOT_READY);
+            }
+        }
+        for (PendingRows.NetRow r : pending.nets().values()) {
+            putNetConfig(m, r.vmIndex(), r.entry(), r.ready() ? NOT_IN_SERVICE : NOT_READY);
+        }
+        return m;
+    }
+
+    /** The next available index, skipping the indices that createAndWait rows hold. */
+    static int nextFree(VirtualRouterService service, PendingRows pending) {
+        int i = service.nextAvailableVmIndex();
+        while (pending.configs().containsKey(i) || service.getConfig(i).isPresent()) {
+            i = i == Integer.MAX_VALUE ? 1 : i + 1;
+        }
+        return i;
+    }
+
+    private static void putVmEntry(TreeMap<OID, Variable> m, int i, VmEntry e) {
+        if (e == null) e = new VmEntry();
+        m.put(cell(VM_ENTRY, VM_UUID, i), Codec.uuid(e.vmUUID));
+        m.put(cell(VM_ENTRY, VM_OS_TYPE, i), Codec.text(e.vmOSType));
+        m.put(cell(VM_ENTRY, VM_OPER_STATE, i), new Integer32(e.vmOperState == null ? 1 : e.vmOperState.code()));
+        m.put(cell(VM_ENTRY, VM_AUTO_START, i), new Integer32(e.vmAutoStart == null ? 1 : e.vmAutoStart.code()));
+        m.put(cell(VM_ENTRY, VM_PERSISTENT, i), new Integer32(e.vmPersistent == null ? 1 : e.vmPersistent.code()));
+        m.put(cell(VM_ENTRY, VM_CUR_CPU_NUMBER, i), new Integer32(orZero(e.vmCurCpuNumber)));
+        m.put(cell(VM_ENTRY, VM_MIN_CPU_NUMBER, i), new Integer32(e.vmMinCpuNumber == null ? -1 : e.vmMinCpuNumber));
+        m.put(cell(VM_ENTRY, VM_MAX_CPU_NUMBER, i), new Integer32(e.vmMaxCpuNumber == null ? -1 : e.vmMaxCpuNumber));
+        m.put(cell(VM_ENTRY, VM_MEM_UNIT, i), new Integer32(e.vmMemUnit == null ? 1 : e.vmMemUnit));
+        m.put(cell(VM_ENTRY, VM_CUR_MEM, i), new Integer32(Codec.clampInt(e.vmCurMem)));
+        m.put(cell(VM_ENTRY, VM_MIN_MEM, i), new Integer32(e.vmMinMem == null ? -1 : Codec.clampInt(e.vmMinMem)));
+        m.put(cell(VM_ENTRY, VM_MAX_MEM, i), new Integer32(e.vmMaxMem == null ? -1 : Codec.clampInt(e.vmMaxMem)));
+        m.put(cell(VM_ENTRY, VM_UP_TIME, i), new TimeTicks(Codec.unsigned32(e.vmUpTime)));
+        m.put(cell(VM_ENTRY, VM_CPU_TIME, i), new Counter64(nn(e.vmCpuTime)));
+        m.put(cell(VM_ENTRY, VM_ROUTE_ENTRIES, i), new Gauge32(Codec.unsigned32(e.vmRouteEntries)));
+        m.put(cell(VM_ENTRY, VM_FIB_ENTRIES, i), new Gauge32(Codec.unsigned32(e.vmFibEntries)));
+        m.put(cell(VM_ENTRY, VM_ROUTING_PROTOCOLS, i), Codec.text(e.vmRoutingProtocols));
+        m.put(cell(VM_ENTRY, VM_ROUTER_ADDR_TYPE, i),
+                new Integer32(e.vmRouterAddrType == null ? 0 : e.vmRouterAddrType.code()));
+        m.put(cell(VM_ENTRY, VM_ROUTER_ADDR, i), Codec.inet(e.vmRouterAddr));
+        m.put(cell(VM_ENTRY, VM_OPER_STATE_REASON, i), Codec.text(e.vmOperStateReason));
+    }
+
+    private static void putConfig(TreeMap<OID, Variable> m, VmConfigEntry c, int rowStatus) {
+        int i = c.vmIndex;
+        if (c.vmName != null) m.put(cell(VM_CONFIG_ENTRY, VM_NAME, i), Codec.text(c.vmName));
+        if (c.vmAdminState != null) m.put(cell(VM_CONFIG_ENTRY, VM_ADMIN_STATE, i), new Integer32(c.vmAdminState.code()));
+        if (c.vmConfigTemplate != null) m.put(cell(VM_CONFIG_ENTRY, VM_CONFIG_TEMPLATE, i), Codec.text(c.vmConfigTemplate));
+        if (c.vmConfigCpuNumber != null) {
+            m.put(cell(VM_CONFIG_ENTRY, VM_CONFIG_CPU_NUMBER, i), new Integer32(c.vmConfigCpuNumber));
+        }
+        if (c.vmConfigMemory != null) m.put(cell(VM_CONFIG_ENTRY, VM_CONFIG_MEMORY, i), new Integer32(c.vmConfigMemory));
+        if (c.vmConfigAutoStart != null) {
+            m.put(cell(VM_CONFIG_ENTRY, VM_CONFIG_AUTO_START, i), Codec.truth(c.vmConfigAutoStart));
+        }
+        m.put(cell(VM_CONFIG_ENTRY, VM_CONFIG_ROW_STATUS, i), new Integer32(rowStatus));
+    }
+
+    private static void putNetConfig(TreeMap<OID, Variable> m, int i, VmNetworkConfigEntry n, int rowStatus) {
+        int k = n.vmNetworkConfigIndex;
+        if (n.vmNetworkConfigParent != null) {
+            m.put(cell(VM_NETWORK_CONFIG_ENTRY, NET_PARENT, i, k), Codec.text(n.vmNetworkConfigParent));
+        }
+        if (n.vmNetworkConfigPhysAddress != null) {
+            m.put(cell(VM_NETWORK_CONFIG_ENTRY, NET_PHYS_ADDRESS, i, k), Codec.mac(n.vmNetworkConfigPhysAddress));
+        }
+        m.put(cell(VM_NETWORK_CONFIG_ENTRY, NET_ADDRESS_TYPE, i, k),
+                new Integer32(n.vmNetworkConfigAddressType == null ? 0 : n.vmNetworkConfigAddressType.code()));
+        m.put(cell(VM_NETWORK_CONFIG_ENTRY, NET_ADDRESS, i, k), Codec.inet(n.vmNetworkConfigAddress));
+        if (n.vmNetworkConfigPrefixLength != null) {
+            m.put(cell(VM_NETWORK_CONFIG_ENTRY, NET_PREFIX_LENGTH, i, k),
+                    new UnsignedInteger32(n.vmNetworkConfigPrefixLength));
+        }
+        m.put(cell(VM_NETWORK_CONFIG_ENTRY, NET_ROW_STATUS, i, k), new Integer32(rowStatus));
+    }
+
+    private static void putStorage(TreeMap<OID, Variable> m, int i, VmStorageEntry s) {
+        int k = s.vmStorageIndex;
+        m.put(cell(VM_STORAGE_ENTRY, 2, i, k), new Integer32(orZero(s.vmStorageParent)));
+        m.put(cell(VM_STORAGE_ENTRY, 3, i, k), new Integer32(s.vmStorageSourceType == null ? 1 : s.vmStorageSourceType));
+        m.put(cell(VM_STORAGE_ENTRY, 4, i, k), Codec.text(s.vmStorageSourceTypeString));
+        m.put(cell(VM_STORAGE_ENTRY, 5, i, k), Codec.text(s.vmStorageResourceID));
+        m.put(cell(VM_STORAGE_ENTRY, 6, i, k), new Integer32(s.vmStorageAccess == null ? 1 : s.vmStorageAccess));
+        m.put(cell(VM_STORAGE_ENTRY, 7, i, k), new Integer32(s.vmStorageMediaType == null ? 1 : s.vmStorageMediaType));
+        m.put(cell(VM_STORAGE_ENTRY, 8, i, k), Codec.text(s.vmStorageMediaTypeString));
+        m.put(cell(VM_STORAGE_ENTRY, 9, i, k), new Integer32(s.vmStorageSizeUnit == null ? 1 : s.vmStorageSizeUnit));
+        m.put(cell(VM_STORAGE_ENTRY, 10, i, k),
+                new Integer32(s.vmStorageDefinedSize == null ? -1 : Codec.clampInt(s.vmStorageDefinedSize)));
+        m.put(cell(VM_STORAGE_ENTRY, 11, i, k),
+                new Integer32(s.vmStorageAllocatedSize == null ? -1 : Codec.clampInt(s.vmStorageAllocatedSize)));
+        m.put(cell(VM_STORAGE_ENTRY, 12, i, k), new Counter64(nn(s.vmStorageReadIOs)));
+        m.put(cell(VM_STORAGE_ENTRY, 13, i, k), new Counter64(nn(s.vmStorageWriteIOs)));
+        m.put(cell(VM_STORAGE_ENTRY, 14, i, k), new Counter64(nn(s.vmStorageReadOctets)));
+        m.put(cell(VM_STORAGE_ENTRY, 15, i, k), new Counter64(nn(s.vmStorageWriteOctets)));
+        m.put(cell(VM_STORAGE_ENTRY, 16, i, k), new Counter64(nn(s.vmStorageReadLatency)));
+        m.put(cell(VM_STORAGE_ENTRY, 17, i, k), new Counter64(nn(s.vmStorageWriteLatency)));
+    }
+
+    private static OID objectId(String dotted) {
+        try {
+            OID o = new OID(dotted == null ? "0.0" : dotted);
+            return o.size() < 2 ? new OID("0.0") : o;
+        } catch (RuntimeException e) {
+            return new OID("0.0");
+        }
+    }
+
+    private static long nonNegative(Long v) {
+        return Codec.unsigned32(v);
+    }
+
+    private static long nn(Long v) {
+        return v == null ? 0 : Math.max(0, v);
+    }
+
+    private static int orZero(Integer v) {
+        return v == null ? 0 : v;
+    }
+
+}

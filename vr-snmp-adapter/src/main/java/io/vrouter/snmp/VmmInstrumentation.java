@@ -1,0 +1,196 @@
+package io.vrouter.snmp;
+
+import static io.vrouter.snmp.VmmMib.*;
+
+import io.vrouter.core.service.VirtualRouterService;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import org.snmp4j.PDU;
+import org.snmp4j.agent.DefaultMOScope;
+import org.snmp4j.agent.MOScope;
+import org.snmp4j.agent.mo.GenericManagedObject;
+import org.snmp4j.agent.request.Request;
+import org.snmp4j.agent.request.SubRequest;
+import org.snmp4j.smi.Null;
+import org.snmp4j.smi.OID;
+import org.snmp4j.smi.Variable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * NEW-VMM-MIB as one managed object over the whole {@code vmObjects} subtree. Reads come from a
+ * snapshot of the service taken once per request; a SET PDU is checked as a whole in the prepare
+ * phase ({@link SetTransaction}) and carried out as a whole in the commit phase, so a PDU that fails
+ * leaves nothing behind and one that creates several rows creates them with one
+ * {@link VirtualRouterService#createAll} call. Nothing here waits for hypervisor work.
+ */
+final class VmmInstrumentation implements GenericManagedObject {
+    private static final Logger log = LoggerFactory.getLogger(VmmInstrumentation.class);
+    private static final String SNAPSHOT = "vrouter.snmp.snapshot";
+    private static final String TRANSACTION = "vrouter.snmp.transaction";
+
+    private final VirtualRouterService service;
+    private final PendingRows pending;
+    private final MOScope scope = new DefaultMOScope(OBJECTS, true, OBJECTS.nextPeer(), false);
+
+    VmmInstrumentation(VirtualRouterService service, PendingRows pending) {
+        this.service = service;
+        this.pending = pending;
+    }
+
+    @Override
+    public MOScope getScope() {
+        return scope;
+    }
+
+    private TreeMap<OID, Variable> snapshot(SubRequest<?> sr) {
+        Request<?, ?, ?> request = sr == null ? null : sr.getRequest();
+        if (request != null) {
+            @SuppressWarnings("unchecked")
+            TreeMap<OID, Variable> cached = (TreeMap<OID, Variable>) request.getProcessingUserObject(SNAPSHOT);
+            if (cached != null) return cached;
+        }
+        TreeMap<OID, Variable> view = MibView.snapshot(service, pending);
+        if (request != null) request.setProcessingUserObject(SNAPSHOT, view);
+        return view;
+    }
+
+    @Override
+    public OID find(MOScope range) {
+        TreeMap<OID, Variable> view = MibView.snapshot(service, pending);
+        Map.Entry<OID, Variable> e = range.isLowerIncluded()
+                ? view.ceilingEntry(range.getLowerBound()) : view.higherEntry(range.getLowerBound());
+        return e != null && range.covers(e.getKey()) ? e.getKey() : null;
+    }
+
+    @Override
+    public void get(SubRequest<?> sr) {
+        OID oid = sr.getVariableBinding().getOid();
+        Variable v = snapshot(sr).get(oid);
+        if (v != null) {
+            sr.getVariableBinding().setVariable(v);
+        } else {
+            sr.getVariableBinding().setVariable(isObject(oid) ? Null.noSuchInstance : Null.noSuchObject);
+        }
+        sr.completed();
+    }
+
+    @Override
+    public boolean next(SubRequest<?> sr) {
+        return next(sr, null);
+    }
+
+    @Override
+    public boolean next(SubRequest<?> sr, Function<OID, Boolean> filter) {
+        MOScope range = sr.getScope();
+        TreeMap<OID, Variable> view = snapshot(sr);
+        Map.Entry<OID, Variable> e = range.isLowerIncluded()
+                ? view.ceilingEntry(range.getLowerBound()) : view.higherEntry(range.getLowerBound());
+        while (e != null && range.covers(e.getKey())) {
+            if (filter == null || filter.apply(e.getKey())) {
+                sr.getVariableBinding().setOid(e.getKey());
+                sr.getVariableBinding().setVariable(e.getValue());
+                sr.completed();
+                return true;
+            }
+            e = view.higherEntry(e.getKey());
+        }
+        return false;
+    }
+
+    /** True when the OID names an instance of a defined object (a column or a scalar). */
+    static boolean isObject(OID oid) {
+        for (OID scalar : List.of(VM_HV_SOFTWARE, VM_HV_VERSION, VM_HV_OBJECT_ID, VM_HV_UP_TIME, VM_NUMBER,
+                VM_TABLE_LAST_CHANGE, VM_PER_VM_NOTIFICATIONS_ENABLED, VM_BULK_NOTIFICATIONS_ENABLED,
+                VM_CONFIG_NEXT_AVAILABLE_VM_INDEX, VM_CONFIGURED_VMS, VM_ACTIVE_VMS)) {
+            if (oid.startsWith(scalar) && oid.size() > scalar.size()) return true;
+        }
+        int[][] columns = {{3, 23}, {2, 2}, {2, 2}, {2, 17}, {2, 5}};
+        OID[] entries = {VM_ENTRY, VM_CPU_ENTRY, VM_CPU_AFFINITY_ENTRY, VM_STORAGE_ENTRY, VM_NETWORK_ENTRY};
+        for (int t = 0; t < entries.length; t++) {
+            if (inColumns(oid, entries[t], columns[t][0], columns[t][1]) && !(t == 0 && column(oid, entries[t]) == 5)) {
+                return true;
+            }
+        }
+        return inColumns(oid, VM_CONFIG_ENTRY, 1, 7) || inColumns(oid, VM_NETWORK_CONFIG_ENTRY, 2, 7);
+    }
+
+    static int column(OID oid, OID entry) {
+        return oid.size() > entry.size() && oid.startsWith(entry) ? oid.get(entry.size()) : -1;
+    }
+
+    private static boolean inColumns(OID oid, OID entry, int first, int last) {
+        int c = column(oid, entry);
+        return c >= first && c <= last && oid.size() > entry.size() + 1;
+    }
+
+    // ------------------------------------------------------------------ SET
+
+    /** The sub-requests of this request that are ours, in PDU order. */
+    private List<SubRequest<?>> ours(SubRequest<?> sr) {
+        List<SubRequest<?>> out = new ArrayList<>();
+        Iterator<?> it = sr.getRequest().iterator();
+        while (it.hasNext()) {
+            SubRequest<?> s = (SubRequest<?>) it.next();
+            if (s.getTargetMO() == this) out.add(s);
+        }
+        return out;
+    }
+
+    @Override
+    public void prepare(SubRequest<?> sr) {
+        Request<?, ?, ?> request = sr.getRequest();
+        if (request.getProcessingUserObject(TRANSACTION) != null) {
+            sr.getStatus().setPhaseComplete(true);
+            return;
+        }
+        List<SubRequest<?>> subs = ours(sr);
+        SetTransaction tx = new SetTransaction(service, pending);
+        request.setProcessingUserObject(TRANSACTION, tx);
+        try {
+            tx.prepare(subs);
+            for (SubRequest<?> s : subs) s.getStatus().setPhaseComplete(true);
+        } catch (SetTransaction.SetError e) {
+            log.debug("SET refused: {} on {}: {}", PDU.toErrorStatusText(e.status),
+                    e.subRequest.getVariableBinding().getOid(), e.getMessage());
+            e.subRequest.getStatus().setErrorStatus(e.status);
+        }
+    }
+
+    @Override
+    public void commit(SubRequest<?> sr) {
+        SetTransaction tx = (SetTransaction) sr.getRequest().getProcessingUserObject(TRANSACTION);
+        if (tx == null) {
+            sr.getStatus().setErrorStatus(PDU.commitFailed);
+            return;
+        }
+        if (!tx.committed()) {
+            try {
+                tx.commit();
+            } catch (RuntimeException e) {
+                log.warn("SET failed in commit: {}", e.toString());
+                sr.getStatus().setErrorStatus(PDU.commitFailed);
+                return;
+            }
+            for (SubRequest<?> s : ours(sr)) s.getStatus().setPhaseComplete(true);
+        }
+        sr.getStatus().setPhaseComplete(true);
+    }
+
+    @Override
+    public void undo(SubRequest<?> sr) {
+        // commit() compensates its own partial work before it reports a failure.
+        sr.getStatus().setPhaseComplete(true);
+    }
+
+    @Override
+    public void cleanup(SubRequest<?> sr) {
+        sr.getRequest().setProcessingUserObject(TRANSACTION, null);
+        sr.getRequest().setProcessingUserObject(SNAPSHOT, null);
+        sr.getStatus().setPhaseComplete(true);
+    }
+}

@@ -1,0 +1,342 @@
+package io.vrouter.snmp;
+
+import static io.vrouter.snmp.SnmpTestAgent.vb;
+import static io.vrouter.snmp.VmmMib.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vrouter.core.driver.sim.LatencyProfile;
+import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.OperState;
+import io.vrouter.core.model.VirtualRouter;
+import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.model.VmNetworkConfigEntry;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.snmp4j.PDU;
+import org.snmp4j.smi.Gauge32;
+import org.snmp4j.smi.Integer32;
+import org.snmp4j.smi.Null;
+import org.snmp4j.smi.OID;
+import org.snmp4j.smi.OctetString;
+import org.snmp4j.smi.UnsignedInteger32;
+import org.snmp4j.smi.VariableBinding;
+
+/** NEW-VMM-MIB instrumentation driven by a real snmp4j manager over UDP loopback. */
+class VmmInstrumentationTest {
+    @TempDir
+    Path dir;
+    SnmpTestAgent a;
+
+    @BeforeEach
+    void start() throws Exception {
+        a = new SnmpTestAgent(dir);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        a.close();
+    }
+
+    private static OID cfg(int column, int vmIndex) {
+        return cell(VM_CONFIG_ENTRY, column, vmIndex);
+    }
+
+    private static OID net(int column, int vmIndex, int netIndex) {
+        return cell(VM_NETWORK_CONFIG_ENTRY, column, vmIndex, netIndex);
+    }
+
+    private PDU createAndGo(int vmIndex, String name) throws Exception {
+        return a.set(vb(cfg(VM_CONFIG_ROW_STATUS, vmIndex), new Integer32(CREATE_AND_GO)),
+                vb(cfg(VM_NAME, vmIndex), new OctetString(name)));
+    }
+
+    private VirtualRouter awaitState(int vmIndex, OperState state) throws InterruptedException {
+        long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() < end) {
+            var vr = a.service.get(vmIndex);
+            if (vr.isPresent() && vr.get().operState() == state) return vr.get();
+            Thread.sleep(20);
+        }
+        throw new AssertionError("VR " + vmIndex + " did not reach " + state + ": " + a.service.get(vmIndex));
+    }
+
+    @Test
+    void createAndGoWithColumnsCreatesTheVrWithThoseValues() throws Exception {
+        PDU r = a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 7), new Integer32(CREATE_AND_GO)),
+                vb(cfg(VM_NAME, 7), new OctetString("edge-7")),
+                vb(cfg(VM_ADMIN_STATE, 7), new Integer32(AdminState.SHUTDOWN.code())),
+                vb(cfg(VM_CONFIG_TEMPLATE, 7), new OctetString("vyos-1.4")),
+                vb(cfg(VM_CONFIG_CPU_NUMBER, 7), new Integer32(2)),
+                vb(cfg(VM_CONFIG_MEMORY, 7), new Integer32(1024)),
+                vb(cfg(VM_CONFIG_AUTO_START, 7), new Integer32(1)));
+        assertThat(r.getErrorStatus()).as(r.toString()).isEqualTo(PDU.noError);
+        VmConfigEntry c = a.service.getConfig(7).orElseThrow();
+        assertThat(c.vmName).isEqualTo("edge-7");
+        assertThat(c.vmAdminState).isEqualTo(AdminState.SHUTDOWN);
+        assertThat(c.vmConfigTemplate).isEqualTo("vyos-1.4");
+        assertThat(c.vmConfigCpuNumber).isEqualTo(2);
+        assertThat(c.vmConfigMemory).isEqualTo(1024);
+        assertThat(c.vmConfigAutoStart).isTrue();
+        awaitState(7, OperState.SHUTDOWN);
+        assertThat(a.get(cell(VM_ENTRY, VM_OPER_STATE, 7))).isEqualTo(new Integer32(OperState.SHUTDOWN.code()));
+        assertThat(a.get(cfg(VM_CONFIG_ROW_STATUS, 7))).isEqualTo(new Integer32(ACTIVE));
+        assertThat(a.get(cfg(VM_NAME, 7))).isEqualTo(new OctetString("edge-7"));
+    }
+
+    @Test
+    void setIsAnsweredBeforeTheHypervisorFinishes() throws Exception {
+        a.close();
+        a = new SnmpTestAgent(dir.resolve("slow"), LatencyProfile.PAPER, Map.of());
+        long t0 = System.nanoTime();
+        PDU r = createAndGo(1, "slow-1");
+        long millis = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.noError);
+        assertThat(millis).as("SET answered in %d ms", millis).isLessThan(900);
+        assertThat(a.get(cell(VM_ENTRY, VM_OPER_STATE, 1))).isEqualTo(new Integer32(OperState.PREPARING.code()));
+        awaitState(1, OperState.RUNNING);
+    }
+
+    @Test
+    void createAndWaitThenColumnsThenActive() throws Exception {
+        PDU r = a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 3), new Integer32(CREATE_AND_WAIT)));
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.noError);
+        assertThat(a.get(cfg(VM_CONFIG_ROW_STATUS, 3))).isEqualTo(new Integer32(NOT_READY));
+        assertThat(a.service.getConfig(3)).isEmpty();
+        // active without a name is refused: the row is not ready
+        r = a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 3), new Integer32(ACTIVE)));
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.inconsistentValue);
+        r = a.set(vb(cfg(VM_NAME, 3), new OctetString("waited")), vb(cfg(VM_CONFIG_MEMORY, 3), new Integer32(256)));
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.noError);
+        assertThat(a.get(cfg(VM_CONFIG_ROW_STATUS, 3))).isEqualTo(new Integer32(NOT_IN_SERVICE));
+        r = a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 3), new Integer32(ACTIVE)));
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.noError);
+        assertThat(a.service.getConfig(3).orElseThrow().vmConfigMemory).isEqualTo(256);
+        awaitState(3, OperState.RUNNING);
+        assertThat(a.get(cfg(VM_CONFIG_ROW_STATUS, 3))).isEqualTo(new Integer32(ACTIVE));
+    }
+
+    @Test
+    void destroyRemovesTheVr() throws Exception {
+        createAndGo(4, "doomed");
+        awaitState(4, OperState.RUNNING);
+        PDU r = a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 4), new Integer32(DESTROY)));
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.noError);
+        long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (a.service.get(4).isPresent() && System.nanoTime() < end) Thread.sleep(20);
+        assertThat(a.service.get(4)).isEmpty();
+        assertThat(a.get(cfg(VM_NAME, 4))).isEqualTo(Null.noSuchInstance);
+    }
+
+    @Test
+    void adminStateSetStopsAndStarts() throws Exception {
+        createAndGo(5, "flip");
+        awaitState(5, OperState.RUNNING);
+        PDU r = a.set(vb(cfg(VM_ADMIN_STATE, 5), new Integer32(AdminState.SHUTDOWN.code())));
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.noError);
+        awaitState(5, OperState.SHUTDOWN);
+        r = a.set(vb(cfg(VM_ADMIN_STATE, 5), new Integer32(AdminState.RUNNING.code())));
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.noError);
+        awaitState(5, OperState.RUNNING);
+        assertThat(a.service.getConfig(5).orElseThrow().vmAdminState).isEqualTo(AdminState.RUNNING);
+    }
+
+    @Test
+    void severalRowsInOnePduCreateSeveralVrs() throws Exception {
+        PDU r = a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 10), new Integer32(CREATE_AND_GO)),
+                vb(cfg(VM_NAME, 10), new OctetString("multi-a")),
+                vb(cfg(VM_CONFIG_ROW_STATUS, 11), new Integer32(CREATE_AND_GO)),
+                vb(cfg(VM_NAME, 11), new OctetString("multi-b")),
+                vb(net(NET_ROW_STATUS, 11, 1), new Integer32(CREATE_AND_GO)),
+                vb(net(NET_PARENT, 11, 1), new OctetString("xenbr0")),
+                vb(net(NET_ADDRESS, 11, 1), new OctetString(new byte[]{10, 0, 0, 1})));
+        assertThat(r.getErrorStatus()).as(r.toString()).isEqualTo(PDU.noError);
+        assertThat(a.service.getConfig(10).orElseThrow().vmName).isEqualTo("multi-a");
+        VmConfigEntry b = a.service.getConfig(11).orElseThrow();
+        assertThat(b.interfaces()).hasSize(1);
+        assertThat(b.interfaces().get(0).vmNetworkConfigAddress).isEqualTo("10.0.0.1");
+        assertThat(b.interfaces().get(0).vmNetworkConfigPrefixLength).isEqualTo(24);
+        assertThat(a.get(net(NET_PREFIX_LENGTH, 11, 1))).isEqualTo(new UnsignedInteger32(24));
+    }
+
+    @Test
+    void aFailedMultiRowSetLeavesNothingBehind() throws Exception {
+        createAndGo(1, "taken");
+        PDU r = a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 20), new Integer32(CREATE_AND_GO)),
+                vb(cfg(VM_NAME, 20), new OctetString("fresh")),
+                vb(cfg(VM_CONFIG_ROW_STATUS, 21), new Integer32(CREATE_AND_GO)),
+                vb(cfg(VM_NAME, 21), new OctetString("taken")),
+                vb(cfg(VM_ADMIN_STATE, 1), new Integer32(AdminState.SHUTDOWN.code())));
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.inconsistentValue);
+        assertThat(r.getErrorIndex()).isEqualTo(4);
+        assertThat(a.service.getConfig(20)).isEmpty();
+        assertThat(a.service.getConfig(21)).isEmpty();
+        assertThat(a.service.findByName("fresh")).isEmpty();
+        assertThat(a.service.getConfig(1).orElseThrow().vmAdminState).isEqualTo(AdminState.RUNNING);
+    }
+
+    @Test
+    void interfaceRowsAreCreatedAndDestroyed() throws Exception {
+        createAndGo(6, "ifaces");
+        awaitState(6, OperState.RUNNING);
+        PDU r = a.set(vb(net(NET_ROW_STATUS, 6, 2), new Integer32(CREATE_AND_GO)),
+                vb(net(NET_PARENT, 6, 2), new OctetString("xenbr1")),
+                vb(net(NET_PHYS_ADDRESS, 6, 2), new OctetString(new byte[]{2, 0, 0, 0, 0, 9})));
+        assertThat(r.getErrorStatus()).as(r.toString()).isEqualTo(PDU.noError);
+        VmNetworkConfigEntry n = a.service.getConfig(6).orElseThrow().interfaces().get(0);
+        assertThat(n.vmNetworkConfigIndex).isEqualTo(2);
+        assertThat(n.vmNetworkConfigParent).isEqualTo("xenbr1");
+        assertThat(n.vmNetworkConfigPhysAddress).isEqualTo("02:00:00:00:00:09");
+        assertThat(a.get(net(NET_ROW_STATUS, 6, 2))).isEqualTo(new Integer32(ACTIVE));
+        r = a.set(vb(net(NET_ROW_STATUS, 6, 2), new Integer32(DESTROY)));
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.noError);
+        assertThat(a.service.getConfig(6).orElseThrow().interfaces()).isEmpty();
+    }
+
+    @Test
+    void scalarsAreLive() throws Exception {
+        assertThat(a.get(scalar(VM_CONFIGURED_VMS))).isEqualTo(new Gauge32(0));
+        assertThat(a.get(scalar(VM_CONFIG_NEXT_AVAILABLE_VM_INDEX))).isEqualTo(new Integer32(1));
+        createAndGo(1, "one");
+        awaitState(1, OperState.RUNNING);
+        assertThat(a.get(scalar(VM_CONFIGURED_VMS))).isEqualTo(new Gauge32(1));
+        assertThat(a.get(scalar(VM_ACTIVE_VMS))).isEqualTo(new Gauge32(1));
+        assertThat(a.get(scalar(VM_NUMBER))).isEqualTo(new Integer32(1));
+        assertThat(a.get(scalar(VM_CONFIG_NEXT_AVAILABLE_VM_INDEX))).isEqualTo(new Integer32(2));
+        assertThat(a.get(scalar(VM_HV_SOFTWARE)).toString()).contains("simulated");
+        assertThat(a.get(scalar(VM_PER_VM_NOTIFICATIONS_ENABLED))).isEqualTo(new Integer32(1));
+        PDU r = a.set(vb(scalar(VM_PER_VM_NOTIFICATIONS_ENABLED), new Integer32(2)));
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.noError);
+        assertThat(a.service.perVmNotificationsEnabled()).isFalse();
+    }
+
+    @Test
+    void getNextAndGetBulkWalkInLexicographicOrder() throws Exception {
+        createAndGo(2, "b");
+        createAndGo(1, "a");
+        awaitState(1, OperState.RUNNING);
+        awaitState(2, OperState.RUNNING);
+        List<OID> walked = new ArrayList<>();
+        OID next = OBJECTS;
+        while (true) {
+            PDU r = a.send(a.v2c("public"), PDU.GETNEXT, new VariableBinding(next));
+            VariableBinding v = r.get(0);
+            if (v.getVariable().isException() || !v.getOid().startsWith(OBJECTS)) break;
+            walked.add(v.getOid());
+            next = v.getOid();
+        }
+        assertThat(walked).isSorted();
+        assertThat(walked).contains(cell(VM_ENTRY, VM_OPER_STATE, 1), cell(VM_ENTRY, VM_OPER_STATE, 2),
+                cfg(VM_NAME, 1), cfg(VM_NAME, 2), scalar(VM_ACTIVE_VMS), cell(VM_CPU_ENTRY, CPU_CORE_TIME, 1, 1));
+        assertThat(walked.indexOf(cell(VM_ENTRY, VM_OPER_STATE, 1)))
+                .isEqualTo(walked.indexOf(cell(VM_ENTRY, VM_OPER_STATE, 2)) - 1);
+
+        PDU bulk = a.send(a.v2c("public"), PDU.GETBULK, new VariableBinding(cell(VM_CONFIG_ENTRY, VM_NAME)));
+        assertThat(bulk.get(0).getOid()).isEqualTo(cfg(VM_NAME, 1));
+        assertThat(bulk.get(0).getVariable()).isEqualTo(new OctetString("a"));
+        assertThat(bulk.get(1).getOid()).isEqualTo(cfg(VM_NAME, 2));
+        List<OID> bulkOids = new ArrayList<>();
+        for (VariableBinding v : bulk.getVariableBindings()) bulkOids.add(v.getOid());
+        assertThat(bulkOids).isSorted();
+        assertThat(bulkOids.subList(0, Math.min(bulkOids.size(), walked.size() - walked.indexOf(cfg(VM_NAME, 1)))))
+                .isEqualTo(walked.subList(walked.indexOf(cfg(VM_NAME, 1)),
+                        walked.indexOf(cfg(VM_NAME, 1)) + Math.min(bulkOids.size(),
+                                walked.size() - walked.indexOf(cfg(VM_NAME, 1)))));
+    }
+
+    // ------------------------------------------------------------------ error statuses
+
+    @Test
+    void wrongType() throws Exception {
+        createAndGo(1, "t");
+        PDU r = a.set(vb(cfg(VM_ADMIN_STATE, 1), new OctetString("running")));
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.wrongType);
+        assertThat(r.getErrorIndex()).isEqualTo(1);
+    }
+
+    @Test
+    void wrongValue() throws Exception {
+        createAndGo(1, "t");
+        assertThat(a.set(vb(cfg(VM_ADMIN_STATE, 1), new Integer32(9))).getErrorStatus()).isEqualTo(PDU.wrongValue);
+        assertThat(a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 2), new Integer32(NOT_READY))).getErrorStatus())
+                .isEqualTo(PDU.wrongValue);
+        PDU r = createAndGo(3, "bad name!");
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.wrongValue);
+        assertThat(r.getErrorIndex()).isEqualTo(2);
+        assertThat(a.service.getConfig(3)).isEmpty();
+    }
+
+    @Test
+    void wrongLength() throws Exception {
+        PDU r = createAndGo(1, "x".repeat(65));
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.wrongLength);
+        assertThat(r.getErrorIndex()).isEqualTo(2);
+        assertThat(a.service.getConfig(1)).isEmpty();
+    }
+
+    @Test
+    void inconsistentValue() throws Exception {
+        createAndGo(1, "dup");
+        assertThat(createAndGo(1, "other").getErrorStatus()).as("row exists").isEqualTo(PDU.inconsistentValue);
+        assertThat(createAndGo(2, "dup").getErrorStatus()).as("name taken").isEqualTo(PDU.inconsistentValue);
+        assertThat(a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 3), new Integer32(CREATE_AND_GO))).getErrorStatus())
+                .as("no vmName").isEqualTo(PDU.inconsistentValue);
+        assertThat(a.set(vb(cfg(VM_CONFIG_MEMORY, 1), new Integer32(2048))).getErrorStatus())
+                .as("memory of an existing VR").isEqualTo(PDU.inconsistentValue);
+        assertThat(a.service.getConfig(2)).isEmpty();
+        assertThat(a.service.getConfig(3)).isEmpty();
+    }
+
+    @Test
+    void notWritable() throws Exception {
+        createAndGo(1, "ro");
+        PDU r = a.set(vb(cell(VM_ENTRY, VM_OPER_STATE, 1), new Integer32(4)));
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.notWritable);
+        r = a.set(vb(scalar(VM_CONFIGURED_VMS), new Gauge32(5)));
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.notWritable);
+    }
+
+    @Test
+    void noCreation() throws Exception {
+        PDU r = a.set(vb(cell(VM_ENTRY, VM_OPER_STATE, 42), new Integer32(4)));
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.noCreation);
+        r = a.set(vb(cell(VM_CONFIG_ENTRY, 99, 1), new Integer32(1)));
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.noCreation);
+    }
+
+    @Test
+    void inconsistentName() throws Exception {
+        PDU r = a.set(vb(cfg(VM_NAME, 8), new OctetString("no-row")));
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.inconsistentName);
+        r = a.set(vb(net(NET_ROW_STATUS, 8, 1), new Integer32(CREATE_AND_GO)),
+                vb(net(NET_PARENT, 8, 1), new OctetString("xenbr0")));
+        assertThat(r.getErrorStatus()).as("interface of a VR that does not exist").isEqualTo(PDU.inconsistentName);
+        assertThat(a.service.getConfig(8)).isEmpty();
+    }
+
+    @Test
+    void readCommunityCannotWriteAndUnknownCommunityGetsNoAnswer() throws Exception {
+        PDU r = a.send(a.v2c("public"), PDU.SET, vb(cfg(VM_CONFIG_ROW_STATUS, 1), new Integer32(CREATE_AND_GO)),
+                vb(cfg(VM_NAME, 1), new OctetString("nope")));
+        assertThat(r.getErrorStatus()).isIn(PDU.noAccess, PDU.authorizationError, PDU.notWritable);
+        assertThat(a.service.getConfig(1)).isEmpty();
+        assertThat(a.send(a.v2c("wrong"), PDU.GET, new VariableBinding(scalar(VM_NUMBER)))).isNull();
+    }
+
+    @Test
+    void v3AuthPrivReadsAndWrites() throws Exception {
+        PDU r = a.send(a.v3("admin"), PDU.SET, vb(cfg(VM_CONFIG_ROW_STATUS, 1), new Integer32(CREATE_AND_GO)),
+                vb(cfg(VM_NAME, 1), new OctetString("secure")));
+        assertThat(r).isNotNull();
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.noError);
+        r = a.send(a.v3("admin"), PDU.GET, new VariableBinding(cfg(VM_NAME, 1)));
+        assertThat(r.get(0).getVariable()).isEqualTo(new OctetString("secure"));
+        assertThat(a.metrics.registry().find("vrouter.requests").tag("interface", "snmp").timers()).isNotEmpty();
+    }
+}
