@@ -1,0 +1,148 @@
+package io.vrouter.snmp;
+
+import static io.vrouter.snmp.SnmpTestAgent.vb;
+import static io.vrouter.snmp.VmmMib.*;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.vrouter.core.config.Settings;
+import io.vrouter.core.driver.sim.LatencyProfile;
+import io.vrouter.core.model.OperState;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.snmp4j.CommandResponder;
+import org.snmp4j.CommandResponderEvent;
+import org.snmp4j.PDU;
+import org.snmp4j.Snmp;
+import org.snmp4j.mp.SnmpConstants;
+import org.snmp4j.smi.Integer32;
+import org.snmp4j.smi.OID;
+import org.snmp4j.smi.OctetString;
+import org.snmp4j.smi.UdpAddress;
+import org.snmp4j.smi.VariableBinding;
+import org.snmp4j.transport.DefaultUdpTransportMapping;
+
+class NotificationAndEngineTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void v2cTrapsAnnounceEachCompletedOperation() throws Exception {
+        BlockingQueue<PDU> traps = new LinkedBlockingQueue<>();
+        DefaultUdpTransportMapping receiverTransport = new DefaultUdpTransportMapping(new UdpAddress("127.0.0.1/0"));
+        try (Snmp receiver = new Snmp(receiverTransport)) {
+            receiver.addCommandResponder(new CommandResponder() {
+                @Override
+                public <A extends org.snmp4j.smi.Address> void processPdu(CommandResponderEvent<A> e) {
+                    if (new OctetString(e.getSecurityName()).toString().equals("public")) traps.add(e.getPDU());
+                }
+            });
+            receiver.listen();
+            int port = ((UdpAddress) receiverTransport.getListenAddress()).getPort();
+            try (SnmpTestAgent a = new SnmpTestAgent(dir, LatencyProfile.NONE,
+                    Map.of("snmp-trap-target", "udp:127.0.0.1:" + port))) {
+                a.set(vb(cell(VM_CONFIG_ENTRY, VM_CONFIG_ROW_STATUS, 9), new Integer32(CREATE_AND_GO)),
+                        vb(cell(VM_CONFIG_ENTRY, VM_NAME, 9), new OctetString("noisy")));
+                PDU running = next(traps, VM_RUNNING);
+                assertThat(running.getType()).isEqualTo(PDU.TRAP);
+                assertThat(running.getVariable(cell(VM_CONFIG_ENTRY, VM_NAME, 9))).isEqualTo(new OctetString("noisy"));
+                assertThat(running.getVariable(cell(VM_ENTRY, VM_OPER_STATE, 9)))
+                        .isEqualTo(new Integer32(OperState.RUNNING.code()));
+                assertThat(running.getVariable(cell(VM_ENTRY, VM_UUID, 9)).toString()).isNotEmpty();
+
+                a.set(vb(cell(VM_CONFIG_ENTRY, VM_ADMIN_STATE, 9), new Integer32(4)));
+                next(traps, VM_SHUTDOWN);
+                a.set(vb(cell(VM_CONFIG_ENTRY, VM_CONFIG_ROW_STATUS, 9), new Integer32(DESTROY)));
+                PDU deleted = next(traps, VM_DELETED);
+                assertThat(deleted.getVariable(cell(VM_CONFIG_ENTRY, VM_NAME, 9))).isEqualTo(new OctetString("noisy"));
+
+                // vmPerVMNotificationsEnabled false(2) silences them
+                a.set(vb(scalar(VM_PER_VM_NOTIFICATIONS_ENABLED), new Integer32(2)));
+                traps.clear();
+                a.set(vb(cell(VM_CONFIG_ENTRY, VM_CONFIG_ROW_STATUS, 10), new Integer32(CREATE_AND_GO)),
+                        vb(cell(VM_CONFIG_ENTRY, VM_NAME, 10), new OctetString("quiet")));
+                long end = System.nanoTime() + 3_000_000_000L;
+                while (a.service.get(10).map(v -> v.operState() != OperState.RUNNING).orElse(true)
+                        && System.nanoTime() < end) {
+                    Thread.sleep(20);
+                }
+                assertThat(traps.poll(500, TimeUnit.MILLISECONDS)).isNull();
+            }
+        }
+    }
+
+    private static PDU next(BlockingQueue<PDU> traps, OID trapOid) throws InterruptedException {
+        long end = System.nanoTime() + 10_000_000_000L;
+        while (System.nanoTime() < end) {
+            PDU p = traps.poll(200, TimeUnit.MILLISECONDS);
+            if (p != null && trapOid.equals(p.getVariable(SnmpConstants.snmpTrapOID))) return p;
+        }
+        throw new AssertionError("no notification " + trapOid);
+    }
+
+    @Test
+    void engineIdPersistsAndBootsCountUp() throws Exception {
+        String id;
+        try (SnmpTestAgent a = new SnmpTestAgent(dir)) {
+            id = a.snmp.engineIdHex();
+            PDU r = a.send(a.v2c("public"), PDU.GET, new VariableBinding(new OID("1.3.6.1.6.3.10.2.1.2.0")));
+            assertThat(r.get(0).getVariable()).isEqualTo(new Integer32(1));
+        }
+        try (SnmpTestAgent a = new SnmpTestAgent(dir)) {
+            assertThat(a.snmp.engineIdHex()).isEqualTo(id);
+            PDU r = a.send(a.v2c("public"), PDU.GET, new VariableBinding(new OID("1.3.6.1.6.3.10.2.1.2.0")),
+                    new VariableBinding(new OID("1.3.6.1.6.3.10.2.1.1.0")));
+            assertThat(r.get(0).getVariable()).isEqualTo(new Integer32(2));
+            assertThat(((OctetString) r.get(1).getVariable()).toHexString().replace(":", "")).isEqualTo(id);
+        }
+    }
+
+    @Test
+    void v2cCanBeTurnedOffAndConfiguredCredentialsReplaceTheDefaults() throws Exception {
+        try (SnmpTestAgent a = new SnmpTestAgent(dir, LatencyProfile.NONE, Map.of("snmp.v2c", "false",
+                "snmp.user.ops", "SHA256:opsauthpass1:AES256:opsprivpass1:write"))) {
+            assertThat(a.send(a.v2c("public"), PDU.GET, new VariableBinding(scalar(VM_NUMBER)))).isNull();
+            // the development user is gone once a user is configured
+            assertThat(a.send(a.v3("admin"), PDU.GET, new VariableBinding(scalar(VM_NUMBER)))).isNull();
+            // the configured SHA-256 / AES-256 user reads
+            a.client.getUSM().addUser(new org.snmp4j.security.UsmUser(new OctetString("ops"),
+                    org.snmp4j.security.AuthHMAC192SHA256.ID, new OctetString("opsauthpass1"),
+                    org.snmp4j.security.PrivAES256.ID, new OctetString("opsprivpass1")));
+            PDU r = a.send(a.v3("ops"), PDU.GET, new VariableBinding(scalar(VM_NUMBER)));
+            assertThat(r).isNotNull();
+            assertThat(r.get(0).getVariable()).isEqualTo(new Integer32(0));
+        }
+    }
+
+    @Test
+    void settingsAreCheckedAndDevelopmentDefaultsNeedLoopback() {
+        SnmpConfig d = SnmpConfig.from(Settings.empty());
+        assertThat(d.developmentDefaults()).isTrue();
+        assertThat(d.readCommunities()).isEqualTo(List.of("public"));
+        assertThat(d.writeCommunities()).isEqualTo(List.of("private"));
+        assertThat(d.users()).extracting(SnmpConfig.User::name).containsExactly("admin");
+        SnmpConfig c = SnmpConfig.from(Settings.of(Map.of("snmp.community.read", "ro1", "snmp-trap-target",
+                "udp:127.0.0.1:1162,udp:[::1]:162")));
+        assertThat(c.developmentDefaults()).isFalse();
+        assertThat(c.users()).isEmpty();
+        assertThat(c.trapTargets()).hasSize(2);
+        assertThatThrownBy(() -> SnmpConfig.from(Settings.of(Map.of("snmp.user.x", "MD5:aaaaaaaa:DES:bbbbbbbb:read"))))
+                .hasMessageContaining("snmp.user.x");
+        assertThatThrownBy(() -> SnmpConfig.from(Settings.of(Map.of("snmp-trap-target", "udp:host"))))
+                .hasMessageContaining("udp:HOST:PORT");
+        SnmpInterface snmp = new SnmpInterface();
+        var service = new io.vrouter.core.service.VirtualRouterService(
+                new io.vrouter.core.driver.sim.SimulatedDriver(LatencyProfile.NONE),
+                new io.vrouter.core.persistence.ConfigStore(dir.resolve("c")), io.vrouter.core.metrics.VrMetrics.inMemory());
+        Settings open = Settings.of(Map.of("bind", "0.0.0.0", "data-dir", dir.toString()));
+        assertThatThrownBy(() -> snmp.start(new io.vrouter.core.spi.ServerContext(service, open,
+                io.vrouter.core.config.Credentials.from(open), io.vrouter.core.metrics.VrMetrics.inMemory())))
+                .hasMessageContaining("development credentials");
+    }
+}
