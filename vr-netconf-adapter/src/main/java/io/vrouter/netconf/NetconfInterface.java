@@ -1,0 +1,171 @@
+package io.vrouter.netconf;
+
+import io.vrouter.core.config.Credentials;
+import io.vrouter.core.config.Settings;
+import io.vrouter.core.spi.ManagementInterface;
+import io.vrouter.core.spi.ServerContext;
+import io.vrouter.netconf.protocol.NetconfServerContext;
+import io.vrouter.netconf.protocol.NetconfSession;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.sshd.common.session.Session;
+import org.apache.sshd.common.session.SessionListener;
+import org.apache.sshd.core.CoreModuleProperties;
+import org.apache.sshd.server.SshServer;
+import org.apache.sshd.server.auth.password.PasswordAuthenticator;
+import org.apache.sshd.server.auth.pubkey.PublickeyAuthenticator;
+import org.apache.sshd.server.config.keys.AuthorizedKeysAuthenticator;
+import org.apache.sshd.server.forward.RejectAllForwardingFilter;
+import org.apache.sshd.server.keyprovider.SimpleGeneratorHostKeyProvider;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The NETCONF management interface: an SSH server (Apache MINA SSHD) whose only service is the
+ * subsystem "netconf".
+ *
+ * <p>Settings: {@code bind} (127.0.0.1), {@code netconf-port} (8830; 0 picks a free port),
+ * {@code data-dir} (the host key is kept there as {@code netconf-host-key}), and, in the config file,
+ * {@code netconf.idle-timeout} (seconds, 600; 0 disables), {@code netconf.max-sessions} (16),
+ * {@code netconf.authorized-keys} (an OpenSSH authorized_keys file; its keys log in with operator
+ * rights), {@code netconf.max-message-bytes} (16 MiB).
+ */
+public final class NetconfInterface implements ManagementInterface {
+    private static final Logger log = LoggerFactory.getLogger(NetconfInterface.class);
+
+    private SshServer sshd;
+    private NetconfServerContext ctx;
+    private String description = "NETCONF (not started)";
+
+    public NetconfInterface() {
+    }
+
+    @Override
+    public String name() {
+        return "netconf";
+    }
+
+    @Override
+    public void start(ServerContext context) throws IOException {
+        Settings s = context.settings();
+        Credentials credentials = context.credentials();
+        InetAddress bind = InetAddress.getByName(s.get("bind", "127.0.0.1"));
+        Credentials.requireLoopbackForDevelopmentDefaults(credentials.developmentDefaults(), bind, "NETCONF");
+        int port = s.getInt("netconf-port", 8830);
+        int idleSeconds = s.getInt("netconf.idle-timeout", 600);
+        int maxSessions = s.getInt("netconf.max-sessions", 16);
+        int maxMessage = s.getInt("netconf.max-message-bytes", 16 * 1024 * 1024);
+        if (maxSessions < 1) throw new IllegalArgumentException("setting 'netconf.max-sessions' must be at least 1");
+
+        ctx = new NetconfServerContext(context.service(), context.metrics(), maxMessage);
+        sshd = SshServer.setUpDefaultServer();
+        sshd.setHost(bind.getHostAddress());
+        sshd.setPort(port);
+
+        Path dataDir = s.dataDir();
+        Files.createDirectories(dataDir);
+        SimpleGeneratorHostKeyProvider hostKey = new SimpleGeneratorHostKeyProvider(dataDir.resolve("netconf-host-key"));
+        sshd.setKeyPairProvider(hostKey);
+
+        sshd.setPasswordAuthenticator((PasswordAuthenticator) (user, password, session) -> {
+            var role = credentials.authenticate(user, password);
+            role.ifPresent(r -> session.setAttribute(NetconfSubsystem.ROLE, r));
+            return role.isPresent();
+        });
+        String keys = s.get("netconf.authorized-keys").orElse(null);
+        if (keys != null) {
+            Path keysFile = Path.of(keys);
+            if (!Files.isReadable(keysFile)) {
+                throw new IllegalArgumentException("setting 'netconf.authorized-keys': cannot read " + keysFile);
+            }
+            AuthorizedKeysAuthenticator authorized = new AuthorizedKeysAuthenticator(keysFile);
+            sshd.setPublickeyAuthenticator((PublickeyAuthenticator) (user, key, session) -> {
+                boolean ok = authorized.authenticate(user, key, session);
+                if (ok) session.setAttribute(NetconfSubsystem.ROLE, Credentials.Role.OPERATOR);
+                return ok;
+            });
+        } else {
+            sshd.setPublickeyAuthenticator((user, key, session) -> false);
+        }
+        sshd.setKeyboardInteractiveAuthenticator(null);
+        sshd.setForwardingFilter(RejectAllForwardingFilter.INSTANCE);
+        sshd.setSubsystemFactories(List.of(NetconfSubsystem.factory(ctx)));
+        CoreModuleProperties.IDLE_TIMEOUT.set(sshd, Duration.ofSeconds(idleSeconds));
+        CoreModuleProperties.AUTH_TIMEOUT.set(sshd, Duration.ofSeconds(30));
+        sshd.addSessionListener(new SessionCap(maxSessions));
+        sshd.start();
+
+        int bound = port;
+        for (SocketAddress a : sshd.getBoundAddresses()) {
+            if (a instanceof InetSocketAddress isa) bound = isa.getPort();
+        }
+        description = "NETCONF on ssh://" + bind.getHostAddress() + ":" + bound + " (subsystem netconf, "
+                + (keys == null ? "password" : "password and public key") + " authentication)";
+        log.info("{}", description);
+    }
+
+    /** The TCP port the server listens on (useful when {@code netconf-port} is 0). */
+    public int port() {
+        for (SocketAddress a : sshd.getBoundAddresses()) {
+            if (a instanceof InetSocketAddress isa) return isa.getPort();
+        }
+        return sshd.getPort();
+    }
+
+    @Override
+    public String describe() {
+        return description;
+    }
+
+    @Override
+    public void close() {
+        if (ctx != null) {
+            for (NetconfSession s : ctx.sessions().values()) s.kill();
+        }
+        if (sshd != null) {
+            try {
+                sshd.stop(true);
+            } catch (IOException e) {
+                log.warn("stopping the NETCONF SSH server: {}", e.toString());
+            }
+        }
+    }
+
+    /** Closes SSH connections beyond the configured number at once. */
+    private static final class SessionCap implements SessionListener {
+        private final int max;
+        private final Set<Session> open = ConcurrentHashMap.newKeySet();
+
+        SessionCap(int max) {
+            this.max = max;
+        }
+
+        @Override
+        public void sessionCreated(Session session) {
+            synchronized (open) {
+                if (open.size() >= max) {
+                    log.warn("refusing an SSH connection from {}: {} sessions are open (netconf.max-sessions)",
+                            session.getIoSession().getRemoteAddress(), open.size());
+                    session.close(true);
+                    return;
+                }
+                open.add(session);
+            }
+        }
+
+        @Override
+        public void sessionClosed(Session session) {
+            synchronized (open) {
+                open.remove(session);
+            }
+        }
+    }
+}

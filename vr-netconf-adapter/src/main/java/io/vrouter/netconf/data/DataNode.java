@@ -1,0 +1,155 @@
+package io.vrouter.netconf.data;
+
+import io.vrouter.netconf.xml.XmlOut;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * A node of a data tree as NETCONF shows it: a leaf with a value, or an inner node (container or
+ * list entry) with children. Tables are "lazy" inner nodes whose entries are produced one at a time
+ * while a reply is written, so that a large table is never held in memory whole.
+ */
+public abstract class DataNode {
+    private final String ns;
+    private final String name;
+
+    protected DataNode(String ns, String name) {
+        this.ns = ns;
+        this.name = name;
+    }
+
+    public final String ns() {
+        return ns;
+    }
+
+    public final String name() {
+        return name;
+    }
+
+    public boolean isLeaf() {
+        return false;
+    }
+
+    /** A leaf's value; null for inner nodes. */
+    public String value() {
+        return null;
+    }
+
+    /** The children in document order; empty for a leaf. */
+    public Iterable<DataNode> children() {
+        return List.of();
+    }
+
+    /** The names of the key leaves when this is a list entry, empty otherwise. */
+    public List<String> keys() {
+        return List.of();
+    }
+
+    /** The leaf child with the given name, or null. Lazy nodes have no leaf children. */
+    public DataNode leaf(String leafName) {
+        for (DataNode c : children()) {
+            if (c.isLeaf() && c.name().equals(leafName)) return c;
+        }
+        return null;
+    }
+
+    /** Writes the node and everything below it. */
+    public void write(XmlOut out) {
+        if (isLeaf()) {
+            out.leaf(ns, name, value());
+            return;
+        }
+        out.pending(ns, name, null);
+        for (DataNode c : children()) c.write(out);
+        out.end();
+    }
+
+    // ------------------------------------------------------------------ factories
+
+    public static DataNode leaf(String ns, String name, String value) {
+        return new Leaf(ns, name, value);
+    }
+
+    /** A container or list entry whose children are known. */
+    public static Inner inner(String ns, String name, String... keys) {
+        return new Inner(ns, name, List.of(keys));
+    }
+
+    /** A container whose children are produced on demand, each time they are walked. */
+    public static DataNode lazy(String ns, String name, Supplier<Iterator<DataNode>> children) {
+        return new Lazy(ns, name, children);
+    }
+
+    static final class Leaf extends DataNode {
+        private final String value;
+
+        Leaf(String ns, String name, String value) {
+            super(ns, name);
+            this.value = value;
+        }
+
+        @Override
+        public boolean isLeaf() {
+            return true;
+        }
+
+        @Override
+        public String value() {
+            return value;
+        }
+    }
+
+    /** An inner node built in memory; {@link #add} appends children and skips null values. */
+    public static final class Inner extends DataNode {
+        private final List<String> keys;
+        private final List<DataNode> children = new ArrayList<>();
+
+        Inner(String ns, String name, List<String> keys) {
+            super(ns, name);
+            this.keys = keys;
+        }
+
+        public Inner add(DataNode child) {
+            if (child != null) children.add(child);
+            return this;
+        }
+
+        /** Adds a leaf in this node's namespace unless the value is null. */
+        public Inner add(String leafName, Object value) {
+            if (value != null) children.add(new Leaf(ns(), leafName, String.valueOf(value)));
+            return this;
+        }
+
+        @Override
+        public Iterable<DataNode> children() {
+            return Collections.unmodifiableList(children);
+        }
+
+        @Override
+        public List<String> keys() {
+            return keys;
+        }
+    }
+
+    static final class Lazy extends DataNode {
+        private final Supplier<Iterator<DataNode>> children;
+
+        Lazy(String ns, String name, Supplier<Iterator<DataNode>> children) {
+            super(ns, name);
+            this.children = children;
+        }
+
+        @Override
+        public Iterable<DataNode> children() {
+            return children::get;
+        }
+
+        @Override
+        public DataNode leaf(String leafName) {
+            return null;
+        }
+    }
+}

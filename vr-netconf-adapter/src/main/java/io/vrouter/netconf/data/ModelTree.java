@@ -1,0 +1,241 @@
+package io.vrouter.netconf.data;
+
+import static io.vrouter.netconf.Ns.VMM;
+
+import io.vrouter.core.model.Hypervisor;
+import io.vrouter.core.model.VirtualRouter;
+import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.model.VmCpuEntry;
+import io.vrouter.core.model.VmEntry;
+import io.vrouter.core.model.VmNetworkConfigEntry;
+import io.vrouter.core.model.VmNetworkEntry;
+import io.vrouter.core.model.VmStorageEntry;
+import io.vrouter.core.service.VirtualRouterService;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.NoSuchElementException;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+
+/**
+ * The NEW-VMM-MIB data tree of the YANG module, built from the core model. Tables are lazy: each
+ * walk asks the service for one VR at a time.
+ */
+public final class ModelTree {
+    private ModelTree() {
+    }
+
+    /** Where configuration rows come from: the running datastore (the service) or a candidate. */
+    public interface ConfigSource {
+        Iterable<VmConfigEntry> entries();
+    }
+
+    /** The running configuration, read from the service row by row. */
+    public static ConfigSource running(VirtualRouterService service) {
+        return () -> () -> mapIndices(service, i -> service.getConfig(i).orElse(null));
+    }
+
+    /** The config true part: vmConfigTable and vmNetworkConfigTable. */
+    public static DataNode config(ConfigSource source) {
+        return DataNode.lazy(VMM, "NEW-VMM-MIB", () -> List.of(configTable(source), networkConfigTable(source)).iterator());
+    }
+
+    /** Everything: state and configuration (the running configuration), for {@code <get>}. */
+    public static DataNode all(VirtualRouterService service) {
+        ConfigSource running = running(service);
+        return DataNode.lazy(VMM, "NEW-VMM-MIB", () -> List.of(
+                hypervisor(service), objects(service),
+                table(service, "vmTable", ModelTree::vmEntry),
+                table(service, "vmCpuTable", vr -> flat(vr.vmCpuTable, c -> cpuEntry(vr.vmIndex, c))),
+                table(service, "vmCpuAffinityTable", vr -> flat(vr.vmCpuTable, c -> affinityEntry(vr.vmIndex, c))),
+                table(service, "vmStorageTable", vr -> flat(vr.vmStorageTable, s -> storageEntry(vr.vmIndex, s))),
+                table(service, "vmNetworkTable", vr -> flat(vr.vmNetworkTable, n -> networkEntry(vr.vmIndex, n))),
+                configTable(running), networkConfigTable(running)).iterator());
+    }
+
+    private static DataNode hypervisor(VirtualRouterService service) {
+        Hypervisor h = service.hypervisor();
+        return DataNode.inner(VMM, "vmHypervisor")
+                .add("vmHvSoftware", h.vmHvSoftware).add("vmHvVersion", h.vmHvVersion)
+                .add("vmHvObjectID", h.vmHvObjectID).add("vmHvUpTime", h.vmHvUpTime);
+    }
+
+    private static DataNode objects(VirtualRouterService service) {
+        Hypervisor h = service.hypervisor();
+        return DataNode.inner(VMM, "vmObjects")
+                .add("vmNumber", h.vmNumber).add("vmTableLastChange", h.vmTableLastChange)
+                .add("vmPerVMNotificationsEnabled", h.vmPerVMNotificationsEnabled)
+                .add("vmBulkNotificationsEnabled", h.vmBulkNotificationsEnabled)
+                .add("vmConfigNextAvailableVmIndex", h.vmConfigNextAvailableVmIndex)
+                .add("vmConfiguredVMs", h.vmConfiguredVMs).add("vmActiveVMs", h.vmActiveVMs);
+    }
+
+    /** A state table: one VR view per step, turned into zero or more entries. */
+    private static DataNode table(VirtualRouterService service, String name, Function<VirtualRouter, List<DataNode>> rows) {
+        return DataNode.lazy(VMM, name, () -> new FlatIterator(
+                mapIndices(service, i -> service.get(i).map(rows).orElse(List.of()))));
+    }
+
+    private static DataNode configTable(ConfigSource source) {
+        return DataNode.lazy(VMM, "vmConfigTable", () -> map(source.entries().iterator(), ModelTree::configEntry));
+    }
+
+    private static DataNode networkConfigTable(ConfigSource source) {
+        return DataNode.lazy(VMM, "vmNetworkConfigTable", () -> new FlatIterator(map(source.entries().iterator(),
+                c -> flat(c.vmNetworkConfigTable, n -> networkConfigEntry(c.vmIndex, n)))));
+    }
+
+    public static DataNode configEntry(VmConfigEntry c) {
+        return DataNode.inner(VMM, "vmConfigEntry", "vmIndex")
+                .add("vmIndex", c.vmIndex).add("vmName", c.vmName)
+                .add("vmAdminState", c.vmAdminState == null ? null : c.vmAdminState.label())
+                .add("vmConfigTemplate", c.vmConfigTemplate).add("vmConfigCpuNumber", c.vmConfigCpuNumber)
+                .add("vmConfigMemory", c.vmConfigMemory).add("vmConfigAutoStart", c.vmConfigAutoStart);
+    }
+
+    public static DataNode networkConfigEntry(int vmIndex, VmNetworkConfigEntry n) {
+        return DataNode.inner(VMM, "vmNetworkConfigEntry", "vmIndex", "vmNetworkConfigIndex")
+                .add("vmIndex", vmIndex).add("vmNetworkConfigIndex", n.vmNetworkConfigIndex)
+                .add("vmNetworkConfigParent", n.vmNetworkConfigParent)
+                .add("vmNetworkConfigPhysAddress", n.vmNetworkConfigPhysAddress)
+                .add("vmNetworkConfigAddressType", n.vmNetworkConfigAddressType == null ? null
+                        : n.vmNetworkConfigAddressType.label())
+                .add("vmNetworkConfigAddress", n.vmNetworkConfigAddress)
+                .add("vmNetworkConfigPrefixLength", n.vmNetworkConfigPrefixLength);
+    }
+
+    private static List<DataNode> vmEntry(VirtualRouter vr) {
+        VmEntry e = vr.vmEntry == null ? new VmEntry() : vr.vmEntry;
+        return List.of(DataNode.inner(VMM, "vmEntry", "vmIndex")
+                .add("vmIndex", vr.vmIndex).add("vmUUID", e.vmUUID).add("vmOSType", e.vmOSType)
+                .add("vmOperState", e.vmOperState == null ? null : e.vmOperState.label())
+                .add("vmAutoStart", e.vmAutoStart == null ? null : e.vmAutoStart.name().toLowerCase(Locale.ROOT))
+                .add("vmPersistent", e.vmPersistent == null ? null : e.vmPersistent.name().toLowerCase(Locale.ROOT))
+                .add("vmCurCpuNumber", e.vmCurCpuNumber).add("vmMinCpuNumber", e.vmMinCpuNumber)
+                .add("vmMaxCpuNumber", e.vmMaxCpuNumber).add("vmMemUnit", e.vmMemUnit)
+                .add("vmCurMem", e.vmCurMem).add("vmMinMem", e.vmMinMem).add("vmMaxMem", e.vmMaxMem)
+                .add("vmUpTime", e.vmUpTime).add("vmCpuTime", e.vmCpuTime)
+                .add("vmRouteEntries", e.vmRouteEntries).add("vmFibEntries", e.vmFibEntries)
+                .add("vmRoutingProtocols", e.vmRoutingProtocols)
+                .add("vmRouterAddrType", e.vmRouterAddrType == null ? null : e.vmRouterAddrType.label())
+                .add("vmRouterAddr", e.vmRouterAddr).add("vmOperStateReason", e.vmOperStateReason));
+    }
+
+    private static DataNode cpuEntry(int vmIndex, VmCpuEntry c) {
+        return DataNode.inner(VMM, "vmCpuEntry", "vmIndex", "vmCpuIndex")
+                .add("vmIndex", vmIndex).add("vmCpuIndex", c.vmCpuIndex).add("vmCpuCoreTime", c.vmCpuCoreTime);
+    }
+
+    private static DataNode affinityEntry(int vmIndex, VmCpuEntry c) {
+        String[] affinity = {"unknown", "enable", "disable"};
+        String a = c.vmCpuAffinity == null || c.vmCpuAffinity < 0 || c.vmCpuAffinity > 2 ? null : affinity[c.vmCpuAffinity];
+        return DataNode.inner(VMM, "vmCpuAffinityEntry", "vmIndex", "vmCpuIndex", "vmCpuPhysIndex")
+                .add("vmIndex", vmIndex).add("vmCpuIndex", c.vmCpuIndex)
+                .add("vmCpuPhysIndex", c.vmCpuPhysIndex == null ? 0 : c.vmCpuPhysIndex).add("vmCpuAffinity", a);
+    }
+
+    private static DataNode storageEntry(int vmIndex, VmStorageEntry s) {
+        return DataNode.inner(VMM, "vmStorageEntry", "vmStorageVmIndex", "vmStorageIndex")
+                .add("vmStorageVmIndex", vmIndex).add("vmStorageIndex", s.vmStorageIndex)
+                .add("vmStorageParent", s.vmStorageParent)
+                .add("vmStorageSourceType", label(s.vmStorageSourceType, "unknown", "other", "block", "raw", "sparse", "network"))
+                .add("vmStorageSourceTypeString", s.vmStorageSourceTypeString)
+                .add("vmStorageResourceID", s.vmStorageResourceID)
+                .add("vmStorageAccess", label(s.vmStorageAccess, "unknown", "readWrite", "readOnly"))
+                .add("vmStorageMediaType", label(s.vmStorageMediaType, "unknown", "other", "hardDisk", "opticalDisk"))
+                .add("vmStorageMediaTypeString", s.vmStorageMediaTypeString)
+                .add("vmStorageSizeUnit", s.vmStorageSizeUnit).add("vmStorageDefinedSize", s.vmStorageDefinedSize)
+                .add("vmStorageAllocatedSize", s.vmStorageAllocatedSize)
+                .add("vmStorageReadIOs", s.vmStorageReadIOs).add("vmStorageWriteIOs", s.vmStorageWriteIOs)
+                .add("vmStorageReadOctets", s.vmStorageReadOctets).add("vmStorageWriteOctets", s.vmStorageWriteOctets)
+                .add("vmStorageReadLatency", s.vmStorageReadLatency).add("vmStorageWriteLatency", s.vmStorageWriteLatency);
+    }
+
+    private static DataNode networkEntry(int vmIndex, VmNetworkEntry n) {
+        return DataNode.inner(VMM, "vmNetworkEntry", "vmIndex", "vmNetworkIndex")
+                .add("vmIndex", vmIndex).add("vmNetworkIndex", n.vmNetworkIndex)
+                .add("vmNetworkIfIndex", n.vmNetworkIfIndex).add("vmNetworkParent", n.vmNetworkParent)
+                .add("vmNetworkModel", n.vmNetworkModel).add("vmNetworkPhysAddress", n.vmNetworkPhysAddress);
+    }
+
+    /** An RFC 7666 enumeration value (1-based) as its label. */
+    private static String label(Integer code, String... labels) {
+        return code == null || code < 1 || code > labels.length ? null : labels[code - 1];
+    }
+
+    private static <T> List<DataNode> flat(List<T> rows, Function<T, DataNode> f) {
+        if (rows == null) return List.of();
+        List<DataNode> out = new ArrayList<>(rows.size());
+        for (T r : rows) out.add(f.apply(r));
+        return out;
+    }
+
+    /** Walks the VR indices, mapping each to a value and skipping VRs that vanished meanwhile. */
+    private static <T> Iterator<T> mapIndices(VirtualRouterService service, IntFunction<T> f) {
+        Iterator<Integer> it = service.indices().iterator();
+        return new Iterator<>() {
+            T next = advance();
+
+            private T advance() {
+                while (it.hasNext()) {
+                    T t = f.apply(it.next());
+                    if (t != null) return t;
+                }
+                return null;
+            }
+
+            @Override
+            public boolean hasNext() {
+                return next != null;
+            }
+
+            @Override
+            public T next() {
+                if (next == null) throw new NoSuchElementException();
+                T t = next;
+                next = advance();
+                return t;
+            }
+        };
+    }
+
+    private static <A, B> Iterator<B> map(Iterator<A> it, Function<A, B> f) {
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return it.hasNext();
+            }
+
+            @Override
+            public B next() {
+                return f.apply(it.next());
+            }
+        };
+    }
+
+    /** Concatenates the lists an iterator yields. */
+    private static final class FlatIterator implements Iterator<DataNode> {
+        private final Iterator<List<DataNode>> outer;
+        private Iterator<DataNode> inner = Collections.emptyIterator();
+
+        FlatIterator(Iterator<List<DataNode>> outer) {
+            this.outer = outer;
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (!inner.hasNext() && outer.hasNext()) inner = outer.next().iterator();
+            return inner.hasNext();
+        }
+
+        @Override
+        public DataNode next() {
+            if (!hasNext()) throw new NoSuchElementException();
+            return inner.next();
+        }
+    }
+
+}

@@ -1,0 +1,182 @@
+package io.vrouter.netconf.data;
+
+import io.vrouter.netconf.Ns;
+import io.vrouter.netconf.xml.SecureXml;
+import io.vrouter.netconf.xml.XmlOut;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.Set;
+import javax.xml.XMLConstants;
+import javax.xml.namespace.NamespaceContext;
+import javax.xml.transform.dom.DOMResult;
+import javax.xml.xpath.XPath;
+import javax.xml.xpath.XPathConstants;
+import javax.xml.xpath.XPathExpressionException;
+import javax.xml.xpath.XPathFactory;
+import org.w3c.dom.Attr;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+import org.w3c.dom.NodeList;
+
+/**
+ * The {@code :xpath} capability (RFC 6241 section 8.9): the filter's {@code select} expression is
+ * evaluated on the data tree (which, unlike subtree filtering, is built whole for it), and the reply
+ * holds every selected node with its subtree, its ancestors, and the keys of the list entries on
+ * the way. Prefixes resolve through the namespace declarations in scope on the filter element; the
+ * module's name and its prefix also resolve to its namespace.
+ */
+public final class XPathFilter {
+    private XPathFilter() {
+    }
+
+    /** The expression could not be compiled or does not yield a node-set. */
+    public static final class BadExpression extends Exception {
+        public BadExpression(String message) {
+            super(message);
+        }
+    }
+
+    /** The nodes an expression selected, ready to be written. */
+    public static final class Selection {
+        private final Element top;
+        private final Set<Node> keep;
+        private final Set<Node> whole;
+
+        private Selection(Element top, Set<Node> keep, Set<Node> whole) {
+            this.top = top;
+            this.keep = keep;
+            this.whole = whole;
+        }
+
+        /** Writes the selected nodes with their ancestors. */
+        public void write(XmlOut out) {
+            for (Element e : SecureXml.children(top)) {
+                if (whole.contains(e)) keep.add(e);
+                copy(e, keep, whole, out, false);
+            }
+        }
+    }
+
+    /** Evaluates the expression on the children of {@code root}; nothing is written yet. */
+    public static Selection evaluate(DataNode root, Element filter, String select) throws BadExpression {
+        // Each top-level node is the document element of a document of its own, so that absolute
+        // paths (/prefix:NEW-VMM-MIB/...) start at it; the expression is evaluated on each.
+        Document holderDoc = SecureXml.newDocument();
+        Element top = holderDoc.createElementNS(Ns.BASE, "data");
+        holderDoc.appendChild(top);
+        XPath xp = XPathFactory.newInstance().newXPath();
+        xp.setNamespaceContext(new FilterNamespaces(filter));
+        javax.xml.xpath.XPathExpression expr;
+        try {
+            expr = xp.compile(select);
+        } catch (XPathExpressionException e) {
+            throw bad(select, e);
+        }
+        Set<Node> keep = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Node> whole = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (DataNode c : root.children()) {
+            Document doc = SecureXml.newDocument();
+            XmlOut dom = new XmlOut(new DOMResult(doc));
+            c.write(dom);
+            dom.flush();
+            Element docElement = doc.getDocumentElement();
+            if (docElement == null) continue;
+            NodeList hits;
+            try {
+                hits = (NodeList) expr.evaluate(doc, XPathConstants.NODESET);
+            } catch (XPathExpressionException e) {
+                throw bad(select, e);
+            }
+            Set<Node> docKeep = Collections.newSetFromMap(new IdentityHashMap<>());
+            Set<Node> docWhole = Collections.newSetFromMap(new IdentityHashMap<>());
+            for (int i = 0; i < hits.getLength(); i++) {
+                Node n = hits.item(i);
+                if (n instanceof Attr a) n = a.getOwnerElement();
+                else if (n.getNodeType() == Node.TEXT_NODE) n = n.getParentNode();
+                if (n == doc) n = docElement;
+                if (!(n instanceof Element)) continue;
+                docWhole.add(n);
+                for (Node p = n; p != null && p != doc; p = p.getParentNode()) docKeep.add(p);
+            }
+            if (docKeep.isEmpty()) continue;
+            // Move the document element under the common holder; node identity is preserved.
+            Node adopted = holderDoc.adoptNode(docElement);
+            top.appendChild(adopted);
+            keep.addAll(docKeep);
+            whole.addAll(docWhole);
+        }
+        return new Selection(top, keep, whole);
+    }
+
+    private static BadExpression bad(String select, XPathExpressionException e) {
+        Throwable cause = e.getCause() == null ? e : e.getCause();
+        return new BadExpression("bad XPath expression '" + select + "': " + cause.getMessage());
+    }
+
+    private static void copy(Element e, Set<Node> keep, Set<Node> whole, XmlOut out, boolean all) {
+        boolean isWhole = all || whole.contains(e);
+        if (!isWhole && !keep.contains(e)) return;
+        java.util.List<Element> kids = SecureXml.children(e);
+        if (kids.isEmpty()) {
+            out.leaf(e.getNamespaceURI(), e.getLocalName(), SecureXml.text(e));
+            return;
+        }
+        out.start(e.getNamespaceURI(), e.getLocalName());
+        for (Element k : kids) {
+            // Leaves of an ancestor list entry that are its keys come along with it.
+            boolean key = !isWhole && SecureXml.children(k).isEmpty() && isKeyOf(k, e);
+            if (key && !keep.contains(k)) {
+                out.leaf(k.getNamespaceURI(), k.getLocalName(), SecureXml.text(k));
+            } else {
+                copy(k, keep, whole, out, isWhole);
+            }
+        }
+        out.end();
+    }
+
+    /** The key leaves of NEW-VMM-MIB's lists, by entry name. */
+    private static boolean isKeyOf(Element leaf, Element entry) {
+        String n = leaf.getLocalName();
+        switch (entry.getLocalName()) {
+            case "vmEntry": case "vmConfigEntry": return n.equals("vmIndex");
+            case "vmCpuEntry": return n.equals("vmIndex") || n.equals("vmCpuIndex");
+            case "vmCpuAffinityEntry": return n.equals("vmIndex") || n.equals("vmCpuIndex") || n.equals("vmCpuPhysIndex");
+            case "vmStorageEntry": return n.equals("vmStorageVmIndex") || n.equals("vmStorageIndex");
+            case "vmNetworkEntry": return n.equals("vmIndex") || n.equals("vmNetworkIndex");
+            case "vmNetworkConfigEntry": return n.equals("vmIndex") || n.equals("vmNetworkConfigIndex");
+            case "schema": return n.equals("identifier") || n.equals("version") || n.equals("format");
+            case "session": return n.equals("session-id");
+            case "datastore": return n.equals("name");
+            default: return false;
+        }
+    }
+
+    private static final class FilterNamespaces implements NamespaceContext {
+        private final Element filter;
+
+        FilterNamespaces(Element filter) {
+            this.filter = filter;
+        }
+
+        @Override
+        public String getNamespaceURI(String prefix) {
+            String ns = filter.lookupNamespaceURI(prefix == null || prefix.isEmpty() ? null : prefix);
+            if (ns != null && !(prefix == null || prefix.isEmpty())) return ns;
+            if (Ns.VMM_MODULE.equals(prefix) || Ns.VMM_PREFIX.equals(prefix)) return Ns.VMM;
+            if ("ietf-netconf-monitoring".equals(prefix) || "ncm".equals(prefix)) return Ns.MONITORING;
+            return XMLConstants.NULL_NS_URI;
+        }
+
+        @Override
+        public String getPrefix(String namespaceURI) {
+            return null;
+        }
+
+        @Override
+        public Iterator<String> getPrefixes(String namespaceURI) {
+            return Collections.emptyIterator();
+        }
+    }
+}

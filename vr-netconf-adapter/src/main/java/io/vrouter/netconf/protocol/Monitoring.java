@@ -1,0 +1,46 @@
+package io.vrouter.netconf.protocol;
+
+import io.vrouter.netconf.Ns;
+import io.vrouter.netconf.data.DataNode;
+
+/** The state data of ietf-netconf-monitoring (RFC 6022): capabilities, datastores, schemas, sessions. */
+final class Monitoring {
+    private Monitoring() {
+    }
+
+    static DataNode tree(NetconfServerContext ctx, NetconfSession self) {
+        String m = Ns.MONITORING;
+        DataNode.Inner state = DataNode.inner(m, "netconf-state");
+        DataNode.Inner caps = DataNode.inner(m, "capabilities");
+        for (String c : NetconfSession.CAPABILITIES) caps.add("capability", c);
+        state.add(caps);
+        DataNode.Inner stores = DataNode.inner(m, "datastores");
+        for (Datastores.Name n : Datastores.Name.values()) {
+            DataNode.Inner ds = DataNode.inner(m, "datastore", "name").add("name", NetconfSession.lower(n));
+            int holder = ctx.datastores().lockHolder(n);
+            if (holder != 0) {
+                ds.add(DataNode.inner(m, "locks").add(DataNode.inner(m, "global-lock")
+                        .add("locked-by-session", holder).add("locked-time", ctx.datastores().lockTime(n))));
+            }
+            stores.add(ds);
+        }
+        state.add(stores);
+        DataNode.Inner schemas = DataNode.inner(m, "schemas");
+        for (Schemas.Module mod : Schemas.MODULES) {
+            schemas.add(DataNode.inner(m, "schema", "identifier", "version", "format")
+                    .add("identifier", mod.name()).add("version", mod.revision()).add("format", "yang")
+                    .add("namespace", mod.namespace()).add("location", "NETCONF"));
+        }
+        state.add(schemas);
+        DataNode.Inner sessions = DataNode.inner(m, "sessions");
+        for (NetconfSession s : ctx.sessions().values()) {
+            sessions.add(DataNode.inner(m, "session", "session-id")
+                    .add("session-id", s.id()).add("transport", "netconf-ssh").add("username", s.user())
+                    .add("source-host", s.sourceHost()).add("login-time", s.loginTime())
+                    .add("in-rpcs", s.inRpcs()).add("in-bad-rpcs", s.inBadRpcs())
+                    .add("out-rpc-errors", s.outRpcErrors()).add("out-notifications", s.outNotifications()));
+        }
+        state.add(sessions);
+        return state;
+    }
+}

@@ -1,0 +1,758 @@
+package io.vrouter.netconf.protocol;
+
+import io.vrouter.core.model.VrEvent;
+import io.vrouter.netconf.Ns;
+import io.vrouter.netconf.data.DataNode;
+import io.vrouter.netconf.data.ModelTree;
+import io.vrouter.netconf.data.SubtreeFilter;
+import io.vrouter.netconf.data.XPathFilter;
+import io.vrouter.netconf.protocol.RpcError.Type;
+import io.vrouter.netconf.transport.FrameDecoder;
+import io.vrouter.netconf.transport.FramingException;
+import io.vrouter.netconf.transport.MessageWriter;
+import io.vrouter.netconf.xml.SecureXml;
+import io.vrouter.netconf.xml.XmlOut;
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.xml.transform.dom.DOMResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.w3c.dom.Attr;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NamedNodeMap;
+import org.xml.sax.SAXException;
+
+/**
+ * One NETCONF session (RFC 6241) over any byte stream pair: the hello exchange, framing, and the
+ * operations. Requests are read and answered one after the other on the session's thread, so
+ * pipelined requests are answered in the order they came. Notifications are written by their own
+ * thread between replies, never inside one.
+ */
+public final class NetconfSession {
+    private static final Logger log = LoggerFactory.getLogger(NetconfSession.class);
+
+    public static final String BASE_10 = "urn:ietf:params:netconf:base:1.0";
+    public static final String BASE_11 = "urn:ietf:params:netconf:base:1.1";
+    public static final List<String> CAPABILITIES = capabilities();
+
+    private final NetconfServerContext ctx;
+    private final int id;
+    private final String user;
+    private final boolean readOnly;
+    private final String sourceHost;
+    private final Instant loginTime = Instant.now();
+    private final FrameDecoder in;
+    private final MessageWriter out;
+    private final Runnable closeTransport;
+    private final AtomicLong inRpcs = new AtomicLong();
+    private final AtomicLong inBadRpcs = new AtomicLong();
+    private final AtomicLong outRpcErrors = new AtomicLong();
+    private final AtomicLong outNotifications = new AtomicLong();
+    private volatile boolean closing;
+    private AutoCloseable subscription;
+    private ExecutorService notifier;
+
+    /**
+     * @param closeTransport ends the transport (the SSH channel); called once the session is over or
+     *                       killed
+     */
+    public NetconfSession(NetconfServerContext ctx, String user, boolean readOnly, String sourceHost,
+                          InputStream in, OutputStream out, Runnable closeTransport) {
+        this.ctx = ctx;
+        this.id = ctx.nextSessionId();
+        this.user = user;
+        this.readOnly = readOnly;
+        this.sourceHost = sourceHost;
+        this.in = new FrameDecoder(new BufferedInputStream(in, 65536), ctx.maxMessageBytes());
+        this.out = new MessageWriter(out, 16384);
+        this.closeTransport = closeTransport;
+    }
+
+    private static List<String> capabilities() {
+        List<String> caps = new ArrayList<>(List.of(BASE_10, BASE_11,
+                "urn:ietf:params:netconf:capability:writable-running:1.0",
+                "urn:ietf:params:netconf:capability:candidate:1.0",
+                "urn:ietf:params:netconf:capability:rollback-on-error:1.0",
+                "urn:ietf:params:netconf:capability:validate:1.0",
+                "urn:ietf:params:netconf:capability:validate:1.1",
+                "urn:ietf:params:netconf:capability:xpath:1.0",
+                "urn:ietf:params:netconf:capability:notification:1.0",
+                "urn:ietf:params:netconf:capability:interleave:1.0"));
+        for (Schemas.Module m : Schemas.MODULES) {
+            if (m.implemented()) caps.add(m.capability());
+        }
+        return List.copyOf(caps);
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public String user() {
+        return user;
+    }
+
+    public String sourceHost() {
+        return sourceHost;
+    }
+
+    public Instant loginTime() {
+        return loginTime;
+    }
+
+    /** Ends the session from elsewhere (kill-session, server shutdown). */
+    public void kill() {
+        closing = true;
+        ctx.datastores().release(id);
+        closeTransport.run();
+    }
+
+    // ------------------------------------------------------------------ the session loop
+
+    /** Runs the session until the peer leaves, closes it, or breaks framing. */
+    public void run() {
+        ctx.register(this);
+        try {
+            sendHello();
+            if (!receiveHello()) return;
+            while (!closing) {
+                byte[] msg = in.next();
+                if (msg == null) break;
+                handleMessage(msg);
+            }
+        } catch (FramingException e) {
+            log.info("NETCONF session {} ({}): framing error, closing: {}", id, user, e.getMessage());
+        } catch (IOException | XmlOut.XmlWriteException e) {
+            if (!closing) log.debug("NETCONF session {} ended: {}", id, e.toString());
+        } catch (RuntimeException e) {
+            log.error("NETCONF session {}: unexpected failure, closing", id, e);
+        } finally {
+            end();
+        }
+    }
+
+    private void end() {
+        closing = true;
+        if (subscription != null) {
+            try {
+                subscription.close();
+            } catch (Exception ignored) {
+                // Nothing to do.
+            }
+        }
+        if (notifier != null) notifier.shutdownNow();
+        ctx.unregister(this);
+        closeTransport.run();
+    }
+
+    private void sendHello() throws IOException {
+        synchronized (out) {
+            try (OutputStream os = out.begin()) {
+                XmlOut x = new XmlOut(os);
+                x.declaration();
+                x.start(Ns.BASE, "hello");
+                x.start(Ns.BASE, "capabilities");
+                for (String c : CAPABILITIES) x.leaf(Ns.BASE, "capability", c);
+                x.end();
+                x.leaf(Ns.BASE, "session-id", String.valueOf(id));
+                x.end();
+                x.close();
+            }
+        }
+    }
+
+    /** Reads the client's hello; switches both directions to chunked framing when both speak base:1.1. */
+    private boolean receiveHello() throws IOException {
+        byte[] msg = in.next();
+        if (msg == null) return false;
+        Document doc;
+        try {
+            doc = SecureXml.parse(msg);
+        } catch (SAXException e) {
+            log.info("NETCONF session {}: the client's hello is not well-formed XML, closing", id);
+            return false;
+        }
+        Element hello = doc.getDocumentElement();
+        if (!"hello".equals(hello.getLocalName()) || !Ns.BASE.equals(hello.getNamespaceURI())) {
+            log.info("NETCONF session {}: expected hello, got {}, closing", id, hello.getLocalName());
+            return false;
+        }
+        if (SecureXml.child(hello, Ns.BASE, "session-id") != null) {
+            log.info("NETCONF session {}: the client's hello carries a session-id, closing", id);
+            return false;
+        }
+        boolean base10 = false;
+        boolean base11 = false;
+        Element caps = SecureXml.child(hello, Ns.BASE, "capabilities");
+        if (caps != null) {
+            for (Element c : SecureXml.children(caps)) {
+                String cap = SecureXml.text(c).trim();
+                base10 |= cap.equals(BASE_10);
+                base11 |= cap.equals(BASE_11);
+            }
+        }
+        if (!base10 && !base11) {
+            log.info("NETCONF session {}: the client speaks no base capability we know, closing", id);
+            return false;
+        }
+        if (base11) {
+            in.useChunkedFraming();
+            out.useChunkedFraming();
+        }
+        log.info("NETCONF session {} for {} from {}: {} framing", id, user, sourceHost, base11 ? "chunked" : "end-of-message");
+        return true;
+    }
+
+    // ------------------------------------------------------------------ requests
+
+    /** What an operation writes inside its rpc-reply. */
+    interface Body {
+        void write(XmlOut x) throws RpcError;
+    }
+
+    private static final Body OK = x -> x.empty(Ns.BASE, "ok");
+
+    private void handleMessage(byte[] msg) throws IOException {
+        long t0 = System.nanoTime();
+        inRpcs.incrementAndGet();
+        Document doc;
+        try {
+            doc = SecureXml.parse(msg);
+        } catch (SAXException e) {
+            inBadRpcs.incrementAndGet();
+            String why = e.getMessage() == null ? "not well-formed" : e.getMessage();
+            reply(null, null, List.of(new RpcError(Type.RPC, "malformed-message", "the message is not well-formed XML: " + why)));
+            record("malformed", "malformed-message", t0);
+            return;
+        }
+        Element rpc = doc.getDocumentElement();
+        if (!"rpc".equals(rpc.getLocalName()) || !Ns.BASE.equals(rpc.getNamespaceURI())) {
+            inBadRpcs.incrementAndGet();
+            reply(null, null, List.of(new RpcError(Type.RPC, "malformed-message",
+                    "expected an rpc element in namespace " + Ns.BASE + ", got '" + rpc.getLocalName() + "'")));
+            record("malformed", "malformed-message", t0);
+            return;
+        }
+        if (!rpc.hasAttribute("message-id")) {
+            inBadRpcs.incrementAndGet();
+            reply(rpc, null, List.of(new RpcError(Type.RPC, "missing-attribute", "the rpc has no message-id")
+                    .info("bad-attribute", "message-id").info("bad-element", "rpc")));
+            record("rpc", "missing-attribute", t0);
+            return;
+        }
+        List<Element> ops = SecureXml.children(rpc);
+        String opName = ops.isEmpty() ? "none" : ops.get(0).getLocalName();
+        try {
+            if (ops.size() != 1) {
+                throw new RpcError(Type.RPC, ops.isEmpty() ? "missing-element" : "unknown-element",
+                        "an rpc holds exactly one operation").info("bad-element", ops.isEmpty() ? "rpc" : ops.get(1).getLocalName());
+            }
+            Outcome o = dispatch(ops.get(0));
+            reply(rpc, o.body, o.errors);
+            record(opName, o.errors.isEmpty() ? "ok" : o.errors.get(0).tag(), t0);
+            if (o.thenClose) {
+                closing = true;
+            }
+        } catch (RpcError e) {
+            inBadRpcs.incrementAndGet();
+            reply(rpc, null, List.of(e));
+            record(opName, e.tag(), t0);
+        }
+    }
+
+    private void record(String op, String outcome, long t0) {
+        ctx.metrics().recordRequest("netconf", op, outcome, System.nanoTime() - t0);
+    }
+
+    /** An operation's result: a body (ok, data) or errors, and whether the session ends after it. */
+    private record Outcome(Body body, List<RpcError> errors, boolean thenClose) {
+        static Outcome of(Body body) {
+            return new Outcome(body, List.of(), false);
+        }
+
+        static Outcome errors(List<RpcError> errors) {
+            return new Outcome(errors.isEmpty() ? OK : null, errors, false);
+        }
+    }
+
+    private Outcome dispatch(Element op) throws RpcError {
+        String ns = op.getNamespaceURI();
+        String name = op.getLocalName();
+        if (Ns.BASE.equals(ns)) {
+            switch (name) {
+                case "get": return Outcome.of(get(op));
+                case "get-config": return Outcome.of(getConfig(op));
+                case "edit-config": writer(name); return editConfig(op);
+                case "copy-config": writer(name); return copyConfig(op);
+                case "delete-config":
+                    writer(name);
+                    throw new RpcError(Type.PROTOCOL, "operation-not-supported",
+                            "delete-config applies to startup, which this server does not have; running and candidate cannot be deleted");
+                case "lock": writer(name); return lock(op, true);
+                case "unlock": writer(name); return lock(op, false);
+                case "commit": writer(name); return commit(op);
+                case "discard-changes": writer(name); return discard();
+                case "cancel-commit":
+                    throw new RpcError(Type.PROTOCOL, "operation-not-supported", ":confirmed-commit is not supported");
+                case "validate": return validate(op);
+                case "close-session": return new Outcome(OK, List.of(), true);
+                case "kill-session": writer(name); return killSession(op);
+                default: break;
+            }
+        } else if (Ns.NOTIFICATION.equals(ns) && "create-subscription".equals(name)) {
+            return createSubscription(op);
+        } else if (Ns.MONITORING.equals(ns) && "get-schema".equals(name)) {
+            return Outcome.of(getSchema(op));
+        }
+        throw new RpcError(Type.PROTOCOL, "operation-not-supported", null, null,
+                "unknown operation '" + name + "' in namespace '" + ns + "'").info("bad-element", name);
+    }
+
+    /** Refuses operations that change something to read-only users. */
+    private void writer(String op) throws RpcError {
+        if (readOnly) {
+            throw new RpcError(Type.APPLICATION, "access-denied", null, null,
+                    "user '" + user + "' has read-only access: " + op + " is not allowed");
+        }
+    }
+
+    // ------------------------------------------------------------------ get, get-config
+
+    private Body get(Element op) throws RpcError {
+        Element filter = SecureXml.child(op, Ns.BASE, "filter");
+        DataNode root = DataNode.lazy(Ns.BASE, "data", () -> List.of(
+                ModelTree.all(ctx.service()), Monitoring.tree(ctx, this)).iterator());
+        return data(root, filter);
+    }
+
+    private Body getConfig(Element op) throws RpcError {
+        Datastores.Name source = datastore(op, "source");
+        Element filter = SecureXml.child(op, Ns.BASE, "filter");
+        ModelTree.ConfigSource src = source == Datastores.Name.RUNNING
+                ? ModelTree.running(ctx.service()) : ctx.datastores().read(source);
+        DataNode root = DataNode.lazy(Ns.BASE, "data", () -> List.of(ModelTree.config(src)).iterator());
+        return data(root, filter);
+    }
+
+    /** Writes {@code <data>} with the part of {@code root}'s children the filter selects. */
+    private static Body data(DataNode root, Element filter) throws RpcError {
+        if (filter == null) {
+            return x -> {
+                x.start(Ns.BASE, "data");
+                for (DataNode c : root.children()) c.write(x);
+                x.end();
+            };
+        }
+        String type = filter.hasAttribute("type") ? filter.getAttribute("type") : filter.getAttributeNS(Ns.BASE, "type");
+        if (type.isEmpty() || type.equals("subtree")) {
+            return x -> {
+                x.start(Ns.BASE, "data");
+                SubtreeFilter.apply(root, filter, x);
+                x.end();
+            };
+        }
+        if (type.equals("xpath")) {
+            String select = filter.hasAttribute("select") ? filter.getAttribute("select") : filter.getAttributeNS(Ns.BASE, "select");
+            if (select.isEmpty()) {
+                throw new RpcError(Type.PROTOCOL, "missing-attribute", "an xpath filter needs a select attribute")
+                        .info("bad-attribute", "select").info("bad-element", "filter");
+            }
+            return x -> {
+                XPathFilter.Selection selection;
+                try {
+                    selection = XPathFilter.evaluate(root, filter, select);
+                } catch (XPathFilter.BadExpression e) {
+                    throw new RpcError(Type.APPLICATION, "invalid-value", e.getMessage())
+                            .info("bad-attribute", "select").info("bad-element", "filter");
+                }
+                x.start(Ns.BASE, "data");
+                selection.write(x);
+                x.end();
+            };
+        }
+        throw new RpcError(Type.PROTOCOL, "bad-attribute", "filter type must be subtree or xpath, not '" + type + "'")
+                .info("bad-attribute", "type").info("bad-element", "filter");
+    }
+
+    /**
+     * The {@code <config>} parameter. Clients (ncclient among them) often send it without a namespace
+     * when the user wrote it so; it is accepted that way too.
+     */
+    private static Element config(Element parent) {
+        Element c = SecureXml.child(parent, Ns.BASE, "config");
+        if (c != null) return c;
+        for (Element e : SecureXml.children(parent)) {
+            if ("config".equals(e.getLocalName()) && (e.getNamespaceURI() == null || e.getNamespaceURI().isEmpty())) return e;
+        }
+        return null;
+    }
+
+    /** The datastore named in {@code <source>} or {@code <target>}. */
+    private static Datastores.Name datastore(Element op, String param) throws RpcError {
+        Element p = SecureXml.child(op, Ns.BASE, param);
+        if (p == null) {
+            throw RpcError.missingElement(Type.PROTOCOL, null, param, op.getLocalName() + " needs <" + param + ">");
+        }
+        List<Element> kids = SecureXml.children(p);
+        if (kids.size() != 1) {
+            throw RpcError.missingElement(Type.PROTOCOL, null, param, "<" + param + "> names one datastore");
+        }
+        Element ds = kids.get(0);
+        if (ds.getLocalName().equals("url")) {
+            throw new RpcError(Type.PROTOCOL, "operation-not-supported", ":url is not supported");
+        }
+        if (ds.getLocalName().equals("config")) {
+            throw new RpcError(Type.PROTOCOL, "invalid-value", "<config> is not allowed in <" + param + "> of "
+                    + op.getLocalName()).info("bad-element", "config");
+        }
+        return Datastores.parse(ds.getLocalName(), null);
+    }
+
+    // ------------------------------------------------------------------ edit-config, copy-config
+
+    private Outcome editConfig(Element op) throws RpcError {
+        Datastores.Name target = datastore(op, "target");
+        EditConfig.Op defaultOp = EditConfig.Op.MERGE;
+        Element d = SecureXml.child(op, Ns.BASE, "default-operation");
+        if (d != null) {
+            defaultOp = switch (SecureXml.text(d).trim()) {
+                case "merge" -> EditConfig.Op.MERGE;
+                case "replace" -> EditConfig.Op.REPLACE;
+                case "none" -> EditConfig.Op.NONE;
+                default -> throw RpcError.invalidValue(null, "default-operation must be merge, replace or none")
+                        .info("bad-element", "default-operation");
+            };
+        }
+        boolean testOnly = false;
+        Element t = SecureXml.child(op, Ns.BASE, "test-option");
+        if (t != null) {
+            switch (SecureXml.text(t).trim()) {
+                case "test-then-set", "set" -> testOnly = false;
+                case "test-only" -> testOnly = true;
+                default -> throw RpcError.invalidValue(null, "test-option must be test-then-set, set or test-only")
+                        .info("bad-element", "test-option");
+            }
+        }
+        EditConfig.ErrorOption errorOption = EditConfig.ErrorOption.STOP_ON_ERROR;
+        Element eo = SecureXml.child(op, Ns.BASE, "error-option");
+        if (eo != null) {
+            errorOption = switch (SecureXml.text(eo).trim()) {
+                case "stop-on-error" -> EditConfig.ErrorOption.STOP_ON_ERROR;
+                case "continue-on-error" -> EditConfig.ErrorOption.CONTINUE_ON_ERROR;
+                case "rollback-on-error" -> EditConfig.ErrorOption.ROLLBACK_ON_ERROR;
+                default -> throw RpcError.invalidValue(null,
+                        "error-option must be stop-on-error, continue-on-error or rollback-on-error")
+                        .info("bad-element", "error-option");
+            };
+        }
+        Element config = config(op);
+        if (config == null) {
+            if (SecureXml.child(op, Ns.BASE, "url") != null) {
+                throw new RpcError(Type.PROTOCOL, "operation-not-supported", ":url is not supported");
+            }
+            throw RpcError.missingElement(Type.PROTOCOL, null, "config", "edit-config needs <config>");
+        }
+        return Outcome.errors(edit(target, config, defaultOp, errorOption, testOnly));
+    }
+
+    /** Edits a datastore with the given config; for running, applies the difference to the service. */
+    private List<RpcError> edit(Datastores.Name target, Element config, EditConfig.Op defaultOp,
+                                EditConfig.ErrorOption errorOption, boolean testOnly) throws RpcError {
+        Datastores ds = ctx.datastores();
+        synchronized (ds) {
+            ds.checkWritable(target, id);
+            ConfigData running = ConfigData.of(ctx.service());
+            if (target == Datastores.Name.CANDIDATE) {
+                ConfigData[] cb = ds.candidateAndBase();
+                EditConfig edit = new EditConfig(cb[0], running, errorOption);
+                List<RpcError> errors = edit.apply(config, defaultOp);
+                boolean keep = errors.isEmpty() || errorOption != EditConfig.ErrorOption.ROLLBACK_ON_ERROR;
+                if (!testOnly && keep) ds.storeCandidate(edit.data(), cb[1]);
+                return errors;
+            }
+            EditConfig edit = new EditConfig(running.copy(), running, errorOption);
+            List<RpcError> errors = new ArrayList<>(edit.apply(config, defaultOp));
+            if (testOnly || (!errors.isEmpty() && errorOption == EditConfig.ErrorOption.ROLLBACK_ON_ERROR)) return errors;
+            Plan plan = Plan.between(running.rows(), edit.data().rows());
+            errors.addAll(plan.apply(ctx.service(), errorOption));
+            return errors;
+        }
+    }
+
+    private Outcome copyConfig(Element op) throws RpcError {
+        Datastores.Name target = datastore(op, "target");
+        Element src = SecureXml.child(op, Ns.BASE, "source");
+        if (src == null) throw RpcError.missingElement(Type.PROTOCOL, null, "source", "copy-config needs <source>");
+        Element inline = config(src);
+        if (inline != null) {
+            return Outcome.errors(edit(target, inline, EditConfig.Op.REPLACE, EditConfig.ErrorOption.ROLLBACK_ON_ERROR, false));
+        }
+        Datastores.Name source = datastore(op, "source");
+        if (source == target) {
+            throw RpcError.invalidValue(null, "source and target are the same datastore").info("bad-element", "target");
+        }
+        if (target == Datastores.Name.CANDIDATE) return discard();
+        return commit(op);
+    }
+
+    // ------------------------------------------------------------------ candidate
+
+    private Outcome commit(Element op) throws RpcError {
+        if (SecureXml.child(op, Ns.BASE, "confirmed") != null) {
+            throw new RpcError(Type.PROTOCOL, "operation-not-supported", ":confirmed-commit is not supported")
+                    .info("bad-element", "confirmed");
+        }
+        Datastores ds = ctx.datastores();
+        synchronized (ds) {
+            ds.checkWritable(Datastores.Name.RUNNING, id);
+            if (!ds.candidateModified()) return Outcome.of(OK);
+            ConfigData[] cb = ds.candidateAndBase();
+            Plan plan = Plan.between(cb[1].rows(), cb[0].rows());
+            List<RpcError> errors = plan.apply(ctx.service(), EditConfig.ErrorOption.ROLLBACK_ON_ERROR);
+            if (errors.isEmpty()) ds.discardCandidate();
+            return Outcome.errors(errors);
+        }
+    }
+
+    private Outcome discard() throws RpcError {
+        Datastores ds = ctx.datastores();
+        synchronized (ds) {
+            ds.checkWritable(Datastores.Name.CANDIDATE, id);
+            ds.discardCandidate();
+        }
+        return Outcome.of(OK);
+    }
+
+    private Outcome validate(Element op) throws RpcError {
+        Element src = SecureXml.child(op, Ns.BASE, "source");
+        if (src == null) throw RpcError.missingElement(Type.PROTOCOL, null, "source", "validate needs <source>");
+        Element inline = config(src);
+        ConfigData running = ConfigData.of(ctx.service());
+        if (inline != null) {
+            EditConfig edit = new EditConfig(new ConfigData(java.util.Map.of()), running, EditConfig.ErrorOption.STOP_ON_ERROR);
+            List<RpcError> errors = new ArrayList<>(edit.apply(inline, EditConfig.Op.MERGE));
+            if (errors.isEmpty()) Plan.between(running.rows(), edit.data().rows());
+            return Outcome.errors(errors);
+        }
+        Datastores.Name source = datastore(op, "source");
+        if (source == Datastores.Name.CANDIDATE) {
+            ConfigData[] cb = ctx.datastores().candidateAndBase();
+            Plan.between(cb[1].rows(), cb[0].rows());
+        }
+        return Outcome.of(OK);
+    }
+
+    private Outcome lock(Element op, boolean lock) throws RpcError {
+        Datastores.Name target = datastore(op, "target");
+        if (lock) {
+            ctx.datastores().lock(target, id);
+        } else {
+            ctx.datastores().unlock(target, id);
+        }
+        return Outcome.of(OK);
+    }
+
+    private Outcome killSession(Element op) throws RpcError {
+        Element sid = SecureXml.child(op, Ns.BASE, "session-id");
+        if (sid == null) throw RpcError.missingElement(Type.PROTOCOL, null, "session-id", "kill-session needs <session-id>");
+        int other;
+        try {
+            other = Integer.parseInt(SecureXml.text(sid).trim());
+        } catch (NumberFormatException e) {
+            throw RpcError.invalidValue(null, "session-id must be a number").info("bad-element", "session-id");
+        }
+        if (other == id) {
+            throw RpcError.invalidValue(null, "a session cannot kill itself: use close-session").info("bad-element", "session-id");
+        }
+        NetconfSession s = ctx.sessions().get(other);
+        if (s == null) throw RpcError.invalidValue(null, "no session " + other).info("bad-element", "session-id");
+        log.info("NETCONF session {} ({}) kills session {}", id, user, other);
+        s.kill();
+        return Outcome.of(OK);
+    }
+
+    // ------------------------------------------------------------------ schemas
+
+    private Body getSchema(Element op) throws RpcError {
+        Element ident = SecureXml.child(op, Ns.MONITORING, "identifier");
+        if (ident == null) throw RpcError.missingElement(Type.PROTOCOL, null, "identifier", "get-schema needs <identifier>");
+        String name = SecureXml.text(ident).trim();
+        Element v = SecureXml.child(op, Ns.MONITORING, "version");
+        String version = v == null ? "" : SecureXml.text(v).trim();
+        Element f = SecureXml.child(op, Ns.MONITORING, "format");
+        String format = f == null ? "yang" : SecureXml.text(f).trim();
+        if (format.contains(":")) format = format.substring(format.indexOf(':') + 1);
+        if (!format.equals("yang")) {
+            throw RpcError.invalidValue(null, "schemas are served in format yang only").info("bad-element", "format");
+        }
+        for (Schemas.Module m : Schemas.MODULES) {
+            if (m.name().equals(name) && (version.isEmpty() || version.equals(m.revision()))) {
+                String text = Schemas.text(m);
+                return x -> x.leaf(Ns.MONITORING, "data", text);
+            }
+        }
+        throw RpcError.invalidValue(null, "no schema '" + name + "'" + (version.isEmpty() ? "" : " revision " + version))
+                .info("bad-element", "identifier");
+    }
+
+    // ------------------------------------------------------------------ notifications
+
+    private Outcome createSubscription(Element op) throws RpcError {
+        if (subscription != null) {
+            throw new RpcError(Type.PROTOCOL, "in-use", "this session has a subscription already");
+        }
+        Element stream = SecureXml.child(op, Ns.NOTIFICATION, "stream");
+        if (stream != null && !SecureXml.text(stream).trim().equals("NETCONF")) {
+            throw RpcError.invalidValue(null, "the only stream is NETCONF").info("bad-element", "stream");
+        }
+        if (SecureXml.child(op, Ns.NOTIFICATION, "startTime") != null) {
+            throw new RpcError(Type.PROTOCOL, "operation-failed", "the NETCONF stream does not support replay")
+                    .info("bad-element", "startTime");
+        }
+        if (SecureXml.child(op, Ns.NOTIFICATION, "stopTime") != null) {
+            throw new RpcError(Type.PROTOCOL, "operation-failed", "stopTime needs startTime, and replay is not supported")
+                    .info("bad-element", "stopTime");
+        }
+        Element filter = SecureXml.child(op, Ns.NOTIFICATION, "filter");
+        if (filter != null) {
+            String type = filter.getAttribute("type");
+            if (!type.isEmpty() && !type.equals("subtree")) {
+                throw new RpcError(Type.PROTOCOL, "bad-attribute", "notification filters are subtree filters")
+                        .info("bad-attribute", "type").info("bad-element", "filter");
+            }
+        }
+        notifier = Executors.newSingleThreadExecutor(r -> {
+            Thread th = new Thread(r, "netconf-notify-" + id);
+            th.setDaemon(true);
+            return th;
+        });
+        subscription = ctx.service().events().subscribe(e -> {
+            if (!closing) notifier.execute(() -> notify(e, filter));
+        });
+        return Outcome.of(OK);
+    }
+
+    private void notify(VrEvent e, Element filter) {
+        DataNode content = Notifications.content(e, ctx.service()).orElse(null);
+        if (content == null || closing) return;
+        Element selected = null;
+        if (filter != null) {
+            Document doc = SecureXml.newDocument();
+            Element holder = doc.createElementNS(Ns.NOTIFICATION, "holder");
+            doc.appendChild(holder);
+            XmlOut dom = new XmlOut(new DOMResult(holder));
+            DataNode root = DataNode.lazy(Ns.NOTIFICATION, "notification", () -> List.of(content).iterator());
+            SubtreeFilter.apply(root, filter, dom);
+            dom.flush();
+            if (SecureXml.children(holder).isEmpty()) return;
+            selected = SecureXml.children(holder).get(0);
+        }
+        try {
+            synchronized (out) {
+                try (OutputStream os = out.begin()) {
+                    XmlOut x = new XmlOut(os);
+                    x.declaration();
+                    x.start(Ns.NOTIFICATION, "notification");
+                    x.leaf(Ns.NOTIFICATION, "eventTime", e.timestamp == null ? Instant.now().toString() : e.timestamp);
+                    if (selected == null) {
+                        content.write(x);
+                    } else {
+                        writeDom(selected, x);
+                    }
+                    x.end();
+                    x.close();
+                }
+            }
+            outNotifications.incrementAndGet();
+        } catch (IOException | XmlOut.XmlWriteException ex) {
+            log.debug("NETCONF session {}: notification not delivered: {}", id, ex.toString());
+        }
+    }
+
+    private static void writeDom(Element e, XmlOut x) {
+        List<Element> kids = SecureXml.children(e);
+        if (kids.isEmpty()) {
+            x.leaf(e.getNamespaceURI(), e.getLocalName(), SecureXml.text(e));
+            return;
+        }
+        x.start(e.getNamespaceURI(), e.getLocalName());
+        for (Element k : kids) writeDom(k, x);
+        x.end();
+    }
+
+    // ------------------------------------------------------------------ replies
+
+    private void reply(Element rpc, Body body, List<RpcError> errors) throws IOException {
+        synchronized (out) {
+            try (OutputStream os = out.begin()) {
+                XmlOut x = new XmlOut(os);
+                x.declaration();
+                x.start(Ns.BASE, "rpc-reply");
+                if (rpc != null) copyAttributes(rpc, x);
+                for (RpcError e : errors) {
+                    e.write(x);
+                    outRpcErrors.incrementAndGet();
+                }
+                if (errors.isEmpty() && body != null) {
+                    try {
+                        body.write(x);
+                    } catch (RpcError e) {
+                        // Raised before the body wrote anything (filter checks): report it instead.
+                        e.write(x);
+                        outRpcErrors.incrementAndGet();
+                    }
+                }
+                x.end();
+                x.close();
+            }
+        }
+    }
+
+    /** The rpc's attributes go back on the rpc-reply (RFC 6241 section 4.2). */
+    private static void copyAttributes(Element rpc, XmlOut x) {
+        NamedNodeMap attrs = rpc.getAttributes();
+        for (int i = 0; i < attrs.getLength(); i++) {
+            Attr a = (Attr) attrs.item(i);
+            String ns = a.getNamespaceURI();
+            if ("http://www.w3.org/2000/xmlns/".equals(ns)) continue;
+            if (ns == null || ns.isEmpty()) {
+                x.attribute(a.getLocalName() == null ? a.getName() : a.getLocalName(), a.getValue());
+            } else {
+                String prefix = a.getPrefix() == null ? "a" + i : a.getPrefix();
+                x.attribute(prefix, ns, a.getLocalName(), a.getValue());
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ monitoring counters
+
+    long inRpcs() {
+        return inRpcs.get();
+    }
+
+    long inBadRpcs() {
+        return inBadRpcs.get();
+    }
+
+    long outRpcErrors() {
+        return outRpcErrors.get();
+    }
+
+    long outNotifications() {
+        return outNotifications.get();
+    }
+
+    static String lower(Enum<?> e) {
+        return e.name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,58 @@
+package io.vrouter.netconf.protocol;
+
+import io.vrouter.core.model.OperState;
+import io.vrouter.core.model.VirtualRouter;
+import io.vrouter.core.model.VrEvent;
+import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.netconf.Ns;
+import io.vrouter.netconf.data.DataNode;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * VR events as the per-VM notifications of NEW-VMM-MIB (those of RFC 7666 that SNMP sends too):
+ * a state change to running is vmRunning, to shutdown vmShutdown, and so on; a removal is vmDeleted.
+ * Transitions to preparing and configuration changes have no notification of their own.
+ */
+public final class Notifications {
+    private Notifications() {
+    }
+
+    /** The notification's name for an event, or empty when the event has none. */
+    public static Optional<String> name(VrEvent e) {
+        if (e.type == VrEvent.Type.DELETED) return Optional.of("vmDeleted");
+        if (e.type != VrEvent.Type.STATE_CHANGED || e.vmOperState == null) return Optional.empty();
+        OperState s = e.vmOperState;
+        switch (s) {
+            case RUNNING: case SHUTTINGDOWN: case SHUTDOWN: case PAUSED: case SUSPENDING: case SUSPENDED:
+            case RESUMING: case MIGRATING: case CRASHED:
+                String l = s.label();
+                return Optional.of("vm" + l.substring(0, 1).toUpperCase(Locale.ROOT) + l.substring(1));
+            default:
+                return Optional.empty();
+        }
+    }
+
+    private static String uuid(VirtualRouter v) {
+        return v.vmEntry == null ? null : v.vmEntry.vmUUID;
+    }
+
+    /** The notification's content element (what follows eventTime), or empty. */
+    public static Optional<DataNode> content(VrEvent e, VirtualRouterService service) {
+        return name(e).map(n -> {
+            String uuid = null;
+            if (e.type != VrEvent.Type.DELETED) {
+                uuid = service.get(e.vmIndex).map(Notifications::uuid).orElse(null);
+            }
+            DataNode.Inner body = DataNode.inner(Ns.VMM, n);
+            body.add(DataNode.inner(Ns.VMM, "vmName").add("vmIndex", e.vmIndex).add("vmName", e.vmName));
+            if (uuid != null) body.add(DataNode.inner(Ns.VMM, "vmUUID").add("vmIndex", e.vmIndex).add("vmUUID", uuid));
+            OperState state = e.type == VrEvent.Type.DELETED ? e.previousOperState : e.vmOperState;
+            if (state != null) {
+                body.add(DataNode.inner(Ns.VMM, "vmOperState").add("vmIndex", e.vmIndex)
+                        .add("vmOperState", state.label()));
+            }
+            return body;
+        });
+    }
+}

@@ -1,0 +1,27 @@
+package io.vrouter.netconf.protocol;
+
+import io.vrouter.netconf.Ns;
+
+/** error-path values (RFC 6241 Appendix A): absolute instance identifiers with the module prefix. */
+final class Paths {
+    private static final String P = Ns.VMM_PREFIX + ":";
+    static final String ROOT = "/" + P + "NEW-VMM-MIB";
+    static final String CONFIG_TABLE = ROOT + "/" + P + "vmConfigTable";
+    static final String NETWORK_TABLE = ROOT + "/" + P + "vmNetworkConfigTable";
+
+    private Paths() {
+    }
+
+    static String entry(int vmIndex) {
+        return CONFIG_TABLE + "/" + P + "vmConfigEntry[" + P + "vmIndex='" + vmIndex + "']";
+    }
+
+    static String networkEntry(int vmIndex, int networkIndex) {
+        return NETWORK_TABLE + "/" + P + "vmNetworkConfigEntry[" + P + "vmIndex='" + vmIndex + "'][" + P
+                + "vmNetworkConfigIndex='" + networkIndex + "']";
+    }
+
+    static String child(String parent, String name) {
+        return parent + "/" + P + name;
+    }
+}
