@@ -138,8 +138,8 @@ public final class ModelTree {
     }
 
     private static DataNode storageEntry(int vmIndex, VmStorageEntry s) {
-        return DataNode.inner(VMM, "vmStorageEntry", "vmStorageVmIndex", "vmStorageIndex")
-                .add("vmStorageVmIndex", vmIndex).add("vmStorageIndex", s.vmStorageIndex)
+        return DataNode.inner(VMM, "vmStorageEntry", "vmIndex", "vmStorageIndex")
+                .add("vmIndex", vmIndex).add("vmStorageIndex", s.vmStorageIndex)
                 .add("vmStorageParent", s.vmStorageParent)
                 .add("vmStorageSourceType", label(s.vmStorageSourceType, "unknown", "other", "block", "raw", "sparse", "network"))
                 .add("vmStorageSourceTypeString", s.vmStorageSourceTypeString)

@@ -47,10 +47,10 @@ public final class Notifications {
             DataNode.Inner body = DataNode.inner(Ns.VMM, n);
             body.add(DataNode.inner(Ns.VMM, "vmName").add("vmIndex", e.vmIndex).add("vmName", e.vmName));
             if (uuid != null) body.add(DataNode.inner(Ns.VMM, "vmUUID").add("vmIndex", e.vmIndex).add("vmUUID", uuid));
-            OperState state = e.type == VrEvent.Type.DELETED ? e.previousOperState : e.vmOperState;
-            if (state != null) {
+            // vmDeleted carries vmPersistent instead, which nothing knows once the VR is gone.
+            if (e.type != VrEvent.Type.DELETED) {
                 body.add(DataNode.inner(Ns.VMM, "vmOperState").add("vmIndex", e.vmIndex)
-                        .add("vmOperState", state.label()));
+                        .add("vmOperState", e.vmOperState.label()));
             }
             return body;
         });

@@ -52,12 +52,10 @@ public final class FrameDecoder {
                 if (isBlank(buf, len)) return null;
                 throw new FramingException("the stream ended inside a message (no ]]>]]>)");
             }
-            if (len == buf.length) {
-                if (len >= maxMessageBytes + EOM.length) {
-                    throw new FramingException("message larger than " + maxMessageBytes + " bytes");
-                }
-                buf = java.util.Arrays.copyOf(buf, Math.min(len * 2, maxMessageBytes + EOM.length));
+            if (len >= maxMessageBytes + EOM.length) {
+                throw new FramingException("message larger than " + maxMessageBytes + " bytes");
             }
+            if (len == buf.length) buf = java.util.Arrays.copyOf(buf, len * 2);
             buf[len++] = (byte) b;
             if (b == '>' && len >= EOM.length && endsWithEom(buf, len)) {
                 return java.util.Arrays.copyOf(buf, len - EOM.length);

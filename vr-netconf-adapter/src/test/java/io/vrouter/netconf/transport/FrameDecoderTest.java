@@ -1,0 +1,141 @@
+package io.vrouter.netconf.transport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class FrameDecoderTest {
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String s(byte[] b) {
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    /** An input stream that hands out one byte per read, as a slow network would. */
+    private static InputStream trickle(String data) {
+        byte[] bytes = b(data);
+        return new InputStream() {
+            int pos;
+
+            @Override
+            public int read() {
+                return pos < bytes.length ? bytes[pos++] & 0xff : -1;
+            }
+
+            @Override
+            public int read(byte[] buf, int off, int len) {
+                if (pos >= bytes.length) return -1;
+                if (len == 0) return 0;
+                buf[off] = bytes[pos++];
+                return 1;
+            }
+        };
+    }
+
+    private static FrameDecoder chunked(InputStream in) {
+        FrameDecoder d = new FrameDecoder(in, 1 << 20);
+        d.useChunkedFraming();
+        return d;
+    }
+
+    @Test
+    void endOfMessageFramingSplitsCoalescedMessagesAndKeepsPartialMarkers() throws IOException {
+        FrameDecoder d = new FrameDecoder(new ByteArrayInputStream(b("<a/>]]>]]><b>]]]>]]></b>]]>]]>\n")), 1 << 20);
+        assertThat(s(d.next())).isEqualTo("<a/>");
+        // "]]]>]]>" ends a message after its first ']'.
+        assertThat(s(d.next())).isEqualTo("<b>]");
+        assertThat(s(d.next())).isEqualTo("</b>");
+        assertThat(d.next()).isNull();
+    }
+
+    @Test
+    void endOfMessageFramingSurvivesOneByteReads() throws IOException {
+        FrameDecoder d = new FrameDecoder(trickle("<hello>]]></hello>]]>]]><rpc/>]]>]]>"), 1 << 20);
+        assertThat(s(d.next())).isEqualTo("<hello>]]></hello>");
+        assertThat(s(d.next())).isEqualTo("<rpc/>");
+        assertThat(d.next()).isNull();
+    }
+
+    @Test
+    void endOfMessageStreamEndingInsideAMessageIsAFramingError() {
+        FrameDecoder d = new FrameDecoder(new ByteArrayInputStream(b("<rpc>")), 1 << 20);
+        assertThatThrownBy(d::next).isInstanceOf(FramingException.class);
+    }
+
+    @Test
+    void chunkedFramingJoinsChunksAndSplitsCoalescedMessages() throws IOException {
+        FrameDecoder d = chunked(new ByteArrayInputStream(b("\n#4\n<rpc\n#3\n/>x\n##\n\n#2\nab\n##\n")));
+        assertThat(s(d.next())).isEqualTo("<rpc/>x");
+        assertThat(s(d.next())).isEqualTo("ab");
+        assertThat(d.next()).isNull();
+    }
+
+    @Test
+    void chunkedFramingSurvivesOneByteReads() throws IOException {
+        FrameDecoder d = chunked(trickle("\n#10\n0123456789\n#1\nA\n##\n\n#12\n<rpc>\n##\n</>\n##\n"));
+        assertThat(s(d.next())).isEqualTo("0123456789A");
+        // Chunk data may contain anything, including what looks like a chunk header.
+        assertThat(s(d.next())).isEqualTo("<rpc>\n##\n</>");
+        assertThat(d.next()).isNull();
+    }
+
+    @Test
+    void badChunkHeadersAreFramingErrors() {
+        String[] bad = {
+            "#4\nabcd\n##\n",          // no LF before '#'
+            "\n4\nabcd\n##\n",         // no '#'
+            "\n#0\n\n##\n",            // size zero
+            "\n#04\nabcd\n##\n",       // leading zero
+            "\n#a\nabcd\n##\n",        // not a number
+            "\n#4x\nabcd\n##\n",       // junk after the size
+            "\n#4294967296\n",         // over 4294967295
+            "\n##\n",                  // end of chunks before any chunk
+            "\n#4\nab",                // stream ends inside a chunk
+            "\n#4\nabcd\n#",           // stream ends inside a header
+            "\n#4\nabcdX#2\nab\n##\n", // data longer than the size
+        };
+        for (String in : bad) {
+            FrameDecoder d = chunked(new ByteArrayInputStream(b(in)));
+            assertThatThrownBy(d::next).as("%s", in.replace("\n", "\\n")).isInstanceOf(FramingException.class);
+        }
+    }
+
+    @Test
+    void messagesOverTheLimitAreRefused() {
+        FrameDecoder eom = new FrameDecoder(new ByteArrayInputStream(b("x".repeat(100) + "]]>]]>")), 64);
+        assertThatThrownBy(eom::next).isInstanceOf(FramingException.class).hasMessageContaining("larger");
+        FrameDecoder ch = new FrameDecoder(new ByteArrayInputStream(b("\n#40\n" + "x".repeat(40) + "\n#40\n" + "y".repeat(40) + "\n##\n")), 64);
+        ch.useChunkedFraming();
+        assertThatThrownBy(ch::next).isInstanceOf(FramingException.class).hasMessageContaining("larger");
+    }
+
+    @Test
+    void writerRoundTripsThroughTheDecoderInBothFramingsAndChunksLargeMessages() throws IOException {
+        ByteArrayOutputStream wire = new ByteArrayOutputStream();
+        MessageWriter w = new MessageWriter(wire, 8);
+        w.write(b("<hello/>"));
+        w.useChunkedFraming();
+        String big = "<data>" + "z".repeat(30) + "</data>";
+        try (var os = w.begin()) {
+            for (byte x : b(big)) os.write(x);
+        }
+        w.write(b("<ok/>"));
+        String text = wire.toString(StandardCharsets.UTF_8);
+        assertThat(text).startsWith("<hello/>]]>]]>\n#8\n<data>zz\n#8\n");
+        assertThat(text).endsWith("\n#5\n<ok/>\n##\n");
+
+        FrameDecoder d = new FrameDecoder(new ByteArrayInputStream(wire.toByteArray()), 1 << 20);
+        assertThat(s(d.next())).isEqualTo("<hello/>");
+        d.useChunkedFraming();
+        assertThat(s(d.next())).isEqualTo(big);
+        assertThat(s(d.next())).isEqualTo("<ok/>");
+    }
+}
