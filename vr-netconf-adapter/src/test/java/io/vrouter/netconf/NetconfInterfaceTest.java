@@ -1,0 +1,187 @@
+package io.vrouter.netconf;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.vrouter.core.config.Credentials;
+import io.vrouter.core.config.Settings;
+import io.vrouter.core.driver.sim.LatencyProfile;
+import io.vrouter.core.driver.sim.SimulatedDriver;
+import io.vrouter.core.metrics.VrMetrics;
+import io.vrouter.core.persistence.ConfigStore;
+import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.ManagementInterface;
+import io.vrouter.core.spi.ServerContext;
+import io.vrouter.netconf.transport.FrameDecoder;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.PublicKey;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.sshd.client.SshClient;
+import org.apache.sshd.client.channel.ChannelSubsystem;
+import org.apache.sshd.client.channel.ClientChannelEvent;
+import org.apache.sshd.client.session.ClientSession;
+import org.apache.sshd.common.config.keys.KeyUtils;
+import org.apache.sshd.common.config.keys.PublicKeyEntry;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The SSH side: authentication, the persistent host key, the session cap and the idle timeout. */
+class NetconfInterfaceTest {
+    @TempDir
+    Path dir;
+    VirtualRouterService service;
+    NetconfInterface server;
+    SshClient client;
+    final AtomicReference<PublicKey> hostKey = new AtomicReference<>();
+
+    @BeforeEach
+    void setUp() throws Exception {
+        service = new VirtualRouterService(new SimulatedDriver(LatencyProfile.NONE), new ConfigStore(dir.resolve("store")),
+                VrMetrics.inMemory());
+        service.start();
+        client = SshClient.setUpDefaultClient();
+        client.setServerKeyVerifier((session, address, key) -> {
+            hostKey.set(key);
+            return true;
+        });
+        client.start();
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        client.stop();
+        if (server != null) server.close();
+        service.close();
+    }
+
+    NetconfInterface start(Map<String, String> extra) throws Exception {
+        Map<String, String> m = new HashMap<>(Map.of("data-dir", dir.toString(), "netconf-port", "0"));
+        m.putAll(extra);
+        Settings s = Settings.of(m);
+        NetconfInterface nc = new NetconfInterface();
+        nc.start(new ServerContext(service, s, Credentials.from(s), VrMetrics.inMemory()));
+        return nc;
+    }
+
+    ClientSession connect(String user) throws IOException {
+        return client.connect(user, "127.0.0.1", server.port()).verify(Duration.ofSeconds(10)).getSession();
+    }
+
+    /** Connects and authenticates with a password. */
+    ClientSession login(String user, String password) throws IOException {
+        ClientSession s = connect(user);
+        s.addPasswordIdentity(password);
+        s.auth().verify(Duration.ofSeconds(10));
+        return s;
+    }
+
+    /** Opens the netconf subsystem and returns the server's hello. */
+    static String hello(ClientSession session) throws IOException {
+        ChannelSubsystem ch = session.createSubsystemChannel("netconf");
+        ch.open().verify(Duration.ofSeconds(10));
+        FrameDecoder d = new FrameDecoder(ch.getInvertedOut(), 1 << 20);
+        return new String(d.next(), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void isFoundThroughServiceLoader() {
+        assertThat(ServiceLoader.load(ManagementInterface.class).stream().map(p -> p.type().getName()))
+                .contains(NetconfInterface.class.getName());
+    }
+
+    @Test
+    void passwordAuthenticationGivesTheNetconfSubsystemAndBadPasswordsAreRefused() throws Exception {
+        server = start(Map.of());
+        assertThat(server.describe()).contains("ssh://127.0.0.1:" + server.port());
+        try (ClientSession s = login("admin", "admin")) {
+            assertThat(hello(s)).contains("<capability>urn:ietf:params:netconf:base:1.1</capability>", "<session-id>");
+        }
+        try (ClientSession s = connect("admin")) {
+            s.addPasswordIdentity("wrong");
+            assertThatThrownBy(() -> s.auth().verify(Duration.ofSeconds(10))).isInstanceOf(Exception.class);
+        }
+    }
+
+    @Test
+    void theHostKeyIsKeptInTheDataDirectoryAcrossRestarts() throws Exception {
+        server = start(Map.of());
+        try (ClientSession s = login("admin", "admin")) {
+        }
+        PublicKey first = hostKey.get();
+        assertThat(first).isNotNull();
+        assertThat(dir.resolve("netconf-host-key")).exists();
+        server.close();
+        server = start(Map.of());
+        hostKey.set(null);
+        try (ClientSession s = login("admin", "admin")) {
+        }
+        assertThat(KeyUtils.getFingerPrint(hostKey.get())).isEqualTo(KeyUtils.getFingerPrint(first));
+    }
+
+    @Test
+    void publicKeysFromTheAuthorizedKeysFileAreAccepted() throws Exception {
+        KeyPair known = KeyUtils.generateKeyPair("ecdsa-sha2-nistp256", 256);
+        KeyPair stranger = KeyUtils.generateKeyPair("ecdsa-sha2-nistp256", 256);
+        Path keys = Files.writeString(dir.resolve("authorized_keys"), PublicKeyEntry.toString(known.getPublic()) + " ops@example\n");
+        server = start(Map.of("netconf.authorized-keys", keys.toString()));
+        try (ClientSession s = connect("ops")) {
+            s.addPublicKeyIdentity(known);
+            s.auth().verify(Duration.ofSeconds(10));
+            assertThat(hello(s)).contains("<session-id>");
+        }
+        try (ClientSession s = connect("ops")) {
+            s.addPublicKeyIdentity(stranger);
+            assertThatThrownBy(() -> s.auth().verify(Duration.ofSeconds(10))).isInstanceOf(Exception.class);
+        }
+    }
+
+    @Test
+    void connectionsBeyondTheCapAreClosed() throws Exception {
+        server = start(Map.of("netconf.max-sessions", "1"));
+        try (ClientSession first = login("admin", "admin")) {
+            ClientSession second = null;
+            try {
+                second = connect("admin");
+                second.addPasswordIdentity("admin");
+                ClientSession s2 = second;
+                assertThatThrownBy(() -> s2.auth().verify(Duration.ofSeconds(10))).isInstanceOf(Exception.class);
+            } catch (IOException refusedEarly) {
+                // Closed before the connect future completed: refused too.
+            } finally {
+                if (second != null) second.close(true);
+            }
+            assertThat(first.isOpen()).isTrue();
+        }
+    }
+
+    @Test
+    void idleSessionsAreClosed() throws Exception {
+        server = start(Map.of("netconf.idle-timeout", "1"));
+        try (ClientSession s = login("admin", "admin")) {
+            ChannelSubsystem ch = s.createSubsystemChannel("netconf");
+            ch.open().verify(Duration.ofSeconds(10));
+            var events = ch.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), Duration.ofSeconds(10));
+            assertThat(events).contains(ClientChannelEvent.CLOSED);
+        }
+    }
+
+    @Test
+    void developmentCredentialsAreRefusedOffLoopback() {
+        Map<String, String> m = Map.of("data-dir", dir.toString(), "netconf-port", "0", "bind", "0.0.0.0");
+        Settings s = Settings.of(m);
+        NetconfInterface nc = new NetconfInterface();
+        assertThatThrownBy(() -> nc.start(new ServerContext(service, s, Credentials.from(s), VrMetrics.inMemory())))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("development credentials");
+    }
+}

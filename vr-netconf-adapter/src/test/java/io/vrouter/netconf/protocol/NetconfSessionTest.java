@@ -1,0 +1,321 @@
+package io.vrouter.netconf.protocol;
+
+import static io.vrouter.netconf.protocol.TestClient.VMM;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vrouter.core.driver.sim.LatencyProfile;
+import io.vrouter.core.driver.sim.SimulatedDriver;
+import io.vrouter.core.metrics.VrMetrics;
+import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.OperState;
+import io.vrouter.core.model.VirtualRouter;
+import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.persistence.ConfigStore;
+import io.vrouter.core.service.VirtualRouterService;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The protocol engine end to end on a real service (simulated driver), without SSH. */
+class NetconfSessionTest {
+    @TempDir
+    Path dir;
+    VirtualRouterService service;
+    NetconfServerContext ctx;
+    final List<TestClient> clients = new ArrayList<>();
+
+    @BeforeEach
+    void start() throws Exception {
+        service = new VirtualRouterService(new SimulatedDriver(LatencyProfile.NONE), new ConfigStore(dir), VrMetrics.inMemory());
+        service.start();
+        ctx = new NetconfServerContext(service, VrMetrics.inMemory(), 1 << 20);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (TestClient c : clients) c.close();
+        service.close();
+    }
+
+    TestClient client(boolean base11) throws Exception {
+        TestClient c = new TestClient(ctx, "admin", false, base11);
+        clients.add(c);
+        return c;
+    }
+
+    static String entry(int index, String name, String extra) {
+        return "<vmConfigEntry><vmIndex>" + index + "</vmIndex><vmName>" + name + "</vmName>" + extra + "</vmConfigEntry>";
+    }
+
+    static String edit(String target, String tables, String options) {
+        return "<edit-config><target><" + target + "/></target>" + options + "<config><NEW-VMM-MIB xmlns='" + VMM
+                + "' xmlns:nc='urn:ietf:params:xml:ns:netconf:base:1.0'>" + tables + "</NEW-VMM-MIB></config></edit-config>";
+    }
+
+    static String configTable(String entries) {
+        return "<vmConfigTable>" + entries + "</vmConfigTable>";
+    }
+
+    static String tag(String xml, String tag) {
+        Matcher m = Pattern.compile("<" + tag + "[^>]*>([^<]*)</" + tag + ">").matcher(xml);
+        return m.find() ? m.group(1) : null;
+    }
+
+    void awaitState(int vmIndex, OperState state) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (service.get(vmIndex).map(VirtualRouter::operState).orElse(null) == state) return;
+            Thread.sleep(10);
+        }
+        throw new AssertionError("VR " + vmIndex + " did not reach " + state + ": " + service.get(vmIndex).map(VirtualRouter::operState));
+    }
+
+    @Test
+    void helloAdvertisesTheCapabilitiesAndTheModuleAndBase11SwitchesToChunks() throws Exception {
+        TestClient c = client(true);
+        assertThat(c.serverHello).contains("urn:ietf:params:netconf:base:1.1",
+                "urn:ietf:params:netconf:capability:candidate:1.0", "urn:ietf:params:netconf:capability:xpath:1.0",
+                "urn:ietf:params:netconf:capability:notification:1.0", "urn:ietf:params:netconf:capability:interleave:1.0",
+                "urn:ietf:params:netconf:capability:rollback-on-error:1.0",
+                VMM + "?module=NEW-VMM-MIB&amp;revision=2026-11-22");
+        assertThat(tag(c.serverHello, "session-id")).isEqualTo(String.valueOf(c.session.id()));
+        // The client decodes chunks; an EOM-framed reply would not parse as one.
+        assertThat(c.rpc("<get-config><source><running/></source></get-config>")).contains("<data");
+    }
+
+    @Test
+    void createOnCandidateIsInvisibleUntilCommitThenTheServiceHasTheVrs() throws Exception {
+        TestClient c = client(false);
+        String reply = c.rpc(edit("candidate", configTable(entry(1, "edge1", "<vmConfigMemory>256</vmConfigMemory>")
+                + entry(2, "edge2", "<vmAdminState>shutdown</vmAdminState>"))
+                + "<vmNetworkConfigTable><vmNetworkConfigEntry><vmIndex>1</vmIndex><vmNetworkConfigIndex>1</vmNetworkConfigIndex>"
+                + "<vmNetworkConfigParent>br0</vmNetworkConfigParent><vmNetworkConfigAddress>10.0.0.1</vmNetworkConfigAddress>"
+                + "</vmNetworkConfigEntry></vmNetworkConfigTable>", ""));
+        assertThat(reply).contains("<ok/>").contains("message-id=\"1\"");
+        assertThat(service.indices()).isEmpty();
+        String candidate = c.rpc("<get-config><source><candidate/></source></get-config>");
+        assertThat(candidate).contains("<vmName>edge1</vmName>", "<vmConfigTemplate>vyos</vmConfigTemplate>",
+                "<vmNetworkConfigAddress>10.0.0.1</vmNetworkConfigAddress>");
+        assertThat(c.rpc("<get-config><source><running/></source></get-config>")).doesNotContain("edge1");
+
+        assertThat(c.rpc("<commit/>")).contains("<ok/>");
+        assertThat(service.indices()).containsExactly(1, 2);
+        VmConfigEntry e1 = service.getConfig(1).orElseThrow();
+        assertThat(e1.vmConfigMemory).isEqualTo(256);
+        assertThat(e1.interfaces()).hasSize(1);
+        assertThat(service.getConfig(2).orElseThrow().vmAdminState).isEqualTo(AdminState.SHUTDOWN);
+        awaitState(1, OperState.RUNNING);
+        awaitState(2, OperState.SHUTDOWN);
+
+        // Read back with a subtree filter (content match on vmName) and with XPath.
+        String byName = c.rpc("<get><filter type='subtree'><NEW-VMM-MIB xmlns='" + VMM + "'><vmConfigTable><vmConfigEntry>"
+                + "<vmName>edge2</vmName></vmConfigEntry></vmConfigTable></NEW-VMM-MIB></filter></get>");
+        assertThat(byName).contains("<vmName>edge2</vmName>").doesNotContain("edge1");
+        String xpath = c.rpc("<get><filter type='xpath' xmlns:v='" + VMM + "' select=\"/v:NEW-VMM-MIB/v:vmTable/v:vmEntry[v:vmIndex=1]/v:vmOperState\"/></get>");
+        assertThat(xpath).contains("<vmEntry><vmIndex>1</vmIndex><vmOperState>running</vmOperState></vmEntry>")
+                .doesNotContain("vmUUID");
+    }
+
+    @Test
+    void startStopAndDeleteOnRunning() throws Exception {
+        TestClient c = client(true);
+        assertThat(c.rpc(edit("running", configTable(entry(7, "r7", "")), ""))).contains("<ok/>");
+        awaitState(7, OperState.RUNNING);
+        assertThat(c.rpc(edit("running", configTable("<vmConfigEntry><vmIndex>7</vmIndex><vmAdminState>shutdown</vmAdminState></vmConfigEntry>"), "")))
+                .contains("<ok/>");
+        awaitState(7, OperState.SHUTDOWN);
+        assertThat(c.rpc(edit("running", configTable("<vmConfigEntry nc:operation='delete'><vmIndex>7</vmIndex></vmConfigEntry>"), "")))
+                .contains("<ok/>");
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (service.get(7).isPresent() && System.nanoTime() < deadline) Thread.sleep(10);
+        assertThat(service.get(7)).isEmpty();
+    }
+
+    @Test
+    void errorsCarryTagTypeAndPathAndTheSessionLivesOn() throws Exception {
+        TestClient c = client(true);
+        String malformed = c.rpc("<get><filter></get>");
+        assertThat(malformed).contains("<error-tag>malformed-message</error-tag>", "<error-type>rpc</error-type>");
+
+        String unknownOp = c.rpc("<frobnicate/>");
+        assertThat(unknownOp).contains("<error-tag>operation-not-supported</error-tag>", "<bad-element>frobnicate</bad-element>");
+
+        String unknownLeaf = c.rpc(edit("running", configTable(entry(3, "r3", "<vmColour>red</vmColour>")), ""));
+        assertThat(unknownLeaf).contains("<error-type>application</error-type>", "<error-tag>unknown-element</error-tag>",
+                "<bad-element>vmColour</bad-element>",
+                "/new-vmm-mib:NEW-VMM-MIB/new-vmm-mib:vmConfigTable/new-vmm-mib:vmConfigEntry[new-vmm-mib:vmIndex='3']</error-path>");
+        assertThat(service.indices()).isEmpty();
+
+        String badValue = c.rpc(edit("running", configTable(entry(3, "r3", "<vmConfigMemory>lots</vmConfigMemory>")), ""));
+        assertThat(badValue).contains("<error-tag>invalid-value</error-tag>", "new-vmm-mib:vmConfigMemory</error-path>");
+
+        String state = c.rpc(edit("running", "<vmTable/>", ""));
+        assertThat(state).contains("<error-tag>invalid-value</error-tag>", "state data");
+
+        assertThat(c.rpc("<get/>").replace("<get/>", "")).contains("<rpc-reply").doesNotContain("<rpc-error>");
+
+        c.send("<rpc xmlns='urn:ietf:params:xml:ns:netconf:base:1.0'><get/></rpc>");
+        assertThat(c.next()).contains("<error-tag>missing-attribute</error-tag>", "<bad-attribute>message-id</bad-attribute>");
+
+        assertThat(c.rpc(edit("running", configTable(entry(3, "r3", "")), ""))).contains("<ok/>");
+        String exists = c.rpc(edit("running", configTable("<vmConfigEntry nc:operation='create'><vmIndex>3</vmIndex><vmName>x</vmName></vmConfigEntry>"), ""));
+        assertThat(exists).contains("<error-tag>data-exists</error-tag>");
+        String missing = c.rpc(edit("running", configTable("<vmConfigEntry nc:operation='delete'><vmIndex>99</vmIndex></vmConfigEntry>"), ""));
+        assertThat(missing).contains("<error-tag>data-missing</error-tag>", "vmIndex='99'");
+        String duplicate = c.rpc(edit("running", configTable(entry(4, "r3", "")), ""));
+        assertThat(duplicate).contains("<error-tag>operation-failed</error-tag>", "<error-app-tag>data-not-unique</error-app-tag>");
+        String immutable = c.rpc(edit("running", configTable("<vmConfigEntry><vmIndex>3</vmIndex><vmConfigCpuNumber>4</vmConfigCpuNumber></vmConfigEntry>"), ""));
+        assertThat(immutable).contains("<error-tag>operation-not-supported</error-tag>", "new-vmm-mib:vmConfigCpuNumber</error-path>");
+        assertThat(service.indices()).containsExactly(3);
+    }
+
+    @Test
+    void doctypesAndEntitiesAreRefused() throws Exception {
+        Path secret = Files.writeString(dir.resolve("secret.txt"), "TOP-SECRET");
+        TestClient c = client(false);
+        c.send("<?xml version='1.0'?><!DOCTYPE rpc [<!ENTITY x SYSTEM '" + secret.toUri() + "'>]>"
+                + "<rpc message-id='9' xmlns='urn:ietf:params:xml:ns:netconf:base:1.0'><get-config><source><running/></source>"
+                + "<filter>&x;</filter></get-config></rpc>");
+        String reply = c.next();
+        assertThat(reply).contains("<error-tag>malformed-message</error-tag>").doesNotContain("TOP-SECRET");
+    }
+
+    @Test
+    void errorOptionsDecideWhatOfAFailedEditIsApplied() throws Exception {
+        TestClient c = client(false);
+        String bad = entry(2, "b", "<vmConfigMemory>1</vmConfigMemory>");
+        String rollback = c.rpc(edit("running", configTable(entry(1, "a", "") + bad), "<error-option>rollback-on-error</error-option>"));
+        assertThat(rollback).contains("<error-tag>invalid-value</error-tag>");
+        assertThat(service.indices()).isEmpty();
+
+        String cont = c.rpc(edit("running", configTable(entry(1, "a", "") + "<vmConfigEntry><vmIndex>2</vmIndex><vmName>b</vmName><vmConfigCpuNumber>x</vmConfigCpuNumber></vmConfigEntry>"
+                + entry(3, "c", "")), "<error-option>continue-on-error</error-option>"));
+        assertThat(cont).contains("<error-tag>invalid-value</error-tag>").doesNotContain("<ok/>");
+        assertThat(service.indices()).containsExactly(1, 3);
+
+        String testOnly = c.rpc(edit("running", configTable(entry(5, "e", "")), "<test-option>test-only</test-option>"));
+        assertThat(testOnly).contains("<ok/>");
+        assertThat(service.indices()).containsExactly(1, 3);
+    }
+
+    @Test
+    void replaceRemoveAndDefaultOperationNone() throws Exception {
+        TestClient c = client(false);
+        c.rpc(edit("candidate", configTable(entry(1, "a", "") + entry(2, "b", "")), ""));
+        // none: only the leaf with an explicit operation changes; entries must exist.
+        String none = c.rpc(edit("candidate", configTable("<vmConfigEntry><vmIndex>1</vmIndex><vmAdminState nc:operation='merge'>shutdown</vmAdminState></vmConfigEntry>"),
+                "<default-operation>none</default-operation>"));
+        assertThat(none).contains("<ok/>");
+        assertThat(c.rpc("<get-config><source><candidate/></source></get-config>")).contains("<vmAdminState>shutdown</vmAdminState>");
+        String noneMissing = c.rpc(edit("candidate", configTable("<vmConfigEntry><vmIndex>9</vmIndex><vmName>z</vmName></vmConfigEntry>"),
+                "<default-operation>none</default-operation>"));
+        assertThat(noneMissing).contains("<error-tag>data-missing</error-tag>");
+        // replace of the table: afterwards only entry 3.
+        c.rpc(edit("candidate", "<vmConfigTable nc:operation='replace'>" + entry(3, "c", "") + "</vmConfigTable>", ""));
+        String after = c.rpc("<get-config><source><candidate/></source></get-config>");
+        assertThat(after).contains("<vmName>c</vmName>").doesNotContain("<vmName>a</vmName>", "<vmName>b</vmName>");
+        // remove of an absent entry is fine.
+        assertThat(c.rpc(edit("candidate", configTable("<vmConfigEntry nc:operation='remove'><vmIndex>42</vmIndex></vmConfigEntry>"), "")))
+                .contains("<ok/>");
+        assertThat(c.rpc("<discard-changes/>")).contains("<ok/>");
+        assertThat(c.rpc("<get-config><source><candidate/></source></get-config>")).doesNotContain("vmName");
+        assertThat(c.rpc("<validate><source><candidate/></source></validate>")).contains("<ok/>");
+    }
+
+    @Test
+    void locksExcludeOtherSessionsUntilReleased() throws Exception {
+        TestClient a = client(true);
+        TestClient b = client(false);
+        assertThat(a.rpc("<lock><target><running/></target></lock>")).contains("<ok/>");
+        String denied = b.rpc("<lock><target><running/></target></lock>");
+        assertThat(denied).contains("<error-tag>lock-denied</error-tag>", "<session-id>" + a.session.id() + "</session-id>");
+        assertThat(b.rpc(edit("running", configTable(entry(1, "a", "")), ""))).contains("<error-tag>in-use</error-tag>");
+        assertThat(service.indices()).isEmpty();
+        assertThat(a.rpc(edit("running", configTable(entry(1, "a", "")), ""))).contains("<ok/>");
+        // The candidate lock is refused while the candidate has changes.
+        assertThat(b.rpc(edit("candidate", configTable(entry(2, "b", "")), ""))).contains("<ok/>");
+        assertThat(a.rpc("<lock><target><candidate/></target></lock>")).contains("<error-tag>lock-denied</error-tag>");
+        assertThat(a.rpc("<close-session/>")).contains("<ok/>");
+        assertThat(a.next()).isEqualTo("EOF");
+        assertThat(b.rpc("<lock><target><running/></target></lock>")).contains("<ok/>");
+        assertThat(b.rpc("<unlock><target><running/></target></unlock>")).contains("<ok/>");
+    }
+
+    @Test
+    void pipelinedRequestsAreAnsweredInOrder() throws Exception {
+        TestClient c = client(true);
+        StringBuilder burst = new StringBuilder();
+        int n = 40;
+        for (int i = 1; i <= n; i++) {
+            String op = i % 3 == 0 ? edit("running", configTable(entry(i, "p" + i, "")), "")
+                    : i % 3 == 1 ? "<get-config><source><running/></source></get-config>" : "<get/>";
+            String msg = "<rpc message-id='m" + i + "' xmlns='urn:ietf:params:xml:ns:netconf:base:1.0'>" + op + "</rpc>";
+            burst.append("\n#").append(msg.getBytes(java.nio.charset.StandardCharsets.UTF_8).length).append('\n').append(msg).append("\n##\n");
+        }
+        c.sendRaw(burst.toString());
+        for (int i = 1; i <= n; i++) {
+            String reply = c.next();
+            assertThat(reply).contains("message-id=\"m" + i + "\"").doesNotContain("<rpc-error>");
+        }
+        assertThat(service.indices()).hasSize(n / 3);
+    }
+
+    @Test
+    void aSubscriptionReceivesTheCreationAndDeletionNotificationsWhileRpcsGoOn() throws Exception {
+        TestClient c = client(true);
+        assertThat(c.rpc("<create-subscription xmlns='urn:ietf:params:xml:ns:netconf:notification:1.0'/>")).contains("<ok/>");
+        assertThat(c.rpc(edit("running", configTable(entry(5, "notified", "")), ""))).contains("<ok/>");
+        String running = null;
+        for (int i = 0; i < 10 && running == null; i++) {
+            String m = c.next();
+            if (m.contains("<vmRunning")) running = m;
+        }
+        assertThat(running).isNotNull().contains("<eventTime>", "<vmName><vmIndex>5</vmIndex><vmName>notified</vmName></vmName>",
+                "<vmOperState>running</vmOperState>", "xmlns=\"urn:ietf:params:xml:ns:netconf:notification:1.0\"");
+        // Interleave: an rpc on the subscribed session still gets its reply.
+        assertThat(c.rpc("<get-config><source><running/></source></get-config>")).contains("notified");
+        c.rpc(edit("running", configTable("<vmConfigEntry nc:operation='delete'><vmIndex>5</vmIndex></vmConfigEntry>"), ""));
+        String deleted = null;
+        for (int i = 0; i < 10 && deleted == null; i++) {
+            String m = c.next();
+            if (m.contains("<vmDeleted")) deleted = m;
+        }
+        assertThat(deleted).contains("<vmName>notified</vmName>");
+        assertThat(c.rpc("<create-subscription xmlns='urn:ietf:params:xml:ns:netconf:notification:1.0'/>")).contains("rpc-error");
+    }
+
+    @Test
+    void getSchemaServesTheModuleAndMonitoringListsIt() throws Exception {
+        TestClient c = client(true);
+        String m = "urn:ietf:params:xml:ns:yang:ietf-netconf-monitoring";
+        String schema = c.rpc("<get-schema xmlns='" + m + "'><identifier>NEW-VMM-MIB</identifier><version>2026-11-22</version><format>yang</format></get-schema>");
+        assertThat(schema).contains("module NEW-VMM-MIB {", "container vmConfigTable");
+        String imported = c.rpc("<get-schema xmlns='" + m + "'><identifier>ietf-yang-smiv2</identifier></get-schema>");
+        assertThat(imported).contains("module ietf-yang-smiv2");
+        assertThat(c.rpc("<get-schema xmlns='" + m + "'><identifier>NOPE</identifier></get-schema>")).contains("<error-tag>invalid-value</error-tag>");
+        String list = c.rpc("<get><filter type='subtree'><netconf-state xmlns='" + m + "'><schemas/></netconf-state></filter></get>");
+        assertThat(list).contains("<identifier>NEW-VMM-MIB</identifier>", "<version>2026-11-22</version>", "<location>NETCONF</location>");
+    }
+
+    @Test
+    void readOnlyUsersCannotEditAndKillSessionEndsAnotherSession() throws Exception {
+        TestClient viewer = new TestClient(ctx, "viewer", true, true);
+        clients.add(viewer);
+        assertThat(viewer.rpc(edit("running", configTable(entry(1, "a", "")), ""))).contains("<error-tag>access-denied</error-tag>");
+        assertThat(viewer.rpc("<get/>")).contains("<data");
+        TestClient admin = client(true);
+        assertThat(admin.rpc("<kill-session><session-id>" + admin.session.id() + "</session-id></kill-session>"))
+                .contains("<error-tag>invalid-value</error-tag>");
+        assertThat(admin.rpc("<kill-session><session-id>" + viewer.session.id() + "</session-id></kill-session>")).contains("<ok/>");
+        assertThat(viewer.next()).isEqualTo("EOF");
+        assertThat(ctx.sessions()).doesNotContainKey(viewer.session.id());
+    }
+}

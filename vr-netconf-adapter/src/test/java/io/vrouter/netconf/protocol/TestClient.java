@@ -1,0 +1,123 @@
+package io.vrouter.netconf.protocol;
+
+import io.vrouter.netconf.transport.FrameDecoder;
+import io.vrouter.netconf.transport.MessageWriter;
+import io.vrouter.netconf.xml.SecureXml;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.w3c.dom.Document;
+
+/**
+ * A minimal NETCONF client for tests: a {@link NetconfSession} served on a loopback TCP connection
+ * (no SSH: the protocol engine alone), raw messages in and out.
+ */
+final class TestClient implements AutoCloseable {
+    static final String BASE = "urn:ietf:params:xml:ns:netconf:base:1.0";
+    static final String VMM = "urn:ietf:params:xml:ns:yang:smiv2:NEW-VMM-MIB";
+
+    final NetconfSession session;
+    final String serverHello;
+    private final Socket socket;
+    private final OutputStream rawOut;
+    private final MessageWriter writer;
+    private final FrameDecoder decoder;
+    private final BlockingQueue<Object> received = new LinkedBlockingQueue<>();
+    private int messageId;
+
+    TestClient(NetconfServerContext ctx, String user, boolean readOnly, boolean base11) throws IOException {
+        Socket serverSide;
+        try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            socket = new Socket(InetAddress.getLoopbackAddress(), listener.getLocalPort());
+            serverSide = listener.accept();
+        }
+        session = new NetconfSession(ctx, user, readOnly, "127.0.0.1", serverSide.getInputStream(),
+                serverSide.getOutputStream(), () -> {
+                    try {
+                        serverSide.close();
+                    } catch (IOException ignored) {
+                        // Closing.
+                    }
+                });
+        Thread t = new Thread(session::run, "test-netconf-" + session.id());
+        t.setDaemon(true);
+        t.start();
+        InputStream in = socket.getInputStream();
+        rawOut = socket.getOutputStream();
+        writer = new MessageWriter(rawOut, 4096);
+        decoder = new FrameDecoder(in, 64 << 20);
+        serverHello = new String(decoder.next(), StandardCharsets.UTF_8);
+        writer.write(("<hello xmlns='" + BASE + "'><capabilities><capability>urn:ietf:params:netconf:base:1.0</capability>"
+                + (base11 ? "<capability>urn:ietf:params:netconf:base:1.1</capability>" : "")
+                + "</capabilities></hello>").getBytes(StandardCharsets.UTF_8));
+        if (base11) {
+            writer.useChunkedFraming();
+            decoder.useChunkedFraming();
+        }
+        Thread reader = new Thread(() -> {
+            try {
+                while (true) {
+                    byte[] m = decoder.next();
+                    if (m == null) break;
+                    received.add(new String(m, StandardCharsets.UTF_8));
+                }
+                received.add("EOF");
+            } catch (IOException e) {
+                received.add(e);
+            }
+        }, "test-netconf-reader");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /** Sends one message as it is (framed). */
+    void send(String message) throws IOException {
+        writer.write(message.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Sends raw bytes, unframed. */
+    void sendRaw(String bytes) throws IOException {
+        rawOut.write(bytes.getBytes(StandardCharsets.UTF_8));
+        rawOut.flush();
+    }
+
+    String rpcMessage(String operation) {
+        return "<rpc message-id='" + (++messageId) + "' xmlns='" + BASE + "'>" + operation + "</rpc>";
+    }
+
+    /** Sends an rpc and returns the next message (its reply, when nothing else is in flight). */
+    String rpc(String operation) throws IOException, InterruptedException {
+        send(rpcMessage(operation));
+        return next();
+    }
+
+    /** The next message from the server; fails after 10 s. */
+    String next() throws InterruptedException, IOException {
+        Object m = received.poll(10, TimeUnit.SECONDS);
+        if (m == null) throw new AssertionError("no message from the server within 10 s");
+        if (m instanceof IOException e) throw e;
+        return (String) m;
+    }
+
+    /** The next message, or null when none comes within the time. */
+    String poll(long millis) throws InterruptedException {
+        Object m = received.poll(millis, TimeUnit.MILLISECONDS);
+        return m instanceof String s ? s : null;
+    }
+
+    static Document parse(String xml) throws Exception {
+        return SecureXml.parse(xml.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+}
