@@ -1,0 +1,310 @@
+package io.vrouter.it.snmp;
+
+import static io.vrouter.it.snmp.SnmpServerProcess.cli;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The SNMP interface of the packaged server driven by net-snmp's command-line tools (snmpset,
+ * snmpget, snmpbulkwalk, snmptrapd) over SNMPv2c and SNMPv3 authPriv, cross-checked with REST.
+ * OIDs are numeric (1.3.6.1.3.7666 = NEW-VMM-MIB) so that no base MIB is needed, except in the test of
+ * the MIB file itself.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SnmpCliIT {
+    static final String MIB = "1.3.6.1.3.7666";
+    static final String CONFIG = MIB + ".1.12.1.";      // vmConfigEntry
+    static final String VM = MIB + ".1.4.1.";           // vmEntry
+    static final String NAME = CONFIG + "1.";
+    static final String ADMIN = CONFIG + "2.";
+    static final String CPUS = CONFIG + "4.";
+    static final String MEMORY = CONFIG + "5.";
+    static final String ROW_STATUS = CONFIG + "7.";
+    static final String OPER_STATE = VM + "6.";
+    static final String UUID = VM + "3.";
+    static final String[] V3 = {"-v3", "-l", "authPriv", "-u", "admin", "-a", "SHA", "-A", "adminauthpass", "-x", "AES",
+            "-X", "adminprivpass"};
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path dir;
+    SnmpServerProcess server;
+    Process trapd;
+    Path traps;
+
+    @BeforeAll
+    void start() throws Exception {
+        int trapPort = SnmpServerProcess.freeUdpPort();
+        traps = dir.resolve("traps.log");
+        Path conf = dir.resolve("snmptrapd.conf");
+        Files.writeString(conf, "authCommunity log public\n");
+        ProcessBuilder pb = new ProcessBuilder("snmptrapd", "-f", "-Lf", traps.toString(), "-On", "-C", "-c",
+                conf.toString(), "udp:127.0.0.1:" + trapPort);
+        pb.environment().put("MIBS", "");
+        trapd = pb.redirectErrorStream(true).redirectOutput(dir.resolve("snmptrapd.out").toFile()).start();
+        await("snmptrapd started", () -> read(traps).contains("NET-SNMP version"));
+        server = SnmpServerProcess.start(dir.resolve("server"), "--snmp-trap-target", "udp:127.0.0.1:" + trapPort);
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (server != null) server.close();
+        if (trapd != null) {
+            trapd.destroy();
+            trapd.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.exists(p) ? Files.readString(p) : "";
+        } catch (Exception e) {
+            return "";
+        }
+    }
+
+    private static void await(String what, Supplier<Boolean> condition) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < end) {
+            if (condition.get()) return;
+            Thread.sleep(100);
+        }
+        throw new AssertionError("timed out waiting for " + what);
+    }
+
+    /**
+     * Runs a net-snmp tool against the server. The time-out is generous and there is no retry: the
+     * machine may be busy, and a retried createAndGo would find its own row.
+     */
+    private SnmpServerProcess.Result snmp(String tool, String[] security, String... args) throws Exception {
+        return snmpWithin(8, tool, security, args);
+    }
+
+    private SnmpServerProcess.Result snmpWithin(int seconds, String tool, String[] security, String... args)
+            throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(tool));
+        cmd.addAll(List.of(security));
+        cmd.addAll(List.of("-On", "-t", Integer.toString(seconds), "-r", "0", server.agent()));
+        cmd.addAll(List.of(args));
+        return cli(cmd.toArray(String[]::new));
+    }
+
+    private static String[] v2c(String community) {
+        return new String[]{"-v2c", "-c", community};
+    }
+
+    private String getValue(String oid) throws Exception {
+        SnmpServerProcess.Result r = snmp("snmpget", v2c("public"), oid);
+        assertThat(r.exit()).as(r.toString()).isZero();
+        return r.out().trim();
+    }
+
+    private void awaitOperState(int vmIndex, int state) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        String last = "";
+        while (System.nanoTime() < end) {
+            last = getValue(OPER_STATE + vmIndex);
+            if (last.endsWith("INTEGER: " + state)) return;
+            Thread.sleep(100);
+        }
+        throw new AssertionError("vmOperState." + vmIndex + " never became " + state + ": " + last);
+    }
+
+    private JsonNode rest(int vmIndex) throws Exception {
+        var r = server.get("/api/v1/routers/" + vmIndex);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return JSON.readTree(r.body());
+    }
+
+    private void awaitTrap(String trapOid, String vmName) throws InterruptedException {
+        await("notification " + trapOid + " for " + vmName, () -> read(traps).lines()
+                .anyMatch(l -> l.contains("= OID: ." + trapOid) && l.contains("\"" + vmName + "\"")));
+    }
+
+    @Test
+    void v2cRowCreationIsSeenOverRestWithTheSameValues() throws Exception {
+        long t0 = System.nanoTime();
+        SnmpServerProcess.Result r = snmp("snmpset", v2c("private"), ROW_STATUS + 1, "i", "4", NAME + 1, "s", "snmp-v2c",
+                MEMORY + 1, "i", "768", CPUS + 1, "i", "2");
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(millis).as("snmpset answered in %d ms", millis).isLessThan(1000);
+        awaitOperState(1, 4);
+        awaitTrap(MIB + ".0.1", "snmp-v2c");
+        JsonNode vr = rest(1);
+        assertThat(vr.get("vmName").asText()).isEqualTo("snmp-v2c");
+        assertThat(vr.get("vmConfigMemory").asInt()).isEqualTo(768);
+        assertThat(vr.get("vmConfigCpuNumber").asInt()).isEqualTo(2);
+        assertThat(vr.get("vmAdminState").asText()).isEqualTo("running");
+        assertThat(vr.get("vmEntry").get("vmOperState").asText()).isEqualTo("running");
+        assertThat(getValue(NAME + 1)).endsWith("STRING: \"snmp-v2c\"");
+        assertThat(getValue(MEMORY + 1)).endsWith("INTEGER: 768");
+        String uuidHex = getValue(UUID + 1).replaceAll(".*Hex-STRING: ", "").replace(" ", "").toLowerCase();
+        assertThat(uuidHex).isEqualTo(vr.get("vmEntry").get("vmUUID").asText().replace("-", ""));
+    }
+
+    @Test
+    void v3AuthPrivRowCreationAndBulkWalks() throws Exception {
+        SnmpServerProcess.Result r = snmp("snmpset", V3, ROW_STATUS + 2, "i", "4", NAME + 2, "s", "snmp-v3",
+                ADMIN + 2, "i", "4");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        awaitOperState(2, 11);
+        SnmpServerProcess.Result walk = snmp("snmpbulkwalk", V3, MIB + ".1.12");
+        assertThat(walk.exit()).as(walk.toString()).isZero();
+        assertThat(walk.out()).contains("." + NAME + "2 = STRING: \"snmp-v3\"", "." + ADMIN + "2 = INTEGER: 4",
+                "." + ROW_STATUS + "2 = INTEGER: 1");
+        SnmpServerProcess.Result vmTable = snmp("snmpbulkwalk", v2c("public"), MIB + ".1.4");
+        assertThat(vmTable.exit()).as(vmTable.toString()).isZero();
+        assertThat(vmTable.out()).contains("." + OPER_STATE + "2 = INTEGER: 11");
+        List<String> oids = vmTable.out().lines().map(l -> l.substring(0, l.indexOf(' '))).toList();
+        assertThat(oids).hasSizeGreaterThan(10).doesNotHaveDuplicates();
+        assertThat(rest(2).get("vmEntry").get("vmOperState").asText()).isEqualTo("shutdown");
+    }
+
+    @Test
+    void scalarsMatchTheHypervisorResource() throws Exception {
+        SnmpServerProcess.Result r = snmp("snmpget", V3, MIB + ".1.15.0", MIB + ".1.2.0", MIB + ".1.14.0",
+                MIB + ".1.1.1.0");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        var h = JSON.readTree(server.get("/api/v1/hypervisor").body());
+        assertThat(r.out()).contains("." + MIB + ".1.15.0 = Gauge32: " + h.get("vmConfiguredVMs").asInt());
+        assertThat(r.out()).contains("." + MIB + ".1.2.0 = INTEGER: " + h.get("vmNumber").asInt());
+        assertThat(r.out()).contains("." + MIB + ".1.1.1.0 = STRING: \"" + h.get("vmHvSoftware").asText() + "\"");
+    }
+
+    @Test
+    void adminStateChangesAndDestroyAnnouncedBySnmptrapd() throws Exception {
+        assertThat(snmp("snmpset", v2c("private"), ROW_STATUS + 3, "i", "4", NAME + 3, "s", "cycled").exit()).isZero();
+        awaitTrap(MIB + ".0.1", "cycled");
+        assertThat(snmp("snmpset", V3, ADMIN + 3, "i", "4").exit()).isZero();
+        awaitOperState(3, 11);
+        awaitTrap(MIB + ".0.3", "cycled");
+        assertThat(rest(3).get("vmAdminState").asText()).isEqualTo("shutdown");
+        assertThat(snmp("snmpset", v2c("private"), ADMIN + 3, "i", "1").exit()).isZero();
+        awaitOperState(3, 4);
+        SnmpServerProcess.Result d = snmp("snmpset", v2c("private"), ROW_STATUS + 3, "i", "6");
+        assertThat(d.exit()).as(d.toString()).isZero();
+        awaitTrap(MIB + ".0.10", "cycled");
+        assertThat(getValue(NAME + 3)).contains("No Such Instance");
+        assertThat(server.get("/api/v1/routers/3").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void restCreationIsSeenOverSnmp() throws Exception {
+        var r = server.post("/api/v1/routers", "{\"vmIndex\":40,\"vmName\":\"rest-made\",\"vmConfigMemory\":640,"
+                + "\"vmAdminState\":\"shutdown\"}");
+        assertThat(r.statusCode()).as(r.body()).isBetween(200, 202);
+        assertThat(getValue(NAME + 40)).endsWith("STRING: \"rest-made\"");
+        assertThat(getValue(MEMORY + 40)).endsWith("INTEGER: 640");
+        assertThat(getValue(ADMIN + 40)).endsWith("INTEGER: 4");
+        awaitOperState(40, 11);
+        SnmpServerProcess.Result v3 = snmp("snmpget", V3, ROW_STATUS + 40);
+        assertThat(v3.out()).contains("INTEGER: 1");
+    }
+
+    @Test
+    void wrongCommunityWrongKeysAndReadOnlyWritesAreRefused() throws Exception {
+        SnmpServerProcess.Result wrong = snmpWithin(2, "snmpget", v2c("notacommunity"), MIB + ".1.2.0");
+        assertThat(wrong.exit()).isNotZero();
+        assertThat(wrong.out() + wrong.err()).contains("Timeout").doesNotContain("INTEGER");
+        String[] badAuth = V3.clone();
+        badAuth[8] = "wrongauthpass";
+        SnmpServerProcess.Result a = snmpWithin(2, "snmpget", badAuth, MIB + ".1.2.0");
+        assertThat(a.exit()).isNotZero();
+        assertThat(a.out()).doesNotContain("INTEGER");
+        String[] badPriv = V3.clone();
+        badPriv[12] = "wrongprivpass";
+        SnmpServerProcess.Result p = snmpWithin(2, "snmpget", badPriv, MIB + ".1.2.0");
+        assertThat(p.exit()).isNotZero();
+        assertThat(p.out()).doesNotContain("INTEGER");
+        SnmpServerProcess.Result ro = snmp("snmpset", v2c("public"), ROW_STATUS + 50, "i", "4", NAME + 50, "s", "nope");
+        assertThat(ro.exit()).isNotZero();
+        assertThat(ro.err()).contains("noAccess");
+        assertThat(server.get("/api/v1/routers/50").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void errorStatusesReachTheClient() throws Exception {
+        SnmpServerProcess.Result name = snmp("snmpset", v2c("private"), NAME + 60, "s", "no-row");
+        assertThat(name.err()).contains("inconsistentName");
+        SnmpServerProcess.Result ro = snmp("snmpset", v2c("private"), MIB + ".1.15.0", "u", "3");
+        assertThat(ro.err()).contains("notWritable");
+        SnmpServerProcess.Result len = snmp("snmpset", v2c("private"), ROW_STATUS + 61, "i", "4", NAME + 61, "s",
+                "x".repeat(65));
+        assertThat(len.err()).contains("wrongLength");
+        assertThat(server.get("/api/v1/routers/61").statusCode()).isEqualTo(404);
+    }
+
+    private static String[] concat(String[]... parts) {
+        List<String> all = new ArrayList<>();
+        for (String[] p : parts) all.addAll(List.of(p));
+        return all.toArray(String[]::new);
+    }
+
+    @Test
+    void theMibInTheJarValidatesAndLoadsInNetSnmp() throws Exception {
+        Path mibs = dir.resolve("mibs");
+        Files.createDirectories(mibs);
+        try (ZipFile jar = new ZipFile(System.getProperty("vrouter.jar"))) {
+            ZipEntry e = jar.getEntry("mibs/NEW-VMM-MIB");
+            assertThat(e).as("mibs/NEW-VMM-MIB in the jar").isNotNull();
+            try (InputStream in = jar.getInputStream(e)) {
+                Files.copy(in, mibs.resolve("NEW-VMM-MIB"));
+            }
+        }
+        // The base MIBs (SNMPv2-SMI, -TC, -CONF, IF-MIB) as the npm package net-snmp ships them.
+        Path npm = dir.resolve("npm");
+        Files.createDirectories(npm);
+        SnmpServerProcess.Result pack = SnmpServerProcess.cliIn(npm, "npm", "pack", "net-snmp");
+        assertThat(pack.exit()).as(pack.toString()).isZero();
+        String tgz = pack.out().lines().filter(l -> l.endsWith(".tgz")).reduce((x, y) -> y).orElseThrow();
+        assertThat(SnmpServerProcess.cliIn(npm, "tar", "xzf", tgz).exit()).isZero();
+        Path base = npm.resolve("package/lib/mibs");
+        assertThat(base.resolve("SNMPv2-SMI.mib")).exists();
+
+        ProcessBuilder lint = new ProcessBuilder("smilint", "-l", "2", mibs.resolve("NEW-VMM-MIB").toString());
+        lint.environment().put("SMIPATH", base.toString());
+        Process lp = lint.redirectErrorStream(true).start();
+        String lintOut = new String(lp.getInputStream().readAllBytes());
+        assertThat(lp.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(lintOut).as("smilint -l 2 reports nothing").isBlank();
+
+        SnmpServerProcess.Result t = cli("snmptranslate", "-M", base + ":" + mibs, "-m", "+NEW-VMM-MIB", "-On",
+                "NEW-VMM-MIB::vmConfigRowStatus");
+        assertThat(t.out().trim()).isEqualTo("." + MIB + ".1.12.1.7");
+        SnmpServerProcess.Result names = cli("snmptranslate", "-M", base + ":" + mibs, "-m", "NEW-VMM-MIB", "-Tz");
+        assertThat(names.out()).contains("\"vmName\"", "\"vmAdminState\"", "\"vmConfigTemplate\"",
+                "\"vmConfigCpuNumber\"", "\"vmConfigMemory\"", "\"vmConfigAutoStart\"", "\"vmConfigRowStatus\"",
+                "\"vmNetworkConfigRowStatus\"", "\"vmOperState\"", "\"vmRouteEntries\"", "\"vmFibEntries\"",
+                "\"vmRoutingProtocols\"", "\"vmRouterAddrType\"", "\"vmRouterAddr\"",
+                "\"vmConfigNextAvailableVmIndex\"", "\"vmConfiguredVMs\"", "\"vmActiveVMs\"", "\"vmRunning\"",
+                "\"vmDeleted\"");
+        // And the operator's way: by name.
+        String[] m = {"-M", base + ":" + mibs, "-m", "+NEW-VMM-MIB"};
+        SnmpServerProcess.Result set = cli(concat(new String[]{"snmpset", "-v2c", "-c", "private", "-t", "8", "-r", "0"}, m,
+                new String[]{server.agent(), "NEW-VMM-MIB::vmConfigRowStatus.70", "i", "createAndGo",
+                        "NEW-VMM-MIB::vmName.70", "s", "by-name"}));
+        assertThat(set.exit()).as(set.toString()).isZero();
+        SnmpServerProcess.Result walk = cli(concat(new String[]{"snmpbulkwalk", "-v2c", "-c", "public", "-t", "8", "-r", "0"}, m,
+                new String[]{server.agent(), "NEW-VMM-MIB::vmConfigTable"}));
+        assertThat(walk.exit()).as(walk.toString()).isZero();
+        assertThat(walk.out()).contains("NEW-VMM-MIB::vmName.70 = STRING: by-name",
+                "NEW-VMM-MIB::vmConfigRowStatus.70 = INTEGER: active(1)");
+    }
+}
