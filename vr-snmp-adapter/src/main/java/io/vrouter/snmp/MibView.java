@@ -31,6 +31,14 @@ final class MibView {
     }
 
     static TreeMap<OID, Variable> snapshot(VirtualRouterService service, PendingRows pending) {
+        return snapshot(service, pending, null);
+    }
+
+    /**
+     * The scalars and the rows of one VR ({@code only}), or of every VR when {@code only} is null: a
+     * GET of one instance needs no more than its own VR.
+     */
+    static TreeMap<OID, Variable> snapshot(VirtualRouterService service, PendingRows pending, Integer only) {
         TreeMap<OID, Variable> m = new TreeMap<>();
         Hypervisor h = service.hypervisor();
         m.put(scalar(VM_HV_SOFTWARE), Codec.text(h.vmHvSoftware));
@@ -45,7 +53,7 @@ final class MibView {
         m.put(scalar(VM_CONFIGURED_VMS), new Gauge32(h.vmConfiguredVMs));
         m.put(scalar(VM_ACTIVE_VMS), new Gauge32(h.vmActiveVMs));
 
-        for (Integer index : List.copyOf(service.indices())) {
+        for (Integer index : only == null ? List.copyOf(service.indices()) : List.of(only)) {
             Optional<VirtualRouter> vr = service.get(index);
             if (vr.isEmpty()) continue;
             VirtualRouter v = vr.get();
@@ -74,11 +82,12 @@ final class MibView {
             }
         }
         for (PendingRows.ConfigRow r : pending.configs().values()) {
-            if (service.getConfig(r.entry().vmIndex).isEmpty()) {
+            if ((only == null || only.equals(r.entry().vmIndex)) && service.getConfig(r.entry().vmIndex).isEmpty()) {
                 putConfig(m, r.entry(), r.ready() ? NOT_IN_SERVICE : NOT_READY);
             }
         }
         for (PendingRows.NetRow r : pending.nets().values()) {
+            if (only != null && only != r.vmIndex()) continue;
             putNetConfig(m, r.vmIndex(), r.entry(), r.ready() ? NOT_IN_SERVICE : NOT_READY);
         }
         return m;

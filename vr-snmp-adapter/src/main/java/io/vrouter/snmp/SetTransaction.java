@@ -145,7 +145,7 @@ final class SetTransaction {
                 } else {
                     op.columns.put(column, sr);
                 }
-            } else if (VmmInstrumentation.isObject(oid) && MibView.snapshot(service, pending).containsKey(oid)) {
+            } else if (VmmInstrumentation.isObject(oid) && exists(oid)) {
                 throw new SetError(PDU.notWritable, sr, "read-only object");
             } else {
                 throw new SetError(PDU.noCreation, sr, "no such object or instance");
@@ -154,6 +154,11 @@ final class SetTransaction {
         for (ConfigRowOp op : configOps.values()) planConfigRow(op);
         for (NetRowOp op : netOps.values()) planNetRow(op, configOps);
         checkCreations(configOps);
+    }
+
+    private boolean exists(OID oid) {
+        Integer vm = VmmInstrumentation.vmIndexOf(oid);
+        return (vm == null || vm > 0) && MibView.snapshot(service, pending, vm).containsKey(oid);
     }
 
     private static boolean truth(SubRequest<?> sr, Variable v) throws SetError {

@@ -67,10 +67,28 @@ final class VmmInstrumentation implements GenericManagedObject {
         return e != null && range.covers(e.getKey()) ? e.getKey() : null;
     }
 
+    /** The vmIndex an instance OID of one of the tables belongs to, or null for the scalars. */
+    static Integer vmIndexOf(OID oid) {
+        for (OID entry : List.of(VM_ENTRY, VM_CPU_ENTRY, VM_CPU_AFFINITY_ENTRY, VM_STORAGE_ENTRY, VM_NETWORK_ENTRY,
+                VM_CONFIG_ENTRY, VM_NETWORK_CONFIG_ENTRY)) {
+            if (oid.startsWith(entry) && oid.size() > entry.size() + 1) {
+                int i = oid.get(entry.size() + 1);
+                return i > 0 ? i : -1;
+            }
+        }
+        return null;
+    }
+
     @Override
     public void get(SubRequest<?> sr) {
         OID oid = sr.getVariableBinding().getOid();
-        Variable v = snapshot(sr).get(oid);
+        Integer vm = vmIndexOf(oid);
+        Request<?, ?, ?> request = sr.getRequest();
+        @SuppressWarnings("unchecked")
+        TreeMap<OID, Variable> whole = request == null ? null
+                : (TreeMap<OID, Variable>) request.getProcessingUserObject(SNAPSHOT);
+        Variable v = whole != null ? whole.get(oid)
+                : vm != null && vm < 0 ? null : MibView.snapshot(service, pending, vm).get(oid);
         if (v != null) {
             sr.getVariableBinding().setVariable(v);
         } else {

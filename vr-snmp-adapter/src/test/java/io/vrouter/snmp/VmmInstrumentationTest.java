@@ -250,6 +250,29 @@ class VmmInstrumentationTest {
                                 walked.size() - walked.indexOf(cfg(VM_NAME, 1)))));
     }
 
+    @Test
+    void getAnswersEachVarbindFromItsOwnRowAndTellsMissingInstancesFromMissingObjects() throws Exception {
+        createAndGo(1, "first");
+        PDU r0 = a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 2), new Integer32(CREATE_AND_GO)),
+                vb(cfg(VM_NAME, 2), new OctetString("second")),
+                vb(net(NET_ROW_STATUS, 2, 1), new Integer32(CREATE_AND_GO)),
+                vb(net(NET_PARENT, 2, 1), new OctetString("xenbr0")));
+        assertThat(r0.getErrorStatus()).isEqualTo(PDU.noError);
+        awaitState(2, OperState.RUNNING);
+        PDU r = a.send(a.v2c("public"), PDU.GET, new VariableBinding(cfg(VM_NAME, 2)),
+                new VariableBinding(cfg(VM_NAME, 1)), new VariableBinding(cfg(VM_NAME, 3)),
+                new VariableBinding(sub(OBJECTS, 99, 0)), new VariableBinding(scalar(VM_CONFIGURED_VMS)),
+                new VariableBinding(cell(VM_STORAGE_ENTRY, 5, 2, 1)),
+                new VariableBinding(cell(VM_NETWORK_ENTRY, NETWORK_PARENT, 2, 1)));
+        assertThat(r.get(0).getVariable()).isEqualTo(new OctetString("second"));
+        assertThat(r.get(1).getVariable()).isEqualTo(new OctetString("first"));
+        assertThat(r.get(2).getVariable()).isEqualTo(Null.noSuchInstance);
+        assertThat(r.get(3).getVariable()).isEqualTo(Null.noSuchObject);
+        assertThat(r.get(4).getVariable()).isEqualTo(new Gauge32(2));
+        assertThat(r.get(5).getVariable().toString()).contains("second");
+        assertThat(r.get(6).getVariable()).isEqualTo(new OctetString("xenbr0"));
+    }
+
     // ------------------------------------------------------------------ error statuses
 
     @Test
