@@ -12,9 +12,14 @@ import java.io.InputStream;
 /**
  * Refuses bodies larger than the limit with 413: at once when Content-Length says so, otherwise
  * when the stream passes the limit while it is read.
+ *
+ * <p>Before answering, the rest of the body is read and dropped, up to {@link #DRAIN_LIMIT}: on an
+ * HTTP/2 connection an unread body keeps the connection's flow-control window shut, and every later
+ * request on it would stall.
  */
 @Priority(Priorities.ENTITY_CODER)
 final class BodyLimitFilter implements ContainerRequestFilter {
+    static final long DRAIN_LIMIT = 64L * 1024 * 1024;
     private final long limit;
 
     BodyLimitFilter(long limit) {
@@ -24,10 +29,22 @@ final class BodyLimitFilter implements ContainerRequestFilter {
     @Override
     public void filter(ContainerRequestContext request) {
         if (request.getLength() > limit) {
+            drain(request.getEntityStream());
             throw new ProblemException(Response.Status.REQUEST_ENTITY_TOO_LARGE,
                     "the body is " + request.getLength() + " bytes; at most " + limit + " are accepted", null, null);
         }
         if (request.hasEntity()) request.setEntityStream(new Limited(request.getEntityStream(), limit));
+    }
+
+    private static void drain(InputStream in) {
+        try {
+            byte[] sink = new byte[64 * 1024];
+            long total = 0;
+            int n;
+            while (total < DRAIN_LIMIT && (n = in.read(sink)) > 0) total += n;
+        } catch (IOException e) {
+            // The client went away: nothing left to keep open.
+        }
     }
 
     /** Thrown from inside a body reader; the exception mappers look for it in the cause chain. */
@@ -60,9 +77,12 @@ final class BodyLimitFilter implements ContainerRequestFilter {
             return n;
         }
 
-        private void add(int n) throws TooLarge {
+        private void add(int n) throws IOException {
             count += n;
-            if (count > limit) throw new TooLarge(limit);
+            if (count > limit) {
+                drain(in);
+                throw new TooLarge(limit);
+            }
         }
     }
 }

@@ -9,6 +9,8 @@ import java.net.URI;
 import java.util.Optional;
 import org.glassfish.grizzly.http.server.HttpServer;
 import org.glassfish.grizzly.http.server.NetworkListener;
+import org.glassfish.grizzly.http2.Http2AddOn;
+import org.glassfish.grizzly.http2.Http2Configuration;
 import org.glassfish.grizzly.ssl.SSLContextConfigurator;
 import org.glassfish.grizzly.ssl.SSLEngineConfigurator;
 import org.glassfish.grizzly.threadpool.ThreadPoolConfig;
@@ -23,6 +25,7 @@ public final class RestInterface implements ManagementInterface {
     private HttpServer server;
     private AutoCloseable relay;
     private String url;
+    private int port;
 
     @Override
     public String name() {
@@ -48,14 +51,20 @@ public final class RestInterface implements ManagementInterface {
         }).orElse(null);
         server = GrizzlyHttpServerFactory.createHttpServer(uri, app, tls != null, tls, false);
         for (NetworkListener l : server.getListeners()) {
+            l.registerAddOn(new Http2AddOn(Http2Configuration.builder().build()));
             // A small fixed pool: management traffic is light, and every thread costs memory.
             int workers = s.getInt("rest.worker-threads", 8);
             l.getTransport().setWorkerThreadPoolConfig(ThreadPoolConfig.defaultConfig()
                     .setPoolName("rest-worker").setCorePoolSize(workers).setMaxPoolSize(workers));
         }
         server.start();
-        int port = server.getListeners().iterator().next().getPort();
+        port = server.getListeners().iterator().next().getPort();
         url = uri.getScheme() + "://" + host + ":" + port + "/api/v1";
+    }
+
+    /** The port it listens on, once started (useful with rest-port 0). */
+    public int port() {
+        return port;
     }
 
     @Override

@@ -66,8 +66,8 @@ public class RoutersResource {
                            @Parameter(description = "How long to wait for the VR to be up: 30s, 500ms, 2m")
                            @QueryParam("wait") String wait,
                            @HeaderParam("Prefer") String prefer) {
-        Accepted accepted = service.create(request);
-        return written(accepted, Wait.parse(wait, prefer), Wait.preferred(wait, prefer), true);
+        Duration d = Wait.parse(wait, prefer);
+        return written(service.create(request), d, Wait.preferred(wait, prefer), true);
     }
 
     @POST
@@ -78,8 +78,8 @@ public class RoutersResource {
         if (request == null || request.virtualRouter == null || request.virtualRouter.isEmpty()) {
             throw new ValidationException("virtualRouter", "at least one VR is required");
         }
-        List<Accepted> accepted = service.createAll(new ArrayList<VmConfigEntry>(request.virtualRouter));
         Duration d = Wait.parse(wait, prefer);
+        List<Accepted> accepted = service.createAll(new ArrayList<VmConfigEntry>(request.virtualRouter));
         long deadline = System.nanoTime() + d.toNanos();
         List<VirtualRouter> out = new ArrayList<>(accepted.size());
         boolean allDone = true;
@@ -104,8 +104,8 @@ public class RoutersResource {
     @Operation(summary = "Remove a VR: 202 while it shuts down, 204 once gone when asked to wait")
     public Response remove(@PathParam("vmIndex") int vmIndex, @QueryParam("wait") String wait,
                            @HeaderParam("Prefer") String prefer) throws InterruptedException {
-        Accepted accepted = service.remove(vmIndex);
         Duration d = Wait.parse(wait, prefer);
+        Accepted accepted = service.remove(vmIndex);
         Optional<Optional<VirtualRouter>> done = d.isZero() ? Optional.empty() : accepted.await(d);
         if (done.isPresent() && done.get().isEmpty()) return Response.noContent().build();
         return Response.accepted(done.flatMap(v -> v).orElse(accepted.accepted())).build();
@@ -144,7 +144,8 @@ public class RoutersResource {
     }
 
     private Response adminState(int vmIndex, AdminState target, String wait, String prefer) {
-        return written(service.setAdminState(vmIndex, target), Wait.parse(wait, prefer), Wait.preferred(wait, prefer), false);
+        Duration d = Wait.parse(wait, prefer);
+        return written(service.setAdminState(vmIndex, target), d, Wait.preferred(wait, prefer), false);
     }
 
     @GET
@@ -169,8 +170,8 @@ public class RoutersResource {
     public Response addInterface(@PathParam("vmIndex") int vmIndex, VmNetworkConfigEntry request,
                                  @QueryParam("wait") String wait, @HeaderParam("Prefer") String prefer)
             throws InterruptedException {
-        Accepted accepted = service.addInterface(vmIndex, request);
         Duration d = Wait.parse(wait, prefer);
+        Accepted accepted = service.addInterface(vmIndex, request);
         if (!d.isZero()) accepted.await(d);
         int index = request.vmNetworkConfigIndex;
         return Response.created(uri.getAbsolutePathBuilder().path(Integer.toString(index)).build())
@@ -183,8 +184,8 @@ public class RoutersResource {
     public Response removeInterface(@PathParam("vmIndex") int vmIndex, @PathParam("networkIndex") int networkIndex,
                                     @QueryParam("wait") String wait, @HeaderParam("Prefer") String prefer)
             throws InterruptedException {
-        Accepted accepted = service.removeInterface(vmIndex, networkIndex);
         Duration d = Wait.parse(wait, prefer);
+        Accepted accepted = service.removeInterface(vmIndex, networkIndex);
         if (!d.isZero()) accepted.await(d);
         return Response.noContent().build();
     }

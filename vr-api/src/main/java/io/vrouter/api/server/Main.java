@@ -60,13 +60,24 @@ public final class Main implements Callable<Integer> {
     public static void main(String[] args) {
         SLF4JBridgeHandler.removeHandlersForRootLogger();
         SLF4JBridgeHandler.install();
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line with its error handling: usage on bad options (exit 2), one line on start-up failure (1). */
+    static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new Main());
+        cli.setParameterExceptionHandler((e, args) -> {
+            CommandLine cmd = e.getCommandLine();
+            cmd.getErr().println("vrouter: " + e.getMessage());
+            cmd.usage(cmd.getErr());
+            return 2;
+        });
         cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
             cmd.getErr().println("vrouter: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
             log.debug("start-up failed", e);
             return 1;
         });
-        System.exit(cli.execute(args));
+        return cli;
     }
 
     @Override

@@ -48,7 +48,13 @@ public final class VrouterServer implements AutoCloseable {
         Path dataDir = settings.dataDir();
         Files.createDirectories(dataDir);
         lockFile = FileChannel.open(dataDir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        lock = lockFile.tryLock();
+        FileLock held;
+        try {
+            held = lockFile.tryLock();
+        } catch (java.nio.channels.OverlappingFileLockException sameProcess) {
+            held = null;
+        }
+        lock = held;
         if (lock == null) {
             lockFile.close();
             throw new IllegalStateException("another vrouter server uses the data directory " + dataDir);

@@ -17,7 +17,8 @@ public final class ModelJson {
 
     public static ObjectMapper newMapper() {
         return JsonMapper.builder()
-                .addModule(new JakartaXmlBindAnnotationModule())
+                // JAXB names everything; Jackson's own annotations (only @JsonPropertyOrder) go first.
+                .addModule(new JakartaXmlBindAnnotationModule().setPriority(JakartaXmlBindAnnotationModule.Priority.SECONDARY))
                 .enable(MapperFeature.USE_WRAPPER_NAME_AS_PROPERTY_NAME)
                 .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)

@@ -1,0 +1,380 @@
+package io.vrouter.api.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vrouter.api.server.VrouterServer;
+import io.vrouter.core.config.Settings;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/** The REST interface over real HTTP, on a whole server with the simulated driver. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RestApiTest {
+    private static final String ADMIN = RestClient.basic("admin", "admin");
+    private static final String VIEWER = RestClient.basic("viewer", "viewer");
+    private static final String JSON = "application/json";
+    private static final String XML = "application/xml";
+
+    private final ObjectMapper json = new ObjectMapper();
+    private Path dataDir;
+    private VrouterServer server;
+    private RestClient rest;
+
+    @BeforeAll
+    void start() throws Exception {
+        dataDir = Files.createTempDirectory("vrouter-rest-test");
+        server = VrouterServer.start(Settings.of(Map.of("data-dir", dataDir.toString(), "rest-port", "0",
+                "snmp-port", "0", "netconf-port", "0")));
+        int port = server.interfaces().stream().filter(i -> i instanceof RestInterface)
+                .mapToInt(i -> ((RestInterface) i).port()).findFirst().orElseThrow();
+        rest = new RestClient(port);
+    }
+
+    @AfterAll
+    void stop() {
+        server.close();
+    }
+
+    private JsonNode body(HttpResponse<String> r) throws IOException {
+        return json.readTree(r.body());
+    }
+
+    private JsonNode create(String name) throws Exception {
+        HttpResponse<String> r = rest.post("/api/v1/routers?wait=10s", ADMIN, JSON, "{\"vmName\":\"" + name + "\"}");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+        return body(r);
+    }
+
+    private static void assertProblem(HttpResponse<String> r, int status, String contentType) {
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
+        assertThat(r.headers().firstValue("Content-Type").orElse("")).startsWith(contentType);
+    }
+
+    // ------------------------------------------------------------ the happy path, both encodings
+
+    @Test
+    void createReadStopStartDeleteInJson() throws Exception {
+        HttpResponse<String> created = rest.post("/api/v1/routers?wait=10s", ADMIN, JSON,
+                "{\"vmName\":\"walk\",\"vmConfigMemory\":256,\"vmNetworkConfigTable\":[{\"vmNetworkConfigParent\":\"xenbr0\","
+                        + "\"vmNetworkConfigAddress\":\"192.0.2.1\"}]}");
+        assertThat(created.statusCode()).isEqualTo(201);
+        int i = body(created).get("vmIndex").asInt();
+        assertThat(created.headers().firstValue("Location")).hasValue(rest.base + "/api/v1/routers/" + i);
+        assertThat(body(created).at("/vmEntry/vmOperState").asText()).isEqualTo("running");
+
+        JsonNode vr = body(rest.get("/api/v1/routers/" + i, VIEWER, JSON));
+        assertThat(vr.get("vmName").asText()).isEqualTo("walk");
+        assertThat(vr.get("vmConfigMemory").asInt()).isEqualTo(256);
+        assertThat(vr.at("/vmNetworkConfigTable/0/vmNetworkConfigPrefixLength").asInt()).isEqualTo(24);
+        assertThat(vr.at("/vmEntry/vmRouterAddr").asText()).isEqualTo("192.0.2.1");
+        assertThat(vr.at("/vmNetworkTable/0/vmNetworkParent").asText()).isEqualTo("xenbr0");
+
+        HttpResponse<String> stopped = rest.post("/api/v1/routers/" + i + "/stop?wait=10s", ADMIN, JSON, "");
+        assertThat(stopped.statusCode()).isEqualTo(200);
+        assertThat(body(stopped).at("/vmEntry/vmOperState").asText()).isEqualTo("shutdown");
+        assertThat(body(stopped).get("vmAdminState").asText()).isEqualTo("shutdown");
+        HttpResponse<String> started = rest.post("/api/v1/routers/" + i + "/start?wait=10s", ADMIN, JSON, "");
+        assertThat(body(started).at("/vmEntry/vmOperState").asText()).isEqualTo("running");
+
+        assertThat(rest.delete("/api/v1/routers/" + i + "?wait=10s", ADMIN).statusCode()).isEqualTo(204);
+        assertProblem(rest.get("/api/v1/routers/" + i, VIEWER, JSON), 404, "application/problem+json");
+    }
+
+    @Test
+    void xmlInAndOut() throws Exception {
+        HttpResponse<String> created = rest.send(rest.request("/api/v1/routers?wait=10s", ADMIN)
+                .header("Content-Type", XML).header("Accept", XML)
+                .POST(HttpRequest.BodyPublishers.ofString("<virtualRouter><vmName>xml1</vmName>"
+                        + "<vmAdminState>shutdown</vmAdminState><vmConfigCpuNumber>2</vmConfigCpuNumber></virtualRouter>")));
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        assertThat(created.body()).contains("<vmName>xml1</vmName>").contains("<vmOperState>shutdown</vmOperState>");
+        String location = created.headers().firstValue("Location").orElseThrow();
+        String path = location.substring(rest.base.length());
+        HttpResponse<String> read = rest.get(path, VIEWER, XML);
+        assertThat(read.headers().firstValue("Content-Type").orElse("")).startsWith(XML);
+        assertThat(read.body()).startsWith("<?xml").contains("<virtualRouter>").contains("<vmConfigCpuNumber>2</vmConfigCpuNumber>");
+        assertThat(rest.get("/api/v1/routers?name=xml1", VIEWER, XML).body())
+                .contains("<virtualRouters>").contains("<total>1</total>");
+        assertThat(rest.get("/api/v1/hypervisor", VIEWER, XML).body()).contains("<vmHvSoftware>");
+    }
+
+    @Test
+    void withoutWaitTheAnswerIsAcceptedAndPreparing() throws Exception {
+        HttpResponse<String> r = rest.post("/api/v1/routers", ADMIN, JSON, "{\"vmName\":\"nowait\"}");
+        assertThat(r.statusCode()).isEqualTo(202);
+        assertThat(r.headers().firstValue("Location")).isPresent();
+        assertThat(body(r).at("/vmEntry/vmOperState").asText()).isEqualTo("preparing");
+        int i = body(r).get("vmIndex").asInt();
+        HttpResponse<String> gone = rest.delete("/api/v1/routers/" + i, ADMIN);
+        assertThat(gone.statusCode()).isEqualTo(202);
+    }
+
+    @Test
+    void preferWaitIsHonouredAndSaysSo() throws Exception {
+        HttpResponse<String> r = rest.send(rest.request("/api/v1/routers", ADMIN).header("Content-Type", JSON)
+                .header("Prefer", "wait=10").POST(HttpRequest.BodyPublishers.ofString("{\"vmName\":\"prefer\"}")));
+        assertThat(r.statusCode()).isEqualTo(201);
+        assertThat(r.headers().firstValue("Preference-Applied")).hasValue("wait");
+        assertThat(body(r).at("/vmEntry/vmOperState").asText()).isEqualTo("running");
+    }
+
+    @Test
+    void listFiltersAndPages() throws Exception {
+        for (int k = 1; k <= 4; k++) create("page-" + k);
+        JsonNode all = body(rest.get("/api/v1/routers?name=page-*", VIEWER, JSON));
+        assertThat(all.get("total").asInt()).isEqualTo(4);
+        JsonNode page = body(rest.get("/api/v1/routers?name=page-*&offset=1&limit=2", VIEWER, JSON));
+        assertThat(page.get("virtualRouter")).hasSize(2);
+        assertThat(page.at("/virtualRouter/0/vmName").asText()).isEqualTo("page-2");
+        assertThat(body(rest.get("/api/v1/routers?name=page-*&operState=shutdown", VIEWER, JSON)).get("total").asInt()).isZero();
+        assertProblem(rest.get("/api/v1/routers?operState=flying", VIEWER, JSON), 400, "application/problem+json");
+        assertProblem(rest.get("/api/v1/routers?limit=lots", VIEWER, JSON), 400, "application/problem+json");
+    }
+
+    @Test
+    void hypervisorShowsTheScalars() throws Exception {
+        create("hv-1");
+        JsonNode hv = body(rest.get("/api/v1/hypervisor", VIEWER, JSON));
+        assertThat(hv.get("vmHvSoftware").asText()).contains("simulated");
+        assertThat(hv.get("vmConfiguredVMs").asInt()).isGreaterThanOrEqualTo(1);
+        assertThat(hv.get("vmActiveVMs").asInt()).isGreaterThanOrEqualTo(1);
+        assertThat(hv.get("vmConfigNextAvailableVmIndex").asInt()).isGreaterThan(1);
+    }
+
+    @Test
+    void interfacesAreASubResource() throws Exception {
+        int i = create("ifs").get("vmIndex").asInt();
+        HttpResponse<String> added = rest.post("/api/v1/routers/" + i + "/interfaces?wait=10s", ADMIN, JSON,
+                "{\"vmNetworkConfigParent\":\"xenbr1\",\"vmNetworkConfigPhysAddress\":\"02:AA:00:00:00:01\"}");
+        assertThat(added.statusCode()).as(added.body()).isEqualTo(201);
+        assertThat(added.headers().firstValue("Location")).hasValue(rest.base + "/api/v1/routers/" + i + "/interfaces/1");
+        assertThat(body(added).get("vmNetworkConfigPhysAddress").asText()).isEqualTo("02:aa:00:00:00:01");
+        assertThat(body(rest.get("/api/v1/routers/" + i + "/interfaces", VIEWER, JSON)).get("vmNetworkConfigEntry")).hasSize(1);
+        assertThat(body(rest.get("/api/v1/routers/" + i, VIEWER, JSON)).at("/vmNetworkTable/0/vmNetworkPhysAddress").asText())
+                .isEqualTo("02:aa:00:00:00:01");
+        assertProblem(rest.post("/api/v1/routers/" + i + "/interfaces", ADMIN, JSON,
+                "{\"vmNetworkConfigIndex\":1,\"vmNetworkConfigParent\":\"xenbr2\"}"), 409, "application/problem+json");
+        assertProblem(rest.post("/api/v1/routers/" + i + "/interfaces", ADMIN, JSON,
+                "{\"vmNetworkConfigParent\":\"xenbr2\",\"vmNetworkConfigPhysAddress\":\"01:00:00:00:00:01\"}"), 400,
+                "application/problem+json");
+        assertThat(rest.delete("/api/v1/routers/" + i + "/interfaces/1", ADMIN).statusCode()).isEqualTo(204);
+        assertProblem(rest.get("/api/v1/routers/" + i + "/interfaces/1", VIEWER, JSON), 404, "application/problem+json");
+    }
+
+    @Test
+    void aBatchIsAllOrNothing() throws Exception {
+        HttpResponse<String> ok = rest.post("/api/v1/routers/batch?wait=10s", ADMIN, JSON,
+                "{\"virtualRouter\":[{\"vmName\":\"b-1\"},{\"vmName\":\"b-2\"}]}");
+        assertThat(ok.statusCode()).as(ok.body()).isEqualTo(201);
+        assertThat(body(ok).get("virtualRouter")).hasSize(2);
+        assertThat(body(ok).at("/virtualRouter/1/vmEntry/vmOperState").asText()).isEqualTo("running");
+        HttpResponse<String> bad = rest.post("/api/v1/routers/batch", ADMIN, JSON,
+                "{\"virtualRouter\":[{\"vmName\":\"b-3\"},{\"vmName\":\"b-1\"}]}");
+        assertProblem(bad, 409, "application/problem+json");
+        assertThat(body(rest.get("/api/v1/routers?name=b-3", VIEWER, JSON)).get("total").asInt()).isZero();
+    }
+
+    // ------------------------------------------------------------ errors
+
+    @Test
+    void duplicateNameIsConflict() throws Exception {
+        create("twice");
+        HttpResponse<String> r = rest.post("/api/v1/routers", ADMIN, JSON, "{\"vmName\":\"twice\"}");
+        assertProblem(r, 409, "application/problem+json");
+        assertThat(body(r).get("field").asText()).isEqualTo("vmName");
+        assertThat(body(r).get("status").asInt()).isEqualTo(409);
+        assertThat(body(r).get("title").asText()).isEqualTo("Conflict");
+    }
+
+    @Test
+    void conflictingStateIsConflict() throws Exception {
+        HttpResponse<String> off = rest.post("/api/v1/routers?wait=10s", ADMIN, JSON,
+                "{\"vmName\":\"offline\",\"vmAdminState\":\"shutdown\"}");
+        int i = body(off).get("vmIndex").asInt();
+        assertProblem(rest.post("/api/v1/routers/" + i + "/suspend", ADMIN, JSON, ""), 409, "application/problem+json");
+    }
+
+    @Test
+    void invalidBodiesAreBadRequestsNamingTheField() throws Exception {
+        HttpResponse<String> malformed = rest.post("/api/v1/routers", ADMIN, JSON, "{\"vmName\": ");
+        assertProblem(malformed, 400, "application/problem+json");
+        assertThat(body(malformed).get("detail").asText()).contains("malformed JSON");
+
+        HttpResponse<String> range = rest.post("/api/v1/routers", ADMIN, JSON, "{\"vmName\":\"m\",\"vmConfigMemory\":1}");
+        assertProblem(range, 400, "application/problem+json");
+        assertThat(body(range).get("field").asText()).isEqualTo("vmConfigMemory");
+
+        HttpResponse<String> unknown = rest.post("/api/v1/routers", ADMIN, JSON, "{\"vmName\":\"u\",\"colour\":\"red\"}");
+        assertProblem(unknown, 400, "application/problem+json");
+        assertThat(body(unknown).get("field").asText()).isEqualTo("colour");
+
+        HttpResponse<String> label = rest.post("/api/v1/routers", ADMIN, JSON, "{\"vmName\":\"l\",\"vmAdminState\":\"flying\"}");
+        assertProblem(label, 400, "application/problem+json");
+        assertThat(body(label).get("field").asText()).isEqualTo("vmAdminState");
+
+        HttpResponse<String> missing = rest.post("/api/v1/routers", ADMIN, JSON, "{}");
+        assertProblem(missing, 400, "application/problem+json");
+        assertThat(body(missing).get("field").asText()).isEqualTo("vmName");
+
+        HttpResponse<String> wait = rest.post("/api/v1/routers?wait=soon", ADMIN, JSON, "{\"vmName\":\"w\"}");
+        assertProblem(wait, 400, "application/problem+json");
+        assertThat(body(rest.get("/api/v1/routers?name=w", VIEWER, JSON)).get("total").asInt()).isZero();
+    }
+
+    @Test
+    void badXmlIsABadRequestInXml() throws Exception {
+        HttpResponse<String> r = rest.send(rest.request("/api/v1/routers", ADMIN).header("Content-Type", XML)
+                .header("Accept", XML).POST(HttpRequest.BodyPublishers.ofString("<virtualRouter><vmName>x</vmNam")));
+        assertProblem(r, 400, "application/problem+xml");
+        assertThat(r.body()).contains("urn:ietf:rfc:7807").contains("<status>400</status>");
+        HttpResponse<String> unknown = rest.send(rest.request("/api/v1/routers", ADMIN).header("Content-Type", XML)
+                .header("Accept", XML).POST(HttpRequest.BodyPublishers.ofString(
+                        "<virtualRouter><vmName>x</vmName><colour>red</colour></virtualRouter>")));
+        assertProblem(unknown, 400, "application/problem+xml");
+    }
+
+    @Test
+    void externalEntitiesAreRefused() throws Exception {
+        String xxe = "<?xml version=\"1.0\"?><!DOCTYPE virtualRouter [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]>"
+                + "<virtualRouter><vmName>&xxe;</vmName></virtualRouter>";
+        HttpResponse<String> r = rest.send(rest.request("/api/v1/routers", ADMIN).header("Content-Type", XML)
+                .POST(HttpRequest.BodyPublishers.ofString(xxe)));
+        assertProblem(r, 400, "application/problem+xml");
+        assertThat(r.body()).doesNotContain("root:").contains("DOCTYPE");
+        assertThat(body(rest.get("/api/v1/routers", VIEWER, JSON)).toString()).doesNotContain("root:");
+    }
+
+    @Test
+    void entityExpansionBombsAreRefused() throws Exception {
+        StringBuilder bomb = new StringBuilder("<?xml version=\"1.0\"?><!DOCTYPE lolz [<!ENTITY lol \"lol\">");
+        bomb.append("<!ENTITY lol1 \"&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;\">");
+        for (int k = 2; k <= 9; k++) {
+            bomb.append("<!ENTITY lol").append(k).append(" \"");
+            for (int n = 0; n < 10; n++) bomb.append("&lol").append(k - 1).append(';');
+            bomb.append("\">");
+        }
+        bomb.append("]><virtualRouter><vmName>&lol9;</vmName></virtualRouter>");
+        long t0 = System.nanoTime();
+        HttpResponse<String> r = rest.send(rest.request("/api/v1/routers", ADMIN).header("Content-Type", XML)
+                .header("Accept", JSON).POST(HttpRequest.BodyPublishers.ofString(bomb.toString())));
+        assertProblem(r, 400, "application/problem+json");
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(10));
+        assertThat(body(rest.get("/api/v1/hypervisor", VIEWER, JSON)).get("vmHvSoftware").asText()).isNotEmpty();
+    }
+
+    @Test
+    void unknownIndexAndPathAreNotFound() throws Exception {
+        assertProblem(rest.get("/api/v1/routers/999999", VIEWER, JSON), 404, "application/problem+json");
+        assertProblem(rest.delete("/api/v1/routers/999999", ADMIN), 404, "application/problem+json");
+        assertProblem(rest.post("/api/v1/routers/999999/start", ADMIN, JSON, ""), 404, "application/problem+json");
+        assertProblem(rest.get("/api/v1/nothing-here", VIEWER, JSON), 404, "application/problem+json");
+    }
+
+    @Test
+    void authenticationAndRoles() throws Exception {
+        HttpResponse<String> none = rest.get("/api/v1/routers", null, JSON);
+        assertProblem(none, 401, "application/problem+json");
+        assertThat(none.headers().firstValue("WWW-Authenticate").orElse("")).startsWith("Basic realm=\"vrouter\"");
+        assertProblem(rest.get("/api/v1/routers", RestClient.basic("admin", "wrong"), JSON), 401, "application/problem+json");
+        assertProblem(rest.get("/api/v1/routers", "Basic !!!", JSON), 401, "application/problem+json");
+        assertThat(rest.get("/api/v1/routers", VIEWER, JSON).statusCode()).isEqualTo(200);
+        HttpResponse<String> readOnly = rest.post("/api/v1/routers", VIEWER, JSON, "{\"vmName\":\"viewer-made\"}");
+        assertProblem(readOnly, 403, "application/problem+json");
+        assertThat(body(rest.get("/api/v1/routers?name=viewer-made", VIEWER, JSON)).get("total").asInt()).isZero();
+        // Public endpoints.
+        assertThat(rest.get("/health", null, JSON).statusCode()).isEqualTo(200);
+        assertThat(rest.get("/api/v1/openapi.json", null, JSON).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void oversizedBodiesAreRefused() throws Exception {
+        String big = "{\"vmName\":\"big\",\"vmConfigTemplate\":\"" + "x".repeat(2 * 1024 * 1024) + "\"}";
+        assertProblem(rest.post("/api/v1/routers", ADMIN, JSON, big), 413, "application/problem+json");
+        // The same without Content-Length (chunked): refused while it is read.
+        HttpResponse<String> chunked = rest.send(rest.request("/api/v1/routers", ADMIN).header("Content-Type", JSON)
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(big.getBytes()))));
+        assertProblem(chunked, 413, "application/problem+json");
+        assertThat(body(rest.get("/api/v1/routers?name=big", VIEWER, JSON)).get("total").asInt()).isZero();
+        // The connection is still usable for the next request.
+        assertThat(rest.post("/api/v1/routers", ADMIN, JSON, big).statusCode()).isEqualTo(413);
+        assertThat(rest.get("/api/v1/hypervisor", VIEWER, JSON).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void unsupportedMediaTypes() throws Exception {
+        assertProblem(rest.post("/api/v1/routers", ADMIN, "text/plain", "vmName=x"), 415, "application/problem+json");
+        assertThat(rest.get("/api/v1/routers", VIEWER, "text/csv").statusCode()).isEqualTo(406);
+    }
+
+    // ------------------------------------------------------------ events, documents, metrics
+
+    @Test
+    void eventsStreamStateChanges() throws Exception {
+        CompletableFuture<HttpResponse<Stream<String>>> stream = rest.http().sendAsync(
+                rest.request("/api/v1/events", VIEWER).header("Accept", "text/event-stream").GET().build(),
+                HttpResponse.BodyHandlers.ofLines());
+        HttpResponse<Stream<String>> response = stream.get(10, TimeUnit.SECONDS);
+        assertThat(response.statusCode()).isEqualTo(200);
+        Iterator<String> lines = response.body().iterator();
+        assertThat(lines.next()).startsWith(": subscribed");
+        create("streamed");
+        boolean sawCreated = false;
+        boolean sawRunning = false;
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        String event = null;
+        while (!(sawCreated && sawRunning) && System.nanoTime() < deadline && lines.hasNext()) {
+            String line = lines.next();
+            if (line.startsWith("event: ")) event = line.substring(7);
+            if (line.startsWith("data: ") && line.contains("\"vmName\":\"streamed\"")) {
+                JsonNode data = json.readTree(line.substring(6));
+                if ("created".equals(event)) sawCreated = true;
+                if ("stateChanged".equals(event) && data.get("vmOperState").asText().equals("running")) sawRunning = true;
+            }
+        }
+        response.body().close();
+        assertThat(sawCreated).isTrue();
+        assertThat(sawRunning).isTrue();
+    }
+
+    @Test
+    void openApiDocumentDescribesTheApi() throws Exception {
+        JsonNode doc = body(rest.get("/api/v1/openapi.json", null, JSON));
+        assertThat(doc.get("openapi").asText()).startsWith("3.");
+        assertThat(doc.at("/paths").has("/api/v1/routers")).isTrue();
+        assertThat(doc.at("/paths").has("/api/v1/routers/{vmIndex}")).isTrue();
+        assertThat(doc.at("/components/schemas/virtualRouter/properties").has("vmName")).isTrue();
+        assertThat(doc.at("/components/schemas/VmEntry/properties/vmOperState/enum").toString()).contains("\"shuttingdown\"");
+        HttpResponse<String> yaml = rest.get("/api/v1/openapi.yaml", null, "application/yaml");
+        assertThat(yaml.statusCode()).isEqualTo(200);
+        assertThat(yaml.body()).contains("openapi: 3.").contains("/api/v1/routers:");
+    }
+
+    @Test
+    void metricsAndHealth() throws Exception {
+        create("metered");
+        String metrics = rest.get("/metrics", null, "text/plain").body();
+        assertThat(metrics).contains("vrouter_requests_seconds_count{interface=\"rest\",operation=\"POST /api/v1/routers\"");
+        assertThat(metrics).contains("vrouter_hypervisor_operations_seconds_count{operation=\"provision\"");
+        assertThat(metrics).containsPattern("vrouter_routers\\{state=\"running\"} [1-9]");
+        assertThat(metrics).contains("jvm_memory_used_bytes");
+        JsonNode health = body(rest.get("/health", null, JSON));
+        assertThat(health.get("status").asText()).isEqualTo("UP");
+        assertThat(health.get("driver").asText()).isEqualTo("sim");
+    }
+}

@@ -1,0 +1,75 @@
+package io.vrouter.api.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.vrouter.core.config.Settings;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class MainTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void commandLineBeatsEnvironmentBeatsConfigFile() throws Exception {
+        Path file = dir.resolve("vrouter.properties");
+        Files.writeString(file, "rest-port=9000\nsnmp-port=9001\nnetconf-port=9002\nuser.ops=operator:secret\n");
+        Settings s = Main.parse(new String[] {"--config", file.toString(), "--rest-port", "9100"},
+                Map.of("VROUTER_SNMP_PORT", "9201", "VROUTER_DATA_DIR", "/tmp/x"));
+        assertThat(s.getInt("rest-port", 0)).isEqualTo(9100);
+        assertThat(s.getInt("snmp-port", 0)).isEqualTo(9201);
+        assertThat(s.getInt("netconf-port", 0)).isEqualTo(9002);
+        assertThat(s.get("data-dir")).hasValue("/tmp/x");
+        assertThat(s.withPrefix("user.")).containsEntry("ops", "operator:secret");
+    }
+
+    @Test
+    void trapTargetsAccumulate() throws Exception {
+        Settings s = Main.parse(new String[] {"--snmp-trap-target", "udp:127.0.0.1:162", "--snmp-trap-target",
+                "udp:127.0.0.1:1162"}, Map.of());
+        assertThat(s.getList("snmp-trap-target")).containsExactly("udp:127.0.0.1:162", "udp:127.0.0.1:1162");
+    }
+
+    @Test
+    void unknownOptionsAreAnErrorWithUsage() {
+        StringWriter err = new StringWriter();
+        CommandLine cli = Main.commandLine();
+        cli.setErr(new PrintWriter(err));
+        int code = cli.execute("--rest-prot", "8080");
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("Unknown options: '--rest-prot'").contains("Usage: vrouter");
+    }
+
+    @Test
+    void aMissingConfigFileIsAnError() {
+        assertThatThrownBy(() -> Main.parse(new String[] {"--config", dir.resolve("nope").toString()}, Map.of()))
+                .hasMessageContaining("cannot read config file");
+    }
+
+    @Test
+    void developmentCredentialsRefuseANonLoopbackAddress() {
+        Settings s = Settings.of(Map.of("data-dir", dir.toString(), "bind", "0.0.0.0", "rest-port", "0",
+                "snmp-port", "0", "netconf-port", "0"));
+        assertThatThrownBy(() -> VrouterServer.start(s)).hasMessageContaining("development credentials");
+        // Nothing is left holding the data directory.
+        assertThat(dir.resolve(".lock")).exists();
+    }
+
+    @Test
+    void twoServersCannotShareADataDirectory() throws Exception {
+        Settings s = Settings.of(Map.of("data-dir", dir.toString(), "rest-port", "0", "snmp-port", "0", "netconf-port", "0"));
+        try (VrouterServer first = VrouterServer.start(s)) {
+            assertThatThrownBy(() -> VrouterServer.start(s)).hasMessageContaining("another vrouter server");
+        }
+        try (VrouterServer again = VrouterServer.start(s)) {
+            assertThat(again.interfaces()).extracting(i -> i.name()).contains("rest");
+        }
+    }
+}
