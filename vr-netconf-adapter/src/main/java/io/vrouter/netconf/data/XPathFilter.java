@@ -6,6 +6,7 @@ import io.vrouter.netconf.xml.XmlOut;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Set;
 import javax.xml.XMLConstants;
 import javax.xml.namespace.NamespaceContext;
@@ -25,7 +26,8 @@ import org.w3c.dom.NodeList;
  * evaluated on the data tree (which, unlike subtree filtering, is built whole for it), and the reply
  * holds every selected node with its subtree, its ancestors, and the keys of the list entries on
  * the way. Prefixes resolve through the namespace declarations in scope on the filter element; the
- * module's name and its prefix also resolve to its namespace.
+ * module's name and its prefix also resolve to its namespace. An expression with no prefix at all
+ * (as yangcli sends: {@code /NEW-VMM-MIB/vmObjects}) matches names in any namespace.
  */
 public final class XPathFilter {
     private XPathFilter() {
@@ -40,19 +42,19 @@ public final class XPathFilter {
 
     /** The nodes an expression selected, ready to be written. */
     public static final class Selection {
-        private final Element top;
+        private final List<Element> roots;
         private final Set<Node> keep;
         private final Set<Node> whole;
 
-        private Selection(Element top, Set<Node> keep, Set<Node> whole) {
-            this.top = top;
+        private Selection(List<Element> roots, Set<Node> keep, Set<Node> whole) {
+            this.roots = roots;
             this.keep = keep;
             this.whole = whole;
         }
 
         /** Writes the selected nodes with their ancestors. */
         public void write(XmlOut out) {
-            for (Element e : SecureXml.children(top)) {
+            for (Element e : roots) {
                 if (whole.contains(e)) keep.add(e);
                 copy(e, keep, whole, out, false);
             }
@@ -63,9 +65,7 @@ public final class XPathFilter {
     public static Selection evaluate(DataNode root, Element filter, String select) throws BadExpression {
         // Each top-level node is the document element of a document of its own, so that absolute
         // paths (/prefix:NEW-VMM-MIB/...) start at it; the expression is evaluated on each.
-        Document holderDoc = SecureXml.newDocument();
-        Element top = holderDoc.createElementNS(Ns.BASE, "data");
-        holderDoc.appendChild(top);
+        List<Element> roots = new java.util.ArrayList<>();
         XPath xp = XPathFactory.newInstance().newXPath();
         xp.setNamespaceContext(new FilterNamespaces(filter));
         javax.xml.xpath.XPathExpression expr;
@@ -74,6 +74,7 @@ public final class XPathFilter {
         } catch (XPathExpressionException e) {
             throw bad(select, e);
         }
+        boolean anyNamespace = !PREFIXED.matcher(withoutLiterals(select)).find();
         Set<Node> keep = Collections.newSetFromMap(new IdentityHashMap<>());
         Set<Node> whole = Collections.newSetFromMap(new IdentityHashMap<>());
         for (DataNode c : root.children()) {
@@ -83,6 +84,7 @@ public final class XPathFilter {
             dom.flush();
             Element docElement = doc.getDocumentElement();
             if (docElement == null) continue;
+            if (anyNamespace) docElement = stripNamespaces(doc, docElement);
             NodeList hits;
             try {
                 hits = (NodeList) expr.evaluate(doc, XPathConstants.NODESET);
@@ -101,13 +103,35 @@ public final class XPathFilter {
                 for (Node p = n; p != null && p != doc; p = p.getParentNode()) docKeep.add(p);
             }
             if (docKeep.isEmpty()) continue;
-            // Move the document element under the common holder; node identity is preserved.
-            Node adopted = holderDoc.adoptNode(docElement);
-            top.appendChild(adopted);
+            roots.add(docElement);
             keep.addAll(docKeep);
             whole.addAll(docWhole);
         }
-        return new Selection(top, keep, whole);
+        return new Selection(roots, keep, whole);
+    }
+
+    /** A qualified name test (prefix:name or prefix:*), not an axis (name::). */
+    private static final java.util.regex.Pattern PREFIXED =
+            java.util.regex.Pattern.compile("[A-Za-z_][\\w.-]*:(?!:)[A-Za-z_*]");
+
+    private static String withoutLiterals(String expr) {
+        return expr.replaceAll("'[^']*'|\"[^\"]*\"", "''");
+    }
+
+    /** Moves every element to no namespace, remembering its namespace for the output. */
+    private static Element stripNamespaces(Document doc, Element e) {
+        String ns = e.getNamespaceURI();
+        Element renamed = (Element) doc.renameNode(e, null, e.getLocalName());
+        renamed.setUserData(NS_KEY, ns, null);
+        for (Element k : SecureXml.children(renamed)) stripNamespaces(doc, k);
+        return renamed;
+    }
+
+    private static final String NS_KEY = "vrouter.ns";
+
+    private static String ns(Element e) {
+        Object saved = e.getUserData(NS_KEY);
+        return saved != null ? (String) saved : e.getNamespaceURI();
     }
 
     private static BadExpression bad(String select, XPathExpressionException e) {
@@ -120,15 +144,15 @@ public final class XPathFilter {
         if (!isWhole && !keep.contains(e)) return;
         java.util.List<Element> kids = SecureXml.children(e);
         if (kids.isEmpty()) {
-            out.leaf(e.getNamespaceURI(), e.getLocalName(), SecureXml.text(e));
+            out.leaf(ns(e), e.getLocalName(), SecureXml.text(e));
             return;
         }
-        out.start(e.getNamespaceURI(), e.getLocalName());
+        out.start(ns(e), e.getLocalName());
         for (Element k : kids) {
             // Leaves of an ancestor list entry that are its keys come along with it.
             boolean key = !isWhole && SecureXml.children(k).isEmpty() && isKeyOf(k, e);
             if (key && !keep.contains(k)) {
-                out.leaf(k.getNamespaceURI(), k.getLocalName(), SecureXml.text(k));
+                out.leaf(ns(k), k.getLocalName(), SecureXml.text(k));
             } else {
                 copy(k, keep, whole, out, isWhole);
             }
