@@ -6,10 +6,11 @@ import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.service.VirtualRouterService;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.snmp4j.agent.NotificationOriginator;
 import org.snmp4j.smi.Integer32;
@@ -24,13 +25,23 @@ import org.slf4j.LoggerFactory;
  * suspended or crashed (or passes through shuttingdown, suspending, resuming, migrating) gives the
  * notification of that state; a VR that is gone gives vmDeleted. Sent on a thread of its own, so the
  * service's workers never wait for the network; vmPerVMNotificationsEnabled switches them off.
+ *
+ * <p>With vmBulkNotificationsEnabled, VRs that reach the same state within {@value #BULK_WINDOW_MILLIS} ms
+ * (two or more of them) are also announced together by the bulk form (vmBulkRunning, ...), whose
+ * vmAffectedVMs bitmap names them (VRs with a vmIndex up to {@value #MAX_BULK_INDEX}).
  */
 final class Notifier implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Notifier.class);
 
     private final VirtualRouterService service;
     private final NotificationOriginator originator;
-    private final ExecutorService sender = Executors.newSingleThreadExecutor(r -> {
+    static final long BULK_WINDOW_MILLIS = 1000;
+    static final int MAX_BULK_INDEX = 8 * 1024;
+
+    /** vmIndex values per per-VR notification, collected for the bulk form. */
+    private final Map<OID, TreeSet<Integer>> bulk = new LinkedHashMap<>();
+    private boolean bulkScheduled;
+    private final ScheduledThreadPoolExecutor sender = new ScheduledThreadPoolExecutor(1, r -> {
         Thread t = new Thread(r, "snmp-notifier");
         t.setDaemon(true);
         return t;
@@ -42,6 +53,7 @@ final class Notifier implements AutoCloseable {
     Notifier(VirtualRouterService service, NotificationOriginator originator) {
         this.service = service;
         this.originator = originator;
+        this.sender.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.subscription = service.events().subscribe(this::onEvent);
     }
 
@@ -62,7 +74,6 @@ final class Notifier implements AutoCloseable {
     }
 
     private void onEvent(VrEvent e) {
-        if (!service.perVmNotificationsEnabled()) return;
         OID trap;
         if (e.type == VrEvent.Type.DELETED) {
             trap = VM_DELETED;
@@ -72,7 +83,45 @@ final class Notifier implements AutoCloseable {
             trap = null;
         }
         if (trap == null) return;
-        sender.execute(() -> send(e, trap));
+        if (service.perVmNotificationsEnabled()) sender.execute(() -> send(e, trap));
+        if (service.bulkNotificationsEnabled() && e.vmIndex <= MAX_BULK_INDEX) {
+            synchronized (bulk) {
+                bulk.computeIfAbsent(trap, k -> new TreeSet<>()).add(e.vmIndex);
+                if (!bulkScheduled) {
+                    bulkScheduled = true;
+                    sender.schedule(this::flushBulk, BULK_WINDOW_MILLIS, TimeUnit.MILLISECONDS);
+                }
+            }
+        }
+    }
+
+    /** RFC 7666 VirtualMachineList: octet 1 holds VRs 1..8, most significant bit first. */
+    static OctetString vmList(Iterable<Integer> indices) {
+        int max = 0;
+        for (int i : indices) max = Math.max(max, i);
+        byte[] bits = new byte[(max + 7) / 8];
+        for (int i : indices) bits[(i - 1) / 8] |= (byte) (0x80 >>> ((i - 1) % 8));
+        return new OctetString(bits);
+    }
+
+    private void flushBulk() {
+        Map<OID, TreeSet<Integer>> batch;
+        synchronized (bulk) {
+            batch = new LinkedHashMap<>(bulk);
+            bulk.clear();
+            bulkScheduled = false;
+        }
+        batch.forEach((perVm, indices) -> {
+            if (indices.size() < 2) return;
+            OID bulkOid = new OID(perVm);
+            bulkOid.set(bulkOid.size() - 1, perVm.last() + 10);
+            try {
+                originator.notify(new OctetString(), bulkOid,
+                        new VariableBinding[]{new VariableBinding(scalar(VM_AFFECTED_VMS), vmList(indices))});
+            } catch (RuntimeException ex) {
+                log.warn("could not send the bulk notification {}: {}", bulkOid, ex.toString());
+            }
+        });
     }
 
     private void send(VrEvent e, OID trap) {

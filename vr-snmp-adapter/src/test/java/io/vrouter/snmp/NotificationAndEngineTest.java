@@ -35,16 +35,9 @@ class NotificationAndEngineTest {
     @Test
     void v2cTrapsAnnounceEachCompletedOperation() throws Exception {
         BlockingQueue<PDU> traps = new LinkedBlockingQueue<>();
-        DefaultUdpTransportMapping receiverTransport = new DefaultUdpTransportMapping(new UdpAddress("127.0.0.1/0"));
-        try (Snmp receiver = new Snmp(receiverTransport)) {
-            receiver.addCommandResponder(new CommandResponder() {
-                @Override
-                public <A extends org.snmp4j.smi.Address> void processPdu(CommandResponderEvent<A> e) {
-                    if (new OctetString(e.getSecurityName()).toString().equals("public")) traps.add(e.getPDU());
-                }
-            });
-            receiver.listen();
-            int port = ((UdpAddress) receiverTransport.getListenAddress()).getPort();
+        try (Snmp receiver = receiver(traps)) {
+            int port = ((UdpAddress) receiver.getMessageDispatcher().getTransportMappings().iterator().next()
+                    .getListenAddress()).getPort();
             try (SnmpTestAgent a = new SnmpTestAgent(dir, LatencyProfile.NONE,
                     Map.of("snmp-trap-target", "udp:127.0.0.1:" + port))) {
                 a.set(vb(cell(VM_CONFIG_ENTRY, VM_CONFIG_ROW_STATUS, 9), new Integer32(CREATE_AND_GO)),
@@ -73,6 +66,38 @@ class NotificationAndEngineTest {
                     Thread.sleep(20);
                 }
                 assertThat(traps.poll(500, TimeUnit.MILLISECONDS)).isNull();
+            }
+        }
+    }
+
+    /** A v2c notification receiver on a free loopback port, keeping what community public sends. */
+    private static Snmp receiver(BlockingQueue<PDU> traps) throws java.io.IOException {
+        Snmp receiver = new Snmp(new DefaultUdpTransportMapping(new UdpAddress("127.0.0.1/0")));
+        receiver.addCommandResponder(new CommandResponder() {
+            @Override
+            public <A extends org.snmp4j.smi.Address> void processPdu(CommandResponderEvent<A> e) {
+                if (new OctetString(e.getSecurityName()).toString().equals("public")) traps.add(e.getPDU());
+            }
+        });
+        receiver.listen();
+        return receiver;
+    }
+
+    @Test
+    void vrsReachingOneStateTogetherAlsoGiveTheBulkNotification() throws Exception {
+        assertThat(Notifier.vmList(List.of(1, 9, 16)).getValue()).isEqualTo(new byte[]{(byte) 0x80, (byte) 0x81});
+        BlockingQueue<PDU> traps = new LinkedBlockingQueue<>();
+        try (Snmp receiver = receiver(traps)) {
+            int port = ((UdpAddress) receiver.getMessageDispatcher().getTransportMappings().iterator().next()
+                    .getListenAddress()).getPort();
+            try (SnmpTestAgent a = new SnmpTestAgent(dir, LatencyProfile.NONE,
+                    Map.of("snmp-trap-target", "udp:127.0.0.1:" + port))) {
+                a.set(vb(cell(VM_CONFIG_ENTRY, VM_CONFIG_ROW_STATUS, 1), new Integer32(CREATE_AND_GO)),
+                        vb(cell(VM_CONFIG_ENTRY, VM_NAME, 1), new OctetString("one")),
+                        vb(cell(VM_CONFIG_ENTRY, VM_CONFIG_ROW_STATUS, 2), new Integer32(CREATE_AND_GO)),
+                        vb(cell(VM_CONFIG_ENTRY, VM_NAME, 2), new OctetString("two")));
+                PDU bulk = next(traps, sub(NOTIFICATIONS, 11));
+                assertThat(bulk.getVariable(scalar(VM_AFFECTED_VMS))).isEqualTo(new OctetString(new byte[]{(byte) 0xC0}));
             }
         }
     }
