@@ -36,10 +36,7 @@ class NotificationAndEngineTest {
     void v2cTrapsAnnounceEachCompletedOperation() throws Exception {
         BlockingQueue<PDU> traps = new LinkedBlockingQueue<>();
         try (Snmp receiver = receiver(traps)) {
-            int port = ((UdpAddress) receiver.getMessageDispatcher().getTransportMappings().iterator().next()
-                    .getListenAddress()).getPort();
-            try (SnmpTestAgent a = new SnmpTestAgent(dir, LatencyProfile.NONE,
-                    Map.of("snmp-trap-target", "udp:127.0.0.1:" + port))) {
+            try (SnmpTestAgent a = agentNotifying(receiver)) {
                 a.set(vb(cell(VM_CONFIG_ENTRY, VM_CONFIG_ROW_STATUS, 9), new Integer32(CREATE_AND_GO)),
                         vb(cell(VM_CONFIG_ENTRY, VM_NAME, 9), new OctetString("noisy")));
                 PDU running = next(traps, VM_RUNNING);
@@ -70,6 +67,13 @@ class NotificationAndEngineTest {
         }
     }
 
+    /** An agent whose notification target is the receiver. */
+    private SnmpTestAgent agentNotifying(Snmp receiver) throws Exception {
+        int port = ((UdpAddress) receiver.getMessageDispatcher().getTransportMappings().iterator().next()
+                .getListenAddress()).getPort();
+        return new SnmpTestAgent(dir, LatencyProfile.NONE, Map.of("snmp-trap-target", "udp:127.0.0.1:" + port));
+    }
+
     /** A v2c notification receiver on a free loopback port, keeping what community public sends. */
     private static Snmp receiver(BlockingQueue<PDU> traps) throws java.io.IOException {
         Snmp receiver = new Snmp(new DefaultUdpTransportMapping(new UdpAddress("127.0.0.1/0")));
@@ -88,10 +92,7 @@ class NotificationAndEngineTest {
         assertThat(Notifier.vmList(List.of(1, 9, 16)).getValue()).isEqualTo(new byte[]{(byte) 0x80, (byte) 0x81});
         BlockingQueue<PDU> traps = new LinkedBlockingQueue<>();
         try (Snmp receiver = receiver(traps)) {
-            int port = ((UdpAddress) receiver.getMessageDispatcher().getTransportMappings().iterator().next()
-                    .getListenAddress()).getPort();
-            try (SnmpTestAgent a = new SnmpTestAgent(dir, LatencyProfile.NONE,
-                    Map.of("snmp-trap-target", "udp:127.0.0.1:" + port))) {
+            try (SnmpTestAgent a = agentNotifying(receiver)) {
                 a.set(vb(cell(VM_CONFIG_ENTRY, VM_CONFIG_ROW_STATUS, 1), new Integer32(CREATE_AND_GO)),
                         vb(cell(VM_CONFIG_ENTRY, VM_NAME, 1), new OctetString("one")),
                         vb(cell(VM_CONFIG_ENTRY, VM_CONFIG_ROW_STATUS, 2), new Integer32(CREATE_AND_GO)),
