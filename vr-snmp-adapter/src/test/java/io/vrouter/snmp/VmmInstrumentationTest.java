@@ -200,6 +200,39 @@ class VmmInstrumentationTest {
     }
 
     @Test
+    void interfaceRowsCanBeCreatedAndWaitedAndWaitingRowsDestroyed() throws Exception {
+        createAndGo(6, "waiting-ifaces");
+        PDU r = a.set(vb(net(NET_ROW_STATUS, 6, 3), new Integer32(CREATE_AND_WAIT)));
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.noError);
+        assertThat(a.get(net(NET_ROW_STATUS, 6, 3))).isEqualTo(new Integer32(NOT_READY));
+        r = a.set(vb(net(NET_PARENT, 6, 3), new OctetString("xenbr3")),
+                vb(net(NET_ADDRESS_TYPE, 6, 3), new Integer32(1)),
+                vb(net(NET_ADDRESS, 6, 3), new OctetString(new byte[]{(byte) 192, (byte) 168, 3, 1})),
+                vb(net(NET_PREFIX_LENGTH, 6, 3), new UnsignedInteger32(28)));
+        assertThat(r.getErrorStatus()).as(r.toString()).isEqualTo(PDU.noError);
+        assertThat(a.get(net(NET_ROW_STATUS, 6, 3))).isEqualTo(new Integer32(NOT_IN_SERVICE));
+        assertThat(a.service.getConfig(6).orElseThrow().interfaces()).isEmpty();
+        r = a.set(vb(net(NET_ROW_STATUS, 6, 3), new Integer32(ACTIVE)));
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.noError);
+        VmNetworkConfigEntry n = a.service.getConfig(6).orElseThrow().interfaces().get(0);
+        assertThat(n.vmNetworkConfigAddress).isEqualTo("192.168.3.1");
+        assertThat(n.vmNetworkConfigPrefixLength).isEqualTo(28);
+        // a prefix too long for IPv4 is refused as inconsistent with the address type
+        r = a.set(vb(net(NET_ROW_STATUS, 6, 4), new Integer32(CREATE_AND_GO)),
+                vb(net(NET_PARENT, 6, 4), new OctetString("xenbr4")),
+                vb(net(NET_ADDRESS, 6, 4), new OctetString(new byte[]{10, 0, 0, 4})),
+                vb(net(NET_PREFIX_LENGTH, 6, 4), new UnsignedInteger32(64)));
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.inconsistentValue);
+        assertThat(r.getErrorIndex()).isEqualTo(4);
+        // a VR row waiting for activation is dropped by destroy
+        a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 9), new Integer32(CREATE_AND_WAIT)), vb(cfg(VM_NAME, 9), new OctetString("w")));
+        assertThat(a.get(cfg(VM_CONFIG_ROW_STATUS, 9))).isEqualTo(new Integer32(NOT_IN_SERVICE));
+        assertThat(a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 9), new Integer32(DESTROY))).getErrorStatus()).isEqualTo(PDU.noError);
+        assertThat(a.get(cfg(VM_CONFIG_ROW_STATUS, 9))).isEqualTo(Null.noSuchInstance);
+        assertThat(a.service.getConfig(9)).isEmpty();
+    }
+
+    @Test
     void scalarsAreLive() throws Exception {
         assertThat(a.get(scalar(VM_CONFIGURED_VMS))).isEqualTo(new Gauge32(0));
         assertThat(a.get(scalar(VM_CONFIG_NEXT_AVAILABLE_VM_INDEX))).isEqualTo(new Integer32(1));
