@@ -11,6 +11,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import org.glassfish.jersey.server.ParamException;
 import org.slf4j.Logger;
@@ -26,9 +27,13 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
     @Context
     private HttpHeaders headers;
 
+    @Context
+    private UriInfo uri;
+
     @Override
     public Response toResponse(Throwable failure) {
         Problem p = problem(failure);
+        if (uri != null) p.instance = "/" + uri.getPath();
         Response.ResponseBuilder r = Response.status(p.status).type(wantsXml() ? Problem.XML : Problem.JSON).entity(p);
         if (failure instanceof ProblemException pe && pe.challenge != null) {
             r.header(HttpHeaders.WWW_AUTHENTICATE, pe.challenge);

@@ -1,0 +1,185 @@
+package io.vrouter.it;
+
+import java.io.IOException;
+import java.net.DatagramSocket;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The packaged server (system property {@code vrouter.jar}) run as a process of its own on free
+ * loopback ports with its own data directory, as an operator runs it; plus a runner for the
+ * third-party command-line clients the tests drive.
+ */
+public final class ServerProcess implements AutoCloseable {
+    public final Path dir;
+    public final Path dataDir;
+    public final int restPort;
+    public final int snmpPort;
+    public final int netconfPort;
+    private final List<String> extraArgs;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    private Process process;
+    private Path log;
+    private int starts;
+
+    private ServerProcess(Path dir, List<String> extraArgs) throws IOException {
+        this.dir = dir;
+        this.dataDir = dir.resolve("data");
+        this.restPort = freeTcpPort();
+        this.snmpPort = freeUdpPort();
+        this.netconfPort = freeTcpPort();
+        this.extraArgs = extraArgs;
+    }
+
+    /** Starts a server in the directory (its data directory is {@code dir/data}) and waits until it is ready. */
+    public static ServerProcess start(Path dir, String... extraArgs) throws Exception {
+        Files.createDirectories(dir);
+        ServerProcess s = new ServerProcess(dir, List.of(extraArgs));
+        s.launch();
+        return s;
+    }
+
+    private void launch() throws Exception {
+        String jar = System.getProperty("vrouter.jar");
+        if (jar == null || !Files.isRegularFile(Path.of(jar))) {
+            throw new IllegalStateException("system property vrouter.jar must name the packaged server, not " + jar);
+        }
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> cmd = new ArrayList<>(List.of(java, "-jar", jar, "--data-dir", dataDir.toString(),
+                "--rest-port", Integer.toString(restPort), "--snmp-port", Integer.toString(snmpPort),
+                "--netconf-port", Integer.toString(netconfPort)));
+        cmd.addAll(extraArgs);
+        log = dir.resolve("server-" + (++starts) + ".log");
+        process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < end) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("server exited with " + process.exitValue() + ":\n" + Files.readString(log));
+            }
+            try {
+                if (get("/health/ready").statusCode() == 200) return;
+            } catch (IOException notYet) {
+                // not listening yet
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("server not ready after 60 s:\n" + Files.readString(log));
+    }
+
+    /** Kills the server as {@code kill -9} does: no shutdown hook, nothing flushed. */
+    public void kill9() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    /** Starts the server again on the same ports and data directory. */
+    public void restart() throws Exception {
+        if (process.isAlive()) stop();
+        launch();
+    }
+
+    /** Stops the server with SIGTERM and returns its exit code. */
+    public int stop() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            process.waitFor(5, TimeUnit.SECONDS);
+        }
+        return process.exitValue();
+    }
+
+    public String log() throws IOException {
+        return Files.readString(log);
+    }
+
+    public String restBase() {
+        return "http://127.0.0.1:" + restPort;
+    }
+
+    public HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return send(request(path).GET());
+    }
+
+    public HttpResponse<String> post(String path, String json) throws IOException, InterruptedException {
+        return send(request(path).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    public HttpResponse<String> delete(String path) throws IOException, InterruptedException {
+        return send(request(path).DELETE());
+    }
+
+    private HttpRequest.Builder request(String path) {
+        return HttpRequest.newBuilder(URI.create(restBase() + path)).timeout(Duration.ofSeconds(30))
+                .header("Accept", "application/json")
+                .header("Authorization", "Basic " + Base64.getEncoder().encodeToString("admin:admin".getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private HttpResponse<String> send(HttpRequest.Builder b) throws IOException, InterruptedException {
+        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** What a command printed. */
+    public record Result(int exit, String out, String err) {
+        @Override
+        public String toString() {
+            return "exit " + exit + "\nstdout: " + out + "\nstderr: " + err;
+        }
+    }
+
+    /** Runs a command-line client to completion (two minutes at most). */
+    public static Result run(List<String> cmd) throws IOException, InterruptedException {
+        Path out = Files.createTempFile("cli", ".out");
+        Path err = Files.createTempFile("cli", ".err");
+        try {
+            Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            if (!p.waitFor(120, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IllegalStateException(String.join(" ", cmd) + " did not finish in 120 s");
+            }
+            return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    public static int freeTcpPort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    public static int freeUdpPort() throws IOException {
+        try (DatagramSocket s = new DatagramSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** Stops the server and keeps its logs with the test reports, since the test's directory goes away. */
+    @Override
+    public void close() throws Exception {
+        if (process != null && process.isAlive()) stop();
+        Path reports = Path.of("target", "failsafe-reports");
+        if (Files.isDirectory(reports)) {
+            for (int i = 1; i <= starts; i++) {
+                Path l = dir.resolve("server-" + i + ".log");
+                if (Files.exists(l)) {
+                    Files.copy(l, reports.resolve(dir.getFileName() + "-server-" + i + ".log"), StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+}

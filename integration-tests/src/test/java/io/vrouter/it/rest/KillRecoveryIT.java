@@ -1,0 +1,94 @@
+package io.vrouter.it.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vrouter.it.ServerProcess;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** kill -9 in the middle of work loses no VR whose creation was acknowledged. */
+class KillRecoveryIT {
+    private final ObjectMapper json = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void everyAcknowledgedVrSurvivesKillNine() throws Exception {
+        try (ServerProcess server = ServerProcess.start(dir, "--sim-latency", "paper")) {
+            // Four clients create VRs concurrently; hypervisor work (1 s each) is still under way at the kill.
+            ExecutorService clients = Executors.newFixedThreadPool(4);
+            List<Future<Map<Integer, String>>> results = new ArrayList<>();
+            for (int c = 0; c < 4; c++) {
+                int client = c;
+                results.add(clients.submit(() -> {
+                    Map<Integer, String> acked = new HashMap<>();
+                    for (int k = 0; k < 10; k++) {
+                        String name = "k" + client + "-" + k;
+                        HttpResponse<String> r = server.post("/api/v1/routers", "{\"vmName\":\"" + name + "\"}");
+                        assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+                        acked.put(json.readTree(r.body()).get("vmIndex").asInt(), name);
+                    }
+                    return acked;
+                }));
+            }
+            Map<Integer, String> acknowledged = new HashMap<>();
+            for (Future<Map<Integer, String>> f : results) acknowledged.putAll(f.get());
+            clients.shutdown();
+            // One removal acknowledged but not finished (removal takes 3.4 s with these timings).
+            int removed = acknowledged.keySet().iterator().next();
+            assertThat(server.delete("/api/v1/routers/" + removed).statusCode()).isEqualTo(202);
+            acknowledged.remove(removed);
+
+            server.kill9();
+            server.restart();
+
+            JsonNode all = json.readTree(server.get("/api/v1/routers?limit=1000").body());
+            Map<Integer, String> found = new HashMap<>();
+            for (JsonNode vr : all.get("virtualRouter")) {
+                int i = vr.get("vmIndex").asInt();
+                if (i == removed) {
+                    // The acknowledged removal is resumed, not forgotten.
+                    assertThat(vr.at("/vmEntry/vmOperState").asText()).isEqualTo("shuttingdown");
+                } else {
+                    found.put(i, vr.get("vmName").asText());
+                }
+            }
+            assertThat(found).isEqualTo(acknowledged);
+            assertThat(server.log()).contains("reconciled with driver 'sim'");
+
+            // Everything converges: all running, the removal finished.
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            int running = 0;
+            while (System.nanoTime() < deadline) {
+                running = json.readTree(server.get("/api/v1/routers?operState=running&limit=1000").body()).get("total").asInt();
+                if (running == acknowledged.size()) break;
+                Thread.sleep(250);
+            }
+            assertThat(running).isEqualTo(acknowledged.size());
+            assertThat(server.get("/api/v1/routers/" + removed).statusCode()).isEqualTo(404);
+        }
+    }
+
+    @Test
+    void sigtermStopsCleanly() throws Exception {
+        try (ServerProcess server = ServerProcess.start(dir)) {
+            assertThat(server.post("/api/v1/routers?wait=10s", "{\"vmName\":\"calm\"}").statusCode()).isEqualTo(201);
+            assertThat(server.stop()).isEqualTo(143);
+            assertThat(server.log()).contains("stopping");
+            server.restart();
+            assertThat(server.get("/api/v1/routers?name=calm").body()).contains("\"total\":1");
+        }
+    }
+}
