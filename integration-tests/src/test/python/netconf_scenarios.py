@@ -1,0 +1,312 @@
+#!/usr/bin/env python3
+"""NETCONF scenarios against a running vrouter server, driven with ncclient over real SSH.
+
+Usage: netconf_scenarios.py SCENARIO --port N [--framing 1.0|1.1] [--user U --password P] [--out DIR]
+
+Each scenario prints one JSON object with what it observed on its last line of stdout; the Java
+integration tests (io.vrouter.it.netconf) assert on it. A scenario that cannot go on raises, which
+exits non-zero with the traceback on stderr.
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+import ncclient.transport.session as nc_session
+nc_session.TICK = 0.001  # ncclient polls its socket every TICK seconds; the default makes every rpc slow
+
+from lxml import etree
+from ncclient import manager
+from ncclient.devices.default import DefaultDeviceHandler
+from ncclient.operations.rpc import RPCError
+from ncclient.transport.session import SessionListener
+from ncclient.xml_ import to_ele
+
+VMM = "urn:ietf:params:xml:ns:yang:smiv2:NEW-VMM-MIB"
+NC = "urn:ietf:params:xml:ns:netconf:base:1.0"
+NOTIF = "urn:ietf:params:xml:ns:netconf:notification:1.0"
+MON = "urn:ietf:params:xml:ns:yang:ietf-netconf-monitoring"
+NS = {"v": VMM, "nc": NC, "m": MON}
+
+
+def connect(args, framing=None):
+    framing = framing or args.framing
+    if framing == "1.0":
+        DefaultDeviceHandler._BASE_CAPABILITIES = ["urn:ietf:params:netconf:base:1.0"]
+    else:
+        DefaultDeviceHandler._BASE_CAPABILITIES = ["urn:ietf:params:netconf:base:1.0",
+                                                   "urn:ietf:params:netconf:base:1.1"]
+    return manager.connect(host="127.0.0.1", port=args.port, username=args.user, password=args.password,
+                           hostkey_verify=False, look_for_keys=False, allow_agent=False, timeout=30)
+
+
+def base_of(m):
+    return "1.1" if m._session._base == nc_session.NetconfBase.BASE_11 else "1.0"
+
+
+def config(tables):
+    return ('<config xmlns="%s"><NEW-VMM-MIB xmlns="%s" xmlns:nc="%s">%s</NEW-VMM-MIB></config>'
+            % (NC, VMM, NC, tables))
+
+
+def vr_entry(index, name, extra="", op=None):
+    attr = ' nc:operation="%s"' % op if op else ""
+    return ("<vmConfigEntry%s><vmIndex>%d</vmIndex><vmName>%s</vmName>%s</vmConfigEntry>"
+            % (attr, index, name, extra))
+
+
+def xpath_oper_state(m, index):
+    reply = m.get(filter=("xpath", ({"v": VMM}, "/v:NEW-VMM-MIB/v:vmTable/v:vmEntry[v:vmIndex=%d]/v:vmOperState" % index)))
+    states = reply.data_ele.xpath("//v:vmOperState/text()", namespaces=NS)
+    return states[0] if states else None
+
+
+def wait_state(m, index, wanted, seconds=20):
+    end = time.time() + seconds
+    seen = []
+    while time.time() < end:
+        s = xpath_oper_state(m, index)
+        if not seen or seen[-1] != s:
+            seen.append(s)
+        if s == wanted:
+            return seen
+        time.sleep(0.05)
+    raise AssertionError("VR %d never reached %s, saw %s" % (index, wanted, seen))
+
+
+def error_of(e):
+    return {"tag": e.tag, "type": e.type, "path": (e.path or "").strip(), "message": e.message,
+            "info": e.info}
+
+
+# ------------------------------------------------------------------ scenarios
+
+def hello(args):
+    with connect(args) as m:
+        caps = list(m.server_capabilities)
+        reply = m.get_config(source="running")
+        return {"session_id": m.session_id, "framing": base_of(m), "capabilities": caps,
+                "get_config_ok": reply.ok, "data_tag": etree.QName(reply.data_ele).localname}
+
+
+def lifecycle(args):
+    index, name = args.index, args.name
+    out = {"framing": None}
+    with connect(args) as m:
+        out["framing"] = base_of(m)
+        iface = ("<vmNetworkConfigTable><vmNetworkConfigEntry><vmIndex>%d</vmIndex>"
+                 "<vmNetworkConfigIndex>1</vmNetworkConfigIndex><vmNetworkConfigParent>br-lan</vmNetworkConfigParent>"
+                 "<vmNetworkConfigAddress>192.0.2.1</vmNetworkConfigAddress></vmNetworkConfigEntry></vmNetworkConfigTable>"
+                 % index)
+        m.edit_config(target="candidate", config=config(
+            "<vmConfigTable>%s</vmConfigTable>%s" % (vr_entry(index, name, "<vmConfigMemory>256</vmConfigMemory>", "create"), iface)))
+        running = m.get_config(source="running").data_ele
+        out["in_running_before_commit"] = bool(running.xpath("//v:vmConfigEntry[v:vmName='%s']" % name, namespaces=NS))
+        candidate = m.get_config(source="candidate").data_ele
+        out["in_candidate"] = bool(candidate.xpath("//v:vmConfigEntry[v:vmName='%s']" % name, namespaces=NS))
+        m.commit()
+        out["states_after_commit"] = wait_state(m, index, "running")
+
+        subtree = ('<NEW-VMM-MIB xmlns="%s"><vmConfigTable><vmConfigEntry><vmName>%s</vmName></vmConfigEntry>'
+                   '</vmConfigTable></NEW-VMM-MIB>' % (VMM, name))
+        got = m.get_config(source="running", filter=("subtree", subtree)).data_ele
+        entries = got.xpath("//v:vmConfigEntry", namespaces=NS)
+        out["subtree_entries"] = len(entries)
+        out["subtree_memory"] = got.xpath("string(//v:vmConfigEntry/v:vmConfigMemory)", namespaces=NS)
+        out["subtree_index"] = got.xpath("string(//v:vmConfigEntry/v:vmIndex)", namespaces=NS)
+        sel = ('<NEW-VMM-MIB xmlns="%s"><vmNetworkTable><vmNetworkEntry><vmIndex>%d</vmIndex>'
+               '<vmNetworkPhysAddress/></vmNetworkEntry></vmNetworkTable></NEW-VMM-MIB>' % (VMM, index))
+        got = m.get(filter=("subtree", sel)).data_ele
+        out["mac"] = got.xpath("string(//v:vmNetworkPhysAddress)", namespaces=NS)
+        out["mac_reply_leaves"] = sorted(set(etree.QName(e).localname for e in got.iter() if len(e) == 0))
+        xp = m.get(filter=("xpath", ({"v": VMM}, "/v:NEW-VMM-MIB/v:vmConfigTable/v:vmConfigEntry[v:vmName='%s']/v:vmConfigMemory" % name))).data_ele
+        out["xpath_memory"] = xp.xpath("string(//v:vmConfigMemory)", namespaces=NS)
+        out["xpath_leaves"] = sorted(set(etree.QName(e).localname for e in xp.iter() if len(e) == 0))
+
+        m.edit_config(target="running", config=config(
+            "<vmConfigTable><vmConfigEntry><vmIndex>%d</vmIndex><vmAdminState>shutdown</vmAdminState></vmConfigEntry></vmConfigTable>" % index))
+        out["states_after_stop"] = wait_state(m, index, "shutdown")
+        m.edit_config(target="candidate", config=config(
+            "<vmConfigTable><vmConfigEntry><vmIndex>%d</vmIndex><vmAdminState>running</vmAdminState></vmConfigEntry></vmConfigTable>" % index))
+        m.commit()
+        out["states_after_start"] = wait_state(m, index, "running")
+        if args.keep:
+            return out
+        m.edit_config(target="candidate", config=config(
+            "<vmConfigTable>%s</vmConfigTable>" % ('<vmConfigEntry nc:operation="delete"><vmIndex>%d</vmIndex></vmConfigEntry>' % index)))
+        m.commit()
+        end = time.time() + 20
+        while time.time() < end and xpath_oper_state(m, index) is not None:
+            time.sleep(0.05)
+        out["gone_after_delete"] = xpath_oper_state(m, index) is None
+        out["in_running_after_delete"] = bool(m.get_config(source="running").data_ele.xpath(
+            "//v:vmConfigEntry[v:vmIndex=%d]" % index, namespaces=NS))
+    return out
+
+
+class ArrivalOrder(SessionListener):
+    """Records the message-id of every rpc-reply in the order the replies arrive."""
+
+    def __init__(self):
+        self.ids = []
+
+    def callback(self, root, raw):
+        tag, attrs = root
+        if tag == "{%s}rpc-reply" % NC:
+            self.ids.append(attrs.get("message-id"))
+
+    def errback(self, ex):
+        pass
+
+
+def pipeline(args):
+    n = args.count
+    with connect(args) as m:
+        order = ArrivalOrder()
+        m._session.add_listener(order)
+        m.async_mode = True
+        sent = []
+        rpcs = []
+        for i in range(n):
+            if i % 2 == 0:
+                r = m.get_config(source="running")
+            else:
+                r = m.get(filter=("subtree", '<NEW-VMM-MIB xmlns="%s"><vmObjects/></NEW-VMM-MIB>' % VMM))
+            rpcs.append(r)
+            sent.append(r.id)
+        deadline = time.time() + 60
+        for r in rpcs:
+            r.event.wait(max(0.0, deadline - time.time()))
+        m.async_mode = False
+        ok = sum(1 for r in rpcs if r.reply is not None and r.reply.ok)
+        replied = [i for i in order.ids if i in sent]
+        return {"sent": sent, "arrived": replied, "ok": ok, "count": n, "framing": base_of(m)}
+
+
+def notify(args):
+    index, name = args.index, args.name
+    with connect(args) as m:
+        m.create_subscription()
+        t0 = time.time()
+        m.edit_config(target="running", config=config("<vmConfigTable>%s</vmConfigTable>" % vr_entry(index, name, op="create")))
+        events = []
+        running = None
+        end = time.time() + 20
+        while time.time() < end and running is None:
+            n = m.take_notification(block=True, timeout=1)
+            if n is None:
+                continue
+            ele = n.notification_ele
+            kinds = [etree.QName(c).localname for c in ele if etree.QName(c).localname != "eventTime"]
+            vm_name = ele.xpath("string(.//v:vmName/v:vmName)", namespaces=NS)
+            events.append({"kind": kinds[0] if kinds else None, "vmName": vm_name,
+                           "eventTime": ele.xpath("string(n:eventTime)", namespaces={"n": NOTIF}), "state": ele.xpath("string(.//v:vmOperState/v:vmOperState)", namespaces=NS)})
+            if kinds and kinds[0] == "vmRunning" and vm_name == name:
+                running = events[-1]
+        # Interleave: the subscribed session still answers rpcs.
+        still = m.get_config(source="running").ok
+        return {"events": events, "running": running, "seconds": time.time() - t0, "rpc_after_subscribe": still}
+
+
+def errors(args):
+    out = {}
+    with connect(args) as m:
+        # Malformed XML: sent raw; the reply (without message-id) is caught by a listener.
+        class Raw(SessionListener):
+            def __init__(self):
+                self.replies = []
+
+            def callback(self, root, raw):
+                if root[0] == "{%s}rpc-reply" % NC and "message-id" not in root[1]:
+                    self.replies.append(raw)
+
+            def errback(self, ex):
+                pass
+
+        raw = Raw()
+        m._session.add_listener(raw)
+        m._session.send('<rpc message-id="x1" xmlns="%s"><get><filter></get></rpc>' % NC)
+        end = time.time() + 10
+        while time.time() < end and not raw.replies:
+            time.sleep(0.01)
+        out["malformed_reply"] = raw.replies[0] if raw.replies else None
+
+        try:
+            m.dispatch(to_ele('<frobnicate xmlns="urn:example:nothing"/>'))
+            out["unknown_operation"] = None
+        except RPCError as e:
+            out["unknown_operation"] = error_of(e)
+
+        try:
+            m.edit_config(target="running", config=config(
+                "<vmConfigTable>%s</vmConfigTable>" % vr_entry(args.index, "leafy", "<vmColour>red</vmColour>")))
+            out["unknown_leaf"] = None
+        except RPCError as e:
+            out["unknown_leaf"] = error_of(e)
+
+        try:
+            m.edit_config(target="running", config=config(
+                "<vmConfigTable>%s</vmConfigTable>" % ('<vmConfigEntry nc:operation="delete"><vmIndex>%d</vmIndex></vmConfigEntry>' % 999999)))
+            out["delete_missing"] = None
+        except RPCError as e:
+            out["delete_missing"] = error_of(e)
+
+        out["session_alive"] = m.get_config(source="running").ok
+        out["leafy_created"] = bool(m.get_config(source="running").data_ele.xpath(
+            "//v:vmConfigEntry[v:vmName='leafy']", namespaces=NS))
+    with connect(args) as m2:
+        out["server_alive"] = m2.get(filter=("subtree", '<NEW-VMM-MIB xmlns="%s"><vmObjects/></NEW-VMM-MIB>' % VMM)).ok
+    return out
+
+
+def schema(args):
+    out = {"files": []}
+    with connect(args) as m:
+        listing = m.get(filter=("subtree", '<netconf-state xmlns="%s"><schemas/></netconf-state>' % MON)).data_ele
+        for s in listing.xpath("//m:schema", namespaces=NS):
+            ident = s.xpath("string(m:identifier)", namespaces=NS)
+            version = s.xpath("string(m:version)", namespaces=NS)
+            text = m.get_schema(ident, version=version, format="yang").data
+            path = os.path.join(args.out, "%s@%s.yang" % (ident, version))
+            with open(path, "w") as f:
+                f.write(text)
+            out["files"].append(path)
+        out["module_capability"] = [c for c in m.server_capabilities if "module=NEW-VMM-MIB" in c]
+    return out
+
+
+def viewer(args):
+    out = {}
+    with connect(args) as m:
+        out["get_ok"] = m.get_config(source="running").ok
+        try:
+            m.edit_config(target="running", config=config("<vmConfigTable>%s</vmConfigTable>" % vr_entry(args.index, "nope")))
+            out["edit"] = None
+        except RPCError as e:
+            out["edit"] = error_of(e)
+    return out
+
+
+SCENARIOS = {f.__name__: f for f in (hello, lifecycle, pipeline, notify, errors, schema, viewer)}
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("scenario", choices=sorted(SCENARIOS))
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--framing", choices=["1.0", "1.1"], default="1.1")
+    p.add_argument("--user", default="admin")
+    p.add_argument("--password", default="admin")
+    p.add_argument("--index", type=int, default=1)
+    p.add_argument("--name", default="vr1")
+    p.add_argument("--count", type=int, default=50)
+    p.add_argument("--keep", action="store_true", help="lifecycle: leave the VR in place")
+    p.add_argument("--out", default=".")
+    args = p.parse_args()
+    result = SCENARIOS[args.scenario](args)
+    sys.stdout.write(json.dumps(result) + "\n")
+
+
+if __name__ == "__main__":
+    main()
