@@ -3,6 +3,7 @@ package io.vrouter.it.netconf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.vrouter.it.ServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,11 +24,11 @@ class NetconfIT {
 
     @TempDir
     static Path dir;
-    static NetconfServerProcess server;
+    static ServerProcess server;
 
     @BeforeAll
     static void start() throws Exception {
-        server = new NetconfServerProcess(dir.resolve("server"));
+        server = ServerProcess.start(dir.resolve("netconf-server"));
     }
 
     @AfterAll
@@ -44,7 +45,7 @@ class NetconfIT {
     @ParameterizedTest
     @ValueSource(strings = {"1.0", "1.1"})
     void capabilityExchangeOnBothFramings(String framing) throws Exception {
-        JsonNode r = server.scenario("hello", "--framing", framing).json();
+        JsonNode r = Ncclient.scenario(server, "hello", "--framing", framing);
         assertThat(r.get("framing").asText()).isEqualTo(framing);
         assertThat(texts(r.get("capabilities"))).contains("urn:ietf:params:netconf:base:1.0",
                 "urn:ietf:params:netconf:base:1.1", "urn:ietf:params:netconf:capability:candidate:1.0",
@@ -60,7 +61,7 @@ class NetconfIT {
     void createOnCandidateCommitReadBackStartStopAndDelete(String framing) throws Exception {
         int index = framing.equals("1.0") ? 101 : 111;
         String name = "life-" + index;
-        JsonNode r = server.scenario("lifecycle", "--framing", framing, "--index", Integer.toString(index), "--name", name).json();
+        JsonNode r = Ncclient.scenario(server, "lifecycle", "--framing", framing, "--index", Integer.toString(index), "--name", name);
         assertThat(r.get("framing").asText()).isEqualTo(framing);
         assertThat(r.get("in_candidate").asBoolean()).isTrue();
         assertThat(r.get("in_running_before_commit").asBoolean()).isFalse();
@@ -79,13 +80,13 @@ class NetconfIT {
         assertThat(texts(r.get("states_after_start"))).last().isEqualTo("running");
         assertThat(r.get("gone_after_delete").asBoolean()).isTrue();
         assertThat(r.get("in_running_after_delete").asBoolean()).isFalse();
-        assertThat(server.rest("/api/v1/routers/" + index)).isNull();
+        assertThat(Ncclient.rest(server, "/api/v1/routers/" + index)).isNull();
     }
 
     @Test
     void aVrCreatedOverNetconfIsTheSameVrOverRest() throws Exception {
-        server.scenario("lifecycle", "--index", "121", "--name", "shared-121", "--keep").json();
-        JsonNode vr = server.rest("/api/v1/routers/121");
+        Ncclient.scenario(server, "lifecycle", "--index", "121", "--name", "shared-121", "--keep");
+        JsonNode vr = Ncclient.rest(server, "/api/v1/routers/121");
         assertThat(vr).isNotNull();
         assertThat(vr.get("vmName").asText()).isEqualTo("shared-121");
         assertThat(vr.get("vmConfigMemory").asInt()).isEqualTo(256);
@@ -96,14 +97,14 @@ class NetconfIT {
     @ParameterizedTest
     @ValueSource(strings = {"1.0", "1.1"})
     void pipelinedRpcsAreAnsweredInRequestOrder(String framing) throws Exception {
-        JsonNode r = server.scenario("pipeline", "--framing", framing, "--count", "60").json();
+        JsonNode r = Ncclient.scenario(server, "pipeline", "--framing", framing, "--count", "60");
         assertThat(r.get("ok").asInt()).isEqualTo(60);
         assertThat(texts(r.get("arrived"))).hasSize(60).containsExactlyElementsOf(texts(r.get("sent")));
     }
 
     @Test
     void aSubscriptionReceivesTheNotificationThatCreationCompleted() throws Exception {
-        JsonNode r = server.scenario("notify", "--index", "131", "--name", "notified-131").json();
+        JsonNode r = Ncclient.scenario(server, "notify", "--index", "131", "--name", "notified-131");
         JsonNode running = r.get("running");
         assertThat(running.isNull()).as("vmRunning for notified-131 among %s", r.get("events")).isFalse();
         assertThat(running.get("kind").asText()).isEqualTo("vmRunning");
@@ -114,7 +115,7 @@ class NetconfIT {
 
     @Test
     void malformedXmlUnknownOperationsAndUnknownLeavesGetRpcErrorsAndEverythingLivesOn() throws Exception {
-        JsonNode r = server.scenario("errors", "--index", "141").json();
+        JsonNode r = Ncclient.scenario(server, "errors", "--index", "141");
         assertThat(r.get("malformed_reply").asText()).contains("<error-tag>malformed-message</error-tag>",
                 "<error-type>rpc</error-type>");
         assertThat(r.get("unknown_operation").get("tag").asText()).isEqualTo("operation-not-supported");
@@ -134,23 +135,23 @@ class NetconfIT {
     @Test
     void getSchemaDownloadsModulesThatCompile() throws Exception {
         Path out = Files.createDirectories(dir.resolve("schemas"));
-        JsonNode r = server.scenario("schema", "--out", out.toString()).json();
+        JsonNode r = Ncclient.scenario(server, "schema", "--out", out.toString());
         assertThat(texts(r.get("files"))).extracting(f -> Path.of(f).getFileName().toString())
                 .contains("NEW-VMM-MIB@2026-11-22.yang", "ietf-yang-smiv2@2012-06-22.yang", "ietf-yang-types@2013-07-15.yang");
         Path module = out.resolve("NEW-VMM-MIB@2026-11-22.yang");
         assertThat(Files.readString(module)).startsWith("module NEW-VMM-MIB {");
-        NetconfServerProcess.Run pyang = NetconfServerProcess.run(List.of("pyang", "--strict", "-p", out.toString(), module.toString()));
-        assertThat(pyang.exit()).as(pyang.out()).isZero();
-        NetconfServerProcess.Run yanglint = NetconfServerProcess.run(List.of("yanglint", "-p", out.toString(), module.toString()));
-        assertThat(yanglint.exit()).as(yanglint.out()).isZero();
+        ServerProcess.Result pyang = ServerProcess.run(List.of("pyang", "--strict", "-p", out.toString(), module.toString()));
+        assertThat(pyang.exit()).as(pyang.toString()).isZero();
+        ServerProcess.Result yanglint = ServerProcess.run(List.of("yanglint", "-p", out.toString(), module.toString()));
+        assertThat(yanglint.exit()).as(yanglint.toString()).isZero();
     }
 
     @Test
     void theReadOnlyUserCanReadButNotEdit() throws Exception {
-        JsonNode r = server.scenario("viewer", "--user", "viewer", "--password", "viewer", "--index", "151").json();
+        JsonNode r = Ncclient.scenario(server, "viewer", "--user", "viewer", "--password", "viewer", "--index", "151");
         assertThat(r.get("get_ok").asBoolean()).isTrue();
         assertThat(r.get("edit").get("tag").asText()).isEqualTo("access-denied");
-        assertThat(server.rest("/api/v1/routers/151")).isNull();
+        assertThat(Ncclient.rest(server, "/api/v1/routers/151")).isNull();
     }
 
     @Test
@@ -159,14 +160,14 @@ class NetconfIT {
                 "create /NEW-VMM-MIB/vmConfigTable/vmConfigEntry -- vmIndex=161 vmName=yuma-161\n"
                         + "commit\n"
                         + "xget /NEW-VMM-MIB/vmConfigTable/vmConfigEntry[vmIndex=161]\n");
-        NetconfServerProcess.Run r = NetconfServerProcess.run(List.of("yangcli", "--server=127.0.0.1",
+        ServerProcess.Result r = ServerProcess.run(List.of("yangcli", "--server=127.0.0.1",
                 "--ncport=" + server.netconfPort, "--user=admin", "--password=admin", "--batch-mode",
                 "--run-script=" + script, "--display-mode=xml"));
-        assertThat(r.exit()).as(r.out()).isZero();
+        assertThat(r.exit()).as(r.toString()).isZero();
         // Two <ok/> replies (the edit-config that "create" sends and the commit), then the data.
         assertThat(r.out().split("RPC OK Reply", -1)).hasSize(3);
         assertThat(r.out()).contains("<vmName>yuma-161</vmName>").doesNotContain("RPC Error");
-        JsonNode vr = server.rest("/api/v1/routers/161");
+        JsonNode vr = Ncclient.rest(server, "/api/v1/routers/161");
         assertThat(vr).isNotNull();
         assertThat(vr.get("vmName").asText()).isEqualTo("yuma-161");
     }

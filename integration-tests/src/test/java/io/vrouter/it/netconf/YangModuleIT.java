@@ -2,6 +2,7 @@ package io.vrouter.it.netconf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vrouter.it.ServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -15,22 +16,22 @@ class YangModuleIT {
     @Test
     void pyangStrictAcceptsTheModule() throws Exception {
         assertThat(MODULE).exists();
-        NetconfServerProcess.Run r = NetconfServerProcess.run(List.of("pyang", "--strict", "-p", YANG.toString(), MODULE.toString()));
-        assertThat(r.exit()).as(r.out()).isZero();
-        assertThat(r.out()).doesNotContain("error", "warning");
+        ServerProcess.Result r = ServerProcess.run(List.of("pyang", "--strict", "-p", YANG.toString(), MODULE.toString()));
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out() + r.err()).doesNotContain("error", "warning");
     }
 
     @Test
     void yanglintAcceptsTheModule() throws Exception {
-        NetconfServerProcess.Run r = NetconfServerProcess.run(List.of("yanglint", "-p", YANG.toString(), MODULE.toString()));
-        assertThat(r.exit()).as(r.out()).isZero();
-        assertThat(r.out()).doesNotContainIgnoringCase("err");
+        ServerProcess.Result r = ServerProcess.run(List.of("yanglint", "-p", YANG.toString(), MODULE.toString()));
+        assertThat(r.exit()).as(r.toString()).isZero();
+        assertThat(r.out() + r.err()).doesNotContainIgnoringCase("err");
     }
 
     @Test
     void theTreeHasTheTablesAsContainersOfListsKeyedByTheIndex() throws Exception {
-        NetconfServerProcess.Run r = NetconfServerProcess.run(List.of("pyang", "-f", "tree", "-p", YANG.toString(), MODULE.toString()));
-        assertThat(r.exit()).as(r.out()).isZero();
+        ServerProcess.Result r = ServerProcess.run(List.of("pyang", "-f", "tree", "-p", YANG.toString(), MODULE.toString()));
+        assertThat(r.exit()).as(r.toString()).isZero();
         String tree = r.out();
         assertThat(tree).contains("+--rw NEW-VMM-MIB", "+--rw vmConfigTable", "+--rw vmConfigEntry* [vmIndex]",
                 "+--rw vmNetworkConfigEntry* [vmIndex vmNetworkConfigIndex]", "+--ro vmEntry* [vmIndex]",
