@@ -26,7 +26,9 @@ import org.w3c.dom.Element;
  *
  * <p>Entries are replaced whole in the copy only once they are complete, so an error leaves each
  * entry either as it was or fully edited; with {@code continue-on-error} the failing entry is skipped
- * and the others are applied; with the other options the edit stops at the first error.
+ * and the others are edited; with the other options the edit stops at the first error. The entries
+ * edited are then validated, and one that fails is put back as it was. Whether an edit with errors
+ * is applied at all is the caller's decision (test-option and error-option).
  */
 public final class EditConfig {
     public enum Op { MERGE, REPLACE, CREATE, DELETE, REMOVE, NONE }
@@ -43,6 +45,8 @@ public final class EditConfig {
     /** Entries this edit created or changed: they are validated at the end. */
     private final Set<Integer> touched = new HashSet<>();
     private boolean stopped;
+    /** The datastore before the edit, to put back entries that fail validation. */
+    private final ConfigData before;
 
     /**
      * @param data    the copy to edit
@@ -50,6 +54,7 @@ public final class EditConfig {
      */
     public EditConfig(ConfigData data, ConfigData running, ErrorOption errorOption) {
         this.data = data;
+        this.before = data.copy();
         this.running = running;
         this.errorOption = errorOption;
     }
@@ -77,7 +82,7 @@ public final class EditConfig {
                 fail(e);
             }
         }
-        if (!stopped) validate();
+        validate();
         return errors;
     }
 
@@ -412,25 +417,30 @@ public final class EditConfig {
     private void validate() {
         Map<String, Integer> names = new HashMap<>();
         for (VmConfigEntry c : data.values()) {
-            if (c.vmName == null) continue;
-            Integer other = names.putIfAbsent(c.vmName, c.vmIndex);
-            if (other != null && (touched.contains(c.vmIndex) || touched.contains(other))) {
-                fail(new RpcError(Type.APPLICATION, "operation-failed", "data-not-unique",
-                        Paths.child(Paths.entry(c.vmIndex), "vmName"), "vmName '" + c.vmName
-                        + "' is used by vmIndex " + other + " and " + c.vmIndex)
-                        .info("non-unique", Paths.child(Paths.entry(other), "vmName")));
-                if (stopped) return;
-            }
+            if (c.vmName != null && !touched.contains(c.vmIndex)) names.put(c.vmName, c.vmIndex);
         }
-        for (Integer i : touched) {
-            if (stopped) return;
+        for (Integer i : new java.util.TreeSet<>(touched)) {
             VmConfigEntry c = data.get(i);
             if (c == null) continue;
             try {
                 VmConfigEntry base = running.get(i);
-                data.put(base == null ? completeNew(c) : completeExisting(base, c));
+                VmConfigEntry done = base == null ? completeNew(c) : completeExisting(base, c);
+                Integer other = names.putIfAbsent(done.vmName, i);
+                if (other != null && other != i.intValue()) {
+                    throw new RpcError(Type.APPLICATION, "operation-failed", "data-not-unique",
+                            Paths.child(Paths.entry(i), "vmName"), "vmName '" + done.vmName
+                            + "' is used by vmIndex " + other + " and " + i)
+                            .info("non-unique", Paths.child(Paths.entry(other), "vmName"));
+                }
+                data.put(done);
             } catch (RpcError e) {
-                fail(e);
+                errors.add(e);
+                VmConfigEntry was = before.get(i);
+                if (was == null) {
+                    data.remove(i);
+                } else {
+                    data.put(was);
+                }
             }
         }
     }

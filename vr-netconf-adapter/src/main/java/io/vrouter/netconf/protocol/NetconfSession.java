@@ -433,15 +433,16 @@ public final class NetconfSession {
                         .info("bad-element", "default-operation");
             };
         }
-        boolean testOnly = false;
+        TestOption test = TestOption.TEST_THEN_SET;
         Element t = SecureXml.child(op, Ns.BASE, "test-option");
         if (t != null) {
-            switch (SecureXml.text(t).trim()) {
-                case "test-then-set", "set" -> testOnly = false;
-                case "test-only" -> testOnly = true;
+            test = switch (SecureXml.text(t).trim()) {
+                case "test-then-set" -> TestOption.TEST_THEN_SET;
+                case "set" -> TestOption.SET;
+                case "test-only" -> TestOption.TEST_ONLY;
                 default -> throw RpcError.invalidValue(null, "test-option must be test-then-set, set or test-only")
                         .info("bad-element", "test-option");
-            }
+            };
         }
         EditConfig.ErrorOption errorOption = EditConfig.ErrorOption.STOP_ON_ERROR;
         Element eo = SecureXml.child(op, Ns.BASE, "error-option");
@@ -462,32 +463,37 @@ public final class NetconfSession {
             }
             throw RpcError.missingElement(Type.PROTOCOL, null, "config", "edit-config needs <config>");
         }
-        return Outcome.errors(edit(target, config, defaultOp, errorOption, testOnly));
+        return Outcome.errors(edit(target, config, defaultOp, errorOption, test));
     }
 
-    /** Edits a datastore with the given config; for running, applies the difference to the service. */
+    /**
+     * Edits a datastore with the given config; for running, applies the difference to the service.
+     * With test-then-set (the default) or rollback-on-error, an edit with any error changes nothing;
+     * with test-option set, stop-on-error keeps what was edited before the error and
+     * continue-on-error everything but the failed entries.
+     */
     private List<RpcError> edit(Datastores.Name target, Element config, EditConfig.Op defaultOp,
-                                EditConfig.ErrorOption errorOption, boolean testOnly) throws RpcError {
+                                EditConfig.ErrorOption errorOption, TestOption test) throws RpcError {
         Datastores ds = ctx.datastores();
         synchronized (ds) {
             ds.checkWritable(target, id);
             ConfigData running = ConfigData.of(ctx.service());
+            ConfigData[] cb = target == Datastores.Name.CANDIDATE ? ds.candidateAndBase() : new ConfigData[] {running.copy(), running};
+            EditConfig edit = new EditConfig(cb[0], running, errorOption);
+            List<RpcError> errors = new ArrayList<>(edit.apply(config, defaultOp));
+            boolean allOrNothing = test != TestOption.SET || errorOption == EditConfig.ErrorOption.ROLLBACK_ON_ERROR;
+            if (test == TestOption.TEST_ONLY || (!errors.isEmpty() && allOrNothing)) return errors;
             if (target == Datastores.Name.CANDIDATE) {
-                ConfigData[] cb = ds.candidateAndBase();
-                EditConfig edit = new EditConfig(cb[0], running, errorOption);
-                List<RpcError> errors = edit.apply(config, defaultOp);
-                boolean keep = errors.isEmpty() || errorOption != EditConfig.ErrorOption.ROLLBACK_ON_ERROR;
-                if (!testOnly && keep) ds.storeCandidate(edit.data(), cb[1]);
+                ds.storeCandidate(edit.data(), cb[1]);
                 return errors;
             }
-            EditConfig edit = new EditConfig(running.copy(), running, errorOption);
-            List<RpcError> errors = new ArrayList<>(edit.apply(config, defaultOp));
-            if (testOnly || (!errors.isEmpty() && errorOption == EditConfig.ErrorOption.ROLLBACK_ON_ERROR)) return errors;
             Plan plan = Plan.between(running.rows(), edit.data().rows());
             errors.addAll(plan.apply(ctx.service(), errorOption));
             return errors;
         }
     }
+
+    enum TestOption { TEST_THEN_SET, SET, TEST_ONLY }
 
     private Outcome copyConfig(Element op) throws RpcError {
         Datastores.Name target = datastore(op, "target");
@@ -495,7 +501,8 @@ public final class NetconfSession {
         if (src == null) throw RpcError.missingElement(Type.PROTOCOL, null, "source", "copy-config needs <source>");
         Element inline = config(src);
         if (inline != null) {
-            return Outcome.errors(edit(target, inline, EditConfig.Op.REPLACE, EditConfig.ErrorOption.ROLLBACK_ON_ERROR, false));
+            return Outcome.errors(edit(target, inline, EditConfig.Op.REPLACE, EditConfig.ErrorOption.ROLLBACK_ON_ERROR,
+                    TestOption.TEST_THEN_SET));
         }
         Datastores.Name source = datastore(op, "source");
         if (source == target) {

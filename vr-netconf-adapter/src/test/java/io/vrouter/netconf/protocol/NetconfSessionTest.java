@@ -191,19 +191,90 @@ class NetconfSessionTest {
     @Test
     void errorOptionsDecideWhatOfAFailedEditIsApplied() throws Exception {
         TestClient c = client(false);
-        String bad = entry(2, "b", "<vmConfigMemory>1</vmConfigMemory>");
-        String rollback = c.rpc(edit("running", configTable(entry(1, "a", "") + bad), "<error-option>rollback-on-error</error-option>"));
-        assertThat(rollback).contains("<error-tag>invalid-value</error-tag>");
+        String bad = "<vmConfigEntry><vmIndex>2</vmIndex><vmName>b</vmName><vmConfigCpuNumber>x</vmConfigCpuNumber></vmConfigEntry>";
+        String three = configTable(entry(1, "a", "") + bad + entry(3, "c", ""));
+        // test-then-set (the default): an edit with an error changes nothing, whatever the error-option.
+        for (String option : List.of("stop-on-error", "continue-on-error", "rollback-on-error")) {
+            String reply = c.rpc(edit("running", three, "<error-option>" + option + "</error-option>"));
+            assertThat(reply).as(option).contains("<error-tag>invalid-value</error-tag>").doesNotContain("<ok/>");
+            assertThat(service.indices()).as(option).isEmpty();
+        }
+        // set with rollback-on-error: nothing either.
+        c.rpc(edit("running", three, "<test-option>set</test-option><error-option>rollback-on-error</error-option>"));
         assertThat(service.indices()).isEmpty();
-
-        String cont = c.rpc(edit("running", configTable(entry(1, "a", "") + "<vmConfigEntry><vmIndex>2</vmIndex><vmName>b</vmName><vmConfigCpuNumber>x</vmConfigCpuNumber></vmConfigEntry>"
-                + entry(3, "c", "")), "<error-option>continue-on-error</error-option>"));
+        // set with stop-on-error: what came before the error.
+        String stop = c.rpc(edit("running", three, "<test-option>set</test-option><error-option>stop-on-error</error-option>"));
+        assertThat(stop).contains("<error-tag>invalid-value</error-tag>");
+        assertThat(service.indices()).containsExactly(1);
+        // set with continue-on-error: everything but the failed entry.
+        String cont = c.rpc(edit("running", configTable(entry(4, "d", "") + bad + entry(5, "e", "")),
+                "<test-option>set</test-option><error-option>continue-on-error</error-option>"));
         assertThat(cont).contains("<error-tag>invalid-value</error-tag>").doesNotContain("<ok/>");
-        assertThat(service.indices()).containsExactly(1, 3);
+        assertThat(service.indices()).containsExactly(1, 4, 5);
 
-        String testOnly = c.rpc(edit("running", configTable(entry(5, "e", "")), "<test-option>test-only</test-option>"));
+        String testOnly = c.rpc(edit("running", configTable(entry(6, "f", "")), "<test-option>test-only</test-option>"));
         assertThat(testOnly).contains("<ok/>");
-        assertThat(service.indices()).containsExactly(1, 3);
+        assertThat(service.indices()).containsExactly(1, 4, 5);
+    }
+
+    @Test
+    void manyVrsInOneEditAreOneTransaction() throws Exception {
+        TestClient c = client(true);
+        assertThat(c.rpc(edit("running", configTable(entry(1, "taken", "")), ""))).contains("<ok/>");
+        // The third entry reuses a name: none of the three is created.
+        String reply = c.rpc(edit("running", configTable(entry(2, "t2", "") + entry(3, "t3", "") + entry(4, "taken", "")), ""));
+        assertThat(reply).contains("<error-app-tag>data-not-unique</error-app-tag>");
+        assertThat(service.indices()).containsExactly(1);
+        // The same through the candidate: the commit creates all of them, in one service batch.
+        StringBuilder many = new StringBuilder();
+        for (int i = 10; i < 60; i++) many.append(entry(i, "batch-" + i, ""));
+        assertThat(c.rpc(edit("candidate", configTable(many.toString()), ""))).contains("<ok/>");
+        assertThat(c.rpc("<commit/>")).contains("<ok/>");
+        assertThat(service.indices()).hasSize(51);
+    }
+
+    @Test
+    void copyConfigBetweenDatastoresAndFromInlineConfig() throws Exception {
+        TestClient c = client(true);
+        c.rpc(edit("running", configTable(entry(1, "a", "")), ""));
+        String inline = "<copy-config><target><candidate/></target><source><config><NEW-VMM-MIB xmlns='" + VMM + "'>"
+                + configTable(entry(2, "b", "")) + "</NEW-VMM-MIB></config></source></copy-config>";
+        assertThat(c.rpc(inline)).contains("<ok/>");
+        String candidate = c.rpc("<get-config><source><candidate/></source></get-config>");
+        assertThat(candidate).contains("<vmName>b</vmName>").doesNotContain("<vmName>a</vmName>");
+        assertThat(c.rpc("<copy-config><target><running/></target><source><candidate/></source></copy-config>")).contains("<ok/>");
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (service.indices().contains(1) && System.nanoTime() < deadline) Thread.sleep(10);
+        assertThat(service.indices()).containsExactly(2);
+        c.rpc(edit("candidate", configTable(entry(3, "c", "")), ""));
+        assertThat(c.rpc("<copy-config><target><candidate/></target><source><running/></source></copy-config>")).contains("<ok/>");
+        assertThat(c.rpc("<get-config><source><candidate/></source></get-config>")).doesNotContain("<vmName>c</vmName>");
+        assertThat(c.rpc("<delete-config><target><running/></target></delete-config>")).contains("<error-tag>operation-not-supported</error-tag>");
+    }
+
+    @Test
+    void aFramingErrorEndsTheSession() throws Exception {
+        TestClient c = client(true);
+        assertThat(c.rpc("<get-config><source><running/></source></get-config>")).contains("<data");
+        c.sendRaw("\n#abc\n<rpc/>\n##\n");
+        assertThat(c.next()).isEqualTo("EOF");
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (ctx.sessions().containsKey(c.session.id()) && System.nanoTime() < deadline) Thread.sleep(10);
+        assertThat(ctx.sessions()).doesNotContainKey(c.session.id());
+    }
+
+    @Test
+    void largeRepliesLeaveInManyChunks() throws Exception {
+        StringBuilder many = new StringBuilder();
+        for (int i = 1; i <= 300; i++) many.append(entry(i, "large-" + i, ""));
+        TestClient c = client(true);
+        assertThat(c.rpc(edit("running", configTable(many.toString()), ""))).contains("<ok/>");
+        long chunksBefore = c.chunksReceived();
+        String reply = c.rpc("<get/>");
+        assertThat(reply).contains("<vmName>large-1</vmName>", "<vmName>large-300</vmName>");
+        // The reply is over 16 KiB and is sent as it is written, a chunk per 16 KiB buffer.
+        assertThat(reply.length()).isGreaterThan(100_000);
+        assertThat(c.chunksReceived() - chunksBefore).isGreaterThanOrEqualTo(reply.length() / 16384);
     }
 
     @Test

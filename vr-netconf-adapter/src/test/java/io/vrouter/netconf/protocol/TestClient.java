@@ -49,7 +49,7 @@ final class TestClient implements AutoCloseable {
         Thread t = new Thread(session::run, "test-netconf-" + session.id());
         t.setDaemon(true);
         t.start();
-        InputStream in = socket.getInputStream();
+        InputStream in = new ChunkCounter(socket.getInputStream());
         rawOut = socket.getOutputStream();
         writer = new MessageWriter(rawOut, 4096);
         decoder = new FrameDecoder(in, 64 << 20);
@@ -75,6 +75,43 @@ final class TestClient implements AutoCloseable {
         }, "test-netconf-reader");
         reader.setDaemon(true);
         reader.start();
+    }
+
+    private final java.util.concurrent.atomic.AtomicLong chunks = new java.util.concurrent.atomic.AtomicLong();
+
+    /** Chunk headers seen so far on the wire (base:1.1). */
+    long chunksReceived() {
+        return chunks.get();
+    }
+
+    /** Counts chunk headers ("\n#" followed by a digit) as bytes pass. */
+    private final class ChunkCounter extends java.io.FilterInputStream {
+        private int last1 = -1;
+        private int last2 = -1;
+
+        ChunkCounter(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int b = super.read();
+            if (b >= 0) see(b);
+            return b;
+        }
+
+        @Override
+        public int read(byte[] buf, int off, int len) throws IOException {
+            int n = super.read(buf, off, len);
+            for (int i = 0; i < n; i++) see(buf[off + i] & 0xff);
+            return n;
+        }
+
+        private void see(int b) {
+            if (last2 == '\n' && last1 == '#' && b >= '1' && b <= '9') chunks.incrementAndGet();
+            last2 = last1;
+            last1 = b;
+        }
     }
 
     /** Sends one message as it is (framed). */
