@@ -30,7 +30,7 @@ public final class SnmpInterface implements ManagementInterface {
         agent = new VrSnmpAgent(config, context.settings().dataDir().resolve("snmp"), context.service(),
                 new PendingRows(), context.metrics());
         agent.start();
-        notifier = new Notifier(context.service(), agent.getNotificationOriginator());
+        notifier = new Notifier(context.service(), agent.notificationOriginator());
     }
 
     @Override

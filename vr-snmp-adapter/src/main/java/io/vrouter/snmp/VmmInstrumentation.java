@@ -97,6 +97,8 @@ final class VmmInstrumentation implements GenericManagedObject {
         sr.completed();
     }
 
+    /** Required by the interface; the agent calls {@link #next(SubRequest, Function)}, which applies VACM. */
+    @Deprecated
     @Override
     public boolean next(SubRequest<?> sr) {
         return next(sr, null);

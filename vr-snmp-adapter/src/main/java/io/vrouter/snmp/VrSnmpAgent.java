@@ -10,14 +10,17 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.Locale;
 import java.util.Properties;
 import org.snmp4j.CommandResponderEvent;
 import org.snmp4j.MessageDispatcherImpl;
 import org.snmp4j.PDU;
-import org.snmp4j.TransportMapping;
-import org.snmp4j.agent.BaseAgent;
+import org.snmp4j.agent.AgentConfigManager;
 import org.snmp4j.agent.CommandProcessor;
+import org.snmp4j.agent.DefaultMOServer;
 import org.snmp4j.agent.DuplicateRegistrationException;
+import org.snmp4j.agent.MOServer;
+import org.snmp4j.agent.NotificationOriginator;
 import org.snmp4j.agent.mo.snmp.SnmpCommunityMIB;
 import org.snmp4j.agent.mo.snmp.SnmpNotificationMIB;
 import org.snmp4j.agent.mo.snmp.SnmpTargetMIB;
@@ -25,14 +28,15 @@ import org.snmp4j.agent.mo.snmp.StorageType;
 import org.snmp4j.agent.mo.snmp.TransportDomains;
 import org.snmp4j.agent.mo.snmp.VacmMIB;
 import org.snmp4j.agent.security.MutableVACM;
-import org.snmp4j.mp.MPv1;
-import org.snmp4j.mp.MPv2c;
+import org.snmp4j.cfg.EngineBootsProvider;
+import org.snmp4j.mp.CounterSupport;
 import org.snmp4j.mp.MPv3;
+import org.snmp4j.mp.MessageProcessingModel;
 import org.snmp4j.security.AuthSHA;
 import org.snmp4j.security.SecurityLevel;
 import org.snmp4j.security.SecurityModel;
+import org.snmp4j.security.SecurityModels;
 import org.snmp4j.security.SecurityProtocols;
-import org.snmp4j.security.USM;
 import org.snmp4j.security.UsmUser;
 import org.snmp4j.smi.Address;
 import org.snmp4j.smi.OID;
@@ -43,12 +47,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The snmp4j-agent agent: UDP transport, SNMPv2c communities and SNMPv3 USM users mapped by VACM to a
- * read view and a write view, notification targets, and NEW-VMM-MIB registered beside the standard
- * SNMPv2-MIB and SNMP-FRAMEWORK-MIB. snmpEngineID and snmpEngineBoots live in
- * {@code DATA_DIR/snmp/engine.properties}, so that receivers accept our notifications after a restart.
+ * The snmp4j-agent agent, assembled with {@link AgentConfigManager}: a UDP transport, SNMPv2c
+ * communities and SNMPv3 USM users mapped by VACM to a read view and a write view, notification
+ * targets, and NEW-VMM-MIB registered beside the standard SNMPv2-MIB and SNMP-FRAMEWORK-MIB. Its
+ * configuration comes from the server's settings only (no snmp4j configuration file is read or
+ * written); snmpEngineID and snmpEngineBoots live in {@code DATA_DIR/snmp/engine.properties}, so that
+ * receivers accept our notifications after a restart.
  */
-final class VrSnmpAgent extends BaseAgent {
+final class VrSnmpAgent {
     private static final Logger log = LoggerFactory.getLogger(VrSnmpAgent.class);
     static final OctetString READ_VIEW = new OctetString("vrRead");
     static final OctetString WRITE_VIEW = new OctetString("vrWrite");
@@ -61,11 +67,15 @@ final class VrSnmpAgent extends BaseAgent {
     private final EngineState engine;
     private final VmmInstrumentation instrumentation;
     private final VrMetrics metrics;
+    private final DefaultMOServer server = new DefaultMOServer();
+    private final MessageDispatcherImpl dispatcher = new MessageDispatcherImpl();
+    private final UdpAddress address;
+    private final Manager manager;
     private final ThreadLocal<Long> started = new ThreadLocal<>();
     private final ThreadLocal<Boolean> answered = new ThreadLocal<>();
 
-    /** snmpEngineID and snmpEngineBoots, persisted. */
-    record EngineState(OctetString engineId, int boots) {
+    /** snmpEngineID and snmpEngineBoots, persisted; loading them counts a boot. */
+    record EngineState(OctetString engineId, int boots) implements EngineBootsProvider {
         static EngineState loadAndBoot(Path dir) throws IOException {
             Files.createDirectories(dir);
             Path file = dir.resolve("engine.properties");
@@ -84,8 +94,9 @@ final class VrSnmpAgent extends BaseAgent {
             } else {
                 id = new OctetString(HexFormat.of().parseHex(hex.trim()));
             }
-            int boots = Integer.parseInt(p.getProperty("engineBoots", "0").trim()) + 1;
-            if (boots <= 0 || boots == Integer.MAX_VALUE) boots = Integer.MAX_VALUE;
+            long previous = Long.parseLong(p.getProperty("engineBoots", "0").trim());
+            // RFC 3414: snmpEngineBoots stops at 2147483647, where the engine needs a new engineID.
+            int boots = (int) Math.min(Integer.MAX_VALUE, Math.max(0, previous) + 1);
             p.setProperty("engineID", HexFormat.of().formatHex(id.getValue()));
             p.setProperty("engineBoots", Integer.toString(boots));
             Path tmp = dir.resolve("engine.properties.tmp");
@@ -94,6 +105,17 @@ final class VrSnmpAgent extends BaseAgent {
             }
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             return new EngineState(id, boots);
+        }
+
+        /** The boot was counted when the state was loaded; snmp4j asks again at start-up. */
+        @Override
+        public int updateEngineBoots() {
+            return boots;
+        }
+
+        @Override
+        public int getEngineBoots() {
+            return boots;
         }
     }
 
@@ -111,8 +133,8 @@ final class VrSnmpAgent extends BaseAgent {
                 super.processPdu(event);
             } finally {
                 if (!answered.get() && event.getPDU() != null && event.getPDU().getType() != PDU.REPORT) {
-                    // Dropped (unknown community) or handed to a report by the security layer.
-                    metrics.recordRequest("snmp", PDU.getTypeString(event.getPDU().getType()).toLowerCase(), "refused",
+                    // Dropped: an unknown community, or a request the security layer refused.
+                    metrics.recordRequest("snmp", operation(event.getPDU()), "refused",
                             System.nanoTime() - started.get());
                 }
                 started.remove();
@@ -126,24 +148,54 @@ final class VrSnmpAgent extends BaseAgent {
             Long t0 = started.get();
             if (t0 != null) {
                 answered.set(true);
-                String op = PDU.getTypeString(requestEvent.getPDU().getType()).toLowerCase();
                 String outcome = response.getErrorStatus() == PDU.noError ? "success"
                         : PDU.toErrorStatusText(response.getErrorStatus());
-                metrics.recordRequest("snmp", op, outcome, System.nanoTime() - t0);
+                metrics.recordRequest("snmp", operation(requestEvent.getPDU()), outcome, System.nanoTime() - t0);
             }
+        }
+
+        private String operation(PDU pdu) {
+            return PDU.getTypeString(pdu.getType()).toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** The snmp4j-agent configuration manager, with our command processor. */
+    private static final class Manager extends AgentConfigManager {
+        private final java.util.function.Function<OctetString, CommandProcessor> processors;
+        private final boolean v2c;
+
+        Manager(EngineState engine, org.snmp4j.MessageDispatcher messages, MOServer mibs, boolean v2c,
+                java.util.function.Function<OctetString, CommandProcessor> processors) {
+            super(engine.engineId(), messages, null, new MOServer[]{mibs}, null, null, null, engine);
+            this.processors = processors;
+            this.v2c = v2c;
+        }
+
+        /** SNMPv3 always, SNMPv2c unless turned off, SNMPv1 never. */
+        @Override
+        protected void initMessageDispatcherWithMPs(org.snmp4j.MessageDispatcher mp) {
+            super.initMessageDispatcherWithMPs(mp);
+            mp.removeMessageProcessingModel(mp.getMessageProcessingModel(MessageProcessingModel.MPv1));
+            if (!v2c) mp.removeMessageProcessingModel(mp.getMessageProcessingModel(MessageProcessingModel.MPv2c));
+        }
+
+        @Override
+        protected CommandProcessor createCommandProcessor(OctetString engineID) {
+            return processors.apply(engineID);
         }
     }
 
     VrSnmpAgent(SnmpConfig config, Path stateDir, VirtualRouterService service, PendingRows pending, VrMetrics metrics)
             throws IOException {
-        super(stateDir.resolve("unused-boot-counter").toFile(), null, null);
         this.config = config;
         this.metrics = metrics;
         this.engine = EngineState.loadAndBoot(stateDir);
         this.instrumentation = new VmmInstrumentation(service, pending);
-        setAgent(new TimedCommandProcessor(engine.engineId()));
-        setSysDescr(new OctetString("vrouter SNMP agent (NEW-VMM-MIB) on " + service.driverName()));
-        setSysOID(VmmMib.ROOT);
+        this.address = new UdpAddress(InetAddress.getByName(config.bind()), config.port());
+        this.manager = new Manager(engine, dispatcher, server, config.v2c(), TimedCommandProcessor::new);
+        SecurityProtocols protocols = new SecurityProtocols(SecurityProtocols.SecurityProtocolSet.defaultSecurity);
+        protocols.addAuthenticationProtocol(new AuthSHA());   // HMAC-SHA-96, what net-snmp's "-a SHA" means
+        manager.setContext(new SecurityModels(), protocols, new CounterSupport());
     }
 
     OctetString engineId() {
@@ -154,172 +206,129 @@ final class VrSnmpAgent extends BaseAgent {
         return engine.boots();
     }
 
-    /** The address the agent listens on (with the real port when 0 was asked for). */
-    UdpAddress listenAddress() {
-        return (UdpAddress) transportMappings[0].getListenAddress();
+    NotificationOriginator notificationOriginator() {
+        return manager.getNotificationOriginator();
     }
 
-    @Override
-    protected int updateEngineBoots() {
-        return engine.boots();
-    }
-
-    @Override
-    protected int getEngineBoots() {
-        return engine.boots();
-    }
-
-    @Override
-    protected void initTransportMappings() throws IOException {
-        InetAddress bind = InetAddress.getByName(config.bind());
-        @SuppressWarnings("unchecked")
-        TransportMapping<? extends Address>[] mappings = new TransportMapping[]{
-                new DefaultUdpTransportMapping(new UdpAddress(bind, config.port()))};
-        transportMappings = mappings;
-    }
-
-    @Override
-    protected void initMessageDispatcher() {
-        dispatcher = new MessageDispatcherImpl();
-        SecurityProtocols protocols = SecurityProtocols.getInstance();
-        protocols.addDefaultProtocols();
-        protocols.addAuthenticationProtocol(new AuthSHA());
-        usm = new USM(protocols, agent.getContextEngineID(), updateEngineBoots());
-        mpv3 = new MPv3(usm);
-        if (config.v2c()) {
-            dispatcher.addMessageProcessingModel(new MPv1());
-            dispatcher.addMessageProcessingModel(new MPv2c());
-        }
-        dispatcher.addMessageProcessingModel(mpv3);
-        initSnmpSession();
-    }
-
-    @Override
-    protected void registerManagedObjects() {
+    /** Configures, binds and starts answering. */
+    void start() throws IOException {
+        dispatcher.addTransportMapping(new DefaultUdpTransportMapping(address));
+        manager.initialize();
         try {
             server.register(instrumentation, null);
         } catch (DuplicateRegistrationException e) {
             throw new IllegalStateException(e);
         }
+        addUsers();
+        addCommunities(manager.getSnmpCommunityMIB());
+        addViews(manager.getVacmMIB());
+        addNotificationTargets(manager.getSnmpTargetMIB(), manager.getSnmpNotificationMIB(),
+                manager.getSnmpCommunityMIB(), manager.getVacmMIB());
+        manager.run();
+        if (manager.getState() != org.snmp4j.agent.AgentState.STATE_RUNNING) {
+            throw new IOException("SNMP agent could not listen on udp:" + address);
+        }
+        log.info("SNMP agent on udp:{} engineID {} boots {}", address, engine.engineId().toHexString(), engine.boots());
     }
 
-    @Override
-    protected void unregisterManagedObjects() {
+    void stop() {
+        manager.shutdown();
         server.unregister(instrumentation, null);
     }
 
-    @Override
-    protected void addUsmUser(USM usm) {
+    private void addUsers() {
         for (SnmpConfig.User u : config.users()) {
-            usm.addUser(new UsmUser(new OctetString(u.name()), u.authProtocol(), new OctetString(u.authPassphrase()),
-                    u.privProtocol(), new OctetString(u.privPassphrase())));
+            manager.getUsm().addUser(new UsmUser(new OctetString(u.name()), u.authProtocol(),
+                    new OctetString(u.authPassphrase()), u.privProtocol(), new OctetString(u.privPassphrase())));
         }
     }
 
-    @Override
-    protected void addCommunities(SnmpCommunityMIB communityMIB) {
+    private void addCommunities(SnmpCommunityMIB communityMIB) {
+        // Entries with a transport tag that names no target (the notification-only community) take no requests.
+        communityMIB.setSourceAddressFiltering(true);
         if (!config.v2c()) return;
         int n = 0;
         for (String c : config.readCommunities()) {
             communityMIB.addSnmpCommunityEntry(new OctetString("r" + n++), new OctetString(c), new OctetString(c),
-                    agent.getContextEngineID(), new OctetString(), new OctetString(), StorageType.volatile_);
+                    engine.engineId(), new OctetString(), new OctetString(), StorageType.volatile_);
         }
         for (String c : config.writeCommunities()) {
             communityMIB.addSnmpCommunityEntry(new OctetString("w" + n++), new OctetString(c), new OctetString(c),
-                    agent.getContextEngineID(), new OctetString(), new OctetString(), StorageType.volatile_);
+                    engine.engineId(), new OctetString(), new OctetString(), StorageType.volatile_);
         }
     }
 
-    @Override
-    protected void addViews(VacmMIB vacm) {
-        for (String c : config.readCommunities()) {
-            vacm.addGroup(SecurityModel.SECURITY_MODEL_SNMPv2c, new OctetString(c), READ_GROUP, StorageType.volatile_);
-        }
-        for (String c : config.writeCommunities()) {
-            vacm.addGroup(SecurityModel.SECURITY_MODEL_SNMPv2c, new OctetString(c), WRITE_GROUP, StorageType.volatile_);
+    private void addViews(VacmMIB vacm) {
+        if (config.v2c()) {
+            for (String c : config.readCommunities()) {
+                vacm.addGroup(SecurityModel.SECURITY_MODEL_SNMPv2c, new OctetString(c), READ_GROUP, StorageType.volatile_);
+            }
+            for (String c : config.writeCommunities()) {
+                vacm.addGroup(SecurityModel.SECURITY_MODEL_SNMPv2c, new OctetString(c), WRITE_GROUP, StorageType.volatile_);
+            }
         }
         for (SnmpConfig.User u : config.users()) {
             vacm.addGroup(SecurityModel.SECURITY_MODEL_USM, new OctetString(u.name()),
                     u.write() ? WRITE_GROUP : READ_GROUP, StorageType.volatile_);
         }
-        // Readers: the VR MIB, system and snmp groups, the engine (snmpEngineID, snmpEngineBoots);
+        // Readers: the VR MIB, the system and snmp groups, the engine (snmpEngineID, snmpEngineBoots);
         // never the security configuration (USM, VACM, community, target tables).
-        vacm.addViewTreeFamily(READ_VIEW, VmmMib.ROOT, new OctetString(), VacmMIB.vacmViewIncluded, StorageType.volatile_);
-        vacm.addViewTreeFamily(READ_VIEW, new OID("1.3.6.1.2.1.1"), new OctetString(), VacmMIB.vacmViewIncluded,
-                StorageType.volatile_);
-        vacm.addViewTreeFamily(READ_VIEW, new OID("1.3.6.1.2.1.11"), new OctetString(), VacmMIB.vacmViewIncluded,
-                StorageType.volatile_);
-        vacm.addViewTreeFamily(READ_VIEW, new OID("1.3.6.1.6.3.10.2.1"), new OctetString(), VacmMIB.vacmViewIncluded,
-                StorageType.volatile_);
+        for (OID subtree : new OID[]{VmmMib.ROOT, new OID("1.3.6.1.2.1.1"), new OID("1.3.6.1.2.1.11"),
+                new OID("1.3.6.1.6.3.10.2.1")}) {
+            vacm.addViewTreeFamily(READ_VIEW, subtree, new OctetString(), VacmMIB.vacmViewIncluded, StorageType.volatile_);
+        }
         // Writers: the VR MIB only.
         vacm.addViewTreeFamily(WRITE_VIEW, VmmMib.ROOT, new OctetString(), VacmMIB.vacmViewIncluded, StorageType.volatile_);
         vacm.addViewTreeFamily(NOTIFY_VIEW, new OID("1.3"), new OctetString(), VacmMIB.vacmViewIncluded, StorageType.volatile_);
-
-        vacm.addAccess(READ_GROUP, new OctetString(), SecurityModel.SECURITY_MODEL_SNMPv2c, SecurityLevel.NOAUTH_NOPRIV,
-                MutableVACM.VACM_MATCH_EXACT, READ_VIEW, new OctetString(), NOTIFY_VIEW, StorageType.volatile_);
-        vacm.addAccess(WRITE_GROUP, new OctetString(), SecurityModel.SECURITY_MODEL_SNMPv2c, SecurityLevel.NOAUTH_NOPRIV,
-                MutableVACM.VACM_MATCH_EXACT, READ_VIEW, WRITE_VIEW, NOTIFY_VIEW, StorageType.volatile_);
-        vacm.addAccess(READ_GROUP, new OctetString(), SecurityModel.SECURITY_MODEL_USM, SecurityLevel.AUTH_PRIV,
-                MutableVACM.VACM_MATCH_EXACT, READ_VIEW, new OctetString(), NOTIFY_VIEW, StorageType.volatile_);
-        vacm.addAccess(WRITE_GROUP, new OctetString(), SecurityModel.SECURITY_MODEL_USM, SecurityLevel.AUTH_PRIV,
-                MutableVACM.VACM_MATCH_EXACT, READ_VIEW, WRITE_VIEW, NOTIFY_VIEW, StorageType.volatile_);
+        for (int model : new int[]{SecurityModel.SECURITY_MODEL_SNMPv2c, SecurityModel.SECURITY_MODEL_USM}) {
+            int level = model == SecurityModel.SECURITY_MODEL_USM ? SecurityLevel.AUTH_PRIV : SecurityLevel.NOAUTH_NOPRIV;
+            vacm.addAccess(READ_GROUP, new OctetString(), model, level, MutableVACM.VACM_MATCH_EXACT, READ_VIEW,
+                    new OctetString(), NOTIFY_VIEW, StorageType.volatile_);
+            vacm.addAccess(WRITE_GROUP, new OctetString(), model, level, MutableVACM.VACM_MATCH_EXACT, READ_VIEW,
+                    WRITE_VIEW, NOTIFY_VIEW, StorageType.volatile_);
+        }
     }
 
-    @Override
-    protected void addNotificationTargets(SnmpTargetMIB targetMIB, SnmpNotificationMIB notificationMIB) {
-        targetMIB.addDefaultTDomains();
-        boolean v3 = config.trapVersion().equals("v3");
+    private void addNotificationTargets(SnmpTargetMIB targetMIB, SnmpNotificationMIB notificationMIB,
+                                        SnmpCommunityMIB communityMIB, VacmMIB vacm) {
         OctetString params = new OctetString("vrParams");
-        if (v3) {
-            targetMIB.addTargetParams(params, MessageProcessingModel_V3, SecurityModel.SECURITY_MODEL_USM,
+        if (config.trapVersion().equals("v3")) {
+            targetMIB.addTargetParams(params, MessageProcessingModel.MPv3, SecurityModel.SECURITY_MODEL_USM,
                     new OctetString(config.trapUser()), SecurityLevel.AUTH_PRIV, StorageType.volatile_);
         } else {
-            targetMIB.addTargetParams(params, MessageProcessingModel_V2C, SecurityModel.SECURITY_MODEL_SNMPv2c,
+            targetMIB.addTargetParams(params, MessageProcessingModel.MPv2c, SecurityModel.SECURITY_MODEL_SNMPv2c,
                     new OctetString(config.trapCommunity()), SecurityLevel.NOAUTH_NOPRIV, StorageType.volatile_);
-            if (!config.readCommunities().contains(config.trapCommunity())
-                    && !config.writeCommunities().contains(config.trapCommunity())) {
-                // The notification originator finds the community of a v2c target through the community MIB.
-                snmpCommunityMIB.addSnmpCommunityEntry(new OctetString("trap"), new OctetString(config.trapCommunity()),
-                        new OctetString(config.trapCommunity()), agent.getContextEngineID(), new OctetString(),
-                        new OctetString(), StorageType.volatile_);
-                vacmMIB.addGroup(SecurityModel.SECURITY_MODEL_SNMPv2c, new OctetString(config.trapCommunity()),
-                        READ_GROUP, StorageType.volatile_);
+            boolean known = config.v2c() && (config.readCommunities().contains(config.trapCommunity())
+                    || config.writeCommunities().contains(config.trapCommunity()));
+            if (!known) {
+                // The notification originator finds the community of a v2c target through the community
+                // MIB, and checks the notify view through VACM; this entry serves notifications only.
+                communityMIB.addSnmpCommunityEntry(new OctetString("trap"), new OctetString(config.trapCommunity()),
+                        new OctetString(config.trapCommunity()), engine.engineId(), new OctetString(),
+                        new OctetString("vrNoRequests"), StorageType.volatile_);
+                vacm.addGroup(SecurityModel.SECURITY_MODEL_SNMPv2c, new OctetString(config.trapCommunity()),
+                        new OctetString("vrNotifiers"), StorageType.volatile_);
+                vacm.addAccess(new OctetString("vrNotifiers"), new OctetString(), SecurityModel.SECURITY_MODEL_SNMPv2c,
+                        SecurityLevel.NOAUTH_NOPRIV, MutableVACM.VACM_MATCH_EXACT, new OctetString(), new OctetString(),
+                        NOTIFY_VIEW, StorageType.volatile_);
             }
         }
         int n = 0;
         for (String t : config.trapTargets()) {
             String[] hp = SnmpConfig.parseTarget(t);
-            UdpAddress address;
+            UdpAddress target;
             try {
-                address = new UdpAddress(InetAddress.getByName(hp[0]), Integer.parseInt(hp[1]));
+                target = new UdpAddress(InetAddress.getByName(hp[0]), Integer.parseInt(hp[1]));
             } catch (IOException e) {
                 throw new IllegalArgumentException("snmp-trap-target '" + t + "': unknown host", e);
             }
-            OID domain = address.getInetAddress().getAddress().length == 4
+            OID domain = target.getInetAddress().getAddress().length == 4
                     ? TransportDomains.transportDomainUdpIpv4 : TransportDomains.transportDomainUdpIpv6;
-            targetMIB.addTargetAddress(new OctetString("target" + n++), domain, new OctetString(address.getValue()),
+            targetMIB.addTargetAddress(new OctetString("target" + n++), domain, new OctetString(target.getValue()),
                     1500, 2, NOTIFY_TAG, params, StorageType.volatile_);
         }
         notificationMIB.addNotifyEntry(new OctetString("vrNotify"), NOTIFY_TAG,
                 config.trapType().equals("inform") ? SnmpNotificationMIB.SnmpNotifyTypeEnum.inform
                         : SnmpNotificationMIB.SnmpNotifyTypeEnum.trap, StorageType.volatile_);
     }
-
-    private static final int MessageProcessingModel_V2C = org.snmp4j.mp.MessageProcessingModel.MPv2c;
-    private static final int MessageProcessingModel_V3 = org.snmp4j.mp.MessageProcessingModel.MPv3;
-
-    /** Initialises and starts listening. */
-    void start() throws IOException {
-        init();
-        finishInit();
-        run();
-        log.info("SNMP agent on udp:{} engineID {} boots {}", listenAddress(), engine.engineId().toHexString(),
-                engine.boots());
-    }
-
-    @Override
-    protected void addShutdownHook() {
-        // Nothing to save: the configuration comes from the server's settings.
-    }
-
 }

@@ -147,6 +147,21 @@ class NotificationAndEngineTest {
     }
 
     @Test
+    void aNotificationOnlyCommunityTakesNoRequests() throws Exception {
+        try (SnmpTestAgent a = new SnmpTestAgent(dir, LatencyProfile.NONE, Map.of("snmp.community.read", "ro1",
+                "snmp.community.write", "rw1", "snmp.trap.community", "trapsonly"))) {
+            assertThat(a.send(a.v2c("trapsonly"), PDU.GET, new VariableBinding(scalar(VM_NUMBER)))).isNull();
+            assertThat(a.send(a.v2c("public"), PDU.GET, new VariableBinding(scalar(VM_NUMBER)))).isNull();
+            PDU r = a.send(a.v2c("ro1"), PDU.GET, new VariableBinding(scalar(VM_NUMBER)));
+            assertThat(r.get(0).getVariable()).isEqualTo(new Integer32(0));
+            PDU w = a.send(a.v2c("rw1"), PDU.SET, vb(cell(VM_CONFIG_ENTRY, VM_CONFIG_ROW_STATUS, 1),
+                    new Integer32(CREATE_AND_GO)), vb(cell(VM_CONFIG_ENTRY, VM_NAME, 1), new OctetString("rw")));
+            assertThat(w.getErrorStatus()).isEqualTo(PDU.noError);
+            assertThat(a.service.getConfig(1)).isPresent();
+        }
+    }
+
+    @Test
     void settingsAreCheckedAndDevelopmentDefaultsNeedLoopback() {
         SnmpConfig d = SnmpConfig.from(Settings.empty());
         assertThat(d.developmentDefaults()).isTrue();

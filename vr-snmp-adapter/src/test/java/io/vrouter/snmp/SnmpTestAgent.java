@@ -121,7 +121,7 @@ final class SnmpTestAgent implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() throws IOException {
         client.close();
         snmp.close();
         service.close();
