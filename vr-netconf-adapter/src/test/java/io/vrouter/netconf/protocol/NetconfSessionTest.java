@@ -69,6 +69,12 @@ class NetconfSessionTest {
         return m.find() ? m.group(1) : null;
     }
 
+    /** Waits up to 10 s for a condition (the assertion that follows says what failed). */
+    static void awaitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) Thread.sleep(10);
+    }
+
     void awaitState(int vmIndex, OperState state) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
         while (System.nanoTime() < deadline) {
@@ -134,8 +140,7 @@ class NetconfSessionTest {
         awaitState(7, OperState.SHUTDOWN);
         assertThat(c.rpc(edit("running", configTable("<vmConfigEntry nc:operation='delete'><vmIndex>7</vmIndex></vmConfigEntry>"), "")))
                 .contains("<ok/>");
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (service.get(7).isPresent() && System.nanoTime() < deadline) Thread.sleep(10);
+        awaitUntil(() -> service.get(7).isEmpty());
         assertThat(service.get(7)).isEmpty();
     }
 
@@ -243,8 +248,7 @@ class NetconfSessionTest {
         String candidate = c.rpc("<get-config><source><candidate/></source></get-config>");
         assertThat(candidate).contains("<vmName>b</vmName>").doesNotContain("<vmName>a</vmName>");
         assertThat(c.rpc("<copy-config><target><running/></target><source><candidate/></source></copy-config>")).contains("<ok/>");
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (service.indices().contains(1) && System.nanoTime() < deadline) Thread.sleep(10);
+        awaitUntil(() -> !service.indices().contains(1));
         assertThat(service.indices()).containsExactly(2);
         c.rpc(edit("candidate", configTable(entry(3, "c", "")), ""));
         assertThat(c.rpc("<copy-config><target><candidate/></target><source><running/></source></copy-config>")).contains("<ok/>");
@@ -258,8 +262,7 @@ class NetconfSessionTest {
         assertThat(c.rpc("<get-config><source><running/></source></get-config>")).contains("<data");
         c.sendRaw("\n#abc\n<rpc/>\n##\n");
         assertThat(c.next()).isEqualTo("EOF");
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (ctx.sessions().containsKey(c.session.id()) && System.nanoTime() < deadline) Thread.sleep(10);
+        awaitUntil(() -> !ctx.sessions().containsKey(c.session.id()));
         assertThat(ctx.sessions()).doesNotContainKey(c.session.id());
     }
 
