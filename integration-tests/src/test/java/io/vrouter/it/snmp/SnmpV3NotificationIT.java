@@ -1,8 +1,9 @@
 package io.vrouter.it.snmp;
 
-import static io.vrouter.it.snmp.SnmpServerProcess.cli;
+import static io.vrouter.it.snmp.SnmpCliIT.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vrouter.it.ServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -21,12 +22,12 @@ class SnmpV3NotificationIT {
     @TempDir
     Path dir;
 
-    private SnmpServerProcess.Result v3(SnmpServerProcess server, String tool, String... args) throws Exception {
+    private ServerProcess.Result v3(ServerProcess server, String tool, String... args) throws Exception {
         String[] cmd = new String[SnmpCliIT.V3.length + 7 + args.length];
         cmd[0] = tool;
         System.arraycopy(SnmpCliIT.V3, 0, cmd, 1, SnmpCliIT.V3.length);
         int i = 1 + SnmpCliIT.V3.length;
-        for (String s : new String[]{"-On", "-t", "8", "-r", "0", server.agent()}) cmd[i++] = s;
+        for (String s : new String[]{"-On", "-t", "8", "-r", "0", SnmpCliIT.agent(server)}) cmd[i++] = s;
         System.arraycopy(args, 0, cmd, i, args.length);
         return cli(java.util.Arrays.copyOf(cmd, i + args.length));
     }
@@ -48,7 +49,7 @@ class SnmpV3NotificationIT {
 
     @Test
     void v3TrapsThenInformsAcrossARestart() throws Exception {
-        int trapPort = SnmpServerProcess.freeUdpPort();
+        int trapPort = ServerProcess.freeUdpPort();
         Path traps = dir.resolve("traps.log");
         Path conf = dir.resolve("snmptrapd.conf");
         Files.writeString(conf, String.join("\n",
@@ -69,24 +70,26 @@ class SnmpV3NotificationIT {
                     "engineID=" + ENGINE_ID + "\nengineBoots=0\n");
             Path trapConf = dir.resolve("trap.properties");
             Files.writeString(trapConf, "snmp.trap.version=v3\nsnmp.trap.type=trap\nsnmp.trap.user=admin\n");
-            try (SnmpServerProcess server = SnmpServerProcess.start(serverDir, "--config", trapConf.toString(),
+            try (ServerProcess server = ServerProcess.start(serverDir, "--config", trapConf.toString(),
                     "--snmp-trap-target", "udp:127.0.0.1:" + trapPort)) {
-                SnmpServerProcess.Result boots = v3(server, "snmpget", "1.3.6.1.6.3.10.2.1.1.0", "1.3.6.1.6.3.10.2.1.2.0");
+                SnmpCliIT.awaitAgent(server);
+                ServerProcess.Result boots = v3(server, "snmpget", "1.3.6.1.6.3.10.2.1.1.0", "1.3.6.1.6.3.10.2.1.2.0");
                 assertThat(boots.out()).as(boots.toString()).contains("INTEGER: 1")
                         .containsIgnoringCase("80 00 13 70 04 76 72 74 65 73 74 30 31");
-                SnmpServerProcess.Result set = v3(server, "snmpset", MIB + ".1.12.1.7.1", "i", "4",
+                ServerProcess.Result set = v3(server, "snmpset", MIB + ".1.12.1.7.1", "i", "4",
                         MIB + ".1.12.1.1.1", "s", "v3-trapped");
                 assertThat(set.exit()).as(set.toString()).isZero();
                 awaitLine(traps, "= OID: ." + MIB + ".0.1", "\"v3-trapped\"");
             }
             Path informConf = dir.resolve("inform.properties");
             Files.writeString(informConf, "snmp.trap.version=v3\nsnmp.trap.type=inform\n");
-            try (SnmpServerProcess server = SnmpServerProcess.start(serverDir, "--config", informConf.toString(),
+            try (ServerProcess server = ServerProcess.start(serverDir, "--config", informConf.toString(),
                     "--snmp-trap-target", "udp:127.0.0.1:" + trapPort)) {
-                SnmpServerProcess.Result boots = v3(server, "snmpget", "1.3.6.1.6.3.10.2.1.2.0");
+                SnmpCliIT.awaitAgent(server);
+                ServerProcess.Result boots = v3(server, "snmpget", "1.3.6.1.6.3.10.2.1.2.0");
                 assertThat(boots.out()).as("snmpEngineBoots after a restart").contains("INTEGER: 2");
                 // the VR made before the restart is still there, and its removal is announced by an inform
-                SnmpServerProcess.Result d = v3(server, "snmpset", MIB + ".1.12.1.7.1", "i", "6");
+                ServerProcess.Result d = v3(server, "snmpset", MIB + ".1.12.1.7.1", "i", "6");
                 assertThat(d.exit()).as(d.toString()).isZero();
                 awaitLine(traps, "= OID: ." + MIB + ".0.10", "\"v3-trapped\"");
             }
