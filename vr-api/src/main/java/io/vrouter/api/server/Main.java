@@ -2,16 +2,11 @@ package io.vrouter.api.server;
 
 import io.vrouter.core.config.Settings;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Callable;
 import org.slf4j.Logger;
@@ -50,10 +45,6 @@ public final class Main implements Callable<Integer> {
     String simLatency;
     @Option(names = "--snmp-trap-target", paramLabel = "udp:HOST:PORT", description = "Adds an SNMP notification target (repeatable).")
     List<String> trapTargets = new ArrayList<>();
-
-    /** The option keys that environment variables may set. */
-    private static final List<String> KEYS = List.of("config", "data-dir", "bind", "rest-port", "snmp-port", "netconf-port",
-            "driver", "sim-latency", "snmp-trap-target");
 
     private final CountDownLatch stopped = new CountDownLatch(1);
 
@@ -98,22 +89,7 @@ public final class Main implements Callable<Integer> {
 
     /** Merges defaults, the config file, the environment and the command line. */
     Settings settings(Map<String, String> env) throws IOException {
-        Map<String, String> values = new LinkedHashMap<>();
-        Map<String, String> fromEnv = new LinkedHashMap<>();
-        for (String key : KEYS) {
-            String v = env.get("VROUTER_" + key.toUpperCase(Locale.ROOT).replace('-', '_'));
-            if (v != null) fromEnv.put(key, v);
-        }
-        Path file = config != null ? config : fromEnv.containsKey("config") ? Path.of(fromEnv.get("config")) : null;
-        if (file != null) {
-            if (!Files.isReadable(file)) throw new IllegalArgumentException("cannot read config file " + file);
-            Properties p = new Properties();
-            try (InputStream in = Files.newInputStream(file)) {
-                p.load(in);
-            }
-            p.stringPropertyNames().forEach(k -> values.put(k, p.getProperty(k)));
-        }
-        values.putAll(fromEnv);
+        Map<String, String> values = SettingsLoader.load(config, env);
         put(values, "data-dir", dataDir);
         put(values, "bind", bind);
         put(values, "rest-port", restPort);

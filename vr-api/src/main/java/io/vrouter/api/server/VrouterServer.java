@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.ServiceLoader;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,9 +43,10 @@ public final class VrouterServer implements AutoCloseable {
     private final FileChannel lockFile;
     private final FileLock lock;
     private final VirtualRouterService service;
+    private final ServerContext context;
     private final List<ManagementInterface> interfaces = new ArrayList<>();
 
-    private VrouterServer(Settings settings) throws Exception {
+    private VrouterServer(Settings settings, Set<String> excluded) throws Exception {
         Path dataDir = settings.dataDir();
         Files.createDirectories(dataDir);
         lockFile = FileChannel.open(dataDir.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
@@ -72,11 +74,13 @@ public final class VrouterServer implements AutoCloseable {
 
         HypervisorDriver driver = driver(settings);
         service = new VirtualRouterService(driver, new ConfigStore(dataDir), metrics);
+        context = new ServerContext(service, settings, credentials, metrics);
         try {
             service.start();
-            ServerContext context = new ServerContext(service, settings, credentials, metrics);
             List<ManagementInterface> found = new ArrayList<>();
-            ServiceLoader.load(ManagementInterface.class).forEach(found::add);
+            ServiceLoader.load(ManagementInterface.class).forEach(mi -> {
+                if (!excluded.contains(mi.name())) found.add(mi);
+            });
             found.sort(Comparator.comparing(ManagementInterface::name));
             for (ManagementInterface mi : found) {
                 mi.start(context);
@@ -94,7 +98,20 @@ public final class VrouterServer implements AutoCloseable {
 
     /** Starts everything; throws when any part cannot start, having stopped what had started. */
     public static VrouterServer start(Settings settings) throws Exception {
-        return new VrouterServer(settings);
+        return new VrouterServer(settings, Set.of());
+    }
+
+    /**
+     * Starts everything but the named interfaces: a servlet container hosts REST itself, on the
+     * {@link #context()} of this server.
+     */
+    public static VrouterServer startWithout(Settings settings, String... interfaceNames) throws Exception {
+        return new VrouterServer(settings, Set.of(interfaceNames));
+    }
+
+    /** What the interfaces run on: the service, settings, credentials and metrics. */
+    public ServerContext context() {
+        return context;
     }
 
     private static HypervisorDriver driver(Settings settings) throws Exception {

@@ -1,0 +1,77 @@
+package io.vrouter.api.war;
+
+import io.vrouter.api.rest.RestApplication;
+import io.vrouter.api.server.SettingsLoader;
+import io.vrouter.api.server.VrouterServer;
+import io.vrouter.core.config.Settings;
+import jakarta.servlet.ServletContext;
+import jakarta.servlet.ServletContextEvent;
+import jakarta.servlet.ServletContextListener;
+import jakarta.servlet.ServletRegistration;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.Map;
+import org.glassfish.jersey.servlet.ServletContainer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * vrouter inside a servlet container (Tomcat 10.1): the container serves REST through Jersey's
+ * servlet, and the server started here hosts the service and the other interfaces (SNMP, NETCONF).
+ *
+ * <p>Settings, lowest first: the config file ({@code vrouter.config} context parameter or system
+ * property, else {@code VROUTER_CONFIG}), the environment ({@code VROUTER_*}), context parameters
+ * and system properties named {@code vrouter.KEY}. The data directory defaults to
+ * {@code $CATALINA_BASE/vrouter-data}.
+ */
+public final class VrouterWebApp implements ServletContextListener {
+    private static final Logger log = LoggerFactory.getLogger(VrouterWebApp.class);
+    private static final String PREFIX = "vrouter.";
+
+    private VrouterServer server;
+    private AutoCloseable relay;
+
+    @Override
+    public void contextInitialized(ServletContextEvent event) {
+        ServletContext ctx = event.getServletContext();
+        try {
+            Settings settings = settings(ctx);
+            server = VrouterServer.startWithout(settings, "rest");
+            AutoCloseable[] relayOut = new AutoCloseable[1];
+            var app = RestApplication.create(server.context(), relayOut);
+            relay = relayOut[0];
+            ServletRegistration.Dynamic jersey = ctx.addServlet("vrouter-rest", new ServletContainer(app));
+            jersey.addMapping("/*");
+            jersey.setLoadOnStartup(1);
+            jersey.setAsyncSupported(true);
+            log.info("REST on {} (in the servlet container), data in {}", ctx.getContextPath() + "/api/v1", settings.dataDir());
+        } catch (Exception e) {
+            throw new IllegalStateException("vrouter cannot start: " + e.getMessage(), e);
+        }
+    }
+
+    private static Settings settings(ServletContext ctx) throws Exception {
+        String configFile = System.getProperty(PREFIX + "config", ctx.getInitParameter(PREFIX + "config"));
+        Map<String, String> values = SettingsLoader.load(configFile == null ? null : Path.of(configFile), System.getenv());
+        for (String name : Collections.list(ctx.getInitParameterNames())) {
+            if (name.startsWith(PREFIX)) values.put(name.substring(PREFIX.length()), ctx.getInitParameter(name));
+        }
+        System.getProperties().stringPropertyNames().stream().filter(k -> k.startsWith(PREFIX))
+                .forEach(k -> values.put(k.substring(PREFIX.length()), System.getProperty(k)));
+        String catalinaBase = System.getProperty("catalina.base");
+        if (!values.containsKey("data-dir") && catalinaBase != null) {
+            values.put("data-dir", Path.of(catalinaBase, "vrouter-data").toString());
+        }
+        return Settings.of(values);
+    }
+
+    @Override
+    public void contextDestroyed(ServletContextEvent event) {
+        try {
+            if (relay != null) relay.close();
+        } catch (Exception e) {
+            log.warn("closing the event relay failed", e);
+        }
+        if (server != null) server.close();
+    }
+}
