@@ -15,6 +15,8 @@ public final class NetconfServerContext {
     private final AtomicInteger sessionIds = new AtomicInteger();
     private final Map<Integer, NetconfSession> sessions = new ConcurrentSkipListMap<>();
     private final int maxMessageBytes;
+    /** The last vmUUID seen per VR, for the vmDeleted notification. */
+    private final Map<Integer, String> uuids = new java.util.concurrent.ConcurrentHashMap<>();
 
     public NetconfServerContext(VirtualRouterService service, VrMetrics metrics, int maxMessageBytes) {
         this.service = service;
@@ -37,6 +39,10 @@ public final class NetconfServerContext {
 
     public int maxMessageBytes() {
         return maxMessageBytes;
+    }
+
+    Map<Integer, String> uuids() {
+        return uuids;
     }
 
     int nextSessionId() {

@@ -650,7 +650,7 @@ public final class NetconfSession {
     }
 
     private void notify(VrEvent e, Element filter) {
-        DataNode content = Notifications.content(e, ctx.service()).orElse(null);
+        DataNode content = Notifications.content(e, ctx.service(), ctx.uuids()).orElse(null);
         if (content == null || closing) return;
         Element selected = null;
         if (filter != null) {

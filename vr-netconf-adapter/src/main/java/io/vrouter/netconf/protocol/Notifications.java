@@ -7,12 +7,15 @@ import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.netconf.Ns;
 import io.vrouter.netconf.data.DataNode;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * VR events as the per-VM notifications of NEW-VMM-MIB (those of RFC 7666 that SNMP sends too):
  * a state change to running is vmRunning, to shutdown vmShutdown, and so on; a removal is vmDeleted.
- * Transitions to preparing and configuration changes have no notification of their own.
+ * Transitions to preparing and configuration changes have no notification of their own. As over
+ * SNMP, notifications follow the vmPerVMNotificationsEnabled switch, and vmDeleted carries vmName,
+ * vmUUID (as last seen) and vmPersistent.
  */
 public final class Notifications {
     private Notifications() {
@@ -21,7 +24,9 @@ public final class Notifications {
     /** The notification's name for an event, or empty when the event has none. */
     public static Optional<String> name(VrEvent e) {
         if (e.type == VrEvent.Type.DELETED) return Optional.of("vmDeleted");
-        if (e.type != VrEvent.Type.STATE_CHANGED || e.vmOperState == null) return Optional.empty();
+        if (e.type != VrEvent.Type.STATE_CHANGED || e.vmOperState == null || e.vmOperState == e.previousOperState) {
+            return Optional.empty();
+        }
         OperState s = e.vmOperState;
         switch (s) {
             case RUNNING: case SHUTTINGDOWN: case SHUTDOWN: case PAUSED: case SUSPENDING: case SUSPENDED:
@@ -38,17 +43,23 @@ public final class Notifications {
     }
 
     /** The notification's content element (what follows eventTime), or empty. */
-    public static Optional<DataNode> content(VrEvent e, VirtualRouterService service) {
+    public static Optional<DataNode> content(VrEvent e, VirtualRouterService service, Map<Integer, String> uuids) {
+        if (!service.perVmNotificationsEnabled()) return Optional.empty();
         return name(e).map(n -> {
-            String uuid = null;
-            if (e.type != VrEvent.Type.DELETED) {
+            String uuid;
+            if (e.type == VrEvent.Type.DELETED) {
+                uuid = uuids.get(e.vmIndex);
+            } else {
                 uuid = service.get(e.vmIndex).map(Notifications::uuid).orElse(null);
+                if (uuid != null) uuids.put(e.vmIndex, uuid);
             }
             DataNode.Inner body = DataNode.inner(Ns.VMM, n);
             body.add(DataNode.inner(Ns.VMM, "vmName").add("vmIndex", e.vmIndex).add("vmName", e.vmName));
             if (uuid != null) body.add(DataNode.inner(Ns.VMM, "vmUUID").add("vmIndex", e.vmIndex).add("vmUUID", uuid));
-            // vmDeleted carries vmPersistent instead, which nothing knows once the VR is gone.
-            if (e.type != VrEvent.Type.DELETED) {
+            if (e.type == VrEvent.Type.DELETED) {
+                // The VRs vrouter makes are persistent (their configuration survives a restart).
+                body.add(DataNode.inner(Ns.VMM, "vmPersistent").add("vmIndex", e.vmIndex).add("vmPersistent", "persistent"));
+            } else {
                 body.add(DataNode.inner(Ns.VMM, "vmOperState").add("vmIndex", e.vmIndex)
                         .add("vmOperState", e.vmOperState.label()));
             }

@@ -367,6 +367,32 @@ class NetconfSessionTest {
     }
 
     @Test
+    void subscriptionFiltersAndTheNotificationSwitchDecideWhatIsSent() throws Exception {
+        TestClient c = client(true);
+        assertThat(c.rpc("<create-subscription xmlns='urn:ietf:params:xml:ns:netconf:notification:1.0'>"
+                + "<filter type='subtree'><vmDeleted xmlns='" + VMM + "'/></filter></create-subscription>")).contains("<ok/>");
+        assertThat(c.rpc(edit("running", configTable(entry(8, "filtered", "")), ""))).contains("<ok/>");
+        awaitState(8, OperState.RUNNING);
+        assertThat(c.poll(300)).as("vmRunning is filtered out").isNull();
+        c.rpc(edit("running", configTable("<vmConfigEntry nc:operation='delete'><vmIndex>8</vmIndex></vmConfigEntry>"), ""));
+        String deleted = c.next();
+        assertThat(deleted).contains("<vmDeleted", "<vmName>filtered</vmName>", "<vmPersistent>persistent</vmPersistent>")
+                .doesNotContain("vmOperState");
+
+        TestClient all = client(false);
+        all.rpc("<create-subscription xmlns='urn:ietf:params:xml:ns:netconf:notification:1.0'/>");
+        service.setNotificationsEnabled(false, false);
+        all.rpc(edit("running", configTable(entry(9, "quiet", "")), ""));
+        awaitState(9, OperState.RUNNING);
+        assertThat(all.poll(300)).as("vmPerVMNotificationsEnabled is false").isNull();
+        service.setNotificationsEnabled(true, true);
+        all.rpc(edit("running", configTable("<vmConfigEntry><vmIndex>9</vmIndex><vmAdminState>shutdown</vmAdminState></vmConfigEntry>"), ""));
+        String first = all.next();
+        assertThat(first).contains("<vmShuttingdown");
+        assertThat(all.next()).contains("<vmShutdown", "<vmUUID><vmIndex>9</vmIndex><vmUUID>");
+    }
+
+    @Test
     void getSchemaServesTheModuleAndMonitoringListsIt() throws Exception {
         TestClient c = client(true);
         String m = "urn:ietf:params:xml:ns:yang:ietf-netconf-monitoring";

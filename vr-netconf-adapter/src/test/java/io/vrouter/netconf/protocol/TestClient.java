@@ -129,14 +129,32 @@ final class TestClient implements AutoCloseable {
         return "<rpc message-id='" + (++messageId) + "' xmlns='" + BASE + "'>" + operation + "</rpc>";
     }
 
-    /** Sends an rpc and returns the next message (its reply, when nothing else is in flight). */
+    /** Notifications that arrived while {@link #rpc} waited for a reply, for {@link #next} to return. */
+    private final java.util.ArrayDeque<String> notifications = new java.util.ArrayDeque<>();
+
+    /**
+     * Sends an rpc and returns its reply (the next rpc-reply); notifications that come first are kept
+     * for {@link #next}.
+     */
     String rpc(String operation) throws IOException, InterruptedException {
         send(rpcMessage(operation));
-        return next();
+        while (true) {
+            String m = take();
+            if (m.contains("<notification")) {
+                notifications.add(m);
+            } else {
+                return m;
+            }
+        }
     }
 
-    /** The next message from the server; fails after 10 s. */
+    /** The next message from the server (notifications kept by {@link #rpc} first); fails after 10 s. */
     String next() throws InterruptedException, IOException {
+        if (!notifications.isEmpty()) return notifications.poll();
+        return take();
+    }
+
+    private String take() throws InterruptedException, IOException {
         Object m = received.poll(10, TimeUnit.SECONDS);
         if (m == null) throw new AssertionError("no message from the server within 10 s");
         if (m instanceof IOException e) throw e;
@@ -145,6 +163,7 @@ final class TestClient implements AutoCloseable {
 
     /** The next message, or null when none comes within the time. */
     String poll(long millis) throws InterruptedException {
+        if (!notifications.isEmpty()) return notifications.poll();
         Object m = received.poll(millis, TimeUnit.MILLISECONDS);
         return m instanceof String s ? s : null;
     }
