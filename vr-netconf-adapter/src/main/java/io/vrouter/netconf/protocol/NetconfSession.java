@@ -252,12 +252,19 @@ public final class NetconfSession {
         }
         List<Element> ops = SecureXml.children(rpc);
         String opName = ops.isEmpty() ? "none" : ops.get(0).getLocalName();
+        Outcome o;
         try {
             if (ops.size() != 1) {
                 throw new RpcError(Type.RPC, ops.isEmpty() ? "missing-element" : "unknown-element",
                         "an rpc holds exactly one operation").info("bad-element", ops.isEmpty() ? "rpc" : ops.get(1).getLocalName());
             }
-            Outcome o = dispatch(ops.get(0));
+            try {
+                o = dispatch(ops.get(0));
+            } catch (RuntimeException e) {
+                // A bug or an unexpected failure below: this request fails, the session goes on.
+                log.error("NETCONF session {}: {} failed unexpectedly", id, opName, e);
+                throw new RpcError(Type.APPLICATION, "operation-failed", "internal error: " + e);
+            }
             reply(rpc, o.body, o.errors);
             record(opName, o.errors.isEmpty() ? "ok" : o.errors.get(0).tag(), t0);
             if (o.thenClose) {
@@ -643,8 +650,14 @@ public final class NetconfSession {
             th.setDaemon(true);
             return th;
         });
+        ExecutorService n = notifier;
         subscription = ctx.service().events().subscribe(e -> {
-            if (!closing) notifier.execute(() -> notify(e, filter));
+            if (closing) return;
+            try {
+                n.execute(() -> notify(e, filter));
+            } catch (java.util.concurrent.RejectedExecutionException closed) {
+                // The session ended meanwhile.
+            }
         });
         return Outcome.of(OK);
     }
