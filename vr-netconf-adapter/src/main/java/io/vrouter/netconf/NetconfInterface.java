@@ -21,6 +21,8 @@ import org.apache.sshd.common.session.SessionListener;
 import org.apache.sshd.core.CoreModuleProperties;
 import org.apache.sshd.server.SshServer;
 import org.apache.sshd.server.auth.password.PasswordAuthenticator;
+import org.apache.sshd.server.auth.password.UserAuthPasswordFactory;
+import org.apache.sshd.server.auth.pubkey.UserAuthPublicKeyFactory;
 import org.apache.sshd.server.auth.pubkey.PublickeyAuthenticator;
 import org.apache.sshd.server.config.keys.AuthorizedKeysAuthenticator;
 import org.apache.sshd.server.forward.RejectAllForwardingFilter;
@@ -96,6 +98,8 @@ public final class NetconfInterface implements ManagementInterface {
             sshd.setPublickeyAuthenticator((user, key, session) -> false);
         }
         sshd.setKeyboardInteractiveAuthenticator(null);
+        sshd.setUserAuthFactories(keys == null ? List.of(UserAuthPasswordFactory.INSTANCE)
+                : List.of(UserAuthPublicKeyFactory.INSTANCE, UserAuthPasswordFactory.INSTANCE));
         sshd.setForwardingFilter(RejectAllForwardingFilter.INSTANCE);
         sshd.setSubsystemFactories(List.of(NetconfSubsystem.factory(ctx)));
         CoreModuleProperties.IDLE_TIMEOUT.set(sshd, Duration.ofSeconds(idleSeconds));
