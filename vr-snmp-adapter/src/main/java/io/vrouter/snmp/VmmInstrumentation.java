@@ -11,6 +11,8 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import org.snmp4j.PDU;
 import org.snmp4j.agent.DefaultMOScope;
+import org.snmp4j.agent.MOQuery;
+import org.snmp4j.agent.MOQueryWithSource;
 import org.snmp4j.agent.MOScope;
 import org.snmp4j.agent.mo.GenericManagedObject;
 import org.snmp4j.agent.request.Request;
@@ -48,7 +50,11 @@ final class VmmInstrumentation implements GenericManagedObject {
     }
 
     private TreeMap<OID, Variable> snapshot(SubRequest<?> sr) {
-        Request<?, ?, ?> request = sr == null ? null : sr.getRequest();
+        return snapshot(sr == null ? null : sr.getRequest());
+    }
+
+    /** The snapshot of the request, taken at its first use; a fresh one when there is no request. */
+    private TreeMap<OID, Variable> snapshot(Request<?, ?, ?> request) {
         if (request != null) {
             @SuppressWarnings("unchecked")
             TreeMap<OID, Variable> cached = (TreeMap<OID, Variable>) request.getProcessingUserObject(SNAPSHOT);
@@ -59,24 +65,31 @@ final class VmmInstrumentation implements GenericManagedObject {
         return view;
     }
 
-    @Override
-    public OID find(MOScope range) {
-        TreeMap<OID, Variable> view = MibView.snapshot(service, pending);
+    /** The first instance in the range that passes the filter. */
+    private static OID first(TreeMap<OID, Variable> view, MOScope range, Function<OID, Boolean> filter) {
         Map.Entry<OID, Variable> e = range.isLowerIncluded()
                 ? view.ceilingEntry(range.getLowerBound()) : view.higherEntry(range.getLowerBound());
-        return e != null && range.covers(e.getKey()) ? e.getKey() : null;
-    }
-
-    /** The vmIndex an instance OID of one of the tables belongs to, or null for the scalars. */
-    static Integer vmIndexOf(OID oid) {
-        for (OID entry : List.of(VM_ENTRY, VM_CPU_ENTRY, VM_CPU_AFFINITY_ENTRY, VM_STORAGE_ENTRY, VM_NETWORK_ENTRY,
-                VM_CONFIG_ENTRY, VM_NETWORK_CONFIG_ENTRY)) {
-            if (oid.startsWith(entry) && oid.size() > entry.size() + 1) {
-                int i = oid.get(entry.size() + 1);
-                return i > 0 ? i : -1;
-            }
+        while (e != null && range.covers(e.getKey())) {
+            if (filter == null || filter.apply(e.getKey())) return e.getKey();
+            e = view.higherEntry(e.getKey());
         }
         return null;
+    }
+
+    @Override
+    public OID find(MOScope range) {
+        return first(MibView.snapshot(service, pending), range, null);
+    }
+
+    /**
+     * Called by the agent for every GETNEXT/GETBULK lookup (with the VACM filter): it uses the snapshot
+     * of the request, so a GETBULK builds one snapshot, not one per repetition.
+     */
+    @Override
+    public OID find(MOQuery query, Function<OID, Boolean> filter) {
+        Request<?, ?, ?> request = query instanceof MOQueryWithSource q && q.getSource() instanceof Request<?, ?, ?> r
+                ? r : null;
+        return first(snapshot(request), query.getScope(), filter);
     }
 
     @Override
@@ -106,20 +119,25 @@ final class VmmInstrumentation implements GenericManagedObject {
 
     @Override
     public boolean next(SubRequest<?> sr, Function<OID, Boolean> filter) {
-        MOScope range = sr.getScope();
         TreeMap<OID, Variable> view = snapshot(sr);
-        Map.Entry<OID, Variable> e = range.isLowerIncluded()
-                ? view.ceilingEntry(range.getLowerBound()) : view.higherEntry(range.getLowerBound());
-        while (e != null && range.covers(e.getKey())) {
-            if (filter == null || filter.apply(e.getKey())) {
-                sr.getVariableBinding().setOid(e.getKey());
-                sr.getVariableBinding().setVariable(e.getValue());
-                sr.completed();
-                return true;
+        OID oid = first(view, sr.getScope(), filter);
+        if (oid == null) return false;
+        sr.getVariableBinding().setOid(oid);
+        sr.getVariableBinding().setVariable(view.get(oid));
+        sr.completed();
+        return true;
+    }
+
+    /** The vmIndex an instance OID of one of the tables belongs to, or null for the scalars. */
+    static Integer vmIndexOf(OID oid) {
+        for (OID entry : List.of(VM_ENTRY, VM_CPU_ENTRY, VM_CPU_AFFINITY_ENTRY, VM_STORAGE_ENTRY, VM_NETWORK_ENTRY,
+                VM_CONFIG_ENTRY, VM_NETWORK_CONFIG_ENTRY)) {
+            if (oid.startsWith(entry) && oid.size() > entry.size() + 1) {
+                int i = oid.get(entry.size() + 1);
+                return i > 0 ? i : -1;
             }
-            e = view.higherEntry(e.getKey());
         }
-        return false;
+        return null;
     }
 
     /** True when the OID names an instance of a defined object (a column or a scalar). */
