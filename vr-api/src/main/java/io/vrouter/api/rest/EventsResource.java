@@ -32,7 +32,7 @@ public class EventsResource {
 
     @GET
     @Produces(MediaType.SERVER_SENT_EVENTS)
-    @Operation(summary = "Stream VR state changes as server-sent events")
+    @Operation(operationId = "subscribeEvents", summary = "Stream VR state changes as server-sent events")
     public void subscribe(@Context SseEventSink sink) {
         broadcaster.register(sink);
         // A comment makes the response start now, so the client knows it is subscribed.

@@ -18,7 +18,7 @@ public class HypervisorResource {
     private VirtualRouterService service;
 
     @GET
-    @Operation(summary = "The vmHypervisor group and the NEW-VMM-MIB scalars")
+    @Operation(operationId = "getHypervisor", summary = "The vmHypervisor group and the NEW-VMM-MIB scalars")
     public Hypervisor get() {
         return service.hypervisor();
     }

@@ -10,6 +10,10 @@ import io.swagger.v3.oas.integration.SwaggerConfiguration;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.info.License;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
 import io.swagger.v3.oas.models.security.SecurityScheme;
@@ -45,6 +49,22 @@ public class OpenApiDocument {
         return Yaml.pretty(document());
     }
 
+    /** Every operation answers failures with problem details: one default response says so everywhere. */
+    private static void addProblemResponses(OpenAPI api) {
+        Schema<?> problem = ModelConverters.getInstance().readAllAsResolvedSchema(Problem.class).schema;
+        api.getComponents().addSchemas("problem", problem);
+        Schema<?> ref = new Schema<>().$ref("#/components/schemas/problem");
+        ApiResponse failure = new ApiResponse().description("RFC 9457 problem details")
+                .content(new Content().addMediaType("application/problem+json", new MediaType().schema(ref))
+                        .addMediaType("application/problem+xml", new MediaType().schema(ref)));
+        api.getPaths().values().forEach(path -> path.readOperations().forEach(op -> {
+            // swagger-core files a method's return type under "default"; it is the 200 answer.
+            ApiResponse ok = op.getResponses().remove("default");
+            if (ok != null) op.getResponses().addApiResponse("200", ok.description("OK"));
+            op.getResponses().addApiResponse("default", failure);
+        }));
+    }
+
     /** Generated once: the resources do not change while the server runs. */
     static OpenAPI document() {
         OpenAPI d = document;
@@ -64,7 +84,9 @@ public class OpenApiDocument {
             Reader reader = new Reader(new SwaggerConfiguration().openAPI(base).sortOutput(true));
             Set<Class<?>> resources = new LinkedHashSet<>(List.of(RoutersResource.class, HypervisorResource.class,
                     EventsResource.class));
-            document = reader.read(resources);
+            OpenAPI read = reader.read(resources);
+            addProblemResponses(read);
+            document = read;
             return document;
         }
     }

@@ -2,6 +2,9 @@ package io.vrouter.api.rest;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.OperState;
@@ -50,7 +53,7 @@ public class RoutersResource {
     private UriInfo uri;
 
     @GET
-    @Operation(summary = "List VRs, filtered by name pattern (* wildcard), oper state and admin state, one page at a time")
+    @Operation(operationId = "listRouters", summary = "List VRs, filtered by name pattern (* wildcard), oper state and admin state, one page at a time")
     public VirtualRouterList list(@QueryParam("name") String name,
                                   @QueryParam("operState") String operState,
                                   @QueryParam("adminState") String adminState,
@@ -61,7 +64,11 @@ public class RoutersResource {
     }
 
     @POST
-    @Operation(summary = "Create a VR; answered once accepted, or once the VR is up when asked to wait")
+    @Operation(operationId = "createRouter", summary = "Create a VR; answered once accepted, or once the VR is up when asked to wait", responses = {
+            @ApiResponse(responseCode = "201", description = "created, and up when asked to wait",
+                    content = @Content(schema = @Schema(implementation = VirtualRouter.class))),
+            @ApiResponse(responseCode = "202", description = "accepted: the hypervisor work goes on",
+                    content = @Content(schema = @Schema(implementation = VirtualRouter.class)))})
     public Response create(VirtualRouter request,
                            @Parameter(description = "How long to wait for the VR to be up: 30s, 500ms, 2m")
                            @QueryParam("wait") String wait,
@@ -72,7 +79,11 @@ public class RoutersResource {
 
     @POST
     @Path("batch")
-    @Operation(summary = "Create several VRs in one transaction: all are accepted or none is")
+    @Operation(operationId = "createRouters", summary = "Create several VRs in one transaction: all are accepted or none is", responses = {
+            @ApiResponse(responseCode = "201", description = "created, and up when asked to wait",
+                    content = @Content(schema = @Schema(implementation = VirtualRouterList.class))),
+            @ApiResponse(responseCode = "202", description = "accepted: the hypervisor work goes on",
+                    content = @Content(schema = @Schema(implementation = VirtualRouterList.class)))})
     public Response createBatch(VirtualRouterList request, @QueryParam("wait") String wait,
                                 @HeaderParam("Prefer") String prefer) throws InterruptedException {
         if (request == null || request.virtualRouter == null || request.virtualRouter.isEmpty()) {
@@ -94,14 +105,17 @@ public class RoutersResource {
 
     @GET
     @Path(INDEX)
-    @Operation(summary = "Read one VR")
+    @Operation(operationId = "getRouter", summary = "Read one VR")
     public VirtualRouter get(@PathParam("vmIndex") int vmIndex) {
         return service.get(vmIndex).orElseThrow(() -> new NotFoundException("no VR with vmIndex " + vmIndex));
     }
 
     @DELETE
     @Path(INDEX)
-    @Operation(summary = "Remove a VR: 202 while it shuts down, 204 once gone when asked to wait")
+    @Operation(operationId = "removeRouter", summary = "Remove a VR: 202 while it shuts down, 204 once gone when asked to wait", responses = {
+            @ApiResponse(responseCode = "202", description = "accepted: the VR is shutting down",
+                    content = @Content(schema = @Schema(implementation = VirtualRouter.class))),
+            @ApiResponse(responseCode = "204", description = "removed")})
     public Response remove(@PathParam("vmIndex") int vmIndex, @QueryParam("wait") String wait,
                            @HeaderParam("Prefer") String prefer) throws InterruptedException {
         Duration d = Wait.parse(wait, prefer);
@@ -113,7 +127,11 @@ public class RoutersResource {
 
     @POST
     @Path(INDEX + "/start")
-    @Operation(summary = "Set vmAdminState to running (starts, resumes or unpauses)")
+    @Operation(operationId = "startRouter", summary = "Set vmAdminState to running (starts, resumes or unpauses)", responses = {
+            @ApiResponse(responseCode = "200", description = "done, when asked to wait",
+                    content = @Content(schema = @Schema(implementation = VirtualRouter.class))),
+            @ApiResponse(responseCode = "202", description = "accepted: the hypervisor work goes on",
+                    content = @Content(schema = @Schema(implementation = VirtualRouter.class)))})
     public Response start(@PathParam("vmIndex") int vmIndex, @QueryParam("wait") String wait,
                           @HeaderParam("Prefer") String prefer) {
         return adminState(vmIndex, AdminState.RUNNING, wait, prefer);
@@ -121,7 +139,11 @@ public class RoutersResource {
 
     @POST
     @Path(INDEX + "/stop")
-    @Operation(summary = "Set vmAdminState to shutdown")
+    @Operation(operationId = "stopRouter", summary = "Set vmAdminState to shutdown", responses = {
+            @ApiResponse(responseCode = "200", description = "done, when asked to wait",
+                    content = @Content(schema = @Schema(implementation = VirtualRouter.class))),
+            @ApiResponse(responseCode = "202", description = "accepted: the hypervisor work goes on",
+                    content = @Content(schema = @Schema(implementation = VirtualRouter.class)))})
     public Response stop(@PathParam("vmIndex") int vmIndex, @QueryParam("wait") String wait,
                          @HeaderParam("Prefer") String prefer) {
         return adminState(vmIndex, AdminState.SHUTDOWN, wait, prefer);
@@ -129,7 +151,11 @@ public class RoutersResource {
 
     @POST
     @Path(INDEX + "/suspend")
-    @Operation(summary = "Set vmAdminState to suspended")
+    @Operation(operationId = "suspendRouter", summary = "Set vmAdminState to suspended", responses = {
+            @ApiResponse(responseCode = "200", description = "done, when asked to wait",
+                    content = @Content(schema = @Schema(implementation = VirtualRouter.class))),
+            @ApiResponse(responseCode = "202", description = "accepted: the hypervisor work goes on",
+                    content = @Content(schema = @Schema(implementation = VirtualRouter.class)))})
     public Response suspend(@PathParam("vmIndex") int vmIndex, @QueryParam("wait") String wait,
                             @HeaderParam("Prefer") String prefer) {
         return adminState(vmIndex, AdminState.SUSPENDED, wait, prefer);
@@ -137,7 +163,11 @@ public class RoutersResource {
 
     @POST
     @Path(INDEX + "/pause")
-    @Operation(summary = "Set vmAdminState to paused")
+    @Operation(operationId = "pauseRouter", summary = "Set vmAdminState to paused", responses = {
+            @ApiResponse(responseCode = "200", description = "done, when asked to wait",
+                    content = @Content(schema = @Schema(implementation = VirtualRouter.class))),
+            @ApiResponse(responseCode = "202", description = "accepted: the hypervisor work goes on",
+                    content = @Content(schema = @Schema(implementation = VirtualRouter.class)))})
     public Response pause(@PathParam("vmIndex") int vmIndex, @QueryParam("wait") String wait,
                           @HeaderParam("Prefer") String prefer) {
         return adminState(vmIndex, AdminState.PAUSED, wait, prefer);
@@ -150,14 +180,14 @@ public class RoutersResource {
 
     @GET
     @Path(INDEX + "/interfaces")
-    @Operation(summary = "List a VR's interfaces (vmNetworkConfigTable rows)")
+    @Operation(operationId = "listInterfaces", summary = "List a VR's interfaces (vmNetworkConfigTable rows)")
     public InterfaceList interfaces(@PathParam("vmIndex") int vmIndex) {
         return new InterfaceList(config(vmIndex).interfaces());
     }
 
     @GET
     @Path(INDEX + "/interfaces/{networkIndex: [0-9]{1,5}}")
-    @Operation(summary = "Read one interface of a VR")
+    @Operation(operationId = "getInterface", summary = "Read one interface of a VR")
     public VmNetworkConfigEntry getInterface(@PathParam("vmIndex") int vmIndex,
                                              @PathParam("networkIndex") int networkIndex) {
         return config(vmIndex).interfaces().stream().filter(n -> n.vmNetworkConfigIndex == networkIndex).findFirst()
@@ -166,7 +196,9 @@ public class RoutersResource {
 
     @POST
     @Path(INDEX + "/interfaces")
-    @Operation(summary = "Add an interface to a VR")
+    @Operation(operationId = "addInterface", summary = "Add an interface to a VR", responses = {
+            @ApiResponse(responseCode = "201", description = "added",
+                    content = @Content(schema = @Schema(implementation = VmNetworkConfigEntry.class)))})
     public Response addInterface(@PathParam("vmIndex") int vmIndex, VmNetworkConfigEntry request,
                                  @QueryParam("wait") String wait, @HeaderParam("Prefer") String prefer)
             throws InterruptedException {
@@ -180,7 +212,8 @@ public class RoutersResource {
 
     @DELETE
     @Path(INDEX + "/interfaces/{networkIndex: [0-9]{1,5}}")
-    @Operation(summary = "Remove an interface from a VR")
+    @Operation(operationId = "removeInterface", summary = "Remove an interface from a VR", responses = {
+            @ApiResponse(responseCode = "204", description = "removed")})
     public Response removeInterface(@PathParam("vmIndex") int vmIndex, @PathParam("networkIndex") int networkIndex,
                                     @QueryParam("wait") String wait, @HeaderParam("Prefer") String prefer)
             throws InterruptedException {

@@ -366,6 +366,15 @@ class RestApiTest {
     }
 
     @Test
+    void theCommittedSpecIsWhatTheServerServes() throws Exception {
+        // docs/openapi.yaml generates the client of the integration tests; it must not drift.
+        String served = rest.get("/api/v1/openapi.yaml", null, "application/yaml").body();
+        String committed = Files.readString(Path.of("..", "docs", "openapi.yaml"));
+        assertThat(served).as("docs/openapi.yaml is stale: curl -s http://127.0.0.1:8080/api/v1/openapi.yaml"
+                + " > docs/openapi.yaml").isEqualTo(committed);
+    }
+
+    @Test
     void metricsAndHealth() throws Exception {
         create("metered");
         String metrics = rest.get("/metrics", null, "text/plain").body();
