@@ -48,6 +48,19 @@ public abstract class DataNode {
         return List.of();
     }
 
+    /**
+     * For a table whose entries all start with the key {@code vmIndex}: that key's name; null for
+     * other nodes. Such a table can produce just the entries of some VRs ({@link #children(Set)}).
+     */
+    public String vrKey() {
+        return null;
+    }
+
+    /** The children that belong to the given VRs (all children unless {@link #vrKey()} is set). */
+    public Iterable<DataNode> children(java.util.Set<Integer> vmIndices) {
+        return children();
+    }
+
     /** The leaf child with the given name, or null. Lazy nodes have no leaf children. */
     public DataNode leaf(String leafName) {
         for (DataNode c : children()) {
@@ -81,6 +94,64 @@ public abstract class DataNode {
     /** A container whose children are produced on demand, each time they are walked. */
     public static DataNode lazy(String ns, String name, Supplier<Iterator<DataNode>> children) {
         return new Lazy(ns, name, children);
+    }
+
+    /**
+     * A table whose entries are produced VR by VR: {@code indices} gives the VRs in order,
+     * {@code rowsOf} the entries of one VR (none when it vanished meanwhile).
+     */
+    public static DataNode byVr(String ns, String name, Supplier<Iterable<Integer>> indices,
+                                java.util.function.IntFunction<List<DataNode>> rowsOf) {
+        return new ByVr(ns, name, indices, rowsOf);
+    }
+
+    static final class ByVr extends DataNode {
+        private final Supplier<Iterable<Integer>> indices;
+        private final java.util.function.IntFunction<List<DataNode>> rowsOf;
+
+        ByVr(String ns, String name, Supplier<Iterable<Integer>> indices, java.util.function.IntFunction<List<DataNode>> rowsOf) {
+            super(ns, name);
+            this.indices = indices;
+            this.rowsOf = rowsOf;
+        }
+
+        @Override
+        public Iterable<DataNode> children() {
+            return () -> rows(indices.get().iterator());
+        }
+
+        @Override
+        public Iterable<DataNode> children(java.util.Set<Integer> vmIndices) {
+            return () -> rows(new java.util.TreeSet<>(vmIndices).iterator());
+        }
+
+        private Iterator<DataNode> rows(Iterator<Integer> which) {
+            return new Iterator<>() {
+                private Iterator<DataNode> current = java.util.Collections.emptyIterator();
+
+                @Override
+                public boolean hasNext() {
+                    while (!current.hasNext() && which.hasNext()) current = rowsOf.apply(which.next()).iterator();
+                    return current.hasNext();
+                }
+
+                @Override
+                public DataNode next() {
+                    if (!hasNext()) throw new java.util.NoSuchElementException();
+                    return current.next();
+                }
+            };
+        }
+
+        @Override
+        public String vrKey() {
+            return "vmIndex";
+        }
+
+        @Override
+        public DataNode leaf(String leafName) {
+            return null;
+        }
     }
 
     static final class Leaf extends DataNode {

@@ -12,13 +12,9 @@ import io.vrouter.core.model.VmNetworkEntry;
 import io.vrouter.core.model.VmStorageEntry;
 import io.vrouter.core.service.VirtualRouterService;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
-import java.util.NoSuchElementException;
 import java.util.function.Function;
-import java.util.function.IntFunction;
 
 /**
  * The NEW-VMM-MIB data tree of the YANG module, built from the core model. Tables are lazy: each
@@ -30,12 +26,26 @@ public final class ModelTree {
 
     /** Where configuration rows come from: the running datastore (the service) or a candidate. */
     public interface ConfigSource {
-        Iterable<VmConfigEntry> entries();
+        /** The vmIndex values of the rows, in order. */
+        Iterable<Integer> indices();
+
+        /** One row, or null. */
+        VmConfigEntry get(int vmIndex);
     }
 
     /** The running configuration, read from the service row by row. */
     public static ConfigSource running(VirtualRouterService service) {
-        return () -> () -> mapIndices(service, i -> service.getConfig(i).orElse(null));
+        return new ConfigSource() {
+            @Override
+            public Iterable<Integer> indices() {
+                return service.indices();
+            }
+
+            @Override
+            public VmConfigEntry get(int vmIndex) {
+                return service.getConfig(vmIndex).orElse(null);
+            }
+        };
     }
 
     /** The config true part: vmConfigTable and vmNetworkConfigTable. */
@@ -75,17 +85,21 @@ public final class ModelTree {
 
     /** A state table: one VR view per step, turned into zero or more entries. */
     private static DataNode table(VirtualRouterService service, String name, Function<VirtualRouter, List<DataNode>> rows) {
-        return DataNode.lazy(VMM, name, () -> new FlatIterator(
-                mapIndices(service, i -> service.get(i).map(rows).orElse(List.of()))));
+        return DataNode.byVr(VMM, name, service::indices, i -> service.get(i).map(rows).orElse(List.of()));
     }
 
     private static DataNode configTable(ConfigSource source) {
-        return DataNode.lazy(VMM, "vmConfigTable", () -> map(source.entries().iterator(), ModelTree::configEntry));
+        return DataNode.byVr(VMM, "vmConfigTable", source::indices, i -> {
+            VmConfigEntry c = source.get(i);
+            return c == null ? List.of() : List.of(configEntry(c));
+        });
     }
 
     private static DataNode networkConfigTable(ConfigSource source) {
-        return DataNode.lazy(VMM, "vmNetworkConfigTable", () -> new FlatIterator(map(source.entries().iterator(),
-                c -> flat(c.vmNetworkConfigTable, n -> networkConfigEntry(c.vmIndex, n)))));
+        return DataNode.byVr(VMM, "vmNetworkConfigTable", source::indices, i -> {
+            VmConfigEntry c = source.get(i);
+            return c == null ? List.of() : flat(c.vmNetworkConfigTable, n -> networkConfigEntry(c.vmIndex, n));
+        });
     }
 
     public static DataNode configEntry(VmConfigEntry c) {
@@ -172,70 +186,4 @@ public final class ModelTree {
         for (T r : rows) out.add(f.apply(r));
         return out;
     }
-
-    /** Walks the VR indices, mapping each to a value and skipping VRs that vanished meanwhile. */
-    private static <T> Iterator<T> mapIndices(VirtualRouterService service, IntFunction<T> f) {
-        Iterator<Integer> it = service.indices().iterator();
-        return new Iterator<>() {
-            T next = advance();
-
-            private T advance() {
-                while (it.hasNext()) {
-                    T t = f.apply(it.next());
-                    if (t != null) return t;
-                }
-                return null;
-            }
-
-            @Override
-            public boolean hasNext() {
-                return next != null;
-            }
-
-            @Override
-            public T next() {
-                if (next == null) throw new NoSuchElementException();
-                T t = next;
-                next = advance();
-                return t;
-            }
-        };
-    }
-
-    private static <A, B> Iterator<B> map(Iterator<A> it, Function<A, B> f) {
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return it.hasNext();
-            }
-
-            @Override
-            public B next() {
-                return f.apply(it.next());
-            }
-        };
-    }
-
-    /** Concatenates the lists an iterator yields. */
-    private static final class FlatIterator implements Iterator<DataNode> {
-        private final Iterator<List<DataNode>> outer;
-        private Iterator<DataNode> inner = Collections.emptyIterator();
-
-        FlatIterator(Iterator<List<DataNode>> outer) {
-            this.outer = outer;
-        }
-
-        @Override
-        public boolean hasNext() {
-            while (!inner.hasNext() && outer.hasNext()) inner = outer.next().iterator();
-            return inner.hasNext();
-        }
-
-        @Override
-        public DataNode next() {
-            if (!hasNext()) throw new NoSuchElementException();
-            return inner.next();
-        }
-    }
-
 }

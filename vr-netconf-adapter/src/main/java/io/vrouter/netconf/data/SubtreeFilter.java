@@ -67,7 +67,8 @@ public final class SubtreeFilter {
         List<Classified> cs = new ArrayList<>(partial.size());
         for (Element f : partial) cs.add(Classified.of(f));
         List<String> keys = d.keys();
-        for (DataNode child : d.children()) {
+        java.util.Set<Integer> only = wantedVrs(d, cs);
+        for (DataNode child : only == null ? d.children() : d.children(only)) {
             boolean selected = false;
             List<Element> inside = new ArrayList<>();
             for (Classified c : cs) {
@@ -89,6 +90,34 @@ public final class SubtreeFilter {
                 out.end();
             }
         }
+    }
+
+    /**
+     * When every filter for a table names the VRs it wants by a content match on the table's
+     * {@code vmIndex} key, those VRs (so that only their rows are produced); null otherwise.
+     */
+    private static java.util.Set<Integer> wantedVrs(DataNode table, List<Classified> cs) {
+        String key = table.vrKey();
+        if (key == null) return null;
+        java.util.Set<Integer> wanted = new java.util.HashSet<>();
+        for (Classified c : cs) {
+            if (!c.selection.isEmpty() || !c.contentMatch.isEmpty()) return null;
+            for (Element entry : c.containment) {
+                Integer index = null;
+                for (Element k : SecureXml.children(entry)) {
+                    if (k.getLocalName().equals(key) && SecureXml.children(k).isEmpty() && !SecureXml.text(k).isBlank()) {
+                        try {
+                            index = Integer.valueOf(SecureXml.text(k).trim());
+                        } catch (NumberFormatException e) {
+                            return null;
+                        }
+                    }
+                }
+                if (index == null) return null;
+                wanted.add(index);
+            }
+        }
+        return wanted;
     }
 
     /** Opens an inner node pending; a list entry's keys are written right after its start tag. */

@@ -30,6 +30,7 @@ public final class ConfigData implements ModelTree.ConfigSource {
         return new ConfigData(rows);
     }
 
+    @Override
     public VmConfigEntry get(int vmIndex) {
         return rows.get(vmIndex);
     }
@@ -59,7 +60,7 @@ public final class ConfigData implements ModelTree.ConfigSource {
     }
 
     @Override
-    public Iterable<VmConfigEntry> entries() {
-        return rows.values();
+    public Iterable<Integer> indices() {
+        return rows.keySet();
     }
 }

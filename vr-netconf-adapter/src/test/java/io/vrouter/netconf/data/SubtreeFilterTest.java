@@ -35,12 +35,16 @@ class SubtreeFilterTest {
     }
 
     private static String filter(String filterXml) throws Exception {
+        return run(root(), filterXml);
+    }
+
+    private static String run(DataNode data, String filterXml) throws Exception {
         Element f = SecureXml.parse(("<filter type='subtree' xmlns='urn:ietf:params:xml:ns:netconf:base:1.0'>"
                 + filterXml + "</filter>").getBytes(StandardCharsets.UTF_8)).getDocumentElement();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         XmlOut out = new XmlOut(bytes);
         out.start("urn:ietf:params:xml:ns:netconf:base:1.0", "data");
-        SubtreeFilter.apply(root(), f, out);
+        SubtreeFilter.apply(data, f, out);
         out.end();
         out.close();
         String s = bytes.toString(StandardCharsets.UTF_8);
@@ -123,6 +127,24 @@ class SubtreeFilterTest {
     @Test
     void attributeMatchOnDataWithoutAttributesSelectsNothing() throws Exception {
         assertThat(filter("<top" + NS + "><users><user ifName='eth0'/></users></top>")).isEmpty();
+    }
+
+    @Test
+    void aFilterNamingVrsByIndexReadsOnlyThoseVrs() throws Exception {
+        java.util.List<Integer> asked = new java.util.ArrayList<>();
+        DataNode table = DataNode.byVr(T, "vms", () -> List.of(1, 2, 3, 4), i -> {
+            asked.add(i);
+            if (i > 4) return List.of();
+            return List.of(DataNode.inner(T, "vm", "vmIndex").add("vmIndex", i).add("name", "vm" + i));
+        });
+        DataNode data = DataNode.lazy("", "data", () -> List.of(table).iterator());
+        String one = run(data, "<vms" + NS + "><vm><vmIndex>3</vmIndex><name/></vm><vm><vmIndex>9</vmIndex></vm></vms>");
+        assertThat(one).isEqualTo("<vms xmlns=\"" + T + "\"><vm><vmIndex>3</vmIndex><name>vm3</name></vm></vms>");
+        assertThat(asked).containsExactly(3, 9);
+        asked.clear();
+        String byName = run(data, "<vms" + NS + "><vm><name>vm2</name></vm></vms>");
+        assertThat(byName).contains("<name>vm2</name>");
+        assertThat(asked).containsExactly(1, 2, 3, 4);
     }
 
     @Test

@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.netconf.Ns;
+import io.vrouter.netconf.protocol.ConfigData;
 import io.vrouter.netconf.xml.SecureXml;
 import io.vrouter.netconf.xml.XmlOut;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Element;
 
@@ -26,7 +28,7 @@ class XPathFilterTest {
 
     private static String select(String filterAttrs, String expr) throws Exception {
         DataNode root = DataNode.lazy("", "data", () -> List.of(
-                ModelTree.config(() -> List.of(vr(1, "a", 256), vr(2, "b", 512), vr(3, "c", 512)))).iterator());
+                ModelTree.config(new ConfigData(Map.of(1, vr(1, "a", 256), 2, vr(2, "b", 512), 3, vr(3, "c", 512))))).iterator());
         Element f = SecureXml.parse(("<filter type='xpath' " + filterAttrs + " xmlns='urn:ietf:params:xml:ns:netconf:base:1.0'/>")
                 .getBytes(StandardCharsets.UTF_8)).getDocumentElement();
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
