@@ -74,7 +74,13 @@ public final class NetconfInterface implements ManagementInterface {
 
         Path dataDir = s.dataDir();
         Files.createDirectories(dataDir);
-        SimpleGeneratorHostKeyProvider hostKey = new SimpleGeneratorHostKeyProvider(dataDir.resolve("netconf-host-key"));
+        Path hostKeyFile = dataDir.resolve("netconf-host-key");
+        SimpleGeneratorHostKeyProvider hostKey = new SimpleGeneratorHostKeyProvider(hostKeyFile);
+        // Generated (once) now rather than at the first connection, and readable by us alone.
+        if (!hostKey.loadKeys(null).iterator().hasNext()) {
+            throw new IOException("cannot load or create the SSH host key " + hostKeyFile);
+        }
+        restrictToOwner(hostKeyFile);
         sshd.setKeyPairProvider(hostKey);
 
         sshd.setPasswordAuthenticator((PasswordAuthenticator) (user, password, session) -> {
@@ -114,6 +120,12 @@ public final class NetconfInterface implements ManagementInterface {
         description = "NETCONF on ssh://" + bind.getHostAddress() + ":" + bound + " (subsystem netconf, "
                 + (keys == null ? "password" : "password and public key") + " authentication)";
         log.info("{}", description);
+    }
+
+    private static void restrictToOwner(Path file) throws IOException {
+        if (Files.getFileStore(file).supportsFileAttributeView("posix")) {
+            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        }
     }
 
     /** The TCP port the server listens on (useful when {@code netconf-port} is 0). */

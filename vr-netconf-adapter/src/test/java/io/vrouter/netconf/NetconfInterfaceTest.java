@@ -121,6 +121,8 @@ class NetconfInterfaceTest {
         PublicKey first = hostKey.get();
         assertThat(first).isNotNull();
         assertThat(dir.resolve("netconf-host-key")).exists();
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(dir.resolve("netconf-host-key")))).isEqualTo("rw-------");
         server.close();
         server = start(Map.of());
         hostKey.set(null);
