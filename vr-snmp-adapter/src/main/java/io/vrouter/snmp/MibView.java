@@ -11,9 +11,12 @@ import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.model.VmNetworkEntry;
 import io.vrouter.core.model.VmStorageEntry;
 import io.vrouter.core.service.VirtualRouterService;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
+import org.snmp4j.agent.MOScope;
 import org.snmp4j.smi.Counter64;
 import org.snmp4j.smi.Gauge32;
 import org.snmp4j.smi.Integer32;
@@ -23,23 +26,151 @@ import org.snmp4j.smi.UnsignedInteger32;
 import org.snmp4j.smi.Variable;
 
 /**
- * Every instance of NEW-VMM-MIB with its value, taken from the service at one moment and held in
- * lexicographic order, so that GET, GETNEXT and GETBULK of one request see one consistent picture.
+ * The instances of NEW-VMM-MIB with their values, taken from the service and held in lexicographic
+ * order. One view serves one request, so that GET, GETNEXT and GETBULK of a request see one picture;
+ * it is filled section by section (a section is one child of vmObjects) as the request reaches it, so
+ * that a walk of vmConfigTable never asks the hypervisor about the VRs, and a GET reads only the VR
+ * it names ({@code only}).
  */
 final class MibView {
-    private MibView() {
+    private static final int FIRST = 1;
+    private static final int LAST = 16;
+    private static final int[] SCALAR_SECTIONS = {1, 2, 3, 10, 11, 14, 15, 16};
+
+    private final VirtualRouterService service;
+    private final PendingRows pending;
+    private final Integer only;
+    private final TreeMap<OID, Variable> m = new TreeMap<>();
+    private final boolean[] built = new boolean[LAST + 1];
+    private List<VirtualRouter> routers;
+
+    MibView(VirtualRouterService service, PendingRows pending, Integer only) {
+        this.service = service;
+        this.pending = pending;
+        this.only = only;
     }
 
+    /** Every instance, of every VR. */
     static TreeMap<OID, Variable> snapshot(VirtualRouterService service, PendingRows pending) {
-        return snapshot(service, pending, null);
+        return new MibView(service, pending, null).all();
     }
 
-    /**
-     * The scalars and the rows of one VR ({@code only}), or of every VR when {@code only} is null: a
-     * GET of one instance needs no more than its own VR.
-     */
+    /** The scalars and the rows of one VR, or of every VR when {@code only} is null. */
     static TreeMap<OID, Variable> snapshot(VirtualRouterService service, PendingRows pending, Integer only) {
-        TreeMap<OID, Variable> m = new TreeMap<>();
+        return new MibView(service, pending, only).all();
+    }
+
+    TreeMap<OID, Variable> all() {
+        for (int c = FIRST; c <= LAST; c++) build(c);
+        return m;
+    }
+
+    /** The value of one instance, or null when there is no such instance. */
+    Variable get(OID oid) {
+        int c = section(oid);
+        if (c < FIRST || c > LAST) return null;
+        build(c);
+        return m.get(oid);
+    }
+
+    /** The first instance in the range that passes the filter (null: none). */
+    OID first(MOScope range, Function<OID, Boolean> filter) {
+        OID lower = range.getLowerBound();
+        for (int c = Math.max(FIRST, section(lower)); c <= LAST; c++) {
+            build(c);
+            Map.Entry<OID, Variable> e = range.isLowerIncluded() ? m.ceilingEntry(lower) : m.higherEntry(lower);
+            while (e != null && section(e.getKey()) <= c) {
+                if (!range.covers(e.getKey())) return null;
+                if (filter == null || filter.apply(e.getKey())) return e.getKey();
+                e = m.higherEntry(e.getKey());
+            }
+        }
+        return null;
+    }
+
+    /** The child of vmObjects an OID falls in: 0 before the first, LAST + 1 after the last. */
+    private static int section(OID oid) {
+        if (!oid.startsWith(OBJECTS)) return oid.compareTo(OBJECTS) < 0 ? 0 : LAST + 1;
+        return oid.size() == OBJECTS.size() ? 0 : Math.min(oid.get(OBJECTS.size()), LAST + 1);
+    }
+
+    private List<Integer> indices() {
+        return only == null ? List.copyOf(service.indices()) : List.of(only);
+    }
+
+    /** The VRs as the hypervisor reports them: asked once per view, and only for the state tables. */
+    private List<VirtualRouter> routers() {
+        if (routers == null) {
+            routers = new ArrayList<>();
+            for (Integer i : indices()) service.get(i).ifPresent(routers::add);
+        }
+        return routers;
+    }
+
+    private void build(int c) {
+        if (built[c]) return;
+        built[c] = true;
+        switch (c) {
+            case 1, 2, 3, 10, 11, 14, 15, 16 -> {
+                for (int s : SCALAR_SECTIONS) built[s] = true;
+                putScalars();
+            }
+            case 4 -> routers().forEach(v -> putVmEntry(m, v.vmIndex, v.vmEntry));
+            case 5, 6 -> {
+                built[5] = built[6] = true;
+                for (VirtualRouter v : routers()) {
+                    if (v.vmCpuTable == null) continue;
+                    for (VmCpuEntry e : v.vmCpuTable) {
+                        m.put(cell(VM_CPU_ENTRY, CPU_CORE_TIME, v.vmIndex, e.vmCpuIndex), new Counter64(nn(e.vmCpuCoreTime)));
+                        m.put(cell(VM_CPU_AFFINITY_ENTRY, CPU_AFFINITY, v.vmIndex, e.vmCpuIndex, orZero(e.vmCpuPhysIndex)),
+                                new Integer32(orZero(e.vmCpuAffinity)));
+                    }
+                }
+            }
+            case 7 -> {
+                for (VirtualRouter v : routers()) {
+                    if (v.vmStorageTable != null) for (VmStorageEntry e : v.vmStorageTable) putStorage(m, v.vmIndex, e);
+                }
+            }
+            case 8 -> {
+                for (VirtualRouter v : routers()) {
+                    if (v.vmNetworkTable == null) continue;
+                    for (VmNetworkEntry n : v.vmNetworkTable) {
+                        int i = v.vmIndex;
+                        int k = n.vmNetworkIndex;
+                        m.put(cell(VM_NETWORK_ENTRY, NETWORK_IF_INDEX, i, k), new Integer32(orZero(n.vmNetworkIfIndex)));
+                        m.put(cell(VM_NETWORK_ENTRY, NETWORK_PARENT, i, k), Codec.text(n.vmNetworkParent));
+                        m.put(cell(VM_NETWORK_ENTRY, NETWORK_MODEL, i, k), Codec.text(n.vmNetworkModel));
+                        m.put(cell(VM_NETWORK_ENTRY, NETWORK_PHYS_ADDRESS, i, k), Codec.mac(n.vmNetworkPhysAddress));
+                    }
+                }
+            }
+            case 12 -> {
+                for (Integer i : indices()) service.getConfig(i).ifPresent(cfg -> putConfig(m, cfg, ACTIVE));
+                for (PendingRows.ConfigRow r : pending.configs().values()) {
+                    int i = r.entry().vmIndex;
+                    if ((only == null || only == i) && service.getConfig(i).isEmpty()) {
+                        putConfig(m, r.entry(), r.ready() ? NOT_IN_SERVICE : NOT_READY);
+                    }
+                }
+            }
+            case 13 -> {
+                for (Integer i : indices()) {
+                    service.getConfig(i).ifPresent(cfg -> cfg.interfaces().forEach(n -> putNetConfig(m, i, n, ACTIVE)));
+                }
+                for (PendingRows.NetRow r : pending.nets().values()) {
+                    if (only == null || only == r.vmIndex()) {
+                        putNetConfig(m, r.vmIndex(), r.entry(), r.ready() ? NOT_IN_SERVICE : NOT_READY);
+                    }
+                }
+            }
+            default -> {
+                // vmAffectedVMs (9) is accessible-for-notify only
+            }
+        }
+    }
+
+    private void putScalars() {
         Hypervisor h = service.hypervisor();
         m.put(scalar(VM_HV_SOFTWARE), Codec.text(h.vmHvSoftware));
         m.put(scalar(VM_HV_VERSION), Codec.text(h.vmHvVersion));
@@ -52,45 +183,6 @@ final class MibView {
         m.put(scalar(VM_CONFIG_NEXT_AVAILABLE_VM_INDEX), new Integer32(nextFree(service, pending)));
         m.put(scalar(VM_CONFIGURED_VMS), new Gauge32(h.vmConfiguredVMs));
         m.put(scalar(VM_ACTIVE_VMS), new Gauge32(h.vmActiveVMs));
-
-        for (Integer index : only == null ? List.copyOf(service.indices()) : List.of(only)) {
-            Optional<VirtualRouter> vr = service.get(index);
-            if (vr.isEmpty()) continue;
-            VirtualRouter v = vr.get();
-            int i = v.vmIndex;
-            putVmEntry(m, i, v.vmEntry);
-            putConfig(m, v, ACTIVE);
-            for (VmNetworkConfigEntry n : v.interfaces()) putNetConfig(m, i, n, ACTIVE);
-            if (v.vmCpuTable != null) {
-                for (VmCpuEntry c : v.vmCpuTable) {
-                    m.put(cell(VM_CPU_ENTRY, CPU_CORE_TIME, i, c.vmCpuIndex), new Counter64(nn(c.vmCpuCoreTime)));
-                    m.put(cell(VM_CPU_AFFINITY_ENTRY, CPU_AFFINITY, i, c.vmCpuIndex, orZero(c.vmCpuPhysIndex)),
-                            new Integer32(orZero(c.vmCpuAffinity)));
-                }
-            }
-            if (v.vmStorageTable != null) {
-                for (VmStorageEntry s : v.vmStorageTable) putStorage(m, i, s);
-            }
-            if (v.vmNetworkTable != null) {
-                for (VmNetworkEntry n : v.vmNetworkTable) {
-                    int k = n.vmNetworkIndex;
-                    m.put(cell(VM_NETWORK_ENTRY, NETWORK_IF_INDEX, i, k), new Integer32(orZero(n.vmNetworkIfIndex)));
-                    m.put(cell(VM_NETWORK_ENTRY, NETWORK_PARENT, i, k), Codec.text(n.vmNetworkParent));
-                    m.put(cell(VM_NETWORK_ENTRY, NETWORK_MODEL, i, k), Codec.text(n.vmNetworkModel));
-                    m.put(cell(VM_NETWORK_ENTRY, NETWORK_PHYS_ADDRESS, i, k), Codec.mac(n.vmNetworkPhysAddress));
-                }
-            }
-        }
-        for (PendingRows.ConfigRow r : pending.configs().values()) {
-            if ((only == null || only.equals(r.entry().vmIndex)) && service.getConfig(r.entry().vmIndex).isEmpty()) {
-                putConfig(m, r.entry(), r.ready() ? NOT_IN_SERVICE : NOT_READY);
-            }
-        }
-        for (PendingRows.NetRow r : pending.nets().values()) {
-            if (only != null && only != r.vmIndex()) continue;
-            putNetConfig(m, r.vmIndex(), r.entry(), r.ready() ? NOT_IN_SERVICE : NOT_READY);
-        }
-        return m;
     }
 
     /** The next available index, skipping the indices that createAndWait rows hold. */

@@ -158,7 +158,7 @@ final class SetTransaction {
 
     private boolean exists(OID oid) {
         Integer vm = VmmInstrumentation.vmIndexOf(oid);
-        return (vm == null || vm > 0) && MibView.snapshot(service, pending, vm).containsKey(oid);
+        return (vm == null || vm > 0) && new MibView(service, pending, vm).get(oid) != null;
     }
 
     private static boolean truth(SubRequest<?> sr, Variable v) throws SetError {

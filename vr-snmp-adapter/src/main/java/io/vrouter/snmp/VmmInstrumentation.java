@@ -6,8 +6,6 @@ import io.vrouter.core.service.VirtualRouterService;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.Function;
 import org.snmp4j.PDU;
 import org.snmp4j.agent.DefaultMOScope;
@@ -32,7 +30,7 @@ import org.slf4j.LoggerFactory;
  */
 final class VmmInstrumentation implements GenericManagedObject {
     private static final Logger log = LoggerFactory.getLogger(VmmInstrumentation.class);
-    private static final String SNAPSHOT = "vrouter.snmp.snapshot";
+    private static final String VIEW = "vrouter.snmp.view";
     private static final String TRANSACTION = "vrouter.snmp.transaction";
 
     private final VirtualRouterService service;
@@ -49,59 +47,41 @@ final class VmmInstrumentation implements GenericManagedObject {
         return scope;
     }
 
-    private TreeMap<OID, Variable> snapshot(SubRequest<?> sr) {
-        return snapshot(sr == null ? null : sr.getRequest());
-    }
-
-    /** The snapshot of the request, taken at its first use; a fresh one when there is no request. */
-    private TreeMap<OID, Variable> snapshot(Request<?, ?, ?> request) {
-        if (request != null) {
-            @SuppressWarnings("unchecked")
-            TreeMap<OID, Variable> cached = (TreeMap<OID, Variable>) request.getProcessingUserObject(SNAPSHOT);
-            if (cached != null) return cached;
+    /** The view of the request, made at its first use; a view of its own when there is no request. */
+    private MibView view(Request<?, ?, ?> request) {
+        if (request == null) return new MibView(service, pending, null);
+        MibView cached = (MibView) request.getProcessingUserObject(VIEW);
+        if (cached == null) {
+            cached = new MibView(service, pending, null);
+            request.setProcessingUserObject(VIEW, cached);
         }
-        TreeMap<OID, Variable> view = MibView.snapshot(service, pending);
-        if (request != null) request.setProcessingUserObject(SNAPSHOT, view);
-        return view;
-    }
-
-    /** The first instance in the range that passes the filter. */
-    private static OID first(TreeMap<OID, Variable> view, MOScope range, Function<OID, Boolean> filter) {
-        Map.Entry<OID, Variable> e = range.isLowerIncluded()
-                ? view.ceilingEntry(range.getLowerBound()) : view.higherEntry(range.getLowerBound());
-        while (e != null && range.covers(e.getKey())) {
-            if (filter == null || filter.apply(e.getKey())) return e.getKey();
-            e = view.higherEntry(e.getKey());
-        }
-        return null;
+        return cached;
     }
 
     @Override
     public OID find(MOScope range) {
-        return first(MibView.snapshot(service, pending), range, null);
+        return new MibView(service, pending, null).first(range, null);
     }
 
     /**
-     * Called by the agent for every GETNEXT/GETBULK lookup (with the VACM filter): it uses the snapshot
-     * of the request, so a GETBULK builds one snapshot, not one per repetition.
+     * Called by the agent for every GETNEXT/GETBULK lookup (with the VACM filter): it uses the view of
+     * the request, so a GETBULK reads the service once, not once per repetition.
      */
     @Override
     public OID find(MOQuery query, Function<OID, Boolean> filter) {
         Request<?, ?, ?> request = query instanceof MOQueryWithSource q && q.getSource() instanceof Request<?, ?, ?> r
                 ? r : null;
-        return first(snapshot(request), query.getScope(), filter);
+        return view(request).first(query.getScope(), filter);
     }
 
     @Override
     public void get(SubRequest<?> sr) {
         OID oid = sr.getVariableBinding().getOid();
-        Integer vm = vmIndexOf(oid);
         Request<?, ?, ?> request = sr.getRequest();
-        @SuppressWarnings("unchecked")
-        TreeMap<OID, Variable> whole = request == null ? null
-                : (TreeMap<OID, Variable>) request.getProcessingUserObject(SNAPSHOT);
-        Variable v = whole != null ? whole.get(oid)
-                : vm != null && vm < 0 ? null : MibView.snapshot(service, pending, vm).get(oid);
+        MibView cached = request == null ? null : (MibView) request.getProcessingUserObject(VIEW);
+        Integer vm = vmIndexOf(oid);
+        Variable v = cached != null ? cached.get(oid)
+                : vm != null && vm < 0 ? null : new MibView(service, pending, vm).get(oid);
         if (v != null) {
             sr.getVariableBinding().setVariable(v);
         } else {
@@ -119,8 +99,8 @@ final class VmmInstrumentation implements GenericManagedObject {
 
     @Override
     public boolean next(SubRequest<?> sr, Function<OID, Boolean> filter) {
-        TreeMap<OID, Variable> view = snapshot(sr);
-        OID oid = first(view, sr.getScope(), filter);
+        MibView view = view(sr.getRequest());
+        OID oid = view.first(sr.getScope(), filter);
         if (oid == null) return false;
         sr.getVariableBinding().setOid(oid);
         sr.getVariableBinding().setVariable(view.get(oid));
@@ -228,7 +208,7 @@ final class VmmInstrumentation implements GenericManagedObject {
     @Override
     public void cleanup(SubRequest<?> sr) {
         sr.getRequest().setProcessingUserObject(TRANSACTION, null);
-        sr.getRequest().setProcessingUserObject(SNAPSHOT, null);
+        sr.getRequest().setProcessingUserObject(VIEW, null);
         sr.getStatus().setPhaseComplete(true);
     }
 }
