@@ -117,6 +117,7 @@ class NetconfInterfaceTest {
     void theHostKeyIsKeptInTheDataDirectoryAcrossRestarts() throws Exception {
         server = start(Map.of());
         try (ClientSession s = login("admin", "admin")) {
+            assertThat(s.isAuthenticated()).isTrue();
         }
         PublicKey first = hostKey.get();
         assertThat(first).isNotNull();
@@ -127,6 +128,7 @@ class NetconfInterfaceTest {
         server = start(Map.of());
         hostKey.set(null);
         try (ClientSession s = login("admin", "admin")) {
+            assertThat(s.isAuthenticated()).isTrue();
         }
         assertThat(KeyUtils.getFingerPrint(hostKey.get())).isEqualTo(KeyUtils.getFingerPrint(first));
     }
