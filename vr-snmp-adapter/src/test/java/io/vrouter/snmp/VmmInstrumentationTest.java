@@ -306,6 +306,20 @@ class VmmInstrumentationTest {
         assertThat(r.get(6).getVariable()).isEqualTo(new OctetString("xenbr0"));
     }
 
+    @Test
+    void getNextCrossesFromTableToTableAndEndsAtTheEndOfTheMib() throws Exception {
+        createAndGo(3, "only");
+        awaitState(3, OperState.RUNNING);
+        PDU r = a.send(a.v2c("public"), PDU.GETNEXT, new VariableBinding(cell(VM_ENTRY, VM_OPER_STATE_REASON, 3)),
+                new VariableBinding(cfg(VM_CONFIG_ROW_STATUS, 3)), new VariableBinding(VmmMib.ROOT),
+                new VariableBinding(sub(OBJECTS, 16, 0)));
+        assertThat(r.get(0).getOid()).isEqualTo(cell(VM_CPU_ENTRY, CPU_CORE_TIME, 3, 1));
+        assertThat(r.get(1).getOid()).as("no interfaces: vmNetworkConfigTable is empty").isEqualTo(
+                scalar(VM_CONFIG_NEXT_AVAILABLE_VM_INDEX));
+        assertThat(r.get(2).getOid()).isEqualTo(scalar(VM_HV_SOFTWARE));
+        assertThat(r.get(3).getOid().startsWith(VmmMib.ROOT)).as(r.get(3).toString()).isFalse();
+    }
+
     // ------------------------------------------------------------------ error statuses
 
     @Test
