@@ -18,14 +18,14 @@ class YangModuleIT {
         assertThat(MODULE).exists();
         ServerProcess.Result r = ServerProcess.run(List.of("pyang", "--strict", "-p", YANG.toString(), MODULE.toString()));
         assertThat(r.exit()).as(r.toString()).isZero();
-        assertThat(r.out() + r.err()).doesNotContain("error", "warning");
+        assertThat(r.out() + r.err()).as("pyang prints nothing for a clean module").isBlank();
     }
 
     @Test
     void yanglintAcceptsTheModule() throws Exception {
         ServerProcess.Result r = ServerProcess.run(List.of("yanglint", "-p", YANG.toString(), MODULE.toString()));
         assertThat(r.exit()).as(r.toString()).isZero();
-        assertThat(r.out() + r.err()).doesNotContainIgnoringCase("err");
+        assertThat(r.out() + r.err()).as("yanglint prints nothing for a clean module").isBlank();
     }
 
     @Test
