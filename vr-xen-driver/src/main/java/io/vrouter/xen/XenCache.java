@@ -1,0 +1,173 @@
+package io.vrouter.xen;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vrouter.core.driver.DriverListener;
+import io.vrouter.core.driver.PowerState;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.Predicate;
+
+/**
+ * The host's objects as the event feed last reported them, by class (lower case, as events name
+ * them) and opaque reference. Every read is in memory. Changes wake the threads waiting in
+ * {@link #await}. A change to a VR's VM that vrouter did not wait for becomes a note for the
+ * {@link DriverListener}, run by the caller outside the lock.
+ */
+final class XenCache {
+    private final Map<String, Map<String, JsonNode>> objects = new HashMap<>();
+    /** vmIndex values that a driver operation is working on: their changes are vrouter's own. */
+    private final java.util.Set<Integer> busy = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    void busy(int vmIndex) {
+        busy.add(vmIndex);
+    }
+
+    void idle(int vmIndex) {
+        busy.remove(vmIndex);
+    }
+
+    /** The vmIndex a VM record is marked with, if it is a VR's VM (not a template, snapshot or dom0). */
+    static OptionalInt vmIndexOf(JsonNode vm) {
+        if (vm.path("is_a_template").asBoolean() || vm.path("is_a_snapshot").asBoolean()
+                || vm.path("is_control_domain").asBoolean()) {
+            return OptionalInt.empty();
+        }
+        String v = vm.path("other_config").path(XenDriver.MARKER).asText("");
+        try {
+            return v.isEmpty() ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(v.trim()));
+        } catch (NumberFormatException e) {
+            return OptionalInt.empty();
+        }
+    }
+
+    /** Replaces everything with a full load (event.from with an empty token). */
+    synchronized List<Runnable> replaceAll(JsonNode events, DriverListener listener) {
+        Map<String, JsonNode> before = new HashMap<>(table("vm"));
+        objects.clear();
+        List<Runnable> notes = apply(events, listener);
+        for (Map.Entry<String, JsonNode> e : before.entrySet()) {
+            if (!table("vm").containsKey(e.getKey())) notes.addAll(vanished(e.getValue(), listener));
+        }
+        return notes;
+    }
+
+    /** Applies a batch of events. */
+    synchronized List<Runnable> apply(JsonNode events, DriverListener listener) {
+        List<Runnable> notes = new ArrayList<>();
+        for (JsonNode ev : events) {
+            String cls = ev.path("class").asText().toLowerCase(Locale.ROOT);
+            String ref = ev.path("ref").asText();
+            String op = ev.path("operation").asText();
+            if ("del".equals(op)) {
+                JsonNode old = table(cls).remove(ref);
+                if ("vm".equals(cls) && old != null) notes.addAll(vanished(old, listener));
+            } else if (ev.hasNonNull("snapshot")) {
+                JsonNode snap = ev.get("snapshot");
+                JsonNode old = table(cls).put(ref, snap);
+                if ("vm".equals(cls) && old != null && listener != null) {
+                    OptionalInt idx = vmIndexOf(snap);
+                    PowerState was = XenDriver.power(old);
+                    PowerState now = XenDriver.power(snap);
+                    if (idx.isPresent() && was != now && !busy.contains(idx.getAsInt())) {
+                        int i = idx.getAsInt();
+                        notes.add(() -> listener.powerStateChanged(i, now));
+                    }
+                }
+            }
+        }
+        notifyAll();
+        return notes;
+    }
+
+    private List<Runnable> vanished(JsonNode old, DriverListener listener) {
+        OptionalInt idx = vmIndexOf(old);
+        if (idx.isEmpty() || listener == null || busy.contains(idx.getAsInt())) return List.of();
+        int i = idx.getAsInt();
+        return List.of(() -> listener.vmVanished(i));
+    }
+
+    private Map<String, JsonNode> table(String cls) {
+        return objects.computeIfAbsent(cls, k -> new HashMap<>());
+    }
+
+    synchronized void putVm(String ref, ObjectNode record) {
+        table("vm").put(ref, record);
+        notifyAll();
+    }
+
+    /** Drops a VM we destroyed ourselves, and what hung off it. */
+    synchronized void forget(String vmRef) {
+        JsonNode vm = table("vm").remove(vmRef);
+        table("vif").values().removeIf(v -> vmRef.equals(v.path("VM").asText()));
+        table("vbd").values().removeIf(v -> vmRef.equals(v.path("VM").asText()));
+        if (vm != null) table("vm_metrics").remove(vm.path("metrics").asText());
+        notifyAll();
+    }
+
+    synchronized Optional<String> vmRef(int vmIndex) {
+        for (Map.Entry<String, JsonNode> e : table("vm").entrySet()) {
+            if (vmIndexOf(e.getValue()).orElse(-1) == vmIndex) return Optional.of(e.getKey());
+        }
+        return Optional.empty();
+    }
+
+    synchronized Map<Integer, String> markedVms() {
+        Map<Integer, String> out = new HashMap<>();
+        table("vm").forEach((ref, vm) -> vmIndexOf(vm).ifPresent(i -> out.put(i, ref)));
+        return out;
+    }
+
+    synchronized Optional<JsonNode> vm(String ref) {
+        return Optional.ofNullable(table("vm").get(ref));
+    }
+
+    synchronized Optional<JsonNode> get(String cls, String ref) {
+        return Optional.ofNullable(table(cls).get(ref));
+    }
+
+    synchronized Optional<JsonNode> host() {
+        return table("host").values().stream().findFirst();
+    }
+
+    synchronized List<JsonNode> vifsOf(String vmRef) {
+        return table("vif").values().stream().filter(v -> vmRef.equals(v.path("VM").asText())).toList();
+    }
+
+    synchronized List<JsonNode> vbdsOf(String vmRef) {
+        return table("vbd").values().stream().filter(v -> vmRef.equals(v.path("VM").asText())).toList();
+    }
+
+    /** Waits until the VM's record satisfies the predicate; false on timeout. */
+    synchronized boolean await(String vmRef, Predicate<JsonNode> done, long millis) {
+        return awaitTrue(() -> {
+            JsonNode vm = table("vm").get(vmRef);
+            return vm != null && done.test(vm);
+        }, millis);
+    }
+
+    /** Waits until the feed reports the VM deleted; false on timeout. */
+    synchronized boolean awaitGone(String vmRef, long millis) {
+        return awaitTrue(() -> !table("vm").containsKey(vmRef), millis);
+    }
+
+    private boolean awaitTrue(java.util.function.BooleanSupplier condition, long millis) {
+        long end = System.currentTimeMillis() + millis;
+        while (!condition.getAsBoolean()) {
+            long left = end - System.currentTimeMillis();
+            if (left <= 0) return false;
+            try {
+                wait(left);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
+    }
+}

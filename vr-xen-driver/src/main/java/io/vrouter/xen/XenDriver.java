@@ -1,0 +1,692 @@
+package io.vrouter.xen;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vrouter.core.driver.DriverException;
+import io.vrouter.core.driver.DriverListener;
+import io.vrouter.core.driver.HypervisorDriver;
+import io.vrouter.core.driver.PowerState;
+import io.vrouter.core.driver.VmRuntime;
+import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.Hypervisor;
+import io.vrouter.core.model.InetAddressType;
+import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.model.VmCpuEntry;
+import io.vrouter.core.model.VmEntry;
+import io.vrouter.core.model.VmNetworkConfigEntry;
+import io.vrouter.core.model.VmNetworkEntry;
+import io.vrouter.core.model.VmStorageEntry;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * VRs as XenServer (XCP-ng) VMs, through XenAPI's JSON-RPC endpoint.
+ *
+ * <p>A VR's VM is a clone (or, with {@code xen.sr}, a copy) of a template, marked as ours by the
+ * key {@value #MARKER} in its other_config. Long operations run as XenAPI tasks ({@code Async.*})
+ * with a timeout. What {@link #inspect} reports comes from a cache of the host's objects that a
+ * thread keeps current with {@code event.from}; the same feed tells the {@link DriverListener} of
+ * power changes and deletions made outside vrouter.
+ */
+public final class XenDriver implements HypervisorDriver {
+    private static final Logger log = LoggerFactory.getLogger(XenDriver.class);
+    /** The other_config key that marks a VM as a VR and holds its vmIndex. */
+    public static final String MARKER = "vrouter-vmIndex";
+    /** The other_config key of a VIF that holds its vmNetworkConfigIndex. */
+    public static final String NIC_MARKER = "vrouter-networkIndex";
+    static final String NIC_ADDRESS = "vrouter-address";
+    static final String TEMPLATE_KEY = "vrouter-template";
+    static final List<String> EVENT_CLASSES = List.of("VM", "VM_metrics", "VIF", "VBD", "VDI", "network", "host");
+    private static final long MIB = 1024L * 1024L;
+    private static final DateTimeFormatter XAPI_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HH:mm:ss'Z'", Locale.ROOT);
+
+    private final XenSettings settings;
+    private final XenApiClient api;
+    private final XenCache cache = new XenCache();
+    private final long connectedMillis = System.currentTimeMillis();
+    private volatile DriverListener listener;
+    private volatile boolean closed;
+    private Thread events;
+
+    private XenDriver(XenSettings settings, XenApiClient api) {
+        this.settings = settings;
+        this.api = api;
+    }
+
+    /** Logs in, loads the host's objects and starts following its events. */
+    public static XenDriver connect(XenSettings settings) throws DriverException {
+        XenApiClient api = new XenApiClient(settings.url(), settings.username(), settings.password(),
+                settings.callTimeout(), settings.retries(), settings.retryBackoff());
+        XenDriver d = new XenDriver(settings, api);
+        try {
+            api.login();
+            String token = d.sync();
+            d.events = new Thread(() -> d.follow(token), "xen-events");
+            d.events.setDaemon(true);
+            d.events.start();
+        } catch (XenApiException e) {
+            api.close();
+            throw new DriverException(e.code(), "cannot connect to XenAPI at " + api.endpoint() + ": " + e.getMessage(), e);
+        }
+        log.info("connected to XenAPI at {}: {} {}, {} VMs of ours", api.endpoint(), d.hypervisor().vmHvSoftware,
+                d.hypervisor().vmHvVersion, d.cache.markedVms().size());
+        return d;
+    }
+
+    @Override
+    public String name() {
+        return "xen";
+    }
+
+    /** The client, for tests that look at its session. */
+    XenApiClient client() {
+        return api;
+    }
+
+    // ---------------------------------------------------------------- events
+
+    /** Loads every object of the classes followed, with {@code event.from} and an empty token. */
+    private String sync() throws XenApiException {
+        JsonNode batch = api.call(settings.callTimeout(), "event.from", EVENT_CLASSES, "", 0.0);
+        List<Runnable> notes = cache.replaceAll(batch.path("events"), listener);
+        notes.forEach(Runnable::run);
+        return batch.path("token").asText();
+    }
+
+    private void follow(String token) {
+        long pause = settings.retryBackoff().toMillis();
+        double wait = settings.eventTimeout().toMillis() / 1000.0;
+        Duration httpTimeout = settings.eventTimeout().plus(settings.callTimeout());
+        while (!closed) {
+            try {
+                JsonNode batch = api.call(httpTimeout, "event.from", EVENT_CLASSES, token, wait);
+                for (Runnable note : cache.apply(batch.path("events"), listener)) note.run();
+                token = batch.path("token").asText(token);
+                pause = settings.retryBackoff().toMillis();
+            } catch (XenApiException e) {
+                if (closed) return;
+                log.warn("following XenAPI events failed: {}; resynchronising in {} ms", e.getMessage(), pause);
+                try {
+                    Thread.sleep(pause);
+                    pause = Math.min(pause * 2, 10_000);
+                    token = sync();
+                } catch (InterruptedException ie) {
+                    return;
+                } catch (XenApiException again) {
+                    log.debug("resynchronisation failed: {}", again.getMessage());
+                }
+            } catch (RuntimeException e) {
+                if (closed) return;
+                log.error("unexpected failure following XenAPI events", e);
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException ie) {
+                    return;
+                }
+            }
+        }
+    }
+
+    @Override
+    public void setListener(DriverListener listener) {
+        this.listener = listener;
+    }
+
+    // ---------------------------------------------------------------- the host
+
+    @Override
+    public Hypervisor hypervisor() {
+        Hypervisor h = new Hypervisor();
+        Optional<JsonNode> host = cache.host();
+        JsonNode sw = host.map(x -> x.path("software_version")).orElse(null);
+        h.vmHvSoftware = sw == null ? "XenServer" : sw.path("product_brand").asText("XenServer");
+        h.vmHvVersion = sw == null ? "" : sw.path("product_version").asText(sw.path("platform_version").asText(""));
+        h.vmHvObjectID = "0.0";
+        long bootMillis = host.map(x -> x.path("other_config").path("boot_time").asText(""))
+                .filter(s -> !s.isEmpty()).map(s -> (long) (Double.parseDouble(s) * 1000)).orElse(connectedMillis);
+        h.vmHvUpTime = Math.max(0, System.currentTimeMillis() - bootMillis) / 10;
+        return h;
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    private interface Op {
+        void run() throws DriverException;
+    }
+
+    /** Runs an operation of vrouter's on a VR, whose changes the listener is then not told of. */
+    private void ours(int vmIndex, Op op) throws DriverException {
+        cache.busy(vmIndex);
+        try {
+            op.run();
+        } finally {
+            cache.idle(vmIndex);
+        }
+    }
+
+    @Override
+    public void provision(VmConfigEntry config) throws DriverException {
+        ours(config.vmIndex, () -> doProvision(config));
+    }
+
+    private void doProvision(VmConfigEntry config) throws DriverException {
+        if (cache.vmRef(config.vmIndex).isPresent()) {
+            throw new DriverException("VM_EXISTS", "a VM marked vmIndex " + config.vmIndex + " exists already");
+        }
+        String templateName = templateFor(config.vmConfigTemplate);
+        String template = step("find template", () -> findTemplate(templateName));
+        String vm = step("clone", () -> settings.sr().isPresent()
+                ? taskRef("VM.copy", template, config.vmName, findSr(settings.sr().get()))
+                : taskRef("VM.clone", template, config.vmName));
+        try {
+            api.call("VM.add_to_other_config", vm, MARKER, Integer.toString(config.vmIndex));
+            api.call("VM.add_to_other_config", vm, TEMPLATE_KEY, config.vmConfigTemplate == null ? templateName : config.vmConfigTemplate);
+            runTask(settings.taskTimeout(), "VM.provision", vm);
+            api.call("VM.set_is_a_template", vm, false);
+            setCpus(vm, config.vmConfigCpuNumber == null ? VmConfigEntry.Defaults.CPU_NUMBER : config.vmConfigCpuNumber);
+            setMemory(vm, (config.vmConfigMemory == null ? VmConfigEntry.Defaults.MEMORY_MIB : config.vmConfigMemory) * MIB);
+            if (Boolean.TRUE.equals(config.vmConfigAutoStart)) api.call("VM.add_to_other_config", vm, "auto_poweron", "true");
+            // The template's own interfaces are not the VR's.
+            for (JsonNode vif : api.call("VM.get_VIFs", vm)) api.call("VIF.destroy", vif.asText());
+            for (VmNetworkConfigEntry n : config.interfaces()) createVif(vm, n, false);
+        } catch (XenApiException e) {
+            log.warn("provisioning VR {} ({}) failed at {}: removing what was built", config.vmIndex, config.vmName, e.getMessage());
+            removeVm(vm);
+            throw failure("provision", e);
+        }
+        settle(config.vmIndex, vm, rec -> true);
+    }
+
+    @Override
+    public void start(int vmIndex) throws DriverException {
+        ours(vmIndex, () -> doStart(vmIndex));
+    }
+
+    private void doStart(int vmIndex) throws DriverException {
+        String vm = requireVm(vmIndex);
+        PowerState power = powerOf(vmIndex);
+        step("start", () -> {
+            switch (power) {
+                case RUNNING: return null;
+                case PAUSED: api.call("VM.unpause", vm); return null;
+                case SUSPENDED: runTask(settings.taskTimeout(), "VM.resume", vm, false, false); return null;
+                default: runTask(settings.taskTimeout(), "VM.start", vm, false, false); return null;
+            }
+        });
+        settle(vmIndex, vm, rec -> power(rec) == PowerState.RUNNING);
+    }
+
+    @Override
+    public void stop(int vmIndex) throws DriverException {
+        ours(vmIndex, () -> doStop(vmIndex));
+    }
+
+    private void doStop(int vmIndex) throws DriverException {
+        String vm = requireVm(vmIndex);
+        PowerState power = powerOf(vmIndex);
+        if (power == PowerState.HALTED) return;
+        step("stop", () -> {
+            if (power == PowerState.RUNNING) {
+                try {
+                    runTask(settings.shutdownTimeout(), "VM.clean_shutdown", vm);
+                    return null;
+                } catch (XenApiException e) {
+                    if ("VM_BAD_POWER_STATE".equals(e.code()) && currentPower(vm) == PowerState.HALTED) return null;
+                    log.warn("clean shutdown of VR {} did not finish ({}): forcing it", vmIndex, e.getMessage());
+                }
+            }
+            runTask(settings.taskTimeout(), "VM.hard_shutdown", vm);
+            return null;
+        });
+        settle(vmIndex, vm, rec -> power(rec) == PowerState.HALTED);
+    }
+
+    @Override
+    public void suspend(int vmIndex, AdminState how) throws DriverException {
+        ours(vmIndex, () -> doSuspend(vmIndex, how));
+    }
+
+    private void doSuspend(int vmIndex, AdminState how) throws DriverException {
+        String vm = requireVm(vmIndex);
+        PowerState power = powerOf(vmIndex);
+        PowerState target = how == AdminState.PAUSED ? PowerState.PAUSED : PowerState.SUSPENDED;
+        if (power == target) return;
+        step(how.label(), () -> {
+            if (target == PowerState.PAUSED) {
+                if (power == PowerState.SUSPENDED) runTask(settings.taskTimeout(), "VM.resume", vm, true, false);
+                else api.call("VM.pause", vm);
+            } else {
+                if (power == PowerState.PAUSED) api.call("VM.unpause", vm);
+                runTask(settings.taskTimeout(), "VM.suspend", vm);
+            }
+            return null;
+        });
+        settle(vmIndex, vm, rec -> power(rec) == target);
+    }
+
+    @Override
+    public void destroy(int vmIndex) throws DriverException {
+        ours(vmIndex, () -> doDestroy(vmIndex));
+    }
+
+    private void doDestroy(int vmIndex) throws DriverException {
+        Optional<String> ref = cache.vmRef(vmIndex);
+        if (ref.isEmpty()) ref = step("find VM", () -> findMarked(vmIndex));
+        if (ref.isEmpty()) return;
+        String vm = ref.get();
+        step("destroy", () -> {
+            if (currentPower(vm) != PowerState.HALTED) runTask(settings.taskTimeout(), "VM.hard_shutdown", vm);
+            destroyVmAndDisks(vm);
+            return null;
+        });
+        cache.awaitGone(vm, settings.callTimeout().toMillis());
+        cache.forget(vm);
+    }
+
+    @Override
+    public void addInterface(int vmIndex, VmNetworkConfigEntry iface) throws DriverException {
+        ours(vmIndex, () -> doAddInterface(vmIndex, iface));
+    }
+
+    private void doAddInterface(int vmIndex, VmNetworkConfigEntry iface) throws DriverException {
+        String vm = requireVm(vmIndex);
+        boolean running = powerOf(vmIndex) == PowerState.RUNNING;
+        step("addInterface", () -> {
+            Optional<String> old = findVif(vm, iface.vmNetworkConfigIndex);
+            if (old.isPresent()) destroyVif(old.get());
+            createVif(vm, iface, running);
+            return null;
+        });
+        settle(vmIndex, vm, rec -> cache.vifsOf(vm).stream().anyMatch(v -> nicIndex(v) == iface.vmNetworkConfigIndex));
+    }
+
+    @Override
+    public void removeInterface(int vmIndex, int networkIndex) throws DriverException {
+        ours(vmIndex, () -> doRemoveInterface(vmIndex, networkIndex));
+    }
+
+    private void doRemoveInterface(int vmIndex, int networkIndex) throws DriverException {
+        String vm = requireVm(vmIndex);
+        step("removeInterface", () -> {
+            Optional<String> vif = findVif(vm, networkIndex);
+            if (vif.isPresent()) destroyVif(vif.get());
+            return null;
+        });
+        settle(vmIndex, vm, rec -> cache.vifsOf(vm).stream().noneMatch(v -> nicIndex(v) == networkIndex));
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    @Override
+    public Optional<VmRuntime> inspect(int vmIndex) {
+        return cache.vmRef(vmIndex).flatMap(ref -> cache.vm(ref).map(rec -> runtime(ref, rec)));
+    }
+
+    @Override
+    public List<VmRuntime> list() throws DriverException {
+        JsonNode all = step("list", () -> api.call("VM.get_all_records"));
+        List<VmRuntime> out = new ArrayList<>();
+        for (Iterator<Map.Entry<String, JsonNode>> it = all.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (XenCache.vmIndexOf(e.getValue()).isEmpty()) continue;
+            cache.putVm(e.getKey(), (ObjectNode) e.getValue());
+            out.add(runtime(e.getKey(), e.getValue()));
+        }
+        out.sort(Comparator.comparingInt(VmRuntime::vmIndex));
+        return out;
+    }
+
+    private VmRuntime runtime(String ref, JsonNode vm) {
+        int vmIndex = XenCache.vmIndexOf(vm).orElse(0);
+        PowerState power = power(vm);
+        boolean up = power == PowerState.RUNNING || power == PowerState.PAUSED;
+        JsonNode metrics = cache.get("vm_metrics", vm.path("metrics").asText()).orElse(null);
+        long uptimeMillis = 0;
+        if (up && metrics != null) {
+            Instant started = parseDate(metrics.path("start_time").asText(""));
+            if (started != null && started.toEpochMilli() > 0) uptimeMillis = Math.max(0, System.currentTimeMillis() - started.toEpochMilli());
+        }
+        int vcpusMax = vm.path("VCPUs_max").asInt(1);
+        int vcpus = up && metrics != null ? metrics.path("VCPUs_number").asInt(vm.path("VCPUs_at_startup").asInt(1)) : 0;
+
+        VmEntry e = new VmEntry();
+        e.vmUUID = vm.path("uuid").asText();
+        e.vmOSType = vm.path("other_config").path(TEMPLATE_KEY).asText("");
+        e.vmAutoStart = "true".equals(vm.path("other_config").path("auto_poweron").asText())
+                ? VmEntry.AutoStart.ENABLED : VmEntry.AutoStart.DISABLED;
+        e.vmPersistent = VmEntry.Persistent.PERSISTENT;
+        e.vmCurCpuNumber = vcpus;
+        e.vmMinCpuNumber = 1;
+        e.vmMaxCpuNumber = vcpusMax;
+        e.vmMemUnit = (int) MIB;
+        e.vmCurMem = up && metrics != null ? metrics.path("memory_actual").asLong() / MIB : 0L;
+        e.vmMinMem = vm.path("memory_dynamic_min").asLong() / MIB;
+        e.vmMaxMem = vm.path("memory_static_max").asLong() / MIB;
+        e.vmUpTime = uptimeMillis / 10;
+
+        // VM_metrics carries each vCPU's utilisation (0..1), not a CPU-time counter: CPU time is
+        // estimated as utilisation times uptime.
+        List<VmCpuEntry> cpus = new ArrayList<>();
+        long total = 0;
+        for (int i = 0; i < Math.max(vcpus, 0); i++) {
+            double util = metrics == null ? 0 : metrics.path("VCPUs_utilisation").path(Integer.toString(i)).asDouble(0);
+            VmCpuEntry c = new VmCpuEntry();
+            c.vmCpuIndex = i + 1;
+            c.vmCpuCoreTime = (long) (util * uptimeMillis * 1000);
+            total += c.vmCpuCoreTime;
+            String phys = metrics == null ? "" : metrics.path("VCPUs_CPU").path(Integer.toString(i)).asText("");
+            c.vmCpuPhysIndex = phys.isEmpty() ? 0 : Integer.parseInt(phys) + 1;
+            c.vmCpuAffinity = 0;
+            cpus.add(c);
+        }
+        e.vmCpuTime = total;
+
+        List<VmNetworkEntry> nets = new ArrayList<>();
+        String routerAddr = null;
+        for (JsonNode vif : cache.vifsOf(ref)) {
+            VmNetworkEntry n = new VmNetworkEntry();
+            n.vmNetworkIndex = nicIndex(vif);
+            n.vmNetworkIfIndex = 0;
+            String net = cache.get("network", vif.path("network").asText()).map(x -> x.path("name_label").asText()).orElse("");
+            n.vmNetworkParent = settings.parentFor(net);
+            n.vmNetworkModel = "xen-netfront";
+            n.vmNetworkPhysAddress = vif.path("MAC").asText();
+            nets.add(n);
+            String addr = vif.path("other_config").path(NIC_ADDRESS).asText("");
+            if (routerAddr == null && !addr.isEmpty() && !addr.contains(":")) routerAddr = addr;
+        }
+        nets.sort(Comparator.comparingInt(n -> n.vmNetworkIndex));
+        e.vmRouteEntries = 0L;
+        e.vmFibEntries = 0L;
+        e.vmRoutingProtocols = "";
+        e.vmRouterAddrType = InetAddressType.IPV4;
+        e.vmRouterAddr = routerAddr == null ? "0.0.0.0" : routerAddr;
+
+        List<VmStorageEntry> disks = new ArrayList<>();
+        for (JsonNode vbd : cache.vbdsOf(ref)) {
+            VmStorageEntry s = new VmStorageEntry();
+            String dev = vbd.path("userdevice").asText("0");
+            s.vmStorageIndex = dev.chars().allMatch(Character::isDigit) && !dev.isEmpty() ? Integer.parseInt(dev) + 1 : disks.size() + 1;
+            s.vmStorageParent = 0;
+            Optional<JsonNode> vdi = cache.get("vdi", vbd.path("VDI").asText());
+            s.vmStorageSourceType = vdi.isPresent() ? 3 : 1;
+            s.vmStorageSourceTypeString = vdi.map(v -> v.path("type").asText("")).orElse("");
+            s.vmStorageResourceID = vdi.map(v -> v.path("uuid").asText("")).orElse("");
+            s.vmStorageAccess = "RO".equals(vbd.path("mode").asText()) ? 3 : 2;
+            boolean cd = "CD".equals(vbd.path("type").asText());
+            s.vmStorageMediaType = cd ? 4 : 3;
+            s.vmStorageMediaTypeString = cd ? "opticalDisk" : "hardDisk";
+            s.vmStorageSizeUnit = (int) MIB;
+            s.vmStorageDefinedSize = vdi.map(v -> v.path("virtual_size").asLong() / MIB).orElse(0L);
+            s.vmStorageAllocatedSize = vdi.map(v -> v.path("physical_utilisation").asLong() / MIB).orElse(0L);
+            s.vmStorageReadIOs = 0L;
+            s.vmStorageWriteIOs = 0L;
+            s.vmStorageReadOctets = 0L;
+            s.vmStorageWriteOctets = 0L;
+            s.vmStorageReadLatency = 0L;
+            s.vmStorageWriteLatency = 0L;
+            disks.add(s);
+        }
+        disks.sort(Comparator.comparingInt(s -> s.vmStorageIndex));
+        return new VmRuntime(vmIndex, vm.path("name_label").asText(), power, e, cpus, disks, nets);
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private String templateFor(String vmConfigTemplate) {
+        String t = vmConfigTemplate == null ? VmConfigEntry.Defaults.TEMPLATE : vmConfigTemplate;
+        return t.equals(VmConfigEntry.Defaults.TEMPLATE) ? settings.template() : t;
+    }
+
+    private String findTemplate(String nameLabel) throws XenApiException {
+        for (JsonNode ref : api.call("VM.get_by_name_label", nameLabel)) {
+            if (api.call("VM.get_is_a_template", ref.asText()).asBoolean()) return ref.asText();
+        }
+        throw new XenApiException("TEMPLATE_NOT_FOUND", List.of(nameLabel));
+    }
+
+    private String findSr(String nameOrUuid) throws XenApiException {
+        for (JsonNode ref : api.call("SR.get_by_name_label", nameOrUuid)) return ref.asText();
+        return api.call("SR.get_by_uuid", nameOrUuid).asText();
+    }
+
+    private String findNetwork(String parent) throws XenApiException {
+        String label = settings.networkFor(parent);
+        for (JsonNode ref : api.call("network.get_by_name_label", label)) return ref.asText();
+        throw new XenApiException("NETWORK_NOT_FOUND", List.of(label));
+    }
+
+    private Optional<String> findMarked(int vmIndex) throws XenApiException {
+        JsonNode all = api.call("VM.get_all_records");
+        for (Iterator<Map.Entry<String, JsonNode>> it = all.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            if (XenCache.vmIndexOf(e.getValue()).orElse(-1) == vmIndex) return Optional.of(e.getKey());
+        }
+        return Optional.empty();
+    }
+
+    private Optional<String> findVif(String vm, int networkIndex) throws XenApiException {
+        for (JsonNode ref : api.call("VM.get_VIFs", vm)) {
+            if (nicIndex(api.call("VIF.get_record", ref.asText())) == networkIndex) return Optional.of(ref.asText());
+        }
+        return Optional.empty();
+    }
+
+    private void createVif(String vm, VmNetworkConfigEntry n, boolean plug) throws XenApiException {
+        String network = findNetwork(n.vmNetworkConfigParent);
+        ObjectNode rec = api.json().createObjectNode();
+        rec.put("device", Integer.toString(n.vmNetworkConfigIndex - 1));
+        rec.put("network", network);
+        rec.put("VM", vm);
+        rec.put("MAC", n.vmNetworkConfigPhysAddress == null ? "" : n.vmNetworkConfigPhysAddress.toLowerCase(Locale.ROOT));
+        rec.put("MTU", 1500);
+        ObjectNode oc = rec.putObject("other_config");
+        oc.put(NIC_MARKER, Integer.toString(n.vmNetworkConfigIndex));
+        if (n.vmNetworkConfigAddress != null) oc.put(NIC_ADDRESS, n.vmNetworkConfigAddress);
+        rec.put("qos_algorithm_type", "");
+        rec.putObject("qos_algorithm_params");
+        String vif = api.call("VIF.create", rec).asText();
+        if (plug) api.call("VIF.plug", vif);
+    }
+
+    private void destroyVif(String vif) throws XenApiException {
+        if (api.call("VIF.get_currently_attached", vif).asBoolean()) api.call("VIF.unplug", vif);
+        api.call("VIF.destroy", vif);
+    }
+
+    private void setCpus(String vm, int n) throws XenApiException {
+        int atStartup = api.call("VM.get_VCPUs_at_startup", vm).asInt(1);
+        if (n >= atStartup) {
+            api.call("VM.set_VCPUs_max", vm, n);
+            api.call("VM.set_VCPUs_at_startup", vm, n);
+        } else {
+            api.call("VM.set_VCPUs_at_startup", vm, n);
+            api.call("VM.set_VCPUs_max", vm, n);
+        }
+    }
+
+    private void setMemory(String vm, long bytes) throws XenApiException {
+        long staticMin = Math.min(api.call("VM.get_memory_static_min", vm).asLong(bytes), bytes);
+        api.call("VM.set_memory_limits", vm, staticMin, bytes, bytes, bytes);
+    }
+
+    /** Destroys the VM and the disks it owns (VDIs no other VM uses and that are not read-only). */
+    private void destroyVmAndDisks(String vm) throws XenApiException {
+        List<String> owned = new ArrayList<>();
+        for (JsonNode vbdRef : api.call("VM.get_VBDs", vm)) {
+            JsonNode vbd = api.call("VBD.get_record", vbdRef.asText());
+            String vdi = vbd.path("VDI").asText("");
+            if (!"Disk".equals(vbd.path("type").asText()) || vdi.isEmpty() || vdi.equals("OpaqueRef:NULL")) continue;
+            JsonNode v = api.call("VDI.get_record", vdi);
+            if (v.path("read_only").asBoolean() || v.path("sharable").asBoolean() || v.path("VBDs").size() > 1) continue;
+            owned.add(vdi);
+        }
+        api.call("VM.destroy", vm);
+        for (String vdi : owned) {
+            try {
+                api.call("VDI.destroy", vdi);
+            } catch (XenApiException e) {
+                if (!"HANDLE_INVALID".equals(e.code())) throw e;
+            }
+        }
+    }
+
+    /** Cleans up after a failed provisioning, best effort: nothing half built stays on the host. */
+    private void removeVm(String vm) {
+        try {
+            if (currentPower(vm) != PowerState.HALTED) api.call("VM.hard_shutdown", vm);
+            destroyVmAndDisks(vm);
+        } catch (XenApiException e) {
+            if (!"HANDLE_INVALID".equals(e.code())) {
+                log.error("could not remove the half-built VM {}: {}; remove it by hand", vm, e.getMessage());
+            }
+        }
+        cache.forget(vm);
+    }
+
+    private PowerState currentPower(String vm) throws XenApiException {
+        return parsePower(api.call("VM.get_power_state", vm).asText());
+    }
+
+    private String requireVm(int vmIndex) throws DriverException {
+        return cache.vmRef(vmIndex).orElseThrow(() ->
+                new DriverException("HANDLE_INVALID", "no VM on the host is marked vmIndex " + vmIndex));
+    }
+
+    private PowerState powerOf(int vmIndex) {
+        return cache.vmRef(vmIndex).flatMap(cache::vm).map(XenDriver::power).orElse(PowerState.HALTED);
+    }
+
+    static PowerState power(JsonNode vm) {
+        return parsePower(vm.path("power_state").asText("Halted"));
+    }
+
+    static PowerState parsePower(String s) {
+        try {
+            return PowerState.valueOf(s.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            return PowerState.HALTED;
+        }
+    }
+
+    static int nicIndex(JsonNode vif) {
+        String marked = vif.path("other_config").path(NIC_MARKER).asText("");
+        if (!marked.isEmpty()) return Integer.parseInt(marked);
+        return vif.path("device").asInt(0) + 1;
+    }
+
+    static Instant parseDate(String s) {
+        if (s.isEmpty()) return null;
+        try {
+            return LocalDateTime.parse(s, XAPI_DATE).toInstant(ZoneOffset.UTC);
+        } catch (DateTimeParseException e) {
+            try {
+                return Instant.parse(s);
+            } catch (DateTimeParseException again) {
+                return null;
+            }
+        }
+    }
+
+    /**
+     * Runs {@code Async.METHOD} and waits for its task; on timeout cancels the task and fails with
+     * {@code TIMEOUT}. Returns the task's result with its XML-RPC value wrapping removed.
+     */
+    private String runTask(Duration timeout, String method, Object... args) throws XenApiException {
+        String task = api.call("Async." + method, args).asText();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long pause = 10;
+        try {
+            while (true) {
+                JsonNode t = api.call("task.get_record", task);
+                switch (t.path("status").asText()) {
+                    case "success":
+                        return t.path("result").asText("").replaceAll("</?value>", "").trim();
+                    case "failure":
+                    case "cancelled": {
+                        List<String> info = new ArrayList<>();
+                        t.path("error_info").forEach(x -> info.add(x.asText()));
+                        String code = info.isEmpty() ? "TASK_CANCELLED" : info.remove(0);
+                        throw new XenApiException(code, info);
+                    }
+                    default:
+                        break;
+                }
+                if (System.nanoTime() > deadline) {
+                    try {
+                        api.call("task.cancel", task);
+                    } catch (XenApiException e) {
+                        log.debug("cancelling {} failed: {}", task, e.getMessage());
+                    }
+                    throw new XenApiException(XenApiException.TIMEOUT, List.of(method, "not done in " + timeout.toMillis() + " ms"));
+                }
+                Thread.sleep(pause);
+                pause = Math.min(pause * 2, 500);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new XenApiException(XenApiException.TRANSPORT, method + " interrupted", e);
+        } finally {
+            try {
+                api.call("task.destroy", task);
+            } catch (XenApiException e) {
+                log.debug("destroying {} failed: {}", task, e.getMessage());
+            }
+        }
+    }
+
+    private String taskRef(String method, Object... args) throws XenApiException {
+        return runTask(settings.taskTimeout(), method, args);
+    }
+
+    private interface Step<T> {
+        T run() throws XenApiException;
+    }
+
+    private <T> T step(String operation, Step<T> s) throws DriverException {
+        try {
+            return s.run();
+        } catch (XenApiException e) {
+            throw failure(operation, e);
+        }
+    }
+
+    private static DriverException failure(String operation, XenApiException e) {
+        return new DriverException(e.code(), "XenAPI " + operation + ": " + e.getMessage(), e);
+    }
+
+    /**
+     * Waits until the event feed shows the VM as the operation left it, so that {@link #inspect}
+     * agrees with what was just done; reads the VM directly when the feed is late.
+     */
+    private void settle(int vmIndex, String vm, Predicate<JsonNode> done) {
+        if (cache.await(vm, done, settings.callTimeout().toMillis())) return;
+        log.debug("event feed late for VR {}; reading {} directly", vmIndex, vm);
+        try {
+            cache.putVm(vm, (ObjectNode) api.call("VM.get_record", vm));
+        } catch (XenApiException e) {
+            log.debug("reading {} failed: {}", vm, e.getMessage());
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        if (events != null) events.interrupt();
+        api.close();
+    }
+}

@@ -1,0 +1,55 @@
+package io.vrouter.xen;
+
+import io.vrouter.core.config.Settings;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The driver's settings, keys {@code xen.*} of the server's config file (see the module README).
+ *
+ * @param networks vmNetworkConfigParent to XenServer network name-label; a parent not listed is
+ *                 looked up as a name-label itself
+ */
+public record XenSettings(URI url, String username, String password, String template, Optional<String> sr,
+                          Map<String, String> networks, Duration callTimeout, Duration shutdownTimeout,
+                          Duration taskTimeout, Duration eventTimeout, int retries, Duration retryBackoff) {
+
+    public static XenSettings from(Settings s) {
+        String url = s.get("xen.url").orElseThrow(() ->
+                new IllegalArgumentException("--driver xen needs xen.url (for example https://xenserver.example:443)"));
+        return new XenSettings(URI.create(url), s.get("xen.username", "root"), s.get("xen.password", ""),
+                s.get("xen.template", "vyos"), s.get("xen.sr"), s.withPrefix("xen.network."),
+                duration(s, "xen.call-timeout", "30s"), duration(s, "xen.shutdown-timeout", "60s"),
+                duration(s, "xen.task-timeout", "10m"), duration(s, "xen.event-timeout", "30s"),
+                s.getInt("xen.retries", 3), duration(s, "xen.retry-backoff", "200ms"));
+    }
+
+    /** {@code 500ms}, {@code 30s}, {@code 2m}, or a number of seconds. */
+    static Duration duration(Settings s, String key, String def) {
+        String v = s.get(key, def).trim().toLowerCase(Locale.ROOT);
+        try {
+            if (v.endsWith("ms")) return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2).trim()));
+            if (v.endsWith("s")) return Duration.ofMillis((long) (Double.parseDouble(v.substring(0, v.length() - 1).trim()) * 1000));
+            if (v.endsWith("m")) return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1).trim()) * 60);
+            return Duration.ofMillis((long) (Double.parseDouble(v) * 1000));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("setting '" + key + "' must be a duration such as 30s or 500ms, not '" + v + "'");
+        }
+    }
+
+    /** The XenServer network name-label for a vmNetworkConfigParent. */
+    public String networkFor(String parent) {
+        return networks.getOrDefault(parent, parent);
+    }
+
+    /** The vmNetworkConfigParent for a XenServer network name-label (the inverse of {@link #networkFor}). */
+    public String parentFor(String networkName) {
+        for (Map.Entry<String, String> e : networks.entrySet()) {
+            if (e.getValue().equals(networkName)) return e.getKey();
+        }
+        return networkName;
+    }
+}

@@ -1,0 +1,835 @@
+package io.vrouter.xen.fake;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A XenAPI host in memory, serving XenAPI's JSON-RPC 2.0 wire format at {@code POST /jsonrpc} over
+ * real HTTP on 127.0.0.1: sessions, VM, VM_metrics, VIF, VBD, VDI, network, SR, host, task and
+ * event (event.from with tokens), the {@code Async.} namespace with tasks, and XenAPI's error codes
+ * ({@code SESSION_AUTHENTICATION_FAILED}, {@code SESSION_INVALID}, {@code HANDLE_INVALID},
+ * {@code VM_BAD_POWER_STATE}, {@code VM_IS_TEMPLATE}, {@code MAP_DUPLICATE_KEY},
+ * {@code DEVICE_ALREADY_EXISTS}, {@code VDI_IN_USE}, {@code MESSAGE_METHOD_UNKNOWN}, ...).
+ *
+ * <p>It starts with one host, a local SR, two networks, dom0 and a template named {@code vyos}
+ * (one disk, one VIF). Tests inject faults ({@link #failNext}, {@link #failAlways},
+ * {@link #hangCleanShutdown}, {@link #expireSessions}) and act as another tool on the host would
+ * ({@link #setPowerState}, {@link #destroyVm}); {@link #leaks()} lists what exists beyond the
+ * initial objects.
+ */
+public final class FakeXenServer implements AutoCloseable {
+    public static final String USER = "root";
+    public static final String PASSWORD = "xenroot";
+    public static final String TEMPLATE = "vyos";
+    public static final List<String> NETWORKS = List.of("Pool-wide network associated with eth0", "vr-transit");
+    private static final DateTimeFormatter XAPI_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HH:mm:ss'Z'", Locale.ROOT)
+            .withZone(ZoneOffset.UTC);
+
+    /** A XenAPI error: the code and its parameters. */
+    public static final class Failure extends RuntimeException {
+        final String code;
+        final List<String> params;
+
+        public Failure(String code, String... params) {
+            super(code + " " + List.of(params));
+            this.code = code;
+            this.params = List.of(params);
+        }
+    }
+
+    private record Event(long id, String cls, String op, String ref, JsonNode snapshot) {
+    }
+
+    private final ObjectMapper json = new ObjectMapper();
+    private final HttpServer http;
+    private final ExecutorService httpThreads = Executors.newCachedThreadPool(r -> daemon(r, "fake-xapi-http"));
+    private final ExecutorService taskThreads = Executors.newCachedThreadPool(r -> daemon(r, "fake-xapi-task"));
+    /** class → ref → record. */
+    private final Map<String, Map<String, ObjectNode>> db = new LinkedHashMap<>();
+    private final List<Event> events = new ArrayList<>();
+    private long lastEvent;
+    private final Set<String> sessions = ConcurrentHashMap.newKeySet();
+    private final Map<String, Deque<Failure>> nextFailures = new ConcurrentHashMap<>();
+    private final Map<String, Failure> alwaysFailures = new ConcurrentHashMap<>();
+    private final List<String> calls = Collections.synchronizedList(new ArrayList<>());
+    private final AtomicInteger logins = new AtomicInteger();
+    private final AtomicLong refs = new AtomicLong();
+    private final Map<String, Set<String>> initial = new HashMap<>();
+    private final Map<String, CountDownLatch> cancels = new ConcurrentHashMap<>();
+    private volatile boolean hangCleanShutdown;
+    private volatile long operationDelayMillis;
+    public final String host;
+    public final String sr;
+    public final String template;
+
+    static {
+        // Without it every reply waits out the client's delayed ACK (about 40 ms a call).
+        System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
+
+    public FakeXenServer() throws IOException {
+        synchronized (this) {
+            host = create("host", rec("name_label", "fake-host"));
+            ObjectNode h = db.get("host").get(host);
+            ObjectNode sw = h.putObject("software_version");
+            sw.put("product_brand", "XCP-ng");
+            sw.put("product_version", "8.2.1");
+            sw.put("platform_version", "3.2.1");
+            sw.put("xapi", "1.20");
+            h.putObject("other_config").put("boot_time", Long.toString(Instant.now().getEpochSecond() - 3600) + ".0");
+            sr = create("SR", rec("name_label", "Local storage"));
+            db.get("SR").get(sr).put("type", "ext");
+            for (String n : NETWORKS) {
+                String net = create("network", rec("name_label", n));
+                db.get("network").get(net).put("bridge", "xenbr" + (db.get("network").size() - 1));
+            }
+            String dom0 = newVm("Control domain on host: fake-host", false);
+            db.get("VM").get(dom0).put("is_control_domain", true).put("power_state", "Running");
+            template = newVm(TEMPLATE, true);
+            String vdi = create("VDI", rec("name_label", "vyos disk 0"));
+            db.get("VDI").get(vdi).put("SR", sr).put("type", "system").put("virtual_size", 2048 * 1048576L)
+                    .put("physical_utilisation", 600 * 1048576L).put("read_only", false).put("sharable", false);
+            db.get("VDI").get(vdi).putArray("VBDs");
+            newVbd(template, vdi, "0");
+            newVif(template, ref("network", NETWORKS.get(0)), "0", "");
+            for (Map.Entry<String, Map<String, ObjectNode>> e : db.entrySet()) initial.put(e.getKey(), new HashSet<>(e.getValue().keySet()));
+        }
+        http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+        http.createContext("/jsonrpc", this::handle);
+        http.setExecutor(httpThreads);
+        http.start();
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    /** The URL to give the driver as {@code xen.url}. */
+    public URI url() {
+        return URI.create("http://127.0.0.1:" + http.getAddress().getPort() + "/");
+    }
+
+    // ---------------------------------------------------------------- test controls
+
+    /** The next call of the method (also as {@code Async.}) fails with the XenAPI error. */
+    public void failNext(String method, String code, String... params) {
+        nextFailures.computeIfAbsent(method, k -> new ArrayDeque<>()).add(new Failure(code, params));
+    }
+
+    /** Every call of the method fails with the XenAPI error until {@link #clearFaults()}. */
+    public void failAlways(String method, String code, String... params) {
+        alwaysFailures.put(method, new Failure(code, params));
+    }
+
+    public void clearFaults() {
+        nextFailures.clear();
+        alwaysFailures.clear();
+        hangCleanShutdown = false;
+        operationDelayMillis = 0;
+    }
+
+    /** A clean shutdown never finishes (the guest ignores it) until its task is cancelled. */
+    public void hangCleanShutdown(boolean hang) {
+        hangCleanShutdown = hang;
+    }
+
+    /** Every VM operation takes this long, as on a real host. */
+    public void operationDelay(long millis) {
+        operationDelayMillis = millis;
+    }
+
+    /** Invalidates every session, as a host restart or a session timeout does. */
+    public void expireSessions() {
+        sessions.clear();
+    }
+
+    public int logins() {
+        return logins.get();
+    }
+
+    /** The methods called so far, in order. */
+    public List<String> calls() {
+        synchronized (calls) {
+            return List.copyOf(calls);
+        }
+    }
+
+    /** Changes a VM's power state as another tool on the host would. */
+    public synchronized void setPowerState(String vm, String powerState) {
+        ObjectNode v = require("VM", vm);
+        v.put("power_state", powerState);
+        updateMetrics(v);
+        modified("VM", vm);
+    }
+
+    /** Deletes a VM and its disks as another tool on the host would. */
+    public synchronized void destroyVm(String vm) {
+        List<String> vdis = new ArrayList<>();
+        for (JsonNode vbd : require("VM", vm).path("VBDs")) vdis.add(db.get("VBD").get(vbd.asText()).path("VDI").asText());
+        destroyVmNow(vm);
+        for (String vdi : vdis) {
+            if (db.get("VDI").containsKey(vdi)) remove("VDI", vdi);
+        }
+    }
+
+    /** Creates a halted VM marked as a VR's, as an earlier run of vrouter left it. */
+    public synchronized String addMarkedVm(String name, int vmIndex, String powerState) {
+        String vm = clone(template, name, null);
+        ObjectNode v = db.get("VM").get(vm);
+        v.put("is_a_template", false).put("power_state", powerState);
+        ((ObjectNode) v.get("other_config")).put("vrouter-vmIndex", Integer.toString(vmIndex));
+        updateMetrics(v);
+        modified("VM", vm);
+        return vm;
+    }
+
+    /** Creates a halted VM that is not vrouter's (no marker), as another tool would. */
+    public synchronized String addForeignVm(String name) {
+        String vm = clone(template, name, null);
+        db.get("VM").get(vm).put("is_a_template", false);
+        modified("VM", vm);
+        return vm;
+    }
+
+    /** The VM (not template, not dom0) refs by name-label. */
+    public synchronized Map<String, String> vms() {
+        Map<String, String> out = new LinkedHashMap<>();
+        db.get("VM").forEach((ref, v) -> {
+            if (!v.path("is_a_template").asBoolean() && !v.path("is_control_domain").asBoolean()) {
+                out.put(v.path("name_label").asText(), ref);
+            }
+        });
+        return out;
+    }
+
+    /** A copy of an object's record. */
+    public synchronized ObjectNode record(String cls, String ref) {
+        return require(cls, ref).deepCopy();
+    }
+
+    /** The records of a class whose field has the value. */
+    public synchronized List<ObjectNode> where(String cls, String field, String value) {
+        List<ObjectNode> out = new ArrayList<>();
+        db.getOrDefault(cls, Map.of()).values().forEach(r -> {
+            if (value.equals(r.path(field).asText())) out.add(r.deepCopy());
+        });
+        return out;
+    }
+
+    /** What exists now that did not at start: "VM/OpaqueRef:..." etc. Tasks not destroyed count too. */
+    public synchronized List<String> leaks() {
+        List<String> out = new ArrayList<>();
+        db.forEach((cls, objs) -> {
+            if (cls.equals("session")) return;
+            for (String ref : objs.keySet()) {
+                if (!initial.getOrDefault(cls, Set.of()).contains(ref)) out.add(cls + "/" + ref);
+            }
+        });
+        return out;
+    }
+
+    // ---------------------------------------------------------------- the object store
+
+    private synchronized String create(String cls, ObjectNode record) {
+        String ref = "OpaqueRef:" + UUID.randomUUID();
+        record.put("uuid", UUID.nameUUIDFromBytes((ref + refs.incrementAndGet()).getBytes(StandardCharsets.UTF_8)).toString());
+        if (!record.has("other_config")) record.putObject("other_config");
+        db.computeIfAbsent(cls, k -> new LinkedHashMap<>()).put(ref, record);
+        event(cls, "add", ref, record);
+        return ref;
+    }
+
+    private void modified(String cls, String ref) {
+        event(cls, "mod", ref, db.get(cls).get(ref));
+    }
+
+    private void remove(String cls, String ref) {
+        ObjectNode r = db.get(cls).remove(ref);
+        event(cls, "del", ref, r);
+    }
+
+    private void event(String cls, String op, String ref, ObjectNode snapshot) {
+        events.add(new Event(++lastEvent, cls.toLowerCase(Locale.ROOT), op, ref, snapshot == null ? null : snapshot.deepCopy()));
+        if (events.size() > 10_000) events.subList(0, 5_000).clear();
+        notifyAll();
+    }
+
+    private ObjectNode require(String cls, String ref) {
+        ObjectNode r = db.getOrDefault(cls, Map.of()).get(ref);
+        if (r == null) throw new Failure("HANDLE_INVALID", cls, ref);
+        return r;
+    }
+
+    private String ref(String cls, String nameLabel) {
+        for (Map.Entry<String, ObjectNode> e : db.get(cls).entrySet()) {
+            if (nameLabel.equals(e.getValue().path("name_label").asText())) return e.getKey();
+        }
+        throw new IllegalArgumentException(nameLabel);
+    }
+
+    private ObjectNode rec(String... kv) {
+        ObjectNode r = json.createObjectNode();
+        for (int i = 0; i + 1 < kv.length; i += 2) r.put(kv[i], kv[i + 1]);
+        return r;
+    }
+
+    private String newVm(String name, boolean isTemplate) {
+        String metrics = create("VM_metrics", rec());
+        ObjectNode m = db.get("VM_metrics").get(metrics);
+        m.put("memory_actual", 0).put("VCPUs_number", 0).put("start_time", "19700101T00:00:00Z");
+        m.putObject("VCPUs_utilisation");
+        m.putObject("VCPUs_CPU");
+        ObjectNode vm = rec("name_label", name, "power_state", "Halted", "metrics", metrics);
+        vm.put("is_a_template", isTemplate).put("is_a_snapshot", false).put("is_control_domain", false)
+                .put("VCPUs_max", 1).put("VCPUs_at_startup", 1)
+                .put("memory_static_min", 128 * 1048576L).put("memory_static_max", 512 * 1048576L)
+                .put("memory_dynamic_min", 512 * 1048576L).put("memory_dynamic_max", 512 * 1048576L)
+                .put("domid", -1).put("resident_on", "OpaqueRef:NULL");
+        vm.putArray("VBDs");
+        vm.putArray("VIFs");
+        return create("VM", vm);
+    }
+
+    private String newVbd(String vm, String vdi, String userdevice) {
+        ObjectNode r = rec("VM", vm, "VDI", vdi, "userdevice", userdevice, "type", "Disk", "mode", "RW");
+        r.put("currently_attached", false);
+        String vbd = create("VBD", r);
+        ((ArrayNode) db.get("VM").get(vm).get("VBDs")).add(vbd);
+        modified("VM", vm);
+        if (db.get("VDI").containsKey(vdi)) {
+            ((ArrayNode) db.get("VDI").get(vdi).get("VBDs")).add(vbd);
+            modified("VDI", vdi);
+        }
+        return vbd;
+    }
+
+    private String newVif(String vm, String network, String device, String mac) {
+        for (JsonNode v : require("VM", vm).path("VIFs")) {
+            if (device.equals(db.get("VIF").get(v.asText()).path("device").asText())) throw new Failure("DEVICE_ALREADY_EXISTS", device);
+        }
+        require("network", network);
+        String m = mac.isEmpty() ? String.format("02:16:3e:%02x:%02x:%02x", refs.get() & 0xff, (refs.get() >> 8) & 0xff,
+                ThreadLocalRandomByte.next()) : mac;
+        ObjectNode r = rec("VM", vm, "network", network, "device", device, "MAC", m);
+        r.put("MTU", 1500).put("currently_attached", "Running".equals(db.get("VM").get(vm).path("power_state").asText()));
+        r.putObject("other_config");
+        String vif = create("VIF", r);
+        ((ArrayNode) db.get("VM").get(vm).get("VIFs")).add(vif);
+        modified("VM", vm);
+        return vif;
+    }
+
+    private static final class ThreadLocalRandomByte {
+        static int next() {
+            return java.util.concurrent.ThreadLocalRandom.current().nextInt(256);
+        }
+    }
+
+    private String clone(String src, String name, String toSr) {
+        ObjectNode s = require("VM", src);
+        String vm = newVm(name, s.path("is_a_template").asBoolean());
+        ObjectNode v = db.get("VM").get(vm);
+        for (String f : List.of("VCPUs_max", "VCPUs_at_startup", "memory_static_min", "memory_static_max",
+                "memory_dynamic_min", "memory_dynamic_max")) v.set(f, s.get(f));
+        v.set("other_config", s.get("other_config").deepCopy());
+        for (JsonNode vbdRef : s.path("VBDs")) {
+            ObjectNode vbd = db.get("VBD").get(vbdRef.asText());
+            ObjectNode vdi = db.get("VDI").get(vbd.path("VDI").asText());
+            ObjectNode copy = vdi.deepCopy();
+            copy.put("name_label", name + " disk " + vbd.path("userdevice").asText());
+            if (toSr != null) copy.put("SR", toSr);
+            copy.putArray("VBDs");
+            copy.remove("uuid");
+            String newVdi = create("VDI", copy);
+            newVbd(vm, newVdi, vbd.path("userdevice").asText());
+        }
+        for (JsonNode vifRef : s.path("VIFs")) {
+            ObjectNode vif = db.get("VIF").get(vifRef.asText());
+            newVif(vm, vif.path("network").asText(), vif.path("device").asText(), "");
+        }
+        modified("VM", vm);
+        return vm;
+    }
+
+    private void destroyVmNow(String vm) {
+        ObjectNode v = require("VM", vm);
+        for (JsonNode vbd : v.path("VBDs")) {
+            ObjectNode b = db.get("VBD").get(vbd.asText());
+            ObjectNode vdi = db.get("VDI").get(b.path("VDI").asText());
+            if (vdi != null) {
+                ArrayNode left = json.createArrayNode();
+                vdi.path("VBDs").forEach(x -> {
+                    if (!x.asText().equals(vbd.asText())) left.add(x);
+                });
+                vdi.set("VBDs", left);
+                modified("VDI", b.path("VDI").asText());
+            }
+            remove("VBD", vbd.asText());
+        }
+        for (JsonNode vif : v.path("VIFs")) remove("VIF", vif.asText());
+        remove("VM_metrics", v.path("metrics").asText());
+        remove("VM", vm);
+    }
+
+    private void updateMetrics(ObjectNode vm) {
+        ObjectNode m = db.get("VM_metrics").get(vm.path("metrics").asText());
+        String power = vm.path("power_state").asText();
+        boolean up = power.equals("Running") || power.equals("Paused");
+        int n = vm.path("VCPUs_at_startup").asInt();
+        if (up && m.path("VCPUs_number").asInt() == 0) {
+            m.put("start_time", XAPI_DATE.format(Instant.now().minusSeconds(5)));
+        }
+        m.put("VCPUs_number", up ? n : 0);
+        m.put("memory_actual", up ? vm.path("memory_dynamic_max").asLong() : 0);
+        ObjectNode util = m.putObject("VCPUs_utilisation");
+        ObjectNode cpu = m.putObject("VCPUs_CPU");
+        for (int i = 0; up && i < n; i++) {
+            util.put(Integer.toString(i), 0.25);
+            cpu.put(Integer.toString(i), Integer.toString(i));
+        }
+        if (!up) m.put("start_time", "19700101T00:00:00Z");
+        vm.put("domid", up || power.equals("Suspended") ? 1 : -1);
+        for (JsonNode vif : vm.path("VIFs")) {
+            ObjectNode f = db.get("VIF").get(vif.asText());
+            if (f != null && f.path("currently_attached").asBoolean() != up) {
+                f.put("currently_attached", up);
+                modified("VIF", vif.asText());
+            }
+        }
+        modified("VM_metrics", vm.path("metrics").asText());
+    }
+
+    private void power(String vm, String expected, String to) {
+        ObjectNode v = require("VM", vm);
+        if (v.path("is_a_template").asBoolean()) throw new Failure("VM_IS_TEMPLATE", vm);
+        String now = v.path("power_state").asText();
+        if (!List.of(expected.split("\\|")).contains(now)) {
+            throw new Failure("VM_BAD_POWER_STATE", vm, expected.split("\\|")[0].toLowerCase(Locale.ROOT), now.toLowerCase(Locale.ROOT));
+        }
+        v.put("power_state", to);
+        updateMetrics(v);
+        modified("VM", vm);
+    }
+
+    // ---------------------------------------------------------------- JSON-RPC
+
+    private void handle(HttpExchange ex) throws IOException {
+        ObjectNode reply = json.createObjectNode();
+        reply.put("jsonrpc", "2.0");
+        int status = 200;
+        try (InputStream in = ex.getRequestBody()) {
+            if (!"POST".equals(ex.getRequestMethod())) {
+                status = 405;
+            } else {
+                JsonNode req = json.readTree(in);
+                reply.set("id", req.get("id"));
+                String method = req.path("method").asText();
+                if (req.get("id") == null || req.get("id").isNull() || method.isEmpty() || !req.path("params").isArray()) {
+                    status = 500;
+                } else {
+                    try {
+                        reply.set("result", dispatch(method, (ArrayNode) req.get("params")));
+                    } catch (Failure f) {
+                        ObjectNode err = reply.putObject("error");
+                        err.put("code", 1);
+                        err.put("message", f.code);
+                        ArrayNode data = err.putArray("data");
+                        f.params.forEach(data::add);
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            status = 500;
+        }
+        byte[] body = (status == 200 ? reply.toString() : "<html><body><h1>HTTP 500 internal server error</h1></body></html>")
+                .getBytes(StandardCharsets.UTF_8);
+        ex.getResponseHeaders().add("Content-Type", status == 200 ? "application/json" : "text/html");
+        ex.sendResponseHeaders(status, body.length);
+        try (OutputStream out = ex.getResponseBody()) {
+            out.write(body);
+        }
+    }
+
+    private JsonNode dispatch(String method, ArrayNode params) {
+        calls.add(method);
+        if (method.equals("session.login_with_password")) {
+            if (!USER.equals(params.path(0).asText()) || !PASSWORD.equals(params.path(1).asText())) {
+                throw new Failure("SESSION_AUTHENTICATION_FAILED", params.path(0).asText(), "Authentication failure");
+            }
+            String s = "OpaqueRef:" + UUID.randomUUID();
+            sessions.add(s);
+            logins.incrementAndGet();
+            return json.getNodeFactory().textNode(s);
+        }
+        String session = params.path(0).asText();
+        if (!sessions.contains(session)) throw new Failure("SESSION_INVALID", session);
+        if (method.equals("session.logout")) {
+            sessions.remove(session);
+            return json.getNodeFactory().textNode("");
+        }
+        List<JsonNode> args = new ArrayList<>();
+        for (int i = 1; i < params.size(); i++) args.add(params.get(i));
+        boolean async = method.startsWith("Async.");
+        String name = async ? method.substring("Async.".length()) : method;
+        Deque<Failure> next = nextFailures.get(name);
+        Failure injected = next == null ? null : next.poll();
+        if (injected == null) injected = alwaysFailures.get(name);
+        if (!async) {
+            if (injected != null) throw injected;
+            return invoke(name, args, null);
+        }
+        String task;
+        synchronized (this) {
+            ObjectNode t = rec("name_label", method, "status", "pending", "result", "");
+            t.put("progress", 0.0).putArray("error_info");
+            task = create("task", t);
+        }
+        Failure fail = injected;
+        CountDownLatch cancel = new CountDownLatch(1);
+        cancels.put(task, cancel);
+        taskThreads.execute(() -> runTask(task, name, args, fail, cancel));
+        return json.getNodeFactory().textNode(task);
+    }
+
+    private void runTask(String task, String name, List<JsonNode> args, Failure injected, CountDownLatch cancel) {
+        String status;
+        String result = "";
+        List<String> error = List.of();
+        try {
+            if (operationDelayMillis > 0) Thread.sleep(operationDelayMillis);
+            if (name.equals("VM.clean_shutdown") && hangCleanShutdown) {
+                cancel.await();
+                throw new Failure("TASK_CANCELLED", task);
+            }
+            if (injected != null) throw injected;
+            JsonNode r = invoke(name, args, task);
+            status = "success";
+            result = r.isTextual() && !r.asText().isEmpty() ? "<value>" + r.asText() + "</value>" : "";
+        } catch (Failure f) {
+            status = f.code.equals("TASK_CANCELLED") ? "cancelled" : "failure";
+            List<String> e = new ArrayList<>();
+            e.add(f.code);
+            e.addAll(f.params);
+            error = e;
+        } catch (InterruptedException e) {
+            return;
+        }
+        synchronized (this) {
+            ObjectNode t = db.get("task").get(task);
+            if (t == null || !t.path("status").asText().equals("pending")) return;
+            t.put("status", status).put("result", result).put("progress", 1.0);
+            ArrayNode ei = t.putArray("error_info");
+            error.forEach(ei::add);
+            modified("task", task);
+        }
+        cancels.remove(task);
+    }
+
+    private JsonNode invoke(String method, List<JsonNode> a, String task) {
+        int dot = method.indexOf('.');
+        if (dot < 0) throw new Failure("MESSAGE_METHOD_UNKNOWN", method);
+        String cls = method.substring(0, dot);
+        String op = method.substring(dot + 1);
+        if (cls.equals("event") && op.equals("from")) return eventFrom(a);
+        if (task == null && operationDelayMillis > 0 && isVmOperation(cls, op)) sleep(operationDelayMillis);
+        synchronized (this) {
+            return invokeLocked(cls, op, a, method);
+        }
+    }
+
+    private static boolean isVmOperation(String cls, String op) {
+        return cls.equals("VM") && !op.startsWith("get_");
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private JsonNode invokeLocked(String cls, String op, List<JsonNode> a, String method) {
+        String self = a.isEmpty() ? "" : a.get(0).asText();
+        JsonNode ok = json.getNodeFactory().textNode("");
+        switch (cls + "." + op) {
+            case "VM.clone": return text(clone(self, a.get(1).asText(), null));
+            case "VM.copy": require("SR", a.get(2).asText()); return text(clone(self, a.get(1).asText(), a.get(2).asText()));
+            case "VM.provision": require("VM", self); return ok;
+            case "VM.start": power(self, "Halted", a.get(1).asBoolean() ? "Paused" : "Running"); return ok;
+            case "VM.clean_shutdown": power(self, "Running", "Halted"); return ok;
+            case "VM.hard_shutdown": power(self, "Running|Paused|Suspended", "Halted"); return ok;
+            case "VM.suspend": power(self, "Running", "Suspended"); return ok;
+            case "VM.resume": power(self, "Suspended", a.get(1).asBoolean() ? "Paused" : "Running"); return ok;
+            case "VM.pause": power(self, "Running", "Paused"); return ok;
+            case "VM.unpause": power(self, "Paused", "Running"); return ok;
+            case "VM.destroy": {
+                ObjectNode v = require("VM", self);
+                if (!v.path("power_state").asText().equals("Halted")) {
+                    throw new Failure("VM_BAD_POWER_STATE", self, "halted", v.path("power_state").asText().toLowerCase(Locale.ROOT));
+                }
+                destroyVmNow(self);
+                return ok;
+            }
+            case "VM.set_VCPUs_max": {
+                ObjectNode v = require("VM", self);
+                if (a.get(1).asLong() < v.path("VCPUs_at_startup").asLong()) {
+                    throw new Failure("VALUE_NOT_SUPPORTED", "VCPU_max", a.get(1).asText(), "VCPU_max must be greater than or equal to VCPU_at_startup");
+                }
+                v.put("VCPUs_max", a.get(1).asLong());
+                modified("VM", self);
+                return ok;
+            }
+            case "VM.set_VCPUs_at_startup": {
+                ObjectNode v = require("VM", self);
+                if (a.get(1).asLong() > v.path("VCPUs_max").asLong()) {
+                    throw new Failure("VALUE_NOT_SUPPORTED", "VCPU_at_startup", a.get(1).asText(), "value too large");
+                }
+                v.put("VCPUs_at_startup", a.get(1).asLong());
+                modified("VM", self);
+                return ok;
+            }
+            case "VM.set_memory_limits": {
+                ObjectNode v = require("VM", self);
+                long smin = a.get(1).asLong(), smax = a.get(2).asLong(), dmin = a.get(3).asLong(), dmax = a.get(4).asLong();
+                if (!(smin <= dmin && dmin <= dmax && dmax <= smax)) {
+                    throw new Failure("MEMORY_CONSTRAINT_VIOLATION", "Memory limits must satisfy: static_min <= dynamic_min <= dynamic_max <= static_max");
+                }
+                v.put("memory_static_min", smin).put("memory_static_max", smax).put("memory_dynamic_min", dmin).put("memory_dynamic_max", dmax);
+                modified("VM", self);
+                return ok;
+            }
+            case "VIF.create": {
+                JsonNode r = a.get(0);
+                for (String f : List.of("device", "network", "VM", "MAC", "MTU", "other_config", "qos_algorithm_type", "qos_algorithm_params")) {
+                    if (!r.has(f)) throw new Failure("FIELD_MISSING", f);
+                }
+                require("VM", r.path("VM").asText());
+                String vif = newVif(r.path("VM").asText(), r.path("network").asText(), r.path("device").asText(), r.path("MAC").asText());
+                db.get("VIF").get(vif).set("other_config", r.get("other_config").deepCopy());
+                db.get("VIF").get(vif).put("currently_attached", false);
+                modified("VIF", vif);
+                return text(vif);
+            }
+            case "VIF.plug": {
+                ObjectNode f = require("VIF", self);
+                String vm = f.path("VM").asText();
+                if (!db.get("VM").get(vm).path("power_state").asText().equals("Running")) {
+                    throw new Failure("VM_BAD_POWER_STATE", vm, "running", db.get("VM").get(vm).path("power_state").asText().toLowerCase(Locale.ROOT));
+                }
+                f.put("currently_attached", true);
+                modified("VIF", self);
+                return ok;
+            }
+            case "VIF.unplug": {
+                require("VIF", self).put("currently_attached", false);
+                modified("VIF", self);
+                return ok;
+            }
+            case "VIF.destroy": {
+                ObjectNode f = require("VIF", self);
+                if (f.path("currently_attached").asBoolean()) {
+                    throw new Failure("OPERATION_NOT_ALLOWED", "VIF is currently attached");
+                }
+                ObjectNode vm = db.get("VM").get(f.path("VM").asText());
+                ArrayNode left = json.createArrayNode();
+                vm.path("VIFs").forEach(x -> {
+                    if (!x.asText().equals(self)) left.add(x);
+                });
+                vm.set("VIFs", left);
+                modified("VM", f.path("VM").asText());
+                remove("VIF", self);
+                return ok;
+            }
+            case "VDI.destroy": {
+                ObjectNode d = require("VDI", self);
+                if (d.path("VBDs").size() > 0) throw new Failure("VDI_IN_USE", self, "destroy");
+                remove("VDI", self);
+                return ok;
+            }
+            case "task.cancel": {
+                ObjectNode t = require("task", self);
+                if (t.path("status").asText().equals("pending")) {
+                    CountDownLatch l = cancels.remove(self);
+                    if (l != null) l.countDown();
+                    t.put("status", "cancelled");
+                    t.putArray("error_info").add("TASK_CANCELLED").add(self);
+                    modified("task", self);
+                }
+                return ok;
+            }
+            case "task.destroy": require("task", self); remove("task", self); return ok;
+            default: return generic(cls, op, a, method);
+        }
+    }
+
+    private JsonNode generic(String cls, String op, List<JsonNode> a, String method) {
+        Map<String, ObjectNode> table = db.get(cls);
+        if (table == null) throw new Failure("MESSAGE_METHOD_UNKNOWN", method);
+        String self = a.isEmpty() ? "" : a.get(0).asText();
+        switch (op) {
+            case "get_all": {
+                ArrayNode out = json.createArrayNode();
+                table.keySet().forEach(out::add);
+                return out;
+            }
+            case "get_all_records": {
+                ObjectNode out = json.createObjectNode();
+                table.forEach((k, v) -> out.set(k, v.deepCopy()));
+                return out;
+            }
+            case "get_record": return require(cls, self).deepCopy();
+            case "get_by_name_label": {
+                ArrayNode out = json.createArrayNode();
+                table.forEach((k, v) -> {
+                    if (v.path("name_label").asText().equals(self)) out.add(k);
+                });
+                return out;
+            }
+            case "get_by_uuid": {
+                for (Map.Entry<String, ObjectNode> e : table.entrySet()) {
+                    if (e.getValue().path("uuid").asText().equals(self)) return text(e.getKey());
+                }
+                throw new Failure("UUID_INVALID", cls, self);
+            }
+            default:
+                break;
+        }
+        if (op.startsWith("get_")) {
+            JsonNode v = require(cls, self).get(op.substring(4));
+            if (v == null) throw new Failure("MESSAGE_METHOD_UNKNOWN", method);
+            return v.deepCopy();
+        }
+        if (op.startsWith("set_")) {
+            ObjectNode r = require(cls, self);
+            String field = op.substring(4);
+            if (!r.has(field)) throw new Failure("MESSAGE_METHOD_UNKNOWN", method);
+            r.set(field, a.get(1));
+            modified(cls, self);
+            return text("");
+        }
+        if (op.startsWith("add_to_")) {
+            ObjectNode map = (ObjectNode) require(cls, self).get(op.substring(7));
+            if (map == null) throw new Failure("MESSAGE_METHOD_UNKNOWN", method);
+            String key = a.get(1).asText();
+            if (map.has(key)) throw new Failure("MAP_DUPLICATE_KEY", cls, op.substring(7), self, key);
+            map.put(key, a.get(2).asText());
+            modified(cls, self);
+            return text("");
+        }
+        if (op.startsWith("remove_from_")) {
+            ObjectNode map = (ObjectNode) require(cls, self).get(op.substring(12));
+            if (map == null) throw new Failure("MESSAGE_METHOD_UNKNOWN", method);
+            map.remove(a.get(1).asText());
+            modified(cls, self);
+            return text("");
+        }
+        throw new Failure("MESSAGE_METHOD_UNKNOWN", method);
+    }
+
+    private JsonNode text(String s) {
+        return json.getNodeFactory().textNode(s);
+    }
+
+    /** event.from(classes, token, timeout): everything since the token, waiting up to timeout seconds. */
+    private JsonNode eventFrom(List<JsonNode> a) {
+        Set<String> classes = new HashSet<>();
+        a.get(0).forEach(c -> classes.add(c.asText().toLowerCase(Locale.ROOT)));
+        String token = a.get(1).asText();
+        long waitMillis = (long) (a.get(2).asDouble() * 1000);
+        ObjectNode batch = json.createObjectNode();
+        ArrayNode out = batch.putArray("events");
+        synchronized (this) {
+            if (token.isEmpty()) {
+                db.forEach((cls, objs) -> {
+                    String lc = cls.toLowerCase(Locale.ROOT);
+                    if (!classes.contains(lc) && !classes.contains("*")) return;
+                    objs.forEach((ref, r) -> out.add(eventJson(new Event(lastEvent, lc, "add", ref, r))));
+                });
+            } else {
+                long since;
+                try {
+                    since = Long.parseLong(token);
+                } catch (NumberFormatException e) {
+                    throw new Failure("EVENT_FROM_TOKEN_INVALID", token);
+                }
+                if (!events.isEmpty() && since < events.get(0).id() - 1) throw new Failure("EVENTS_LOST");
+                long end = System.currentTimeMillis() + waitMillis;
+                while (true) {
+                    for (Event e : events) {
+                        if (e.id() > since && (classes.contains(e.cls()) || classes.contains("*"))) out.add(eventJson(e));
+                    }
+                    long left = end - System.currentTimeMillis();
+                    if (out.size() > 0 || left <= 0) break;
+                    try {
+                        wait(left);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        break;
+                    }
+                }
+            }
+            batch.putObject("valid_ref_counts");
+            batch.put("token", Long.toString(lastEvent));
+        }
+        return batch;
+    }
+
+    private ObjectNode eventJson(Event e) {
+        ObjectNode o = json.createObjectNode();
+        o.put("id", e.id());
+        o.put("timestamp", Long.toString(System.currentTimeMillis() / 1000));
+        o.put("class", e.cls());
+        o.put("operation", e.op());
+        o.put("ref", e.ref());
+        if (e.snapshot() != null && !e.op().equals("del")) o.set("snapshot", e.snapshot().deepCopy());
+        return o;
+    }
+
+    @Override
+    public void close() {
+        http.stop(0);
+        httpThreads.shutdownNow();
+        taskThreads.shutdownNow();
+        try {
+            taskThreads.awaitTermination(2, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
