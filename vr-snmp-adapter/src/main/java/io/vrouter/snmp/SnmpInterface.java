@@ -3,6 +3,7 @@ package io.vrouter.snmp;
 import io.vrouter.core.config.Credentials;
 import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
+import java.io.IOException;
 import java.net.InetAddress;
 
 /**
@@ -27,9 +28,15 @@ public final class SnmpInterface implements ManagementInterface {
         config = SnmpConfig.from(context.settings());
         Credentials.requireLoopbackForDevelopmentDefaults(config.developmentDefaults(),
                 InetAddress.getByName(config.bind()), "SNMP");
-        agent = new VrSnmpAgent(config, context.settings().dataDir().resolve("snmp"), context.service(),
-                new PendingRows(), context.metrics());
-        agent.start();
+        VrSnmpAgent starting = new VrSnmpAgent(config, context.settings().dataDir().resolve("snmp"),
+                context.service(), new PendingRows(), context.metrics());
+        try {
+            starting.start();
+        } catch (IOException | RuntimeException e) {
+            starting.stop();
+            throw e;
+        }
+        agent = starting;
         notifier = new Notifier(context.service(), agent.notificationOriginator());
     }
 

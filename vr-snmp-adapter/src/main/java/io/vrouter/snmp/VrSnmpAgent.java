@@ -72,6 +72,7 @@ final class VrSnmpAgent {
     private final UdpAddress address;
     private final Manager manager;
     private final ThreadLocal<Long> started = new ThreadLocal<>();
+    private boolean initialized;
     private final ThreadLocal<Boolean> answered = new ThreadLocal<>();
 
     /** snmpEngineID and snmpEngineBoots, persisted; loading them counts a boot. */
@@ -213,6 +214,7 @@ final class VrSnmpAgent {
     /** Configures, binds and starts answering. */
     void start() throws IOException {
         dispatcher.addTransportMapping(new DefaultUdpTransportMapping(address));
+        initialized = true;
         manager.initialize();
         try {
             server.register(instrumentation, null);
@@ -231,8 +233,23 @@ final class VrSnmpAgent {
         log.info("SNMP agent on udp:{} engineID {} boots {}", address, engine.engineId().toHexString(), engine.boots());
     }
 
+    /** Stops answering and releases the port; does nothing when the agent never got its port. */
     void stop() {
-        manager.shutdown();
+        if (!initialized) return;
+        initialized = false;
+        try {
+            manager.shutdown();
+        } catch (RuntimeException e) {
+            // A start that failed half-way: release the port at least.
+            log.warn("SNMP agent shutdown: {}", e.toString());
+            for (var transport : dispatcher.getTransportMappings()) {
+                try {
+                    transport.close();
+                } catch (IOException ignored) {
+                    // closing anyway
+                }
+            }
+        }
         server.unregister(instrumentation, null);
     }
 

@@ -147,6 +147,20 @@ class NotificationAndEngineTest {
     }
 
     @Test
+    void aTakenPortFailsTheStart() throws Exception {
+        try (SnmpTestAgent a = new SnmpTestAgent(dir.resolve("first"))) {
+            Settings same = Settings.of(Map.of("snmp-port", Integer.toString(a.port), "data-dir",
+                    dir.resolve("second").toString()));
+            SnmpInterface second = new SnmpInterface();
+            assertThatThrownBy(() -> second.start(new io.vrouter.core.spi.ServerContext(a.service, same,
+                    io.vrouter.core.config.Credentials.from(same), a.metrics))).isInstanceOf(java.io.IOException.class);
+            second.close();
+            // the first agent still answers
+            assertThat(a.get(scalar(VM_NUMBER))).isEqualTo(new Integer32(0));
+        }
+    }
+
+    @Test
     void aNotificationOnlyCommunityTakesNoRequests() throws Exception {
         try (SnmpTestAgent a = new SnmpTestAgent(dir, LatencyProfile.NONE, Map.of("snmp.community.read", "ro1",
                 "snmp.community.write", "rw1", "snmp.trap.community", "trapsonly"))) {
