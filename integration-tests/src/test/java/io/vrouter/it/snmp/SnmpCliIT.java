@@ -184,6 +184,24 @@ class SnmpCliIT {
         assertThat(getValue(MEMORY + 1)).endsWith("INTEGER: 768");
         String uuidHex = getValue(UUID + 1).replaceAll(".*Hex-STRING: ", "").replace(" ", "").toLowerCase();
         assertThat(uuidHex).isEqualTo(vr.get("vmEntry").get("vmUUID").asText().replace("-", ""));
+        // the state columns that do not move by themselves, one by one against REST
+        JsonNode e = vr.get("vmEntry");
+        ServerProcess.Result row = snmp("snmpget", v2c("public"), VM + "4.1", VM + "9.1", VM + "12.1", VM + "13.1",
+                VM + "18.1", VM + "19.1", VM + "20.1", VM + "21.1", VM + "22.1");
+        assertThat(row.exit()).as(row.toString()).isZero();
+        assertThat(row.out()).contains("." + VM + "4.1 = STRING: \"" + e.get("vmOSType").asText() + "\"",
+                "." + VM + "9.1 = INTEGER: " + e.get("vmCurCpuNumber").asInt(),
+                "." + VM + "12.1 = INTEGER: " + e.get("vmMemUnit").asInt(),
+                "." + VM + "13.1 = INTEGER: " + e.get("vmCurMem").asLong(),
+                "." + VM + "18.1 = Gauge32: " + e.get("vmRouteEntries").asLong(),
+                "." + VM + "19.1 = Gauge32: " + e.get("vmFibEntries").asLong(),
+                "." + VM + "20.1 = STRING: \"" + e.get("vmRoutingProtocols").asText() + "\"",
+                "." + VM + "21.1 = INTEGER: " + ("ipv4".equals(e.get("vmRouterAddrType").asText()) ? 1 : 2));
+        String addr = row.out().lines().filter(l -> l.startsWith("." + VM + "22.1 ")).findFirst().orElseThrow()
+                .replaceAll(".*Hex-STRING: ", "").trim();
+        StringBuilder dotted = new StringBuilder();
+        for (String octet : addr.split(" ")) dotted.append(dotted.length() == 0 ? "" : ".").append(Integer.parseInt(octet, 16));
+        assertThat(dotted.toString()).isEqualTo(e.get("vmRouterAddr").asText());
     }
 
     @Test
