@@ -147,6 +147,22 @@ class NotificationAndEngineTest {
     }
 
     @Test
+    void aReadUserReadsButCannotWrite() throws Exception {
+        try (SnmpTestAgent a = new SnmpTestAgent(dir, LatencyProfile.NONE, Map.of(
+                "snmp.user.admin", "SHA:adminauthpass:AES:adminprivpass:read"))) {
+            PDU r = a.send(a.v3("admin"), PDU.GET, new VariableBinding(scalar(VM_NUMBER)));
+            assertThat(r.get(0).getVariable()).isEqualTo(new Integer32(0));
+            PDU w = a.send(a.v3("admin"), PDU.SET, vb(cell(VM_CONFIG_ENTRY, VM_CONFIG_ROW_STATUS, 1),
+                    new Integer32(CREATE_AND_GO)), vb(cell(VM_CONFIG_ENTRY, VM_NAME, 1), new OctetString("ro")));
+            assertThat(w.getErrorStatus()).isIn(PDU.noAccess, PDU.authorizationError);
+            assertThat(a.service.getConfig(1)).isEmpty();
+            // the security configuration is outside the read view
+            PDU usm = a.send(a.v3("admin"), PDU.GETNEXT, new VariableBinding(new OID("1.3.6.1.6.3.15")));
+            assertThat(usm.get(0).getVariable()).as(usm.toString()).isEqualTo(org.snmp4j.smi.Null.endOfMibView);
+        }
+    }
+
+    @Test
     void aTakenPortFailsTheStart() throws Exception {
         try (SnmpTestAgent a = new SnmpTestAgent(dir.resolve("first"))) {
             Settings same = Settings.of(Map.of("snmp-port", Integer.toString(a.port), "data-dir",
