@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Settings: {@code bind} (127.0.0.1), {@code netconf-port} (8830; 0 picks a free port),
  * {@code data-dir} (the host key is kept there as {@code netconf-host-key}), and, in the config file,
- * {@code netconf.idle-timeout} (seconds, 600; 0 disables), {@code netconf.max-sessions} (16),
+ * {@code netconf.idle-timeout} (seconds, 600; 0 disables; a session with a notification subscription
+ * is never idle), {@code netconf.max-sessions} (16),
  * {@code netconf.authorized-keys} (an OpenSSH authorized_keys file; its keys log in with operator
  * rights), {@code netconf.max-message-bytes} (16 MiB).
  */
@@ -45,6 +46,7 @@ public final class NetconfInterface implements ManagementInterface {
 
     private SshServer sshd;
     private NetconfServerContext ctx;
+    private java.util.concurrent.ScheduledExecutorService keepAlive;
     private String description = "NETCONF (not started)";
 
     public NetconfInterface() {
@@ -112,6 +114,18 @@ public final class NetconfInterface implements ManagementInterface {
         CoreModuleProperties.AUTH_TIMEOUT.set(sshd, Duration.ofSeconds(30));
         sshd.addSessionListener(new SessionCap(maxSessions));
         sshd.start();
+        if (idleSeconds > 0) {
+            // Sessions with a subscription wait for notifications: they are not idle.
+            keepAlive = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "netconf-keepalive");
+                t.setDaemon(true);
+                return t;
+            });
+            long periodMillis = Math.max(200, idleSeconds * 1000L / 3);
+            NetconfServerContext c = ctx;
+            keepAlive.scheduleAtFixedRate(() -> c.sessions().values().forEach(NetconfSession::keepAliveIfSubscribed),
+                    periodMillis, periodMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
 
         int bound = port;
         for (SocketAddress a : sshd.getBoundAddresses()) {
@@ -143,6 +157,7 @@ public final class NetconfInterface implements ManagementInterface {
 
     @Override
     public void close() {
+        if (keepAlive != null) keepAlive.shutdownNow();
         if (ctx != null) {
             for (NetconfSession s : ctx.sessions().values()) s.kill();
         }

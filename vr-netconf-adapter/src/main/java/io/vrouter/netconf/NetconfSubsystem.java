@@ -74,6 +74,7 @@ final class NetconfSubsystem implements Command {
         session = new NetconfSession(ctx, ssh.getUsername(), role != Credentials.Role.OPERATOR, host, in, out, () -> {
             if (closed.compareAndSet(false, true)) exit.onExit(0);
         });
+        session.setKeepAlive(ssh::resetIdleTimeout);
         Thread t = new Thread(session::run, "netconf-session-" + session.id());
         t.setDaemon(true);
         t.start();

@@ -13,6 +13,7 @@ import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
 import io.vrouter.netconf.transport.FrameDecoder;
+import io.vrouter.netconf.transport.MessageWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -177,6 +178,27 @@ class NetconfInterfaceTest {
             ch.open().verify(Duration.ofSeconds(10));
             var events = ch.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), Duration.ofSeconds(10));
             assertThat(events).contains(ClientChannelEvent.CLOSED);
+        }
+    }
+
+    @Test
+    void aSessionWaitingForNotificationsIsNotIdle() throws Exception {
+        server = start(Map.of("netconf.idle-timeout", "1"));
+        try (ClientSession s = login("admin", "admin")) {
+            ChannelSubsystem ch = s.createSubsystemChannel("netconf");
+            ch.open().verify(Duration.ofSeconds(10));
+            FrameDecoder in = new FrameDecoder(ch.getInvertedOut(), 1 << 20);
+            MessageWriter out = new MessageWriter(ch.getInvertedIn(), 4096);
+            assertThat(new String(in.next(), StandardCharsets.UTF_8)).contains("<hello");
+            out.write(("<hello xmlns='urn:ietf:params:xml:ns:netconf:base:1.0'><capabilities>"
+                    + "<capability>urn:ietf:params:netconf:base:1.0</capability></capabilities></hello>").getBytes(StandardCharsets.UTF_8));
+            out.write(("<rpc message-id='1' xmlns='urn:ietf:params:xml:ns:netconf:base:1.0'>"
+                    + "<create-subscription xmlns='urn:ietf:params:xml:ns:netconf:notification:1.0'/></rpc>").getBytes(StandardCharsets.UTF_8));
+            assertThat(new String(in.next(), StandardCharsets.UTF_8)).contains("<ok/>");
+            // Three idle timeouts pass without traffic; the subscribed session stays.
+            var events = ch.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), Duration.ofSeconds(3));
+            assertThat(events).doesNotContain(ClientChannelEvent.CLOSED);
+            assertThat(s.isOpen()).isTrue();
         }
     }
 

@@ -59,8 +59,9 @@ public final class NetconfSession {
     private final AtomicLong outRpcErrors = new AtomicLong();
     private final AtomicLong outNotifications = new AtomicLong();
     private volatile boolean closing;
-    private AutoCloseable subscription;
+    private volatile AutoCloseable subscription;
     private ExecutorService notifier;
+    private volatile Runnable keepAlive = () -> { };
 
     /**
      * @param closeTransport ends the transport (the SSH channel); called once the session is over or
@@ -108,6 +109,19 @@ public final class NetconfSession {
 
     public Instant loginTime() {
         return loginTime;
+    }
+
+    /** What tells the transport that the session is in use (resets the SSH idle timer). */
+    public void setKeepAlive(Runnable keepAlive) {
+        this.keepAlive = keepAlive;
+    }
+
+    /**
+     * A session that waits for notifications is not idle, however long none comes: called
+     * periodically, this keeps subscribed sessions from the idle timeout.
+     */
+    public void keepAliveIfSubscribed() {
+        if (subscription != null && !closing) keepAlive.run();
     }
 
     /** Ends the session from elsewhere (kill-session, server shutdown). */
