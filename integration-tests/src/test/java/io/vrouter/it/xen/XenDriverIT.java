@@ -1,0 +1,317 @@
+package io.vrouter.it.xen;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vrouter.it.ServerProcess;
+import io.vrouter.xen.fake.FakeXenServer;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The packaged server with {@code --driver xen} against the XenAPI fake, which runs in this JVM and
+ * speaks XenAPI's JSON-RPC over real HTTP: VRs created, started, stopped, suspended and removed over
+ * REST, SNMP (net-snmp's snmpset) and NETCONF (ncclient) become XenAPI calls on the fake host;
+ * changes made on the host behind vrouter's back show; faults are survived; and after every test
+ * nothing is left on the host.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class XenDriverIT {
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String MIB = "1.3.6.1.3.7666";
+    static final String CONFIG = MIB + ".1.12.1.";
+    static final String NAME = CONFIG + "1.";
+    static final String ADMIN = CONFIG + "2.";
+    static final String MEMORY = CONFIG + "5.";
+    static final String ROW_STATUS = CONFIG + "7.";
+    static final String OPER_STATE = MIB + ".1.4.1.6.";
+
+    @TempDir
+    static Path dir;
+    FakeXenServer xen;
+    ServerProcess server;
+
+    @BeforeAll
+    void start() throws Exception {
+        xen = new FakeXenServer();
+        Path conf = dir.resolve("xen.properties");
+        Files.writeString(conf, String.join("\n",
+                "xen.url = " + xen.url(),
+                "xen.username = " + FakeXenServer.USER,
+                "xen.password = " + FakeXenServer.PASSWORD,
+                "xen.network.xenbr0 = " + FakeXenServer.NETWORKS.get(0),
+                "xen.network.br-lan = " + FakeXenServer.NETWORKS.get(1),
+                "xen.shutdown-timeout = 1s",
+                "xen.event-timeout = 5s",
+                "xen.retry-backoff = 50ms", ""));
+        server = ServerProcess.start(dir.resolve("server"), "--driver", "xen", "--config", conf.toString());
+    }
+
+    @AfterEach
+    void nothingLeftOnTheHost() throws Exception {
+        xen.clearFaults();
+        // A test that failed half-way leaves its VRs: remove them through vrouter, so the next starts clean.
+        for (JsonNode vr : JSON.readTree(server.get("/api/v1/routers").body()).path("virtualRouter")) {
+            server.delete("/api/v1/routers/" + vr.path("vmIndex").asInt() + "?wait=30s");
+        }
+        assertThat(xen.leaks()).as("objects left on the XenAPI host").isEmpty();
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (server != null) server.close();
+        if (xen != null) xen.close();
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private JsonNode rest(int vmIndex) throws Exception {
+        HttpResponse<String> r = server.get("/api/v1/routers/" + vmIndex);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        return JSON.readTree(r.body());
+    }
+
+    private JsonNode awaitRest(int vmIndex, Predicate<JsonNode> done, String what) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        JsonNode last = null;
+        while (System.nanoTime() < end) {
+            last = rest(vmIndex);
+            if (done.test(last)) return last;
+            Thread.sleep(50);
+        }
+        throw new AssertionError("VR " + vmIndex + " never " + what + ": " + last);
+    }
+
+    private static String operState(JsonNode vr) {
+        return vr.path("vmEntry").path("vmOperState").asText();
+    }
+
+    private String power(String vmName) {
+        String ref = xen.vms().get(vmName);
+        assertThat(ref).as("VM " + vmName + " on the host").isNotNull();
+        return xen.record("VM", ref).path("power_state").asText();
+    }
+
+    private void awaitPower(String vmName, String state) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < end) {
+            String ref = xen.vms().get(vmName);
+            if (ref != null && xen.record("VM", ref).path("power_state").asText().equals(state)) return;
+            Thread.sleep(50);
+        }
+        throw new AssertionError("VM " + vmName + " never became " + state + " on the host");
+    }
+
+    private void awaitNoVm(String vmName) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < end && xen.vms().containsKey(vmName)) Thread.sleep(50);
+        assertThat(xen.vms()).doesNotContainKey(vmName);
+    }
+
+    private void delete(int vmIndex) throws Exception {
+        HttpResponse<String> r = server.delete("/api/v1/routers/" + vmIndex + "?wait=30s");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(204);
+        assertThat(server.get("/api/v1/routers/" + vmIndex).statusCode()).isEqualTo(404);
+    }
+
+    private List<String> callsSince(int from) {
+        List<String> all = xen.calls();
+        return new ArrayList<>(all.subList(from, all.size()));
+    }
+
+    private ServerProcess.Result snmp(String tool, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(tool, "-v2c", "-c", tool.equals("snmpset") ? "private" : "public",
+                "-On", "-t", "8", "-r", "0", "udp:127.0.0.1:" + server.snmpPort));
+        cmd.addAll(List.of(args));
+        return ServerProcess.run(cmd);
+    }
+
+    private void awaitSnmpOperState(int vmIndex, int state) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        String last = "";
+        while (System.nanoTime() < end) {
+            last = snmp("snmpget", OPER_STATE + vmIndex).out().trim();
+            if (last.endsWith("INTEGER: " + state)) return;
+            Thread.sleep(100);
+        }
+        throw new AssertionError("vmOperState." + vmIndex + " never became " + state + ": " + last);
+    }
+
+    // ---------------------------------------------------------------- tests
+
+    @Test
+    void theServerRunsOnTheXenDriverAndReportsTheHost() throws Exception {
+        JsonNode health = JSON.readTree(server.get("/health").body());
+        assertThat(health.path("driver").asText()).isEqualTo("xen");
+        JsonNode h = JSON.readTree(server.get("/api/v1/hypervisor").body());
+        assertThat(h.path("vmHvSoftware").asText()).isEqualTo("XCP-ng");
+        assertThat(h.path("vmHvVersion").asText()).isEqualTo("8.2.1");
+        assertThat(h.path("vmHvUpTime").asLong()).isGreaterThan(360_000L - 100);
+    }
+
+    @Test
+    void restCreateStartStopSuspendAndRemoveAreXenApiCalls() throws Exception {
+        int from = xen.calls().size();
+        HttpResponse<String> created = server.post("/api/v1/routers?wait=30s", "{\"vmIndex\":1,\"vmName\":\"edge1\","
+                + "\"vmConfigMemory\":256,\"vmConfigCpuNumber\":2,\"vmNetworkConfigTable\":["
+                + "{\"vmNetworkConfigParent\":\"xenbr0\",\"vmNetworkConfigPhysAddress\":\"02:00:00:00:00:01\",\"vmNetworkConfigAddress\":\"192.0.2.1\"},"
+                + "{\"vmNetworkConfigParent\":\"br-lan\"}]}");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        assertThat(power("edge1")).isEqualTo("Running");
+        String ref = xen.vms().get("edge1");
+        ObjectNode vm = xen.record("VM", ref);
+        assertThat(vm.path("other_config").path("vrouter-vmIndex").asText()).isEqualTo("1");
+        assertThat(vm.path("memory_static_max").asLong()).isEqualTo(256L << 20);
+        assertThat(vm.path("VCPUs_max").asInt()).isEqualTo(2);
+        assertThat(xen.where("VIF", "VM", ref)).extracting(v -> v.path("MAC").asText()).contains("02:00:00:00:00:01").hasSize(2);
+        assertThat(callsSince(from)).containsSubsequence("Async.VM.clone",
+                "VM.add_to_other_config", "Async.VM.provision", "VIF.create", "Async.VM.start");
+
+        JsonNode vr = rest(1);
+        assertThat(operState(vr)).isEqualTo("running");
+        assertThat(vr.path("vmEntry").path("vmUUID").asText()).isEqualTo(vm.path("uuid").asText());
+        assertThat(vr.path("vmEntry").path("vmCurCpuNumber").asInt()).isEqualTo(2);
+        assertThat(vr.path("vmNetworkTable").get(0).path("vmNetworkPhysAddress").asText()).isEqualTo("02:00:00:00:00:01");
+        assertThat(vr.path("vmNetworkTable").get(1).path("vmNetworkParent").asText()).isEqualTo("br-lan");
+        assertThat(vr.path("vmStorageTable")).hasSize(1);
+
+        assertThat(server.post("/api/v1/routers/1/stop?wait=30s", "").statusCode()).isEqualTo(200);
+        assertThat(power("edge1")).isEqualTo("Halted");
+        assertThat(operState(rest(1))).isEqualTo("shutdown");
+        assertThat(server.post("/api/v1/routers/1/start?wait=30s", "").statusCode()).isEqualTo(200);
+        assertThat(power("edge1")).isEqualTo("Running");
+        assertThat(server.post("/api/v1/routers/1/suspend?wait=30s", "").statusCode()).isEqualTo(200);
+        assertThat(power("edge1")).isEqualTo("Suspended");
+        assertThat(operState(rest(1))).isEqualTo("suspended");
+        assertThat(server.post("/api/v1/routers/1/start?wait=30s", "").statusCode()).isEqualTo(200);
+        assertThat(power("edge1")).isEqualTo("Running");
+
+        delete(1);
+        assertThat(xen.vms()).doesNotContainKey("edge1");
+        assertThat(callsSince(from)).contains("Async.VM.clean_shutdown", "Async.VM.suspend", "Async.VM.resume",
+                "VM.destroy", "VDI.destroy");
+    }
+
+    @Test
+    void changesMadeOnTheHostBehindVroutersBackShow() throws Exception {
+        assertThat(server.post("/api/v1/routers?wait=30s", "{\"vmIndex\":2,\"vmName\":\"edge2\"}").statusCode()).isEqualTo(201);
+        xen.setPowerState(xen.vms().get("edge2"), "Halted");
+        JsonNode vr = awaitRest(2, v -> operState(v).equals("shutdown"), "showed the shutdown made outside it");
+        assertThat(vr.path("vmEntry").path("vmOperStateReason").asText()).contains("outside vrouter");
+
+        xen.destroyVm(xen.vms().get("edge2"));
+        vr = awaitRest(2, v -> operState(v).equals("crashed"), "showed the deletion made outside it");
+        assertThat(vr.path("vmEntry").path("vmOperStateReason").asText()).contains("deleted");
+        delete(2);
+    }
+
+    @Test
+    void aFailedProvisioningCrashesTheVrWithXenApisErrorAndLeavesNothing() throws Exception {
+        xen.failNext("VM.provision", "SR_FULL", "4294967296", "1073741824");
+        HttpResponse<String> r = server.post("/api/v1/routers", "{\"vmIndex\":3,\"vmName\":\"edge3\"}");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+        JsonNode vr = awaitRest(3, v -> operState(v).equals("crashed"), "crashed");
+        assertThat(vr.path("vmEntry").path("vmOperStateReason").asText()).contains("SR_FULL", "4294967296");
+        assertThat(xen.vms()).doesNotContainKey("edge3");
+        delete(3);
+    }
+
+    @Test
+    void aHangingCleanShutdownIsForcedAfterTheTimeout() throws Exception {
+        assertThat(server.post("/api/v1/routers?wait=30s", "{\"vmIndex\":4,\"vmName\":\"edge4\"}").statusCode()).isEqualTo(201);
+        xen.hangCleanShutdown(true);
+        int from = xen.calls().size();
+        HttpResponse<String> r = server.post("/api/v1/routers/4/stop?wait=30s", "");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(operState(rest(4))).isEqualTo("shutdown");
+        assertThat(power("edge4")).isEqualTo("Halted");
+        assertThat(callsSince(from)).containsSubsequence("Async.VM.clean_shutdown", "task.cancel", "Async.VM.hard_shutdown");
+        delete(4);
+    }
+
+    @Test
+    void anExpiredSessionIsRenewed() throws Exception {
+        int logins = xen.logins();
+        xen.expireSessions();
+        assertThat(server.post("/api/v1/routers?wait=30s", "{\"vmIndex\":5,\"vmName\":\"edge5\"}").statusCode()).isEqualTo(201);
+        assertThat(xen.logins()).isGreaterThan(logins);
+        assertThat(power("edge5")).isEqualTo("Running");
+        delete(5);
+    }
+
+    @Test
+    void aRestartAdoptsTheVmsOnTheHostAndReportsStrayOnes() throws Exception {
+        assertThat(server.post("/api/v1/routers?wait=30s", "{\"vmIndex\":6,\"vmName\":\"edge6\"}").statusCode()).isEqualTo(201);
+        String stray = xen.addMarkedVm("stray", 99, "Halted");
+        String ref = xen.vms().get("edge6");
+        server.restart();
+        JsonNode health = JSON.readTree(server.get("/health").body());
+        assertThat(health.path("unresolvedVms").asInt()).isEqualTo(1);
+        assertThat(operState(rest(6))).isEqualTo("running");
+        // Adopted, not provisioned again: the same VM, and only one.
+        assertThat(xen.vms().get("edge6")).isEqualTo(ref);
+        assertThat(xen.vms().keySet()).containsExactlyInAnyOrder("edge6", "stray");
+        // The stray VM is left alone.
+        assertThat(xen.record("VM", stray).path("power_state").asText()).isEqualTo("Halted");
+        delete(6);
+        xen.destroyVm(stray);
+    }
+
+    @Test
+    void snmpRowCreationAdminStateAndDestroyAreXenApiCalls() throws Exception {
+        ServerProcess.Result r = snmp("snmpset", ROW_STATUS + 7, "i", "4", NAME + 7, "s", "snmp-xen", MEMORY + 7, "i", "384");
+        assertThat(r.exit()).as(r.toString()).isZero();
+        awaitSnmpOperState(7, 4);
+        assertThat(power("snmp-xen")).isEqualTo("Running");
+        assertThat(xen.record("VM", xen.vms().get("snmp-xen")).path("memory_static_max").asLong()).isEqualTo(384L << 20);
+
+        assertThat(snmp("snmpset", ADMIN + 7, "i", "4").exit()).isZero();
+        awaitSnmpOperState(7, 11);
+        assertThat(power("snmp-xen")).isEqualTo("Halted");
+        assertThat(snmp("snmpset", ADMIN + 7, "i", "1").exit()).isZero();
+        awaitSnmpOperState(7, 4);
+        assertThat(power("snmp-xen")).isEqualTo("Running");
+
+        ServerProcess.Result d = snmp("snmpset", ROW_STATUS + 7, "i", "6");
+        assertThat(d.exit()).as(d.toString()).isZero();
+        awaitNoVm("snmp-xen");
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < end && server.get("/api/v1/routers/7").statusCode() != 404) Thread.sleep(50);
+        assertThat(server.get("/api/v1/routers/7").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void netconfCreateCommitStopStartAndDeleteAreXenApiCalls() throws Exception {
+        int from = xen.calls().size();
+        List<String> cmd = List.of("python3", "src/test/python/netconf_scenarios.py", "lifecycle",
+                "--port", Integer.toString(server.netconfPort), "--index", "8", "--name", "nc-xen");
+        ServerProcess.Result r = ServerProcess.run(cmd);
+        assertThat(r.exit()).as(r.toString()).isZero();
+        String[] lines = r.out().strip().split("\n");
+        JsonNode out = JSON.readTree(lines[lines.length - 1]);
+        assertThat(out.path("states_after_commit").toString()).endsWith("\"running\"]");
+        assertThat(out.path("states_after_stop").toString()).endsWith("\"shutdown\"]");
+        assertThat(out.path("states_after_start").toString()).endsWith("\"running\"]");
+        // The MAC the host generated is what NETCONF reads.
+        assertThat(out.path("mac").asText()).matches("[0-9a-f]{2}(:[0-9a-f]{2}){5}");
+        assertThat(out.path("gone_after_delete").asBoolean()).isTrue();
+        awaitNoVm("nc-xen");
+        List<String> calls = callsSince(from);
+        assertThat(calls).containsSubsequence("Async.VM.clone", "VIF.create", "Async.VM.start", "Async.VM.clean_shutdown",
+                "Async.VM.start", "VM.destroy");
+        assertThat(server.get("/api/v1/routers/8").statusCode()).isEqualTo(404);
+    }
+}
