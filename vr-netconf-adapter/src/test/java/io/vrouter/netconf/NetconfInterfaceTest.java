@@ -87,10 +87,16 @@ class NetconfInterfaceTest {
         return s;
     }
 
-    /** Opens the netconf subsystem and returns the server's hello. */
-    static String hello(ClientSession session) throws IOException {
+    /** Opens the netconf subsystem. */
+    static ChannelSubsystem netconf(ClientSession session) throws IOException {
         ChannelSubsystem ch = session.createSubsystemChannel("netconf");
         ch.open().verify(Duration.ofSeconds(10));
+        return ch;
+    }
+
+    /** Opens the netconf subsystem and returns the server's hello. */
+    static String hello(ClientSession session) throws IOException {
+        ChannelSubsystem ch = netconf(session);
         FrameDecoder d = new FrameDecoder(ch.getInvertedOut(), 1 << 20);
         return new String(d.next(), StandardCharsets.UTF_8);
     }
@@ -174,8 +180,7 @@ class NetconfInterfaceTest {
     void idleSessionsAreClosed() throws Exception {
         server = start(Map.of("netconf.idle-timeout", "1"));
         try (ClientSession s = login("admin", "admin")) {
-            ChannelSubsystem ch = s.createSubsystemChannel("netconf");
-            ch.open().verify(Duration.ofSeconds(10));
+            ChannelSubsystem ch = netconf(s);
             var events = ch.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), Duration.ofSeconds(10));
             assertThat(events).contains(ClientChannelEvent.CLOSED);
         }
@@ -185,8 +190,7 @@ class NetconfInterfaceTest {
     void aSessionWaitingForNotificationsIsNotIdle() throws Exception {
         server = start(Map.of("netconf.idle-timeout", "1"));
         try (ClientSession s = login("admin", "admin")) {
-            ChannelSubsystem ch = s.createSubsystemChannel("netconf");
-            ch.open().verify(Duration.ofSeconds(10));
+            ChannelSubsystem ch = netconf(s);
             FrameDecoder in = new FrameDecoder(ch.getInvertedOut(), 1 << 20);
             MessageWriter out = new MessageWriter(ch.getInvertedIn(), 4096);
             assertThat(new String(in.next(), StandardCharsets.UTF_8)).contains("<hello");
