@@ -30,13 +30,15 @@ class NetconfSessionTest {
     Path dir;
     VirtualRouterService service;
     NetconfServerContext ctx;
+    VrMetrics metrics;
     final List<TestClient> clients = new ArrayList<>();
 
     @BeforeEach
     void start() throws Exception {
         service = new VirtualRouterService(new SimulatedDriver(LatencyProfile.NONE), new ConfigStore(dir), VrMetrics.inMemory());
         service.start();
-        ctx = new NetconfServerContext(service, VrMetrics.inMemory(), 1 << 20);
+        metrics = VrMetrics.inMemory();
+        ctx = new NetconfServerContext(service, metrics, 1 << 20);
     }
 
     @AfterEach
@@ -390,6 +392,19 @@ class NetconfSessionTest {
         String first = all.next();
         assertThat(first).contains("<vmShuttingdown");
         assertThat(all.next()).contains("<vmShutdown", "<vmUUID><vmIndex>9</vmIndex><vmUUID>");
+    }
+
+    @Test
+    void everyRpcIsTimedWithItsOperationAndOutcome() throws Exception {
+        TestClient c = client(true);
+        c.rpc("<get/>");
+        c.rpc("<get/>");
+        c.rpc("<frobnicate/>");
+        var registry = metrics.registry();
+        assertThat(registry.get(VrMetrics.REQUESTS).tags("interface", "netconf", "operation", "get", "outcome", "ok")
+                .timer().count()).isEqualTo(2);
+        assertThat(registry.get(VrMetrics.REQUESTS).tags("interface", "netconf", "operation", "frobnicate",
+                "outcome", "operation-not-supported").timer().count()).isEqualTo(1);
     }
 
     @Test
