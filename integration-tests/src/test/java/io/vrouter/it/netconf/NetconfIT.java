@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * NETCONF end to end: the packaged server in its own process, ncclient (and yangcli) over real SSH.
+ * NETCONF end to end: the packaged server in its own process, ncclient over real SSH.
  * Each test uses VR indices of its own, so they share one server.
  */
 class NetconfIT {
@@ -152,23 +152,5 @@ class NetconfIT {
         assertThat(r.get("get_ok").asBoolean()).isTrue();
         assertThat(r.get("edit").get("tag").asText()).isEqualTo("access-denied");
         assertThat(Ncclient.rest(server, "/api/v1/routers/151")).isNull();
-    }
-
-    @Test
-    void yangcliCreatesAVrOnTheCandidateCommitsAndReadsItBack() throws Exception {
-        Path script = Files.writeString(dir.resolve("yangcli.script"),
-                "create /NEW-VMM-MIB/vmConfigTable/vmConfigEntry -- vmIndex=161 vmName=yuma-161\n"
-                        + "commit\n"
-                        + "xget /NEW-VMM-MIB/vmConfigTable/vmConfigEntry[vmIndex=161]\n");
-        ServerProcess.Result r = ServerProcess.run(List.of("yangcli", "--server=127.0.0.1",
-                "--ncport=" + server.netconfPort, "--user=admin", "--password=admin", "--batch-mode",
-                "--run-script=" + script, "--display-mode=xml"));
-        assertThat(r.exit()).as(r.toString()).isZero();
-        // Two <ok/> replies (the edit-config that "create" sends and the commit), then the data.
-        assertThat(r.out().split("RPC OK Reply", -1)).hasSize(3);
-        assertThat(r.out()).contains("<vmName>yuma-161</vmName>").doesNotContain("RPC Error");
-        JsonNode vr = Ncclient.rest(server, "/api/v1/routers/161");
-        assertThat(vr).isNotNull();
-        assertThat(vr.get("vmName").asText()).isEqualTo("yuma-161");
     }
 }
