@@ -145,6 +145,8 @@ final class SetTransaction {
                 } else {
                     op.columns.put(column, sr);
                 }
+            } else if (oid.startsWith(VM_AFFECTED_VMS)) {
+                throw new SetError(PDU.noAccess, sr, "vmAffectedVMs is accessible-for-notify");
             } else if (VmmInstrumentation.isObject(oid) && exists(oid)) {
                 throw new SetError(PDU.notWritable, sr, "read-only object");
             } else {

@@ -378,6 +378,9 @@ class VmmInstrumentationTest {
         assertThat(r.getErrorStatus()).isEqualTo(PDU.noCreation);
         r = a.set(vb(cell(VM_CONFIG_ENTRY, 99, 1), new Integer32(1)));
         assertThat(r.getErrorStatus()).isEqualTo(PDU.noCreation);
+        r = a.set(vb(scalar(VM_AFFECTED_VMS), new OctetString(new byte[]{1})));
+        assertThat(r.getErrorStatus()).as("accessible-for-notify").isEqualTo(PDU.noAccess);
+        assertThat(a.get(scalar(VM_AFFECTED_VMS))).isEqualTo(Null.noSuchObject);
     }
 
     @Test
