@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,7 +48,12 @@ public final class XenApiClient implements AutoCloseable {
     private volatile String session;
     private volatile int logins;
 
-    public XenApiClient(URI url, String username, String password, Duration callTimeout, int retries, Duration backoff) {
+    /**
+     * @param tls the TLS context for an {@code https} URL (the host's certificate or its CA trusted),
+     *            or null for the JDK's default trust store
+     */
+    public XenApiClient(URI url, String username, String password, Duration callTimeout, int retries, Duration backoff,
+                        SSLContext tls) {
         String base = url.toString();
         this.endpoint = URI.create(base.endsWith("/jsonrpc") ? base : (base.endsWith("/") ? base : base + "/") + "jsonrpc");
         this.username = username;
@@ -55,8 +61,9 @@ public final class XenApiClient implements AutoCloseable {
         this.callTimeout = callTimeout;
         this.retries = retries;
         this.backoff = backoff;
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(callTimeout).build();
+        HttpClient.Builder b = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(callTimeout);
+        if (tls != null) b.sslContext(tls);
+        this.http = b.build();
     }
 
     public ObjectMapper json() {

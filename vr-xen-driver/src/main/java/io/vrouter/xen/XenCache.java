@@ -97,7 +97,12 @@ final class XenCache {
     }
 
     synchronized void putVm(String ref, ObjectNode record) {
-        table("vm").put(ref, record);
+        put("vm", ref, record);
+    }
+
+    /** Stores a record read directly rather than from the feed. */
+    synchronized void put(String cls, String ref, JsonNode record) {
+        table(cls).put(ref, record);
         notifyAll();
     }
 

@@ -70,7 +70,7 @@ public final class XenDriver implements HypervisorDriver {
     /** Logs in, loads the host's objects and starts following its events. */
     public static XenDriver connect(XenSettings settings) throws DriverException {
         XenApiClient api = new XenApiClient(settings.url(), settings.username(), settings.password(),
-                settings.callTimeout(), settings.retries(), settings.retryBackoff());
+                settings.callTimeout(), settings.retries(), settings.retryBackoff(), settings.tls());
         XenDriver d = new XenDriver(settings, api);
         try {
             api.login();
@@ -208,7 +208,10 @@ public final class XenDriver implements HypervisorDriver {
             removeVm(vm);
             throw failure("provision", e);
         }
-        settle(config.vmIndex, vm, rec -> true);
+        java.util.Set<Integer> nics = new java.util.HashSet<>();
+        config.interfaces().forEach(n -> nics.add(n.vmNetworkConfigIndex));
+        settle(config.vmIndex, vm, rec -> XenCache.vmIndexOf(rec).isPresent()
+                && cache.vifsOf(vm).stream().map(XenDriver::nicIndex).collect(java.util.stream.Collectors.toSet()).equals(nics));
     }
 
     @Override
@@ -677,7 +680,16 @@ public final class XenDriver implements HypervisorDriver {
         if (cache.await(vm, done, settings.callTimeout().toMillis())) return;
         log.debug("event feed late for VR {}; reading {} directly", vmIndex, vm);
         try {
-            cache.putVm(vm, (ObjectNode) api.call("VM.get_record", vm));
+            JsonNode rec = api.call("VM.get_record", vm);
+            cache.put("vm_metrics", rec.path("metrics").asText(), api.call("VM_metrics.get_record", rec.path("metrics").asText()));
+            for (JsonNode vif : rec.path("VIFs")) cache.put("vif", vif.asText(), api.call("VIF.get_record", vif.asText()));
+            for (JsonNode vbd : rec.path("VBDs")) {
+                JsonNode b = api.call("VBD.get_record", vbd.asText());
+                cache.put("vbd", vbd.asText(), b);
+                String vdi = b.path("VDI").asText("");
+                if (vdi.startsWith("OpaqueRef:") && !vdi.equals("OpaqueRef:NULL")) cache.put("vdi", vdi, api.call("VDI.get_record", vdi));
+            }
+            cache.put("vm", vm, rec);
         } catch (XenApiException e) {
             log.debug("reading {} failed: {}", vm, e.getMessage());
         }

@@ -1,11 +1,19 @@
 package io.vrouter.xen;
 
 import io.vrouter.core.config.Settings;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The driver's settings, keys {@code xen.*} of the server's config file (see the module README).
@@ -15,7 +23,8 @@ import java.util.Optional;
  */
 public record XenSettings(URI url, String username, String password, String template, Optional<String> sr,
                           Map<String, String> networks, Duration callTimeout, Duration shutdownTimeout,
-                          Duration taskTimeout, Duration eventTimeout, int retries, Duration retryBackoff) {
+                          Duration taskTimeout, Duration eventTimeout, int retries, Duration retryBackoff,
+                          Optional<Path> truststore, String truststorePassword) {
 
     public static XenSettings from(Settings s) {
         String url = s.get("xen.url").orElseThrow(() ->
@@ -24,7 +33,28 @@ public record XenSettings(URI url, String username, String password, String temp
                 s.get("xen.template", "vyos"), s.get("xen.sr"), s.withPrefix("xen.network."),
                 duration(s, "xen.call-timeout", "30s"), duration(s, "xen.shutdown-timeout", "60s"),
                 duration(s, "xen.task-timeout", "10m"), duration(s, "xen.event-timeout", "30s"),
-                s.getInt("xen.retries", 3), duration(s, "xen.retry-backoff", "200ms"));
+                s.getInt("xen.retries", 3), duration(s, "xen.retry-backoff", "200ms"),
+                s.get("xen.tls.truststore").map(Path::of), s.get("xen.tls.truststore-password", ""));
+    }
+
+    /**
+     * The TLS context that trusts {@code xen.tls.truststore} (PKCS12 or JKS: the host's certificate,
+     * or the CA that signed it), or null to use the JDK's default trust store. XenServer's own
+     * certificate is self-signed, so an {@code https} URL usually needs one.
+     */
+    public SSLContext tls() {
+        if (truststore.isEmpty()) return null;
+        try (InputStream in = Files.newInputStream(truststore.get())) {
+            KeyStore ks = KeyStore.getInstance(KeyStore.getDefaultType());
+            ks.load(in, truststorePassword.toCharArray());
+            TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(ks);
+            SSLContext ctx = SSLContext.getInstance("TLS");
+            ctx.init(null, tmf.getTrustManagers(), null);
+            return ctx;
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalArgumentException("cannot read xen.tls.truststore " + truststore.get() + ": " + e.getMessage(), e);
+        }
     }
 
     /** {@code 500ms}, {@code 30s}, {@code 2m}, or a number of seconds. */

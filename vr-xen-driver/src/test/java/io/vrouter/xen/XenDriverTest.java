@@ -22,6 +22,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -320,6 +323,58 @@ class XenDriverTest {
         assertThat(driver.inspect(1).orElseThrow().power()).isEqualTo(PowerState.HALTED);
         xen.setPowerState(xen.vms().get("edge1"), "Crashed");
         assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("power 1 CRASHED");
+    }
+
+    @Test
+    void aLostEventFeedIsReloadedAndWhatVanishedMeanwhileIsReported() throws Exception {
+        connect().provision(config(1, "edge1"));
+        driver.provision(config(2, "edge2"));
+        xen.destroyVmAndLoseEvents(xen.vms().get("edge1"));
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("vanished 1");
+        assertThat(driver.inspect(1)).isEmpty();
+        assertThat(driver.inspect(2)).isPresent();
+        // The feed goes on after the reload.
+        xen.setPowerState(xen.vms().get("edge2"), "Running");
+        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("power 2 RUNNING");
+    }
+
+    @Test
+    void carriesManyVrsInParallel() throws Exception {
+        connect();
+        xen.operationDelay(10);
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int i = 1; i <= 16; i++) {
+                int index = i;
+                done.add(pool.submit(() -> {
+                    driver.provision(config(index, "vr" + index));
+                    driver.start(index);
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) f.get(60, TimeUnit.SECONDS);
+            assertThat(xen.vms()).hasSize(16);
+            for (int i = 1; i <= 16; i++) {
+                assertThat(power("vr" + i)).isEqualTo("Running");
+                assertThat(driver.inspect(i).orElseThrow().power()).isEqualTo(PowerState.RUNNING);
+                assertThat(driver.inspect(i).orElseThrow().vmName()).isEqualTo("vr" + i);
+            }
+            done.clear();
+            for (int i = 1; i <= 16; i++) {
+                int index = i;
+                done.add(pool.submit(() -> {
+                    driver.stop(index);
+                    driver.destroy(index);
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) f.get(60, TimeUnit.SECONDS);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(xen.leaks()).isEmpty();
+        assertThat(heard).isEmpty();
     }
 
     @Test

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -35,6 +37,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.net.ssl.SSLContext;
 
 /**
  * A XenAPI host in memory, serving XenAPI's JSON-RPC 2.0 wire format at {@code POST /jsonrpc} over
@@ -89,6 +92,8 @@ public final class FakeXenServer implements AutoCloseable {
     private final AtomicLong refs = new AtomicLong();
     private final Map<String, Set<String>> initial = new HashMap<>();
     private final Map<String, CountDownLatch> cancels = new ConcurrentHashMap<>();
+    private final boolean tls;
+    private boolean eventsLost;
     private volatile boolean hangCleanShutdown;
     private volatile long operationDelayMillis;
     public final String host;
@@ -100,7 +105,14 @@ public final class FakeXenServer implements AutoCloseable {
         System.setProperty("sun.net.httpserver.nodelay", "true");
     }
 
+    /** A host on plain HTTP. */
     public FakeXenServer() throws IOException {
+        this(null);
+    }
+
+    /** A host on HTTPS with the given server context, or on plain HTTP when it is null. */
+    public FakeXenServer(SSLContext tls) throws IOException {
+        this.tls = tls != null;
         synchronized (this) {
             host = create("host", rec("name_label", "fake-host"));
             ObjectNode h = db.get("host").get(host);
@@ -127,7 +139,14 @@ public final class FakeXenServer implements AutoCloseable {
             newVif(template, ref("network", NETWORKS.get(0)), "0", "");
             for (Map.Entry<String, Map<String, ObjectNode>> e : db.entrySet()) initial.put(e.getKey(), new HashSet<>(e.getValue().keySet()));
         }
-        http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+        InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+        if (tls == null) {
+            http = HttpServer.create(address, 64);
+        } else {
+            HttpsServer https = HttpsServer.create(address, 64);
+            https.setHttpsConfigurator(new HttpsConfigurator(tls));
+            http = https;
+        }
         http.createContext("/jsonrpc", this::handle);
         http.setExecutor(httpThreads);
         http.start();
@@ -141,7 +160,7 @@ public final class FakeXenServer implements AutoCloseable {
 
     /** The URL to give the driver as {@code xen.url}. */
     public URI url() {
-        return URI.create("http://127.0.0.1:" + http.getAddress().getPort() + "/");
+        return URI.create((tls ? "https" : "http") + "://127.0.0.1:" + http.getAddress().getPort() + "/");
     }
 
     // ---------------------------------------------------------------- test controls
@@ -171,6 +190,16 @@ public final class FakeXenServer implements AutoCloseable {
     /** Every VM operation takes this long, as on a real host. */
     public void operationDelay(long millis) {
         operationDelayMillis = millis;
+    }
+
+    /**
+     * Deletes a VM and its disks without an event, and answers the event.from calls waiting and the
+     * next one with EVENTS_LOST, as a host does whose event queue overflowed.
+     */
+    public synchronized void destroyVmAndLoseEvents(String vm) {
+        destroyVm(vm);
+        eventsLost = true;
+        notifyAll();
     }
 
     /** Invalidates every session, as a host restart or a session timeout does. */
@@ -791,6 +820,10 @@ public final class FakeXenServer implements AutoCloseable {
                 if (!events.isEmpty() && since < events.get(0).id() - 1) throw new Failure("EVENTS_LOST");
                 long end = System.currentTimeMillis() + waitMillis;
                 while (true) {
+                    if (eventsLost) {
+                        eventsLost = false;
+                        throw new Failure("EVENTS_LOST");
+                    }
                     for (Event e : events) {
                         if (e.id() > since && (classes.contains(e.cls()) || classes.contains("*"))) out.add(eventJson(e));
                     }
