@@ -8,10 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -19,22 +16,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * NETCONF end to end: the packaged server in its own process, ncclient over real SSH.
  * Each test uses VR indices of its own, so they share one server.
  */
-class NetconfIT {
+class NetconfIT extends WithServer {
     static final String VMM = "urn:ietf:params:xml:ns:yang:smiv2:NEW-VMM-MIB";
-
-    @TempDir
-    static Path dir;
-    static ServerProcess server;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = ServerProcess.start(dir.resolve("netconf-server"));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (server != null) server.close();
-    }
 
     static List<String> texts(JsonNode array) {
         List<String> out = new ArrayList<>();

@@ -7,30 +7,13 @@ import io.vrouter.it.ServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The NETCONF interface driven by yuma123's yangcli (Debian package {@code yangcli}), which loads
  * NEW-VMM-MIB from the server with get-schema and builds its edits from the module.
  */
-class YangcliIT {
-    @TempDir
-    static Path dir;
-    static ServerProcess server;
-
-    @BeforeAll
-    static void start() throws Exception {
-        server = ServerProcess.start(dir.resolve("yangcli-server"));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (server != null) server.close();
-    }
-
+class YangcliIT extends WithServer {
     @Test
     void yangcliCreatesAVrOnTheCandidateCommitsAndReadsItBack() throws Exception {
         Path script = Files.writeString(dir.resolve("yangcli.script"),
