@@ -46,6 +46,7 @@ public final class XenApiClient implements AutoCloseable {
     private final AtomicLong ids = new AtomicLong();
     private final Object loginLock = new Object();
     private volatile String session;
+    private volatile boolean closed;
     private volatile int logins;
 
     /**
@@ -122,6 +123,7 @@ public final class XenApiClient implements AutoCloseable {
     }
 
     private String currentSession() throws XenApiException {
+        if (closed) throw new XenApiException(XenApiException.TRANSPORT, "the client is closed", null);
         String s = session;
         if (s == null) {
             login();
@@ -221,6 +223,7 @@ public final class XenApiClient implements AutoCloseable {
     /** Logs out, best effort. */
     @Override
     public void close() {
+        closed = true;
         String s = session;
         session = null;
         if (s == null) return;

@@ -227,6 +227,10 @@ public final class XenDriver implements HypervisorDriver {
                 case RUNNING: return null;
                 case PAUSED: api.call("VM.unpause", vm); return null;
                 case SUSPENDED: runTask(settings.taskTimeout(), "VM.resume", vm, false, false); return null;
+                case CRASHED:
+                    runTask(settings.taskTimeout(), "VM.hard_shutdown", vm);
+                    runTask(settings.taskTimeout(), "VM.start", vm, false, false);
+                    return null;
                 default: runTask(settings.taskTimeout(), "VM.start", vm, false, false); return null;
             }
         });

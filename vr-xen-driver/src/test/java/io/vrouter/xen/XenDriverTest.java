@@ -323,6 +323,10 @@ class XenDriverTest {
         assertThat(driver.inspect(1).orElseThrow().power()).isEqualTo(PowerState.HALTED);
         xen.setPowerState(xen.vms().get("edge1"), "Crashed");
         assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("power 1 CRASHED");
+        // A crashed VM is started again from scratch.
+        driver.start(1);
+        assertThat(power("edge1")).isEqualTo("Running");
+        assertThat(heard).isEmpty();
     }
 
     @Test

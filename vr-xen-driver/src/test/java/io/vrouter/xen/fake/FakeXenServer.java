@@ -622,7 +622,7 @@ public final class FakeXenServer implements AutoCloseable {
             case "VM.provision": require("VM", self); return ok;
             case "VM.start": power(self, "Halted", a.get(1).asBoolean() ? "Paused" : "Running"); return ok;
             case "VM.clean_shutdown": power(self, "Running", "Halted"); return ok;
-            case "VM.hard_shutdown": power(self, "Running|Paused|Suspended", "Halted"); return ok;
+            case "VM.hard_shutdown": power(self, "Running|Paused|Suspended|Crashed", "Halted"); return ok;
             case "VM.suspend": power(self, "Running", "Suspended"); return ok;
             case "VM.resume": power(self, "Suspended", a.get(1).asBoolean() ? "Paused" : "Running"); return ok;
             case "VM.pause": power(self, "Running", "Paused"); return ok;
@@ -845,7 +845,7 @@ public final class FakeXenServer implements AutoCloseable {
 
     private ObjectNode eventJson(Event e) {
         ObjectNode o = json.createObjectNode();
-        o.put("id", e.id());
+        o.put("id", Long.toString(e.id()));
         o.put("timestamp", Long.toString(System.currentTimeMillis() / 1000));
         o.put("class", e.cls());
         o.put("operation", e.op());
