@@ -8,18 +8,21 @@ import org.glassfish.jersey.jackson.JacksonFeature;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.server.ServerProperties;
 
-/** The Jersey application of the REST interface, the same wherever it is hosted. */
-public final class RestApplication {
+/**
+ * The Jersey application of the REST interface, the same wherever it is hosted (Grizzly or a servlet
+ * container), and the event subscription it holds: close it when the application stops.
+ */
+public record RestApplication(ResourceConfig config, AutoCloseable events) implements AutoCloseable {
     /** The largest request body accepted, unless the setting rest.max-body-bytes says otherwise. */
     public static final long DEFAULT_MAX_BODY = 1024 * 1024;
 
-    private RestApplication() {
+    @Override
+    public void close() throws Exception {
+        events.close();
     }
 
-    /** Builds the application; closing the returned relay stops the event stream's subscription. */
-    public static ResourceConfig create(ServerContext context, AutoCloseable[] relayOut) {
+    public static RestApplication create(ServerContext context) {
         EventRelay relay = new EventRelay(context.service());
-        relayOut[0] = relay;
         ResourceConfig rc = new ResourceConfig();
         rc.register(RoutersResource.class);
         rc.register(HypervisorResource.class);
@@ -44,6 +47,6 @@ public final class RestApplication {
         });
         rc.property(ServerProperties.WADL_FEATURE_DISABLE, true);
         rc.property(ServerProperties.BV_FEATURE_DISABLE, true);
-        return rc;
+        return new RestApplication(rc, relay);
     }
 }

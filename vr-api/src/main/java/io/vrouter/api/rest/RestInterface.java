@@ -23,7 +23,7 @@ public final class RestInterface implements ManagementInterface {
     private static final Logger log = LoggerFactory.getLogger(RestInterface.class);
 
     private HttpServer server;
-    private AutoCloseable relay;
+    private RestApplication app;
     private String url;
     private int port;
 
@@ -40,16 +40,14 @@ public final class RestInterface implements ManagementInterface {
         Optional<String> keystore = s.get("rest.tls.keystore");
         String host = bind.getHostAddress().contains(":") ? "[" + bind.getHostAddress() + "]" : bind.getHostAddress();
         URI uri = URI.create((keystore.isPresent() ? "https" : "http") + "://" + host + ":" + s.getInt("rest-port", 8080) + "/");
-        AutoCloseable[] relayOut = new AutoCloseable[1];
-        var app = RestApplication.create(context, relayOut);
-        relay = relayOut[0];
+        app = RestApplication.create(context);
         SSLEngineConfigurator tls = keystore.map(path -> {
             SSLContextConfigurator ssl = new SSLContextConfigurator();
             ssl.setKeyStoreFile(path);
             ssl.setKeyStorePass(s.get("rest.tls.keystore-password", ""));
             return new SSLEngineConfigurator(ssl.createSSLContext(true)).setClientMode(false).setNeedClientAuth(false);
         }).orElse(null);
-        server = GrizzlyHttpServerFactory.createHttpServer(uri, app, tls != null, tls, false);
+        server = GrizzlyHttpServerFactory.createHttpServer(uri, app.config(), tls != null, tls, false);
         for (NetworkListener l : server.getListeners()) {
             l.registerAddOn(new Http2AddOn(Http2Configuration.builder().build()));
             // A small fixed pool: management traffic is light, and every thread costs memory.
@@ -76,7 +74,7 @@ public final class RestInterface implements ManagementInterface {
     public void close() {
         if (server != null) server.shutdownNow();
         try {
-            if (relay != null) relay.close();
+            if (app != null) app.close();
         } catch (Exception e) {
             log.warn("closing the event relay failed", e);
         }

@@ -81,7 +81,9 @@ public final class VrouterServer implements AutoCloseable {
             ServiceLoader.load(ManagementInterface.class).forEach(mi -> {
                 if (!excluded.contains(mi.name())) found.add(mi);
             });
-            found.sort(Comparator.comparing(ManagementInterface::name));
+            // REST last: once /health/ready answers, every other interface is listening too.
+            found.sort(Comparator.comparing((ManagementInterface mi) -> mi.name().equals("rest"))
+                    .thenComparing(ManagementInterface::name));
             for (ManagementInterface mi : found) {
                 mi.start(context);
                 interfaces.add(mi);

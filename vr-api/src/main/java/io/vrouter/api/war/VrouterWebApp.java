@@ -29,7 +29,7 @@ public final class VrouterWebApp implements ServletContextListener {
     private static final String PREFIX = "vrouter.";
 
     private VrouterServer server;
-    private AutoCloseable relay;
+    private RestApplication app;
 
     @Override
     public void contextInitialized(ServletContextEvent event) {
@@ -37,10 +37,8 @@ public final class VrouterWebApp implements ServletContextListener {
         try {
             Settings settings = settings(ctx);
             server = VrouterServer.startWithout(settings, "rest");
-            AutoCloseable[] relayOut = new AutoCloseable[1];
-            var app = RestApplication.create(server.context(), relayOut);
-            relay = relayOut[0];
-            ServletRegistration.Dynamic jersey = ctx.addServlet("vrouter-rest", new ServletContainer(app));
+            app = RestApplication.create(server.context());
+            ServletRegistration.Dynamic jersey = ctx.addServlet("vrouter-rest", new ServletContainer(app.config()));
             jersey.addMapping("/*");
             jersey.setLoadOnStartup(1);
             jersey.setAsyncSupported(true);
@@ -68,7 +66,7 @@ public final class VrouterWebApp implements ServletContextListener {
     @Override
     public void contextDestroyed(ServletContextEvent event) {
         try {
-            if (relay != null) relay.close();
+            if (app != null) app.close();
         } catch (Exception e) {
             log.warn("closing the event relay failed", e);
         }

@@ -2,7 +2,9 @@ package io.vrouter.core.service;
 
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.OperState;
+import java.util.Arrays;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Which VRs to list: a name pattern ({@code *} matches any run of characters), an oper state, an
@@ -20,13 +22,10 @@ public record RouterQuery(String namePattern, OperState operState, AdminState ad
         if (limit < 0 || limit > MAX_LIMIT) throw new ValidationException("limit", "must be between 0 and " + MAX_LIMIT);
     }
 
+    /** The name pattern as a regular expression: every {@code *} matches any run of characters. */
     Pattern nameRegex() {
         if (namePattern == null) return null;
-        StringBuilder re = new StringBuilder();
-        for (String part : namePattern.split("\\*", -1)) {
-            if (re.length() > 0 || namePattern.startsWith("*")) re.append(".*");
-            re.append(Pattern.quote(part));
-        }
-        return Pattern.compile(namePattern.startsWith("*") ? re.substring(2) : re.toString());
+        return Pattern.compile(Arrays.stream(namePattern.split("\\*", -1)).map(Pattern::quote)
+                .collect(Collectors.joining(".*")));
     }
 }
