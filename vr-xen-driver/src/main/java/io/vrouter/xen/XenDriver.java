@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,6 +51,8 @@ public final class XenDriver implements HypervisorDriver {
     public static final String NIC_MARKER = "vrouter-networkIndex";
     static final String NIC_ADDRESS = "vrouter-address";
     static final String TEMPLATE_KEY = "vrouter-template";
+    /** Set on a VM from its clone until its provisioning is complete: a VM still carrying it is half built. */
+    public static final String PROVISIONING = "vrouter-provisioning";
     static final List<String> EVENT_CLASSES = List.of("VM", "VM_metrics", "VIF", "VBD", "VDI", "network", "host");
     private static final long MIB = 1024L * 1024L;
     private static final DateTimeFormatter XAPI_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HH:mm:ss'Z'", Locale.ROOT);
@@ -194,6 +197,7 @@ public final class XenDriver implements HypervisorDriver {
                 : taskRef("VM.clone", template, config.vmName));
         try {
             api.call("VM.add_to_other_config", vm, MARKER, Integer.toString(config.vmIndex));
+            api.call("VM.add_to_other_config", vm, PROVISIONING, "true");
             api.call("VM.add_to_other_config", vm, TEMPLATE_KEY, config.vmConfigTemplate == null ? templateName : config.vmConfigTemplate);
             runTask(settings.taskTimeout(), "VM.provision", vm);
             api.call("VM.set_is_a_template", vm, false);
@@ -203,6 +207,12 @@ public final class XenDriver implements HypervisorDriver {
             // The template's own interfaces are not the VR's.
             for (JsonNode vif : api.call("VM.get_VIFs", vm)) api.call("VIF.destroy", vif.asText());
             for (VmNetworkConfigEntry n : config.interfaces()) createVif(vm, n, false);
+            // The disks carry the marker too, so that one left behind by a failed removal is found again.
+            for (String vdi : ownedDisks(vm)) {
+                api.call("VDI.remove_from_other_config", vdi, MARKER);
+                api.call("VDI.add_to_other_config", vdi, MARKER, Integer.toString(config.vmIndex));
+            }
+            api.call("VM.remove_from_other_config", vm, PROVISIONING);
         } catch (XenApiException e) {
             log.warn("provisioning VR {} ({}) failed at {}: removing what was built", config.vmIndex, config.vmName, e.getMessage());
             removeVm(vm);
@@ -210,7 +220,7 @@ public final class XenDriver implements HypervisorDriver {
         }
         java.util.Set<Integer> nics = new java.util.HashSet<>();
         config.interfaces().forEach(n -> nics.add(n.vmNetworkConfigIndex));
-        settle(config.vmIndex, vm, rec -> XenCache.vmIndexOf(rec).isPresent()
+        settle(config.vmIndex, vm, rec -> XenCache.vmIndexOf(rec).isPresent() && !rec.path("other_config").has(PROVISIONING)
                 && cache.vifsOf(vm).stream().map(XenDriver::nicIndex).collect(java.util.stream.Collectors.toSet()).equals(nics));
     }
 
@@ -293,15 +303,20 @@ public final class XenDriver implements HypervisorDriver {
     private void doDestroy(int vmIndex) throws DriverException {
         Optional<String> ref = cache.vmRef(vmIndex);
         if (ref.isEmpty()) ref = step("find VM", () -> findMarked(vmIndex));
-        if (ref.isEmpty()) return;
-        String vm = ref.get();
-        step("destroy", () -> {
-            if (currentPower(vm) != PowerState.HALTED) runTask(settings.taskTimeout(), "VM.hard_shutdown", vm);
-            destroyVmAndDisks(vm);
+        if (ref.isPresent()) {
+            String vm = ref.get();
+            step("destroy", () -> {
+                if (currentPower(vm) != PowerState.HALTED) runTask(settings.taskTimeout(), "VM.hard_shutdown", vm);
+                destroyVmAndDisks(vm);
+                return null;
+            });
+            cache.awaitGone(vm, settings.callTimeout().toMillis());
+            cache.forget(vm);
+        }
+        step("destroy disks", () -> {
+            destroyLeftDisks(vmIndex);
             return null;
         });
-        cache.awaitGone(vm, settings.callTimeout().toMillis());
-        cache.forget(vm);
     }
 
     @Override
@@ -349,7 +364,18 @@ public final class XenDriver implements HypervisorDriver {
         List<VmRuntime> out = new ArrayList<>();
         for (Iterator<Map.Entry<String, JsonNode>> it = all.fields(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> e = it.next();
-            if (XenCache.vmIndexOf(e.getValue()).isEmpty()) continue;
+            OptionalInt index = XenCache.vmIndexOf(e.getValue());
+            if (index.isEmpty()) continue;
+            if (e.getValue().path("other_config").has(PROVISIONING)) {
+                // vrouter stopped while provisioning it: remove it, so that it is provisioned again whole.
+                log.warn("VM '{}' (vmIndex {}) was left half built: removing it", e.getValue().path("name_label").asText(), index.getAsInt());
+                removeVm(e.getKey());
+                step("destroy disks", () -> {
+                    destroyLeftDisks(index.getAsInt());
+                    return null;
+                });
+                continue;
+            }
             cache.putVm(e.getKey(), (ObjectNode) e.getValue());
             out.add(runtime(e.getKey(), e.getValue()));
         }
@@ -531,8 +557,8 @@ public final class XenDriver implements HypervisorDriver {
         api.call("VM.set_memory_limits", vm, staticMin, bytes, bytes, bytes);
     }
 
-    /** Destroys the VM and the disks it owns (VDIs no other VM uses and that are not read-only). */
-    private void destroyVmAndDisks(String vm) throws XenApiException {
+    /** The VM's own disks: VDIs of its Disk VBDs that no other VM uses and that are not read-only. */
+    private List<String> ownedDisks(String vm) throws XenApiException {
         List<String> owned = new ArrayList<>();
         for (JsonNode vbdRef : api.call("VM.get_VBDs", vm)) {
             JsonNode vbd = api.call("VBD.get_record", vbdRef.asText());
@@ -542,6 +568,28 @@ public final class XenDriver implements HypervisorDriver {
             if (v.path("read_only").asBoolean() || v.path("sharable").asBoolean() || v.path("VBDs").size() > 1) continue;
             owned.add(vdi);
         }
+        return owned;
+    }
+
+    /** Destroys the disks marked with the vmIndex that no VM uses any more (left by a failed removal). */
+    private void destroyLeftDisks(int vmIndex) throws XenApiException {
+        JsonNode all = api.call("VDI.get_all_records");
+        for (Iterator<Map.Entry<String, JsonNode>> it = all.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            JsonNode v = e.getValue();
+            if (!Integer.toString(vmIndex).equals(v.path("other_config").path(MARKER).asText()) || v.path("VBDs").size() > 0) continue;
+            log.info("destroying disk {} left by VR {}", v.path("uuid").asText(), vmIndex);
+            try {
+                api.call("VDI.destroy", e.getKey());
+            } catch (XenApiException x) {
+                if (!"HANDLE_INVALID".equals(x.code())) throw x;
+            }
+        }
+    }
+
+    /** Destroys the VM and its own disks. */
+    private void destroyVmAndDisks(String vm) throws XenApiException {
+        List<String> owned = ownedDisks(vm);
         api.call("VM.destroy", vm);
         for (String vdi : owned) {
             try {

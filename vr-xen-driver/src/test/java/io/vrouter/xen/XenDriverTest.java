@@ -399,6 +399,31 @@ class XenDriverTest {
     }
 
     @Test
+    void startUpRemovesAHalfBuiltVmSoThatItIsProvisionedAgain() throws Exception {
+        xen.addMarkedVm("whole", 4, "Running");
+        xen.addHalfBuiltVm("half", 5);
+        assertThat(connect().list()).extracting(VmRuntime::vmIndex).containsExactly(4);
+        assertThat(xen.vms()).containsOnlyKeys("whole");
+        assertThat(driver.inspect(5)).isEmpty();
+        driver.destroy(4);
+        assertThat(xen.leaks()).isEmpty();
+    }
+
+    @Test
+    void aDiskLeftByAFailedRemovalIsDestroyedOnTheNextTry() throws Exception {
+        connect().provision(config(1, "edge1"));
+        String vdi = xen.where("VBD", "VM", xen.vms().get("edge1")).get(0).path("VDI").asText();
+        assertThat(xen.record("VDI", vdi).path("other_config").path("vrouter-vmIndex").asText()).isEqualTo("1");
+        xen.failNext("VDI.destroy", "SR_BACKEND_FAILURE_46", "", "The VDI is not available", "");
+        assertThatThrownBy(() -> driver.destroy(1))
+                .isInstanceOfSatisfying(DriverException.class, e -> assertThat(e.code()).isEqualTo("SR_BACKEND_FAILURE_46"));
+        assertThat(xen.vms()).isEmpty();
+        assertThat(xen.leaks()).containsExactly("VDI/" + vdi);
+        driver.destroy(1);
+        assertThat(xen.leaks()).isEmpty();
+    }
+
+    @Test
     void refusesWrongCredentialsWithXenApisCode() {
         assertThatThrownBy(() -> connect("xen.password", "wrong"))
                 .isInstanceOfSatisfying(DriverException.class, e -> assertThat(e.code()).isEqualTo("SESSION_AUTHENTICATION_FAILED"));

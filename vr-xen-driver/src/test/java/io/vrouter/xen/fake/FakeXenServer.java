@@ -242,7 +242,20 @@ public final class FakeXenServer implements AutoCloseable {
         ObjectNode v = db.get("VM").get(vm);
         v.put("is_a_template", false).put("power_state", powerState);
         ((ObjectNode) v.get("other_config")).put("vrouter-vmIndex", Integer.toString(vmIndex));
+        for (JsonNode vbd : v.path("VBDs")) {
+            String vdi = db.get("VBD").get(vbd.asText()).path("VDI").asText();
+            ((ObjectNode) db.get("VDI").get(vdi).get("other_config")).put("vrouter-vmIndex", Integer.toString(vmIndex));
+            modified("VDI", vdi);
+        }
         updateMetrics(v);
+        modified("VM", vm);
+        return vm;
+    }
+
+    /** A marked VM whose provisioning never finished, as a vrouter stopped half-way leaves it. */
+    public synchronized String addHalfBuiltVm(String name, int vmIndex) {
+        String vm = addMarkedVm(name, vmIndex, "Halted");
+        ((ObjectNode) db.get("VM").get(vm).get("other_config")).put("vrouter-provisioning", "true");
         modified("VM", vm);
         return vm;
     }
