@@ -133,7 +133,6 @@ public final class NetconfInterface implements ManagementInterface {
         }
         description = "NETCONF on ssh://" + bind.getHostAddress() + ":" + bound + " (subsystem netconf, "
                 + (keys == null ? "password" : "password and public key") + " authentication)";
-        log.info("{}", description);
     }
 
     private static void restrictToOwner(Path file) throws IOException {

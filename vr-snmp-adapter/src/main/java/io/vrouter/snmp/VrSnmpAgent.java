@@ -230,7 +230,6 @@ final class VrSnmpAgent {
         if (manager.getState() != org.snmp4j.agent.AgentState.STATE_RUNNING) {
             throw new IOException("SNMP agent could not listen on udp:" + address);
         }
-        log.info("SNMP agent on udp:{} engineID {} boots {}", address, engine.engineId().toHexString(), engine.boots());
     }
 
     /** Stops answering and releases the port; does nothing when the agent never got its port. */
