@@ -271,6 +271,35 @@ class XenDriverIT {
     }
 
     @Test
+    void aKillDuringProvisioningLeavesNoHalfBuiltVmAfterTheRestart() throws Exception {
+        xen.operationDelay(400);
+        HttpResponse<String> r = server.post("/api/v1/routers", "{\"vmIndex\":9,\"vmName\":\"edge9\"}");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        String halfBuilt = null;
+        while (System.nanoTime() < end && halfBuilt == null) {
+            String ref = xen.vms().get("edge9");
+            if (ref != null && xen.record("VM", ref).path("other_config").has("vrouter-provisioning")) halfBuilt = ref;
+            else Thread.sleep(20);
+        }
+        assertThat(halfBuilt).as("edge9 being provisioned").isNotNull();
+        server.kill9();
+        xen.operationDelay(0);
+        // The killed server's session ends (XenAPI's session timeout), and its tasks with it.
+        xen.expireSessions();
+        server.restart();
+
+        JsonNode vr = awaitRest(9, v -> operState(v).equals("running"), "ran after the restart");
+        String ref = xen.vms().get("edge9");
+        assertThat(ref).isNotEqualTo(halfBuilt);
+        assertThat(xen.vms().keySet()).containsExactly("edge9");
+        assertThat(xen.record("VM", ref).path("other_config").has("vrouter-provisioning")).isFalse();
+        assertThat(vr.path("vmEntry").path("vmUUID").asText()).isEqualTo(xen.record("VM", ref).path("uuid").asText());
+        assertThat(server.log()).contains("left half built");
+        delete(9);
+    }
+
+    @Test
     void snmpRowCreationAdminStateAndDestroyAreXenApiCalls() throws Exception {
         ServerProcess.Result r = snmp("snmpset", ROW_STATUS + 7, "i", "4", NAME + 7, "s", "snmp-xen", MEMORY + 7, "i", "384");
         assertThat(r.exit()).as(r.toString()).isZero();

@@ -92,6 +92,8 @@ public final class FakeXenServer implements AutoCloseable {
     private final AtomicLong refs = new AtomicLong();
     private final Map<String, Set<String>> initial = new HashMap<>();
     private final Map<String, CountDownLatch> cancels = new ConcurrentHashMap<>();
+    /** task → the session that created it: a session's end destroys its tasks, as in XenAPI. */
+    private final Map<String, String> taskSessions = new ConcurrentHashMap<>();
     private final boolean tls;
     private boolean eventsLost;
     private volatile boolean hangCleanShutdown;
@@ -204,7 +206,19 @@ public final class FakeXenServer implements AutoCloseable {
 
     /** Invalidates every session, as a host restart or a session timeout does. */
     public void expireSessions() {
-        sessions.clear();
+        for (String s : List.copyOf(sessions)) endSession(s);
+    }
+
+    private synchronized void endSession(String session) {
+        sessions.remove(session);
+        taskSessions.forEach((task, owner) -> {
+            if (owner.equals(session) && db.get("task").containsKey(task)) {
+                CountDownLatch l = cancels.remove(task);
+                if (l != null) l.countDown();
+                remove("task", task);
+            }
+        });
+        taskSessions.values().removeIf(session::equals);
     }
 
     public int logins() {
@@ -541,7 +555,7 @@ public final class FakeXenServer implements AutoCloseable {
         String session = params.path(0).asText();
         if (!sessions.contains(session)) throw new Failure("SESSION_INVALID", session);
         if (method.equals("session.logout")) {
-            sessions.remove(session);
+            endSession(session);
             return json.getNodeFactory().textNode("");
         }
         List<JsonNode> args = new ArrayList<>();
@@ -560,6 +574,7 @@ public final class FakeXenServer implements AutoCloseable {
             ObjectNode t = rec("name_label", method, "status", "pending", "result", "");
             t.put("progress", 0.0).putArray("error_info");
             task = create("task", t);
+            taskSessions.put(task, session);
         }
         Failure fail = injected;
         CountDownLatch cancel = new CountDownLatch(1);
@@ -735,7 +750,7 @@ public final class FakeXenServer implements AutoCloseable {
                 }
                 return ok;
             }
-            case "task.destroy": require("task", self); remove("task", self); return ok;
+            case "task.destroy": require("task", self); remove("task", self); taskSessions.remove(self); return ok;
             default: return generic(cls, op, a, method);
         }
     }
