@@ -7,7 +7,7 @@ import jakarta.xml.bind.annotation.XmlType;
 /** VirtualMachineAdminState of RFC 7666: what the operator wants a VR to be. */
 @XmlType(name = "VirtualMachineAdminState")
 @XmlEnum
-public enum AdminState {
+public enum AdminState implements SmiEnum {
     @XmlEnumValue("running") RUNNING(1),
     @XmlEnumValue("suspended") SUSPENDED(2),
     @XmlEnumValue("paused") PAUSED(3),
@@ -19,27 +19,16 @@ public enum AdminState {
         this.code = code;
     }
 
-    /** The SNMP enumeration value. */
+    @Override
     public int code() {
         return code;
     }
 
-    /** The label used by REST and NETCONF. */
-    public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT);
-    }
-
     public static AdminState ofCode(int code) {
-        for (AdminState s : values()) {
-            if (s.code == code) return s;
-        }
-        throw new IllegalArgumentException("no vmAdminState with value " + code);
+        return SmiEnum.ofCode(AdminState.class, code);
     }
 
     public static AdminState ofLabel(String label) {
-        for (AdminState s : values()) {
-            if (s.label().equals(label)) return s;
-        }
-        throw new IllegalArgumentException("no vmAdminState named '" + label + "'");
+        return SmiEnum.ofLabel(AdminState.class, label);
     }
 }

@@ -7,7 +7,7 @@ import jakarta.xml.bind.annotation.XmlType;
 /** The two address families of RFC 4001's InetAddressType that a VR interface can carry. */
 @XmlType(name = "InetAddressType")
 @XmlEnum
-public enum InetAddressType {
+public enum InetAddressType implements SmiEnum {
     @XmlEnumValue("unknown") UNKNOWN(0),
     @XmlEnumValue("ipv4") IPV4(1),
     @XmlEnumValue("ipv6") IPV6(2);
@@ -18,18 +18,12 @@ public enum InetAddressType {
         this.code = code;
     }
 
+    @Override
     public int code() {
         return code;
     }
 
-    public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT);
-    }
-
     public static InetAddressType ofCode(int code) {
-        for (InetAddressType t : values()) {
-            if (t.code == code) return t;
-        }
-        throw new IllegalArgumentException("no InetAddressType with value " + code);
+        return SmiEnum.ofCode(InetAddressType.class, code);
     }
 }

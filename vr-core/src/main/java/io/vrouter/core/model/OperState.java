@@ -7,7 +7,7 @@ import jakarta.xml.bind.annotation.XmlType;
 /** VirtualMachineOperState of RFC 7666: what a VR is right now. */
 @XmlType(name = "VirtualMachineOperState")
 @XmlEnum
-public enum OperState {
+public enum OperState implements SmiEnum {
     @XmlEnumValue("unknown") UNKNOWN(1),
     @XmlEnumValue("other") OTHER(2),
     @XmlEnumValue("preparing") PREPARING(3),
@@ -27,12 +27,9 @@ public enum OperState {
         this.code = code;
     }
 
+    @Override
     public int code() {
         return code;
-    }
-
-    public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT);
     }
 
     /** True while an operation is moving the VR between two stable states. */
@@ -42,16 +39,10 @@ public enum OperState {
     }
 
     public static OperState ofCode(int code) {
-        for (OperState s : values()) {
-            if (s.code == code) return s;
-        }
-        throw new IllegalArgumentException("no vmOperState with value " + code);
+        return SmiEnum.ofCode(OperState.class, code);
     }
 
     public static OperState ofLabel(String label) {
-        for (OperState s : values()) {
-            if (s.label().equals(label)) return s;
-        }
-        throw new IllegalArgumentException("no vmOperState named '" + label + "'");
+        return SmiEnum.ofLabel(OperState.class, label);
     }
 }

@@ -45,18 +45,27 @@ public class VmConfigEntry {
     /** A deep copy, so that a writer can change it without touching a published row. */
     public VmConfigEntry copy() {
         VmConfigEntry c = new VmConfigEntry();
-        c.vmIndex = vmIndex;
-        c.vmName = vmName;
-        c.vmAdminState = vmAdminState;
-        c.vmConfigTemplate = vmConfigTemplate;
-        c.vmConfigCpuNumber = vmConfigCpuNumber;
-        c.vmConfigMemory = vmConfigMemory;
-        c.vmConfigAutoStart = vmConfigAutoStart;
+        copyColumnsTo(c);
         if (vmNetworkConfigTable != null) {
             c.vmNetworkConfigTable = new ArrayList<>(vmNetworkConfigTable.size());
             for (VmNetworkConfigEntry n : vmNetworkConfigTable) c.vmNetworkConfigTable.add(n.copy());
         }
         return c;
+    }
+
+    /**
+     * Copies this row's columns into another row (a {@link VirtualRouter} view, say). The interface
+     * list is shared, not copied: the service never changes a list it has published.
+     */
+    public void copyColumnsTo(VmConfigEntry target) {
+        target.vmIndex = vmIndex;
+        target.vmName = vmName;
+        target.vmAdminState = vmAdminState;
+        target.vmConfigTemplate = vmConfigTemplate;
+        target.vmConfigCpuNumber = vmConfigCpuNumber;
+        target.vmConfigMemory = vmConfigMemory;
+        target.vmConfigAutoStart = vmConfigAutoStart;
+        target.vmNetworkConfigTable = vmNetworkConfigTable;
     }
 
     /** The interfaces, never null. */

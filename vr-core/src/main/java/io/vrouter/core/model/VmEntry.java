@@ -48,7 +48,7 @@ public class VmEntry {
     /** RFC 7666 VirtualMachineAutoStart. */
     @XmlType(name = "VirtualMachineAutoStart")
     @XmlEnum
-    public enum AutoStart {
+    public enum AutoStart implements SmiEnum {
         @XmlEnumValue("unknown") UNKNOWN(1), @XmlEnumValue("enabled") ENABLED(2), @XmlEnumValue("disabled") DISABLED(3);
 
         private final int code;
@@ -57,6 +57,7 @@ public class VmEntry {
             this.code = code;
         }
 
+        @Override
         public int code() {
             return code;
         }
@@ -65,7 +66,7 @@ public class VmEntry {
     /** RFC 7666 VirtualMachinePersistent. */
     @XmlType(name = "VirtualMachinePersistent")
     @XmlEnum
-    public enum Persistent {
+    public enum Persistent implements SmiEnum {
         @XmlEnumValue("unknown") UNKNOWN(1), @XmlEnumValue("persistent") PERSISTENT(2), @XmlEnumValue("transient") TRANSIENT(3);
 
         private final int code;
@@ -74,6 +75,7 @@ public class VmEntry {
             this.code = code;
         }
 
+        @Override
         public int code() {
             return code;
         }

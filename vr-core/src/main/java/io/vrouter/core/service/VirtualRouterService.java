@@ -593,16 +593,8 @@ public final class VirtualRouterService implements AutoCloseable {
 
     /** The VR as interfaces show it: the configured row plus what the host reports now. */
     private VirtualRouter view(VrRecord r) {
-        VmConfigEntry c = r.config;
         VirtualRouter v = new VirtualRouter();
-        v.vmIndex = c.vmIndex;
-        v.vmName = c.vmName;
-        v.vmAdminState = c.vmAdminState;
-        v.vmConfigTemplate = c.vmConfigTemplate;
-        v.vmConfigCpuNumber = c.vmConfigCpuNumber;
-        v.vmConfigMemory = c.vmConfigMemory;
-        v.vmConfigAutoStart = c.vmConfigAutoStart;
-        v.vmNetworkConfigTable = c.vmNetworkConfigTable;
+        r.config.copyColumnsTo(v);
         Optional<VmRuntime> vm = driver.inspect(r.vmIndex);
         v.vmEntry = vm.map(VmRuntime::entry).orElseGet(VmEntry::new);
         v.vmEntry.vmOperState = r.operState;
