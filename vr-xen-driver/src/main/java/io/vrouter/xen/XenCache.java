@@ -52,7 +52,12 @@ final class XenCache {
         objects.clear();
         List<Runnable> notes = apply(events, listener);
         for (Map.Entry<String, JsonNode> e : before.entrySet()) {
-            if (!table("vm").containsKey(e.getKey())) notes.addAll(vanished(e.getValue(), listener));
+            JsonNode now = table("vm").get(e.getKey());
+            if (now == null) {
+                notes.addAll(vanished(e.getValue(), listener));
+            } else {
+                powerChange(e.getValue(), now, listener).ifPresent(notes::add);
+            }
         }
         return notes;
     }
@@ -70,19 +75,21 @@ final class XenCache {
             } else if (ev.hasNonNull("snapshot")) {
                 JsonNode snap = ev.get("snapshot");
                 JsonNode old = table(cls).put(ref, snap);
-                if ("vm".equals(cls) && old != null && listener != null) {
-                    OptionalInt idx = vmIndexOf(snap);
-                    PowerState was = XenDriver.power(old);
-                    PowerState now = XenDriver.power(snap);
-                    if (idx.isPresent() && was != now && !busy.contains(idx.getAsInt())) {
-                        int i = idx.getAsInt();
-                        notes.add(() -> listener.powerStateChanged(i, now));
-                    }
-                }
+                if ("vm".equals(cls) && old != null) powerChange(old, snap, listener).ifPresent(notes::add);
             }
         }
         notifyAll();
         return notes;
+    }
+
+    /** A note of a power change of one of our VMs that no operation of ours is under way for. */
+    private Optional<Runnable> powerChange(JsonNode old, JsonNode snap, DriverListener listener) {
+        OptionalInt idx = vmIndexOf(snap);
+        PowerState was = XenDriver.power(old);
+        PowerState now = XenDriver.power(snap);
+        if (listener == null || idx.isEmpty() || was == now || busy.contains(idx.getAsInt())) return Optional.empty();
+        int i = idx.getAsInt();
+        return Optional.of(() -> listener.powerStateChanged(i, now));
     }
 
     private List<Runnable> vanished(JsonNode old, DriverListener listener) {

@@ -306,8 +306,13 @@ public final class XenDriver implements HypervisorDriver {
         if (ref.isPresent()) {
             String vm = ref.get();
             step("destroy", () -> {
-                if (currentPower(vm) != PowerState.HALTED) runTask(settings.taskTimeout(), "VM.hard_shutdown", vm);
-                destroyVmAndDisks(vm);
+                try {
+                    if (currentPower(vm) != PowerState.HALTED) runTask(settings.taskTimeout(), "VM.hard_shutdown", vm);
+                    destroyVmAndDisks(vm);
+                } catch (XenApiException e) {
+                    // Gone already (the feed had not said so yet): what is left to do is its disks.
+                    if (!"HANDLE_INVALID".equals(e.code()) || !e.params().contains(vm)) throw e;
+                }
                 return null;
             });
             cache.awaitGone(vm, settings.callTimeout().toMillis());

@@ -195,11 +195,11 @@ public final class FakeXenServer implements AutoCloseable {
     }
 
     /**
-     * Deletes a VM and its disks without an event, and answers the event.from calls waiting and the
-     * next one with EVENTS_LOST, as a host does whose event queue overflowed.
+     * Makes a change whose events are lost: the event.from call waiting and the next one are
+     * answered EVENTS_LOST, as by a host whose event queue overflowed.
      */
-    public synchronized void destroyVmAndLoseEvents(String vm) {
-        destroyVm(vm);
+    public synchronized void withEventsLost(Runnable change) {
+        change.run();
         eventsLost = true;
         notifyAll();
     }
