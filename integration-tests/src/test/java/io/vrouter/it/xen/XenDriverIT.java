@@ -188,6 +188,18 @@ class XenDriverIT {
         assertThat(vr.path("vmNetworkTable").get(1).path("vmNetworkParent").asText()).isEqualTo("br-lan");
         assertThat(vr.path("vmStorageTable")).hasSize(1);
 
+        // An interface added to and removed from the running VR is a VIF created and plugged, unplugged and destroyed.
+        HttpResponse<String> added = server.post("/api/v1/routers/1/interfaces?wait=30s",
+                "{\"vmNetworkConfigIndex\":3,\"vmNetworkConfigParent\":\"br-lan\",\"vmNetworkConfigPhysAddress\":\"02:00:00:00:00:03\"}");
+        assertThat(added.statusCode()).as(added.body()).isEqualTo(201);
+        ObjectNode vif = xen.where("VIF", "VM", ref).stream().filter(v -> v.path("MAC").asText().equals("02:00:00:00:00:03"))
+                .findFirst().orElseThrow();
+        assertThat(vif.path("currently_attached").asBoolean()).isTrue();
+        assertThat(rest(1).path("vmNetworkTable")).hasSize(3);
+        assertThat(server.delete("/api/v1/routers/1/interfaces/3?wait=30s").statusCode()).isEqualTo(204);
+        assertThat(xen.where("VIF", "VM", ref)).hasSize(2);
+        assertThat(rest(1).path("vmNetworkTable")).hasSize(2);
+
         assertThat(server.post("/api/v1/routers/1/stop?wait=30s", "").statusCode()).isEqualTo(200);
         assertThat(power("edge1")).isEqualTo("Halted");
         assertThat(operState(rest(1))).isEqualTo("shutdown");
@@ -305,6 +317,9 @@ class XenDriverIT {
         assertThat(r.exit()).as(r.toString()).isZero();
         awaitSnmpOperState(7, 4);
         assertThat(power("snmp-xen")).isEqualTo("Running");
+        // vmHvSoftware and vmHvVersion come from the host's software_version.
+        ServerProcess.Result hv = snmp("snmpget", MIB + ".1.1.1.0", MIB + ".1.1.2.0");
+        assertThat(hv.out()).as(hv.toString()).contains("STRING: \"XCP-ng\"", "STRING: \"8.2.1\"");
         assertThat(xen.record("VM", xen.vms().get("snmp-xen")).path("memory_static_max").asLong()).isEqualTo(384L << 20);
 
         assertThat(snmp("snmpset", ADMIN + 7, "i", "4").exit()).isZero();
