@@ -2,6 +2,7 @@ package io.vrouter.api.rest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.vrouter.core.service.ConflictException;
 import io.vrouter.core.service.NotFoundException;
@@ -81,10 +82,33 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
         if (e instanceof JsonMappingException jme && !jme.getPath().isEmpty()) {
             field = jme.getPath().get(jme.getPath().size() - 1).getFieldName();
         }
-        String detail = e instanceof UnrecognizedPropertyException upe
-                ? "unknown field '" + upe.getPropertyName() + "'"
-                : "malformed JSON: " + e.getOriginalMessage().replaceAll("\\s+", " ");
+        String detail;
+        if (e instanceof UnrecognizedPropertyException upe) {
+            detail = "unknown field '" + upe.getPropertyName() + "'";
+        } else if (e instanceof MismatchedInputException mie && field != null && mie.getTargetType() != null) {
+            detail = "'" + field + "' must be " + expected(mie.getTargetType());
+        } else if (e instanceof MismatchedInputException mie && mie.getTargetType() != null) {
+            detail = "the body must be " + expected(mie.getTargetType());
+        } else {
+            detail = "malformed JSON: " + e.getOriginalMessage().replaceAll("\\s+", " ");
+        }
         return new Problem(Response.Status.BAD_REQUEST, detail, field);
+    }
+
+    /** What a JSON value of the type looks like, in the client's terms rather than Java's. */
+    private static String expected(Class<?> type) {
+        if (type == Integer.class || type == int.class || type == Long.class || type == long.class) return "a whole number";
+        if (type == String.class) return "a string";
+        if (type == Boolean.class || type == boolean.class) return "true or false";
+        if (type.isEnum()) {
+            java.util.List<String> labels = new java.util.ArrayList<>();
+            for (Object c : type.getEnumConstants()) {
+                labels.add(c instanceof io.vrouter.core.model.SmiEnum smi ? smi.label() : c.toString());
+            }
+            return "one of " + String.join(", ", labels);
+        }
+        if (java.util.Collection.class.isAssignableFrom(type)) return "a list";
+        return "an object";
     }
 
     private boolean wantsXml() {

@@ -227,6 +227,20 @@ class RestApiTest {
         HttpResponse<String> label = rest.post("/api/v1/routers", ADMIN, JSON, "{\"vmName\":\"l\",\"vmAdminState\":\"flying\"}");
         assertProblem(label, 400, "application/problem+json");
         assertThat(body(label).get("field").asText()).isEqualTo("vmAdminState");
+        assertThat(body(label).get("detail").asText()).isEqualTo("'vmAdminState' must be one of running, suspended, paused, shutdown");
+
+        HttpResponse<String> number = rest.post("/api/v1/routers", ADMIN, JSON, "{\"vmName\":123}");
+        assertProblem(number, 400, "application/problem+json");
+        assertThat(body(number).get("detail").asText()).isEqualTo("'vmName' must be a string");
+
+        HttpResponse<String> text = rest.post("/api/v1/routers", ADMIN, JSON, "{\"vmName\":\"t\",\"vmConfigMemory\":\"512\"}");
+        assertProblem(text, 400, "application/problem+json");
+        assertThat(body(text).get("detail").asText()).isEqualTo("'vmConfigMemory' must be a whole number");
+
+        HttpResponse<String> empty = rest.send(rest.request("/api/v1/routers", ADMIN).header("Content-Type", JSON)
+                .POST(HttpRequest.BodyPublishers.noBody()));
+        assertProblem(empty, 400, "application/problem+json");
+        assertThat(body(empty).get("field").asText()).isEqualTo("body");
 
         HttpResponse<String> missing = rest.post("/api/v1/routers", ADMIN, JSON, "{}");
         assertProblem(missing, 400, "application/problem+json");

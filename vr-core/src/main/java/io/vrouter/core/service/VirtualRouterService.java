@@ -257,6 +257,7 @@ public final class VirtualRouterService implements AutoCloseable {
 
     /** Creates one VR. */
     public Accepted create(VmConfigEntry request) {
+        if (request == null) throw new ValidationException("body", "a VR description is required");
         return createAll(List.of(request)).get(0);
     }
 
