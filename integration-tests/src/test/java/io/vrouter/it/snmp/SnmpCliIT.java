@@ -1,5 +1,6 @@
 package io.vrouter.it.snmp;
 
+import static io.vrouter.it.snmp.NewVmmOids.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -28,16 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SnmpCliIT {
-    static final String MIB = "1.3.6.1.3.7666";
-    static final String CONFIG = MIB + ".1.12.1.";      // vmConfigEntry
-    static final String VM = MIB + ".1.4.1.";           // vmEntry
-    static final String NAME = CONFIG + "1.";
-    static final String ADMIN = CONFIG + "2.";
-    static final String CPUS = CONFIG + "4.";
-    static final String MEMORY = CONFIG + "5.";
-    static final String ROW_STATUS = CONFIG + "7.";
-    static final String OPER_STATE = VM + "6.";
-    static final String UUID = VM + "3.";
     static final String[] V3 = {"-v3", "-l", "authPriv", "-u", "admin", "-a", "SHA", "-A", "adminauthpass", "-x", "AES",
             "-X", "adminprivpass"};
     static final ObjectMapper JSON = new ObjectMapper();

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
  * informs. Uses settings from a config file, as an operator would.
  */
 class SnmpV3NotificationIT {
-    static final String MIB = SnmpCliIT.MIB;
+    static final String MIB = NewVmmOids.MIB;
     static final String ENGINE_ID = "80001370047672746573743031";
 
     @TempDir

@@ -1,5 +1,6 @@
 package io.vrouter.it.xen;
 
+import static io.vrouter.it.snmp.NewVmmOids.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -31,13 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class XenDriverIT {
     static final ObjectMapper JSON = new ObjectMapper();
-    static final String MIB = "1.3.6.1.3.7666";
-    static final String CONFIG = MIB + ".1.12.1.";
-    static final String NAME = CONFIG + "1.";
-    static final String ADMIN = CONFIG + "2.";
-    static final String MEMORY = CONFIG + "5.";
-    static final String ROW_STATUS = CONFIG + "7.";
-    static final String OPER_STATE = MIB + ".1.4.1.6.";
 
     @TempDir
     static Path dir;

@@ -129,6 +129,9 @@ public final class VirtualRouterService implements AutoCloseable {
      */
     public ReconcileReport start() throws DriverException {
         List<ConfigStore.StoredVr> stored = store.open();
+        // Listen before listing, so that no change on the host falls between the two.
+        HostChanges hostChanges = new HostChanges();
+        driver.setListener(hostChanges);
         Map<Integer, VmRuntime> onHost = new HashMap<>();
         for (VmRuntime vm : driver.list()) onHost.put(vm.vmIndex(), vm);
         int adopted = 0;
@@ -165,7 +168,10 @@ public final class VirtualRouterService implements AutoCloseable {
             log.warn("the host has VM '{}' marked as vmIndex {}, which has no configuration: left alone",
                     vm.vmName(), vm.vmIndex());
         }
-        driver.setListener(new HostChanges());
+        // A change reported while the rows were being registered found no row: look once more.
+        for (VrRecord r : routers.values()) {
+            driver.inspect(r.vmIndex).ifPresent(vm -> hostChanges.powerStateChanged(r.vmIndex, vm.power()));
+        }
         log.info("reconciled with driver '{}': {} adopted, {} provisioned again, {} removals resumed, {} unresolved",
                 driver.name(), adopted, reprovisioned, removals, unresolved.size());
         return new ReconcileReport(adopted, reprovisioned, removals, unresolved);
