@@ -1,0 +1,189 @@
+"""vrbench: the evaluation of issue 6 (the paper's Section IV, for every interface, beside its peers).
+
+    python3 -m vrbench run [--quick] --out DIR --jar vr-api/target/vrouter.jar --repo .
+    python3 -m vrbench walk --port N --oid OID --repeat R --pid PID     (used inside the snmpd namespace)
+
+bench.sh at the top of integration-tests installs what this needs and calls `run`.
+"""
+import argparse
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+import traceback
+
+from . import phases, report
+from .server import LEAN_FLAGS, Server
+from .util import log
+
+MODES = {
+    "quick": dict(cycles=10, warmup=20, pre=[0, 100, 1000], lean_pre=[1000], lean_cycles=10, paper_cycles=2,
+                  net_n=[1, 8, 64], walk_ns=[100], walk_repeat=5, peer_pre=[0], peer_cycles=8,
+                  scale=10000, workers=4, scale_k=25, listall_reps=1, snmp_budget=8),
+    "full": dict(cycles=30, warmup=50, pre=[0, 10, 100, 1000], lean_pre=[0, 1000], lean_cycles=30, paper_cycles=30,
+                 net_n=[1, 2, 4, 8, 16, 32, 64], walk_ns=[10, 100, 1000], walk_repeat=30, peer_pre=[0, 100],
+                 peer_cycles=30, scale=10000, workers=4, scale_k=250, listall_reps=3, snmp_budget=30),
+}
+
+
+def machine():
+    cpu = "?"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = subprocess.run(["free", "-h"], capture_output=True, text=True).stdout.strip()
+    java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.strip().splitlines()
+    load = open("/proc/loadavg").read().split()[:3]
+    return {"nproc": os.cpu_count(), "cpu": cpu, "free": mem, "kernel": platform.release(), "java": java[0] if java else "?",
+            "python": platform.python_version(), "loadavg_at_start": " ".join(load)}
+
+
+def versions():
+    out = {}
+    for pkg in ("snmpd", "netconfd", "tcpdump", "openssh-server"):
+        r = subprocess.run(["dpkg-query", "-W", "-f=${Version}", pkg], capture_output=True, text=True)
+        out[pkg] = r.stdout.strip() or "?"
+    for mod in ("ncclient", "ezsnmp", "pysnmp", "matplotlib"):
+        try:
+            from importlib.metadata import version
+            out[mod] = version(mod)
+        except Exception:
+            out[mod] = "?"
+    return out
+
+
+def run(args):
+    mode = "quick" if args.quick else "full"
+    cfg = MODES[mode]
+    out = os.path.abspath(args.out)
+    os.makedirs(out, exist_ok=True)
+    work = os.path.join(out, "work")
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    res = phases.Results()
+    meta = {"mode": mode, "config": cfg, "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+            "machine": machine(), "versions": versions(), "lean_flags": LEAN_FLAGS}
+    git = subprocess.run(["git", "-C", args.repo, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    meta["commit"] = git.stdout.strip()
+    t_start = time.time()
+    running = []  # everything we started, stopped in the finally whatever happens
+
+    def start(thing):
+        running.append(thing)
+        return thing.start()
+
+    def stop(thing):
+        thing.stop()
+        if thing in running:
+            running.remove(thing)
+
+    from .clients import TrapListener
+    traps = TrapListener()
+    try:
+        # 1, 2, 4: cycles on the simulated driver without latency, server as plain `java -jar`
+        log("phase 1: cycles, simulated driver without latency, plain java -jar")
+        plain = start(Server(args.jar, work, "plain", sim="none", trap_port=traps.port))
+        meta["server_cmd"] = " ".join(plain.cmd)
+        phases.cycles(res, plain, traps, "plain", cfg["pre"], cfg["cycles"], cfg["warmup"], work,
+                      walk_ns=cfg["walk_ns"], walk_repeat=cfg["walk_repeat"])
+        stop(plain)
+
+        log("phase 2: cycles, lean JVM flags")
+        lean = start(Server(args.jar, work, "lean", jvm_flags=LEAN_FLAGS, sim="none", trap_port=traps.port))
+        phases.cycles(res, lean, traps, "lean", cfg["lean_pre"], cfg["lean_cycles"], cfg["warmup"], work)
+        stop(lean)
+        log("phase 2b: native memory breakdown, 1000 VRs, plain and lean")
+        phases.native_memory(res, args.jar, work, "plain", [], 1000)
+        phases.native_memory(res, args.jar, work, "lean", LEAN_FLAGS, 1000)
+
+        log("phase 3: network usage (tcpdump on lo)")
+        net = start(Server(args.jar, work, "network", sim="none"))
+        phases.network(res, net, cfg["net_n"], work)
+        stop(net)
+
+        log("phase 4: cycles with the paper's XenServer latencies")
+        paper = start(Server(args.jar, work, "paper", sim="paper", trap_port=traps.port))
+        phases.paper_cycles(res, paper, traps, "paper", cfg["paper_cycles"], 1)
+        stop(paper)
+
+        log("phase 5: peers (snmpd, netconfd)")
+        from .peers import NetconfdPeer, SnmpdPeer
+        try:
+            snmpd = start(SnmpdPeer(work))
+        except Exception as e:
+            res.notes.append("snmpd peer could not run: %r" % e)
+            log("ERROR snmpd: %r" % e)
+            snmpd = None
+        try:
+            netconfd = start(NetconfdPeer(work, args.repo))
+        except Exception as e:
+            res.notes.append("netconfd peer could not run: %r" % e)
+            log("ERROR netconfd: %r" % e)
+            netconfd = None
+        phases.peers(res, snmpd, netconfd, cfg["walk_ns"], cfg["walk_repeat"], cfg["peer_pre"], cfg["peer_cycles"],
+                     cfg["warmup"], work)
+        for p in (snmpd, netconfd):
+            if p:
+                stop(p)
+
+        log("phase 6: scale, %d VRs" % cfg["scale"])
+        big = start(Server(args.jar, work, "scale", sim="none"))
+        phases.scale(res, big, cfg["scale"], cfg["workers"], cfg["scale_k"], cfg["listall_reps"],
+                     snmp_budget_s=cfg["snmp_budget"])
+        stop(big)
+    except Exception:
+        res.notes.append("the run stopped early: " + traceback.format_exc().strip().splitlines()[-1])
+        traceback.print_exc()
+    finally:
+        for thing in reversed(running):
+            try:
+                thing.stop()
+            except Exception as e:
+                log("could not stop %r: %r" % (thing, e))
+        traps.close()
+    meta["seconds"] = time.time() - t_start
+    meta["finished"] = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+    report.write(out, res, meta)
+    if not args.keep_work:
+        shutil.rmtree(work, ignore_errors=True)
+    log("done in %.0f s: %s" % (meta["seconds"], os.path.join(out, "report.md")))
+    return 1 if any(n.startswith("the run stopped early") for n in res.notes) else 0
+
+
+def walk(args):
+    from ezsnmp import Session
+    from .phases import measure_walk
+    s = Session(hostname="127.0.0.1", port_number=args.port, version=2, community=args.community, timeout=10,
+                retries=1, print_oids_numerically=True, set_max_repeaters_to_num=10)
+    print(json.dumps(measure_walk(s, args.oid, args.repeat, args.pid)))
+    return 0
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="vrbench")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run")
+    r.add_argument("--quick", action="store_true")
+    r.add_argument("--out", required=True)
+    r.add_argument("--jar", required=True)
+    r.add_argument("--repo", required=True)
+    r.add_argument("--keep-work", action="store_true")
+    w = sub.add_parser("walk")
+    w.add_argument("--port", type=int, required=True)
+    w.add_argument("--community", default="public")
+    w.add_argument("--oid", required=True)
+    w.add_argument("--repeat", type=int, default=10)
+    w.add_argument("--pid", type=int, required=True)
+    a = p.parse_args(argv)
+    return run(a) if a.cmd == "run" else walk(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

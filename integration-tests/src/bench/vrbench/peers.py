@@ -1,0 +1,162 @@
+"""The peers the paper measured, run beside ours in the same run, on loopback only:
+
+- Net-SNMP's snmpd (Debian) in a network namespace of our own holding N ifb links, so that its ifTable
+  has N rows; walked with GETBULK by the same client library (ezsnmp) from inside the namespace.
+- yuma123's netconfd (Debian; a descendant of the OpenYuma the paper used) serving our YANG module behind
+  an sshd of our own (the netconf subsystem), driven by the same NETCONF client (ncclient).
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+from .util import free_port, log
+
+YANG_DIR = "vr-netconf-adapter/src/main/resources/io/vrouter/netconf/yang"
+YANG = "NEW-VMM-MIB@2026-11-22.yang"
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw)
+
+
+class SnmpdPeer:
+    name = "snmpd (Net-SNMP)"
+
+    def __init__(self, workdir):
+        self.dir = os.path.join(workdir, "snmpd")
+        os.makedirs(self.dir, exist_ok=True)
+        self.ns = "vrbench%d" % os.getpid()
+        self.links = 0
+        self.proc = None
+
+    def start(self):
+        run(["ip", "netns", "add", self.ns])
+        run(["ip", "-n", self.ns, "link", "set", "lo", "up"])
+        self.port = 16100 + os.getpid() % 1000
+        return self._start_agent()
+
+    def _start_agent(self):
+        conf = os.path.join(self.dir, "snmpd.conf")
+        with open(conf, "w") as f:
+            f.write("rocommunity public 127.0.0.1\n")
+        persist = os.path.join(self.dir, "persist")
+        os.makedirs(persist, exist_ok=True)
+        env = dict(os.environ, SNMP_PERSISTENT_DIR=persist)
+        self.proc = subprocess.Popen(["ip", "netns", "exec", self.ns, "/usr/sbin/snmpd", "-f", "-C", "-c", conf,
+                                      "-Lf", os.path.join(self.dir, "snmpd.log"), "udp:127.0.0.1:%d" % self.port],
+                                     env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True)
+        time.sleep(1.0)
+        if self.proc.poll() is not None:
+            raise RuntimeError("snmpd exited: " + open(os.path.join(self.dir, "snmpd.log")).read()[-2000:])
+        log("snmpd up in netns %s on 127.0.0.1:%d, pid %d" % (self.ns, self.port, self.proc.pid))
+        return self
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def set_links(self, n):
+        """ifTable rows: lo plus n-1 ifb links (created in one `ip -batch`). snmpd keeps the interface list
+        it found at start, so it is restarted after the links change."""
+        want = max(n - 1, 0)
+        if want > self.links:
+            self._stop_agent()
+            path = os.path.join(self.dir, "links.batch")
+            with open(path, "w") as f:
+                for i in range(self.links, want):
+                    f.write("link add ifb%d type ifb\n" % i)
+            run(["ip", "-n", self.ns, "-batch", path])
+            self.links = want
+            self._start_agent()
+
+    def walk(self, repeat, oid="1.3.6.1.2.1.2.2"):
+        """GETBULK walks of ifTable from inside the namespace, by this program's own walk command."""
+        src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        out = subprocess.run(["ip", "netns", "exec", self.ns, sys.executable, "-m", "vrbench", "walk",
+                              "--port", str(self.port), "--community", "public", "--oid", oid,
+                              "--repeat", str(repeat), "--pid", str(self.pid)],
+                             capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=src), timeout=600)
+        if out.returncode != 0:
+            raise RuntimeError("walk in netns failed: " + out.stderr[-2000:])
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    def _stop_agent(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+    def stop(self):
+        self._stop_agent()
+        subprocess.run(["ip", "netns", "del", self.ns], capture_output=True)
+        log("snmpd stopped, netns %s removed" % self.ns)
+
+
+class NetconfdPeer:
+    name = "netconfd (yuma123)"
+
+    def __init__(self, workdir, repo):
+        self.dir = os.path.join(workdir, "netconfd")
+        shutil.rmtree(self.dir, ignore_errors=True)
+        os.makedirs(self.dir)
+        self.repo = repo
+        self.sshd = self.netconfd = None
+
+    def start(self):
+        d = self.dir
+        self.port = free_port()
+        sock = os.path.join(d, "ncxserver.sock")
+        run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", os.path.join(d, "host_key")])
+        run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", os.path.join(d, "client_key")])
+        shutil.copy(os.path.join(d, "client_key.pub"), os.path.join(d, "authorized_keys"))
+        self.key = os.path.join(d, "client_key")
+        conf = os.path.join(d, "sshd_config")
+        with open(conf, "w") as f:
+            f.write("\n".join([
+                "Port %d" % self.port, "ListenAddress 127.0.0.1", "HostKey %s/host_key" % d,
+                "PidFile %s/sshd.pid" % d, "AuthorizedKeysFile %s/authorized_keys" % d,
+                "PermitRootLogin prohibit-password", "PasswordAuthentication no", "KbdInteractiveAuthentication no",
+                "UsePAM no", "StrictModes no", "MaxStartups 100", "MaxSessions 100",
+                'Subsystem netconf "/usr/sbin/netconf-subsystem --ncxserver-sockname=%d@%s"' % (self.port, sock), ""]))
+        os.makedirs("/run/sshd", exist_ok=True)
+        yang_dir = os.path.join(self.repo, YANG_DIR)
+        self.netconfd = subprocess.Popen(
+            ["/usr/sbin/netconfd", "--module=%s" % os.path.join(yang_dir, YANG),
+             "--modpath=%s:/usr/share/yuma/modules" % yang_dir, "--ncxserver-sockname=%s" % sock, "--port=%d" % self.port,
+             "--no-startup", "--target=running", "--superuser=root", "--access-control=off",
+             "--log=%s/netconfd.log" % d, "--log-level=warn", "--max-sessions=200", "--home=%s" % d],
+            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True, env=dict(os.environ, HOME=d))
+        end = time.time() + 20
+        while not os.path.exists(sock) and time.time() < end:
+            if self.netconfd.poll() is not None:
+                raise RuntimeError("netconfd exited: " + open(os.path.join(d, "netconfd.log")).read()[-2000:])
+            time.sleep(0.1)
+        if not os.path.exists(sock):
+            raise RuntimeError("netconfd did not open its socket")
+        self.sshd = subprocess.Popen(["/usr/sbin/sshd", "-D", "-e", "-f", conf], stdout=subprocess.DEVNULL,
+                                     stderr=open(os.path.join(d, "sshd.log"), "w"), start_new_session=True)
+        time.sleep(0.5)
+        if self.sshd.poll() is not None:
+            raise RuntimeError("sshd exited: " + open(os.path.join(d, "sshd.log")).read()[-2000:])
+        log("netconfd up (pid %d) behind sshd on 127.0.0.1:%d (pid %d)" % (self.netconfd.pid, self.port, self.sshd.pid))
+        return self
+
+    @property
+    def pid(self):
+        return self.netconfd.pid
+
+    def stop(self):
+        for p in (self.sshd, self.netconfd):
+            if p and p.poll() is None:
+                p.terminate()
+                try:
+                    p.wait(10)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+        log("netconfd and its sshd stopped")

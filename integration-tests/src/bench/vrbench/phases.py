@@ -1,0 +1,319 @@
+"""The measurements of issue 6, one function per part; each appends plain dict rows to Results."""
+import multiprocessing
+import os
+import threading
+import time
+
+from . import clients as C
+from .capture import Capture
+from .server import Server
+from .util import CpuMeter, children, log, rss_kb, tree_rss_kb
+
+OPS = ("create", "start", "retrieve", "remove")
+
+
+class Results:
+    def __init__(self):
+        self.tables = {k: [] for k in ("cycles", "server_time", "memory", "walks", "network", "peer_cycles",
+                                       "scale", "throughput", "nmt", "threads")}
+        self.notes = []
+
+    def add(self, table, **row):
+        self.tables[table].append(row)
+
+
+def measure_walk(client_or_session, oid, repeat, pid, warm=True):
+    """GETBULK walks of one table: wall time and agent CPU per walk."""
+    s = client_or_session
+    if warm:
+        s.bulk_walk(oid)  # warm-up (and fills snmpd's interface cache)
+    cpu = CpuMeter(pid)
+    ms, cpu_ms, rows = [], [], 0
+    for _ in range(repeat):
+        cpu.sample()
+        t0 = time.perf_counter()
+        rows = len(s.bulk_walk(oid))
+        ms.append((time.perf_counter() - t0) * 1000)
+        cpu_ms.append(cpu.sample() / 1e6)
+    return {"ms": ms, "cpu_ms": cpu_ms, "varbinds": rows, "rss_kb": rss_kb(pid)}
+
+
+def _cycle(client, idx, cpu, on_row, rss_pid=None):
+    for op in OPS:
+        fn = getattr(client, op)
+        if cpu:
+            cpu.sample()
+        reply, done = fn(idx)
+        cpu_ms = cpu.sample() / 1e6 if cpu else float("nan")
+        split = {k: v / 1e6 for k, v in cpu.split.items()} if cpu else {}
+        on_row(op, reply * 1000, done * 1000, cpu_ms, rss_kb(rss_pid) if rss_pid else 0, split)
+
+
+def cycles(res, server, traps, label, pre, n_cycles, warmup, workdir, walk_ns=(), walk_repeat=0, first_index=1):
+    """create -> start -> retrieve -> remove of one VR, n_cycles per interface, at each number of
+    pre-existing running VRs; response time (reply and completion), server CPU and RSS per operation."""
+    cpu = CpuMeter(server.pid)
+    idx = first_index
+    for n in pre:
+        server.populate(n)
+        time.sleep(0.5)
+        traps.clear()
+        heap = server.heap_used(gc=True)
+        res.add("memory", server=label, sim=server.sim, pre=n, when="before cycles", rss_kb=server.rss_kb(),
+                heap_bytes=heap, nonheap_bytes=server.nonheap_used())
+        for client in C.all_clients(server, traps):
+            client.open()
+            before = server.request_timers() if warmup == 0 else None
+            for c in range(warmup + n_cycles):
+                if c == warmup and warmup:
+                    before = server.request_timers()
+                    names0 = dict(cpu.by_name)
+                def row(op, reply, done, cpu_ms, rss, split, c=c, client=client):
+                    if c >= warmup:
+                        res.add("cycles", server=label, sim=server.sim, pre=n, iface=client.name, cycle=c - warmup,
+                                op=op, reply_ms=reply, done_ms=done, cpu_ms=cpu_ms, cpu_app_ms=split.get("app"),
+                                cpu_jit_ms=split.get("jit"), cpu_vm_ms=split.get("vm"), rss_kb=rss)
+                _cycle(client, idx, cpu, row, server.pid)
+                idx += 1
+            after = server.request_timers()
+            if warmup:
+                grand = sum(cpu.by_name.values()) - sum(names0.values())
+                for name, v in sorted(cpu.by_name.items(), key=lambda kv: -(kv[1] - names0.get(kv[0], 0)))[:8]:
+                    share = v - names0.get(name, 0)
+                    if share > 0:
+                        res.add("threads", server=label, pre=n, iface=client.name, thread=name,
+                                cpu_ms_per_op=share / 1e6 / (n_cycles * len(OPS)), share=share / max(grand, 1))
+            for key, (cnt, tot) in after.items():
+                c0, t0 = before.get(key, (0, 0))
+                if cnt > c0 and "/metrics" not in key[1] and "/health" not in key[1]:
+                    res.add("server_time", server=label, pre=n, iface=client.name, interface=key[0], operation=key[1],
+                            count=cnt - c0, mean_ms=(tot - t0) / (cnt - c0) * 1000)
+            client.close()
+            log("  %s pre=%d %s: %d cycles" % (label, n, client.name, n_cycles))
+        res.add("memory", server=label, sim=server.sim, pre=n, when="after cycles", rss_kb=server.rss_kb(),
+                heap_bytes=server.heap_used(gc=False), nonheap_bytes=server.nonheap_used(),
+                classes=server.classes_loaded())
+        if n in walk_ns:
+            snmp = C.SnmpClient(server, version="2c")
+            snmp.community = "public"
+            path = os.path.join(workdir, "walk-%s-%d.pcap" % (label, n))
+            reps = walk_repeat if n <= 100 else 2  # a long walk: few repetitions, the JIT is warm by now
+            with Capture(path, [server.snmp_port]) as cap:
+                w = cap.window("walk", lambda: measure_walk(snmp.session(), C.VM[:-2], reps, server.pid, warm=n <= 100))
+            w["bytes"] = cap.totals()["walk"][0] / (reps + (1 if n <= 100 else 0))
+            os.remove(path)
+            res.add("walks", agent="vrouter", mib_table="vmTable", rows=n, repeat=reps, **summ(w))
+    return idx
+
+
+def summ(w):
+    from .util import median
+    return {"ms_median": median(w["ms"]), "cpu_ms_median": median(w["cpu_ms"]), "varbinds": w["varbinds"],
+            "rss_kb": w["rss_kb"], "bytes_per_walk": w.get("bytes", float("nan"))}
+
+
+def paper_cycles(res, server, traps, label, n_cycles, first_index):
+    """With the paper's latencies the time is the simulated hypervisor's sleep, not CPU: the five interfaces
+    run their cycles side by side (each on its own VRs), which keeps the run short. No CPU per operation here."""
+    errors = []
+
+    def worker(client, base):
+        try:
+            client.open()
+            for c in range(n_cycles):
+                def row(op, reply, done, cpu_ms, rss, split, c=c):
+                    res.add("cycles", server=label, sim=server.sim, pre=0, iface=client.name, cycle=c, op=op,
+                            reply_ms=reply, done_ms=done, cpu_ms=float("nan"), rss_kb=rss)
+                _cycle(client, base + c, None, row, server.pid)
+            client.close()
+        except Exception as e:  # reported, and the run goes on
+            errors.append("%s: %r" % (client.name, e))
+
+    threads = []
+    for k, client in enumerate(C.all_clients(server, traps)):
+        t = threading.Thread(target=worker, args=(client, first_index + k * 1000))
+        t.start()
+        threads.append(t)
+    for t in threads:
+        t.join()
+    for e in errors:
+        res.notes.append("paper-latency cycles: " + e)
+        log("ERROR " + e)
+
+
+def network(res, server, ns_list, workdir):
+    """Bytes per operation for 1..64 VRs, each interface in its per-VR form (a session per VR, as the
+    paper's snmpset and curl did) and its batch form (one session, one request)."""
+    path = os.path.join(workdir, "network.pcap")
+    idx = 500000
+    with Capture(path, server.ports()) as cap:
+        for client in C.all_clients(server, None, notify=False):
+            for form in ("single", "batch"):
+                for n in ns_list:
+                    ids = list(range(idx, idx + n))
+                    idx += n
+                    for op in ("create", "retrieve", "remove"):
+                        fn = getattr(client, form)
+                        cap.window((client.name, form, op, n), lambda: fn(op, ids))
+                        time.sleep(0.25)  # the simulated driver completes the work before the next operation
+            log("  network: %s done" % client.name)
+    for (iface, form, op, n), (b, p) in cap.totals().items():
+        res.add("network", iface=iface, form=form, op=op, vrs=n, bytes=b, packets=p, bytes_per_vr=b / n)
+    if cap.dropped:
+        res.notes.append("tcpdump dropped %d packets in the network phase" % cap.dropped)
+    os.remove(path)
+
+
+def peers(res, snmpd, netconfd, walk_ns, walk_repeat, pre, n_cycles, warmup, workdir):
+    if snmpd:
+        for n in walk_ns:
+            snmpd.set_links(n)
+            path = os.path.join(workdir, "snmpd-%d.pcap" % n)
+            with Capture(path, [snmpd.port], netns=snmpd.ns) as cap:
+                w = cap.window("walk", lambda: snmpd.walk(walk_repeat))
+            w["bytes"] = cap.totals()["walk"][0] / (walk_repeat + 1)
+            os.remove(path)
+            res.add("walks", agent="snmpd", mib_table="ifTable", rows=n, repeat=walk_repeat, **summ(w))
+            log("  snmpd ifTable with %d rows: %.2f ms per walk" % (n, summ(w)["ms_median"]))
+    if netconfd:
+        client = C.NetconfdClient(netconfd)
+        have = 0
+        idx = 1
+        for n in pre:
+            if n > have:
+                client.batch("create", list(range(100000 + have, 100000 + n)))
+                have = n
+            client.open()
+            sessions = children(netconfd.sshd.pid)
+            cpu = CpuMeter(netconfd.pid)
+            cpu_ssh = [CpuMeter(p) for p in sessions]
+            for c in range(warmup + n_cycles):
+                for op in ("create", "retrieve", "remove"):
+                    cpu.sample()
+                    for m in cpu_ssh:
+                        m.sample()
+                    reply, done = getattr(client, op)(idx)
+                    d = cpu.sample() / 1e6
+                    d_ssh = sum(m.sample() for m in cpu_ssh) / 1e6
+                    if c >= warmup:
+                        res.add("peer_cycles", peer="netconfd", pre=n, cycle=c - warmup, op=op, reply_ms=reply * 1000,
+                                cpu_ms=d, cpu_ssh_ms=d_ssh, rss_kb=rss_kb(netconfd.pid),
+                                session_rss_kb=tree_rss_kb(sessions))
+                idx += 1
+            client.close()
+            log("  netconfd pre=%d: %d cycles" % (n, n_cycles))
+
+
+def _throughput_worker(args):
+    name, ports, base, k, barrier_time = args
+
+    class S:  # what the clients read of a server
+        pass
+    s = S()
+    s.rest_port, s.snmp_port, s.netconf_port = ports
+    client = C.make_client(name, s, None, notify=False)
+    client.open()
+    while time.time() < barrier_time:
+        time.sleep(0.001)
+    t0 = time.time()
+    for i in range(k):
+        client.create(base + i, wait=False)
+    t1 = time.time()
+    for i in range(k):
+        client.remove(base + i, wait=False)
+    t2 = time.time()
+    client.close()
+    return t0, t1, t2
+
+
+def scale(res, server, total, workers, k, listall_reps, snmp_budget_s=20):
+    """10,000 VRs on the simulated driver: memory per VR, list-all latency, create/delete throughput."""
+    heap0 = server.heap_used(gc=True)
+    rss0 = server.rss_kb()
+    t0 = time.perf_counter()
+    server.populate(total, chunk=1000)
+    t_pop = time.perf_counter() - t0
+    time.sleep(1)
+    heap1 = server.heap_used(gc=True)
+    rss1 = server.rss_kb()
+    res.add("scale", metric="REST batch creation of %d VRs (1000 per call, until running)" % total, value=t_pop, unit="s")
+    res.add("scale", metric="heap in use after GC, 0 VRs", value=heap0 / 2**20, unit="MiB")
+    res.add("scale", metric="heap in use after GC, %d VRs" % total, value=heap1 / 2**20, unit="MiB")
+    res.add("scale", metric="RSS, 0 VRs", value=rss0 / 1024, unit="MiB")
+    res.add("scale", metric="RSS, %d VRs" % total, value=rss1 / 1024, unit="MiB")
+    res.add("scale", metric="heap per VR", value=(heap1 - heap0) / total, unit="bytes")
+    res.add("scale", metric="RSS per VR", value=(rss1 - rss0) * 1024 / total, unit="bytes")
+    log("  scale: %d VRs, heap %.1f -> %.1f MiB, RSS %.1f -> %.1f MiB" % (total, heap0 / 2**20, heap1 / 2**20, rss0 / 1024, rss1 / 1024))
+    # how many instances each table has: the columns one VR answers, times the VRs
+    probe = C.SnmpClient(server, version="2c")
+    probe.open()
+    first = 100000
+    got = probe.s.get(probe.get_oids(first))
+    present = [x for x in got if not x.type.startswith("NOSUCH")]
+    cfg_cols = sum(1 for x in present if x.oid.lstrip(".").startswith(C.CFG + "."))
+    expected = {C.CFG: total * cfg_cols, C.VM: total * (len(present) - cfg_cols)}
+    full_varbinds = sum(expected.values())
+    for client in C.all_clients(server, None, notify=False):
+        for r in range(listall_reps):
+            cpu = CpuMeter(server.pid)
+            note = ""
+            if client.family == "SNMP":
+                t0 = time.perf_counter()
+                n, dt, complete = client.list_all(budget_s=snmp_budget_s, expected=expected)
+                if not complete:  # extrapolated, table by table, from the part walked within the budget
+                    note = "extrapolated from %d of %d varbinds walked in %.1f s" % (n, full_varbinds, time.perf_counter() - t0)
+            else:
+                t0 = time.perf_counter()
+                n = client.list_all()
+                dt = time.perf_counter() - t0
+            res.add("scale", metric="list all (%s), %d VRs" % (client.name, total), value=dt * 1000, unit="ms",
+                    rep=r, rows=n, cpu_ms=cpu.sample() / 1e6, note=note)
+        log("  scale: list all over %s: %.0f ms (%s rows/varbinds) %s" % (client.name, dt * 1000, n, note))
+    ports = (server.rest_port, server.snmp_port, server.netconf_port)
+    ctx = multiprocessing.get_context("fork")
+    base = 700000
+    for name in [c.name for c in C.all_clients(server)]:
+        start_at = time.time() + 1.5
+        jobs = [(name, ports, base + w * 10000, k, start_at) for w in range(workers)]
+        base += 100000
+        cpu = CpuMeter(server.pid)
+        with ctx.Pool(workers) as pool:
+            spans = pool.map(_throughput_worker, jobs)
+        cpu_ms = cpu.sample() / 1e6
+        t0 = min(s[0] for s in spans)
+        t1 = max(s[1] for s in spans)
+        t2 = max(s[2] for s in spans)
+        t1a = min(s[1] for s in spans)
+        res.add("throughput", iface=name, clients=workers, per_client=k, creates_per_s=workers * k / (t1 - t0),
+                deletes_per_s=workers * k / (t2 - t1a), server_cpu_ms_per_op=cpu_ms / (2 * workers * k))
+        log("  throughput %s: %.0f creates/s, %.0f deletes/s with %d clients" % (
+            name, workers * k / (t1 - t0), workers * k / (t2 - t1a), workers))
+        end = time.time() + 120
+        while server.count() > total and time.time() < end:
+            time.sleep(0.2)
+
+
+def native_memory(res, jar, workdir, label, flags, n):
+    """Where the resident memory goes: the JVM's Native Memory Tracking summary (committed KiB by
+    category) of a server with n VRs. A separate server, since tracking itself costs a little memory."""
+    import re
+    import subprocess
+    srv = Server(jar, workdir, label + "-nmt", jvm_flags=list(flags) + ["-XX:NativeMemoryTracking=summary"], sim="none")
+    srv.start()
+    try:
+        srv.populate(n)
+        time.sleep(1)
+        srv.heap_used(gc=True)
+        out = subprocess.run(["jcmd", str(srv.pid), "VM.native_memory", "summary"], capture_output=True, text=True,
+                             timeout=60).stdout
+        threads = len(os.listdir("/proc/%d/task" % srv.pid))
+        rss = srv.rss_kb()
+        for m in re.finditer(r"^-\s+(.+?) \(reserved=(\d+)KB, committed=(\d+)KB\)", out, re.M):
+            res.add("nmt", server=label, vrs=n, category=m.group(1).strip(), committed_kb=int(m.group(3)))
+        t = re.search(r"Total: reserved=(\d+)KB, committed=(\d+)KB", out)
+        if t:
+            res.add("nmt", server=label, vrs=n, category="Total (JVM's view)", committed_kb=int(t.group(2)))
+        res.add("nmt", server=label, vrs=n, category="RSS (kernel's view)", committed_kb=rss)
+        res.add("nmt", server=label, vrs=n, category="threads (count)", committed_kb=threads)
+    finally:
+        srv.stop()
