@@ -73,8 +73,8 @@ public class RoutersResource {
                            @Parameter(description = "How long to wait for the VR to be up: 30s, 500ms, 2m")
                            @QueryParam("wait") String wait,
                            @HeaderParam("Prefer") String prefer) {
-        Duration d = Wait.parse(wait, prefer);
-        return written(service.create(request), d, Wait.preferred(wait, prefer), true);
+        Prefer p = Prefer.of(wait, prefer);
+        return written(service.create(request), p, true);
     }
 
     @POST
@@ -89,17 +89,19 @@ public class RoutersResource {
         if (request == null || request.virtualRouter == null || request.virtualRouter.isEmpty()) {
             throw new ValidationException("virtualRouter", "at least one VR is required");
         }
-        Duration d = Wait.parse(wait, prefer);
+        Prefer p = Prefer.of(wait, prefer);
         List<Accepted> accepted = service.createAll(new ArrayList<VmConfigEntry>(request.virtualRouter));
-        long deadline = System.nanoTime() + d.toNanos();
+        long deadline = System.nanoTime() + p.waitFor().toNanos();
         List<VirtualRouter> out = new ArrayList<>(accepted.size());
         boolean allDone = true;
         for (Accepted a : accepted) {
             Optional<Optional<VirtualRouter>> done = a.await(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
             allDone &= done.isPresent();
-            out.add(done.flatMap(v -> v).orElse(a.accepted()));
+            VirtualRouter vr = done.flatMap(v -> v).orElse(a.accepted());
+            out.add(p.minimal() ? identity(vr) : vr);
         }
-        return Response.status(allDone && !d.isZero() ? Response.Status.CREATED : Response.Status.ACCEPTED)
+        return Response.status(allDone && !p.waitFor().isZero() ? Response.Status.CREATED : Response.Status.ACCEPTED)
+                .header("Preference-Applied", p.applied())
                 .entity(new VirtualRouterList(out.size(), 0, out.size(), out)).build();
     }
 
@@ -118,7 +120,7 @@ public class RoutersResource {
             @ApiResponse(responseCode = "204", description = "removed")})
     public Response remove(@PathParam("vmIndex") int vmIndex, @QueryParam("wait") String wait,
                            @HeaderParam("Prefer") String prefer) throws InterruptedException {
-        Duration d = Wait.parse(wait, prefer);
+        Duration d = Prefer.of(wait, prefer).waitFor();
         Accepted accepted = service.remove(vmIndex);
         Optional<Optional<VirtualRouter>> done = d.isZero() ? Optional.empty() : accepted.await(d);
         if (done.isPresent() && done.get().isEmpty()) return Response.noContent().build();
@@ -174,8 +176,8 @@ public class RoutersResource {
     }
 
     private Response adminState(int vmIndex, AdminState target, String wait, String prefer) {
-        Duration d = Wait.parse(wait, prefer);
-        return written(service.setAdminState(vmIndex, target), d, Wait.preferred(wait, prefer), false);
+        Prefer p = Prefer.of(wait, prefer);
+        return written(service.setAdminState(vmIndex, target), p, false);
     }
 
     @GET
@@ -202,7 +204,7 @@ public class RoutersResource {
     public Response addInterface(@PathParam("vmIndex") int vmIndex, VmNetworkConfigEntry request,
                                  @QueryParam("wait") String wait, @HeaderParam("Prefer") String prefer)
             throws InterruptedException {
-        Duration d = Wait.parse(wait, prefer);
+        Duration d = Prefer.of(wait, prefer).waitFor();
         Accepted accepted = service.addInterface(vmIndex, request);
         if (!d.isZero()) accepted.await(d);
         int index = request.vmNetworkConfigIndex;
@@ -217,7 +219,7 @@ public class RoutersResource {
     public Response removeInterface(@PathParam("vmIndex") int vmIndex, @PathParam("networkIndex") int networkIndex,
                                     @QueryParam("wait") String wait, @HeaderParam("Prefer") String prefer)
             throws InterruptedException {
-        Duration d = Wait.parse(wait, prefer);
+        Duration d = Prefer.of(wait, prefer).waitFor();
         Accepted accepted = service.removeInterface(vmIndex, networkIndex);
         if (!d.isZero()) accepted.await(d);
         return Response.noContent().build();
@@ -231,10 +233,10 @@ public class RoutersResource {
      * The answer to a write: 201 (creation) or 200 with the final VR when the work finished within
      * the wait, else 202 with the VR as accepted. Location names the VR.
      */
-    private Response written(Accepted accepted, Duration wait, boolean preferApplied, boolean creation) {
+    private Response written(Accepted accepted, Prefer prefer, boolean creation) {
         Optional<VirtualRouter> done;
         try {
-            done = wait.isZero() ? Optional.empty() : accepted.await(wait).flatMap(v -> v);
+            done = prefer.waitFor().isZero() ? Optional.empty() : accepted.await(prefer.waitFor()).flatMap(v -> v);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             done = Optional.empty();
@@ -245,8 +247,16 @@ public class RoutersResource {
                 ? (creation ? Response.created(location) : Response.ok())
                 : Response.accepted().location(location);
         if (creation) r.location(location);
-        if (preferApplied) r.header("Preference-Applied", "wait");
-        return r.entity(body).build();
+        r.header("Preference-Applied", prefer.applied());
+        return r.entity(prefer.minimal() ? identity(body) : body).build();
+    }
+
+    /** The VR named, not represented: what {@code Prefer: return=minimal} answers. */
+    private static VirtualRouter identity(VirtualRouter vr) {
+        VirtualRouter id = new VirtualRouter();
+        id.vmIndex = vr.vmIndex;
+        id.vmName = vr.vmName;
+        return id;
     }
 
     static OperState operState(String label) {

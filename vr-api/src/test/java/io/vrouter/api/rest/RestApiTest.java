@@ -135,6 +135,28 @@ class RestApiTest {
     }
 
     @Test
+    void returnMinimalNamesTheVrsInsteadOfRepresentingThem() throws Exception {
+        HttpResponse<String> r = rest.send(rest.request("/api/v1/routers/batch?wait=10s", ADMIN).header("Content-Type", JSON)
+                .header("Prefer", "return=minimal").POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"virtualRouter\":[{\"vmName\":\"min-1\"},{\"vmName\":\"min-2\"}]}")));
+        assertThat(r.statusCode()).isEqualTo(201);
+        assertThat(r.headers().firstValue("Preference-Applied")).hasValue("return=minimal");
+        JsonNode first = body(r).at("/virtualRouter/0");
+        assertThat(first.get("vmName").asText()).isEqualTo("min-1");
+        assertThat(first.has("vmIndex")).isTrue();
+        assertThat(first.has("vmEntry")).isFalse();
+        assertThat(first.has("vmConfigTemplate")).isFalse();
+        HttpResponse<String> one = rest.send(rest.request("/api/v1/routers", ADMIN).header("Content-Type", JSON)
+                .header("Prefer", "return=minimal, wait=10").POST(HttpRequest.BodyPublishers.ofString("{\"vmName\":\"min-3\"}")));
+        assertThat(one.statusCode()).isEqualTo(201);
+        assertThat(one.headers().firstValue("Preference-Applied")).hasValue("wait, return=minimal");
+        assertThat(body(one).size()).isEqualTo(2);
+        // The VR itself is whole.
+        int i = body(one).get("vmIndex").asInt();
+        assertThat(body(rest.get("/api/v1/routers/" + i, VIEWER, JSON)).at("/vmEntry/vmOperState").asText()).isEqualTo("running");
+    }
+
+    @Test
     void listFiltersAndPages() throws Exception {
         for (int k = 1; k <= 4; k++) create("page-" + k);
         JsonNode all = body(rest.get("/api/v1/routers?name=page-*", VIEWER, JSON));
