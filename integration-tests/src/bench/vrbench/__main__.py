@@ -1,6 +1,7 @@
 """vrbench: the evaluation of issue 6 (the paper's Section IV, for every interface, beside its peers).
 
     python3 -m vrbench run [--quick] --out DIR --jar vr-api/target/vrouter.jar --repo .
+    python3 -m vrbench report --out DIR     (the report and plots again, from a run's CSV files)
     python3 -m vrbench walk --port N --oid OID --repeat R --pid PID     (used inside the snmpd namespace)
 
 bench.sh at the top of integration-tests installs what this needs and calls `run`.
@@ -20,12 +21,12 @@ from .server import LEAN_FLAGS, Server
 from .util import log
 
 MODES = {
-    "quick": dict(cycles=10, warmup=20, pre=[0, 100, 1000], lean_pre=[1000], lean_cycles=10, paper_cycles=2,
+    "quick": dict(cycles=10, warmup=(40, 5), pre=[0, 100, 1000], lean_pre=[1000], lean_cycles=10, paper_cycles=2,
                   net_n=[1, 8, 64], walk_ns=[100], walk_repeat=5, peer_pre=[0], peer_cycles=8,
                   scale=10000, workers=4, scale_k=25, listall_reps=1, snmp_budget=8),
-    "full": dict(cycles=30, warmup=50, pre=[0, 10, 100, 1000], lean_pre=[0, 1000], lean_cycles=30, paper_cycles=30,
+    "full": dict(cycles=30, warmup=(150, 20), pre=[0, 10, 100, 1000], lean_pre=[0, 1000], lean_cycles=30, paper_cycles=30,
                  net_n=[1, 2, 4, 8, 16, 32, 64], walk_ns=[10, 100, 1000], walk_repeat=30, peer_pre=[0, 100],
-                 peer_cycles=30, scale=10000, workers=4, scale_k=250, listall_reps=3, snmp_budget=30),
+                 peer_cycles=30, scale=10000, workers=4, scale_k=250, listall_reps=3, snmp_budget=20),
 }
 
 
@@ -128,7 +129,7 @@ def run(args):
             log("ERROR netconfd: %r" % e)
             netconfd = None
         phases.peers(res, snmpd, netconfd, cfg["walk_ns"], cfg["walk_repeat"], cfg["peer_pre"], cfg["peer_cycles"],
-                     cfg["warmup"], work)
+                     cfg["warmup"][1], work)
         for p in (snmpd, netconfd):
             if p:
                 stop(p)
@@ -175,6 +176,8 @@ def main(argv=None):
     r.add_argument("--jar", required=True)
     r.add_argument("--repo", required=True)
     r.add_argument("--keep-work", action="store_true")
+    rp = sub.add_parser("report")
+    rp.add_argument("--out", required=True)
     w = sub.add_parser("walk")
     w.add_argument("--port", type=int, required=True)
     w.add_argument("--community", default="public")
@@ -182,6 +185,9 @@ def main(argv=None):
     w.add_argument("--repeat", type=int, default=10)
     w.add_argument("--pid", type=int, required=True)
     a = p.parse_args(argv)
+    if a.cmd == "report":
+        report.rewrite(a.out)
+        return 0
     return run(a) if a.cmd == "run" else walk(a)
 
 

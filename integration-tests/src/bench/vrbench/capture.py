@@ -32,7 +32,7 @@ class Capture:
         time.sleep(0.2)
         return self
 
-    def window(self, label, fn, settle=0.15):
+    def window(self, label, fn, settle=0.1):
         """Runs fn and records its window; packets until the window closes (settle seconds after fn returns,
         so that late acknowledgements and FINs are counted) belong to label."""
         t0 = time.time()

@@ -86,10 +86,11 @@ class TrapListener:
                 index = int(o.rsplit(".", 1)[1])
         return (index, trap) if trap and index is not None else None
 
-    def wait(self, index, kind, timeout=WAIT):
+    def wait(self, index, kind, since, timeout=WAIT):
+        """When the (index, kind) notification arrived, at or after since (an older one is stale)."""
         end = time.perf_counter() + timeout
         with self.cond:
-            while (index, kind) not in self.seen:
+            while (index, kind) not in self.seen or self.seen[(index, kind)] < since:
                 left = end - time.perf_counter()
                 if left <= 0:
                     raise TimeoutError("no %s notification for VR %d" % (kind, index))
@@ -155,7 +156,7 @@ class SnmpClient(Client):
         reply = time.perf_counter() - t0
         if kind is None or self.traps is None:
             return reply, reply
-        return reply, self.traps.wait(index, kind) - t0
+        return reply, self.traps.wait(index, kind, t0) - t0
 
     @staticmethod
     def create_vbs(index, admin=4):

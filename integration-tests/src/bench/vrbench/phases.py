@@ -49,12 +49,14 @@ def _cycle(client, idx, cpu, on_row, rss_pid=None):
         on_row(op, reply * 1000, done * 1000, cpu_ms, rss_kb(rss_pid) if rss_pid else 0, split)
 
 
-def cycles(res, server, traps, label, pre, n_cycles, warmup, workdir, walk_ns=(), walk_repeat=0, first_index=1):
+def cycles(res, server, traps, label, pre, n_cycles, warmups, workdir, walk_ns=(), walk_repeat=0, first_index=1):
     """create -> start -> retrieve -> remove of one VR, n_cycles per interface, at each number of
-    pre-existing running VRs; response time (reply and completion), server CPU and RSS per operation."""
+    pre-existing running VRs; response time (reply and completion), server CPU and RSS per operation.
+    warmups: (cycles before the first point, cycles before each later one), not measured."""
     cpu = CpuMeter(server.pid)
     idx = first_index
-    for n in pre:
+    for point, n in enumerate(pre):
+        warmup = warmups[0] if point == 0 else warmups[1]
         server.populate(n)
         time.sleep(0.5)
         traps.clear()
@@ -155,7 +157,7 @@ def network(res, server, ns_list, workdir):
                     for op in ("create", "retrieve", "remove"):
                         fn = getattr(client, form)
                         cap.window((client.name, form, op, n), lambda: fn(op, ids))
-                        time.sleep(0.25)  # the simulated driver completes the work before the next operation
+                        time.sleep(0.15)  # the simulated driver completes the work before the next operation
             log("  network: %s done" % client.name)
     for (iface, form, op, n), (b, p) in cap.totals().items():
         res.add("network", iface=iface, form=form, op=op, vrs=n, bytes=b, packets=p, bytes_per_vr=b / n)
@@ -254,7 +256,7 @@ def scale(res, server, total, workers, k, listall_reps, snmp_budget_s=20):
     expected = {C.CFG: total * cfg_cols, C.VM: total * (len(present) - cfg_cols)}
     full_varbinds = sum(expected.values())
     for client in C.all_clients(server, None, notify=False):
-        for r in range(listall_reps):
+        for r in range(listall_reps if client.family != "SNMP" else 1):
             cpu = CpuMeter(server.pid)
             note = ""
             if client.family == "SNMP":

@@ -26,3 +26,34 @@ def write(out, res, meta):
         json.dump({"meta": meta, "notes": res.notes}, f, indent=2, default=str)
     from . import markdown
     markdown.write(out, res, meta)
+
+
+def _value(v):
+    for cast in (int, float):
+        try:
+            return cast(v)
+        except ValueError:
+            pass
+    return v
+
+
+def load(out):
+    """Results and meta of a finished run, read back from its CSV files and meta.json."""
+    from .phases import Results
+    res = Results()
+    for name in res.tables:
+        path = os.path.join(out, name + ".csv")
+        if os.path.exists(path):
+            with open(path, newline="") as f:
+                res.tables[name] = [{k: _value(v) for k, v in r.items()} for r in csv.DictReader(f)]
+    with open(os.path.join(out, "meta.json")) as f:
+        j = json.load(f)
+    res.notes = j["notes"]
+    return res, j["meta"]
+
+
+def rewrite(out):
+    """Writes the report and the plots again from a run's CSV files (after a change to the report's code)."""
+    res, meta = load(out)
+    from . import markdown
+    markdown.write(out, res, meta)
