@@ -225,6 +225,23 @@ public final class XenDriver implements HypervisorDriver {
     }
 
     @Override
+    public void reconfigure(VmConfigEntry config) throws DriverException {
+        ours(config.vmIndex, () -> doReconfigure(config));
+    }
+
+    private void doReconfigure(VmConfigEntry config) throws DriverException {
+        String vm = requireVm(config.vmIndex);
+        step("reconfigure", () -> {
+            api.call("VM.set_name_label", vm, config.vmName);
+            setCpus(vm, config.vmConfigCpuNumber);
+            setMemory(vm, config.vmConfigMemory * MIB);
+            api.call("VM.remove_from_other_config", vm, "auto_poweron");
+            if (Boolean.TRUE.equals(config.vmConfigAutoStart)) api.call("VM.add_to_other_config", vm, "auto_poweron", "true");
+            return null;
+        });
+    }
+
+    @Override
     public void start(int vmIndex) throws DriverException {
         ours(vmIndex, () -> doStart(vmIndex));
     }

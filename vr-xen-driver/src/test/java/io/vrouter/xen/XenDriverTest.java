@@ -186,6 +186,30 @@ class XenDriverTest {
     }
 
     @Test
+    void reconfiguresNameCpusMemoryAndAutoStart() throws Exception {
+        connect().provision(config(1, "edge1"));
+        VmConfigEntry changed = config(1, "edge1-renamed");
+        changed.vmConfigCpuNumber = 4;
+        changed.vmConfigMemory = 1024;
+        changed.vmConfigAutoStart = true;
+        driver.reconfigure(changed);
+
+        ObjectNode rec = xen.record("VM", xen.vms().get("edge1-renamed"));
+        assertThat(rec.path("VCPUs_max").asInt()).isEqualTo(4);
+        assertThat(rec.path("VCPUs_at_startup").asInt()).isEqualTo(4);
+        assertThat(rec.path("memory_static_max").asLong()).isEqualTo(1024L << 20);
+        assertThat(rec.path("other_config").path("auto_poweron").asText()).isEqualTo("true");
+        assertThat(xen.vms()).doesNotContainKey("edge1");
+
+        changed.vmConfigAutoStart = false;
+        changed.vmConfigCpuNumber = 1;
+        driver.reconfigure(changed);
+        rec = xen.record("VM", xen.vms().get("edge1-renamed"));
+        assertThat(rec.path("VCPUs_max").asInt()).isEqualTo(1);
+        assertThat(rec.path("other_config").has("auto_poweron")).isFalse();
+    }
+
+    @Test
     void removesARunningVmWithItsDisks() throws Exception {
         connect().provision(config(3, "edge3"));
         driver.start(3);

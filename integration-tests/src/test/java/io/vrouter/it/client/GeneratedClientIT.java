@@ -51,6 +51,8 @@ class GeneratedClientIT {
 
             assertThat(routers.stopRouter(i, "10s", null).getVmEntry().getVmOperState())
                     .isEqualTo(VmEntry.VmOperStateEnum.SHUTDOWN);
+            VirtualRouter resized = routers.reconfigureRouter(i, "10s", null, new VirtualRouter().vmConfigMemory(512));
+            assertThat(resized.getVmConfigMemory()).isEqualTo(512);
             assertThat(routers.startRouter(i, "10s", null).getVmEntry().getVmOperState())
                     .isEqualTo(VmEntry.VmOperStateEnum.RUNNING);
 

@@ -13,9 +13,9 @@ import java.io.InputStream;
  * Refuses bodies larger than the limit with 413: at once when Content-Length says so, otherwise
  * when the stream passes the limit while it is read.
  *
- * <p>Before answering, the rest of the body is read and dropped, up to {@link #DRAIN_LIMIT}: on an
- * HTTP/2 connection an unread body keeps the connection's flow-control window shut, and every later
- * request on it would stall.
+ * <p>Before answering, the rest of the body is read and dropped, up to {@link #DRAIN_LIMIT}, so that
+ * the connection stays usable for the client's next request (an unread body would be taken for it,
+ * and on HTTP/2 it would keep the flow-control window shut).
  */
 @Priority(Priorities.ENTITY_CODER)
 final class BodyLimitFilter implements ContainerRequestFilter {

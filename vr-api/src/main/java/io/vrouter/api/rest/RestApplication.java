@@ -8,21 +8,15 @@ import org.glassfish.jersey.jackson.JacksonFeature;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.server.ServerProperties;
 
-/**
- * The Jersey application of the REST interface, the same wherever it is hosted (Grizzly or a servlet
- * container), and the event subscription it holds: close it when the application stops.
- */
-public record RestApplication(ResourceConfig config, AutoCloseable events) implements AutoCloseable {
+/** The Jersey application of the REST interface, the same wherever it is hosted (JDK server or servlet container). */
+public final class RestApplication {
     /** The largest request body accepted, unless the setting rest.max-body-bytes says otherwise. */
     public static final long DEFAULT_MAX_BODY = 1024 * 1024;
 
-    @Override
-    public void close() throws Exception {
-        events.close();
+    private RestApplication() {
     }
 
-    public static RestApplication create(ServerContext context) {
-        EventRelay relay = new EventRelay(context.service());
+    public static ResourceConfig create(ServerContext context) {
         ResourceConfig rc = new ResourceConfig();
         rc.register(RoutersResource.class);
         rc.register(HypervisorResource.class);
@@ -42,11 +36,11 @@ public record RestApplication(ResourceConfig config, AutoCloseable events) imple
             protected void configure() {
                 bind(context.service()).to(VirtualRouterService.class);
                 bind(context.metrics()).to(VrMetrics.class);
-                bind(relay).to(EventRelay.class);
             }
         });
         rc.property(ServerProperties.WADL_FEATURE_DISABLE, true);
         rc.property(ServerProperties.BV_FEATURE_DISABLE, true);
-        return new RestApplication(rc, relay);
+        rc.property(ServerProperties.OUTBOUND_CONTENT_LENGTH_BUFFER, 0);
+        return rc;
     }
 }

@@ -1,29 +1,38 @@
 package io.vrouter.api.rest;
 
+import com.sun.net.httpserver.HttpServer;
 import io.vrouter.core.config.Credentials;
 import io.vrouter.core.config.Settings;
 import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
+import java.io.InputStream;
 import java.net.InetAddress;
-import java.net.URI;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
 import java.util.Optional;
-import org.glassfish.grizzly.http.server.HttpServer;
-import org.glassfish.grizzly.http.server.NetworkListener;
-import org.glassfish.grizzly.http2.Http2AddOn;
-import org.glassfish.grizzly.http2.Http2Configuration;
-import org.glassfish.grizzly.ssl.SSLContextConfigurator;
-import org.glassfish.grizzly.ssl.SSLEngineConfigurator;
-import org.glassfish.grizzly.threadpool.ThreadPoolConfig;
-import org.glassfish.jersey.grizzly2.httpserver.GrizzlyHttpServerFactory;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import org.glassfish.jersey.jdkhttp.JdkHttpServerFactory;
 
-/** The REST interface on Grizzly: HTTP on 127.0.0.1:8080 by default, HTTPS when a keystore is set. */
+/**
+ * The REST interface on the JDK's own HTTP server: HTTP/1.1 on 127.0.0.1:8080 by default, HTTPS when
+ * a keystore is set.
+ *
+ * <p>Why not Grizzly: without its HTTP/2 add-on Grizzly stalls every request that offers an h2c
+ * upgrade (the JDK's HttpClient does by default, so do generated clients and {@code curl --http2}),
+ * and with the add-on about one connection in six stalled after a POST. The JDK server answers such
+ * requests in HTTP/1.1, as RFC 9110 allows, and loads a fraction of the classes.
+ */
 public final class RestInterface implements ManagementInterface {
-    private static final Logger log = LoggerFactory.getLogger(RestInterface.class);
-
     private HttpServer server;
-    private RestApplication app;
+    private ExecutorService workers;
     private String url;
     private int port;
 
@@ -39,25 +48,41 @@ public final class RestInterface implements ManagementInterface {
         Credentials.requireLoopbackForDevelopmentDefaults(context.credentials().developmentDefaults(), bind, "REST");
         Optional<String> keystore = s.get("rest.tls.keystore");
         String host = bind.getHostAddress().contains(":") ? "[" + bind.getHostAddress() + "]" : bind.getHostAddress();
-        URI uri = URI.create((keystore.isPresent() ? "https" : "http") + "://" + host + ":" + s.getInt("rest-port", 8080) + "/");
-        app = RestApplication.create(context);
-        SSLEngineConfigurator tls = keystore.map(path -> {
-            SSLContextConfigurator ssl = new SSLContextConfigurator();
-            ssl.setKeyStoreFile(path);
-            ssl.setKeyStorePass(s.get("rest.tls.keystore-password", ""));
-            return new SSLEngineConfigurator(ssl.createSSLContext(true)).setClientMode(false).setNeedClientAuth(false);
-        }).orElse(null);
-        server = GrizzlyHttpServerFactory.createHttpServer(uri, app.config(), tls != null, tls, false);
-        for (NetworkListener l : server.getListeners()) {
-            l.registerAddOn(new Http2AddOn(Http2Configuration.builder().build()));
-            // A small fixed pool: management traffic is light, and every thread costs memory.
-            int workers = s.getInt("rest.worker-threads", 8);
-            l.getTransport().setWorkerThreadPoolConfig(ThreadPoolConfig.defaultConfig()
-                    .setPoolName("rest-worker").setCorePoolSize(workers).setMaxPoolSize(workers));
-        }
+        java.net.URI uri = java.net.URI.create((keystore.isPresent() ? "https" : "http") + "://" + host + ":"
+                + s.getInt("rest-port", 8080) + "/");
+        var app = RestApplication.create(context);
+        server = keystore.isPresent()
+                ? JdkHttpServerFactory.createHttpServer(uri, app, tls(Path.of(keystore.get()),
+                        s.get("rest.tls.keystore-password", "")), false)
+                : JdkHttpServerFactory.createHttpServer(uri, app, false);
+        // Threads are made as requests and event streams need them, up to the cap, and die when idle:
+        // management traffic is light, every thread costs memory, and each event subscriber holds one.
+        int threads = s.getInt("rest.worker-threads", 64);
+        AtomicInteger n = new AtomicInteger();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(2, threads, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
+                r -> {
+                    Thread t = new Thread(r, "rest-worker-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        workers = pool;
+        server.setExecutor(workers);
         server.start();
-        port = server.getListeners().iterator().next().getPort();
+        InetSocketAddress bound = server.getAddress();
+        port = bound.getPort();
         url = uri.getScheme() + "://" + host + ":" + port + "/api/v1";
+    }
+
+    private static SSLContext tls(Path keystore, String password) throws Exception {
+        KeyStore ks = KeyStore.getInstance(keystore.toString().endsWith(".jks") ? "JKS" : "PKCS12");
+        try (InputStream in = Files.newInputStream(keystore)) {
+            ks.load(in, password.toCharArray());
+        }
+        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(ks, password.toCharArray());
+        SSLContext ssl = SSLContext.getInstance("TLS");
+        ssl.init(kmf.getKeyManagers(), null, null);
+        return ssl;
     }
 
     /** The port it listens on, once started (useful with rest-port 0). */
@@ -72,11 +97,8 @@ public final class RestInterface implements ManagementInterface {
 
     @Override
     public void close() {
-        if (server != null) server.shutdownNow();
-        try {
-            if (app != null) app.close();
-        } catch (Exception e) {
-            log.warn("closing the event relay failed", e);
-        }
+        if (server != null) server.stop(0);
+        // Interrupts event streams, which end their subscriptions.
+        if (workers != null) workers.shutdownNow();
     }
 }

@@ -23,6 +23,7 @@ import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -125,6 +126,28 @@ public class RoutersResource {
         Optional<Optional<VirtualRouter>> done = d.isZero() ? Optional.empty() : accepted.await(d);
         if (done.isPresent() && done.get().isEmpty()) return Response.noContent().build();
         return Response.accepted(done.flatMap(v -> v).orElse(accepted.accepted())).build();
+    }
+
+    @PATCH
+    @Path(INDEX)
+    @Consumes({"application/merge-patch+json", MediaType.APPLICATION_JSON, MediaType.APPLICATION_XML})
+    @Operation(operationId = "reconfigureRouter", summary = "Change columns of a VR: vmName, vmConfigCpuNumber,"
+            + " vmConfigMemory (while shut down), vmConfigAutoStart, vmAdminState; absent fields stay", responses = {
+            @ApiResponse(responseCode = "200", description = "done, when asked to wait",
+                    content = @Content(schema = @Schema(implementation = VirtualRouter.class))),
+            @ApiResponse(responseCode = "202", description = "accepted: the hypervisor work goes on",
+                    content = @Content(schema = @Schema(implementation = VirtualRouter.class)))})
+    public Response reconfigure(@PathParam("vmIndex") int vmIndex, VirtualRouter changes, @QueryParam("wait") String wait,
+                                @HeaderParam("Prefer") String prefer) {
+        if (changes == null) throw new ValidationException("body", "the columns to change are required");
+        Prefer p = Prefer.of(wait, prefer);
+        AdminState admin = changes.vmAdminState;
+        changes.vmAdminState = null;
+        // Stop before a resize, start after one: the service takes the steps in this order.
+        if (admin == AdminState.SHUTDOWN) service.setAdminState(vmIndex, admin);
+        Accepted last = service.reconfigure(vmIndex, changes);
+        if (admin != null && admin != AdminState.SHUTDOWN) last = service.setAdminState(vmIndex, admin);
+        return written(last, p, false);
     }
 
     @POST

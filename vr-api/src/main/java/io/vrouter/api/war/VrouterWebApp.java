@@ -29,7 +29,6 @@ public final class VrouterWebApp implements ServletContextListener {
     private static final String PREFIX = "vrouter.";
 
     private VrouterServer server;
-    private RestApplication app;
 
     @Override
     public void contextInitialized(ServletContextEvent event) {
@@ -37,8 +36,8 @@ public final class VrouterWebApp implements ServletContextListener {
         try {
             Settings settings = settings(ctx);
             server = VrouterServer.startWithout(settings, "rest");
-            app = RestApplication.create(server.context());
-            ServletRegistration.Dynamic jersey = ctx.addServlet("vrouter-rest", new ServletContainer(app.config()));
+            ServletRegistration.Dynamic jersey = ctx.addServlet("vrouter-rest",
+                    new ServletContainer(RestApplication.create(server.context())));
             jersey.addMapping("/*");
             jersey.setLoadOnStartup(1);
             jersey.setAsyncSupported(true);
@@ -65,11 +64,6 @@ public final class VrouterWebApp implements ServletContextListener {
 
     @Override
     public void contextDestroyed(ServletContextEvent event) {
-        try {
-            if (app != null) app.close();
-        } catch (Exception e) {
-            log.warn("closing the event relay failed", e);
-        }
         if (server != null) server.close();
     }
 }

@@ -97,6 +97,40 @@ class RestApiTest {
     }
 
     @Test
+    void patchChangesColumns() throws Exception {
+        int i = create("patched").get("vmIndex").asInt();
+        HttpResponse<String> running = rest.send(rest.request("/api/v1/routers/" + i, ADMIN)
+                .header("Content-Type", "application/merge-patch+json")
+                .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"vmConfigMemory\":1024}")));
+        assertProblem(running, 409, "application/problem+json");
+        assertThat(body(running).get("field").asText()).isEqualTo("vmConfigMemory");
+
+        // Stopped, resized and renamed in one request; started again in the next.
+        HttpResponse<String> resized = rest.send(rest.request("/api/v1/routers/" + i + "?wait=10s", ADMIN)
+                .header("Content-Type", JSON).method("PATCH", HttpRequest.BodyPublishers.ofString(
+                        "{\"vmAdminState\":\"shutdown\",\"vmConfigMemory\":1024,\"vmConfigCpuNumber\":2,\"vmName\":\"patched-2\"}")));
+        assertThat(resized.statusCode()).as(resized.body()).isEqualTo(200);
+        assertThat(body(resized).get("vmConfigMemory").asInt()).isEqualTo(1024);
+        assertThat(body(resized).get("vmName").asText()).isEqualTo("patched-2");
+        assertThat(body(resized).at("/vmEntry/vmOperState").asText()).isEqualTo("shutdown");
+        assertThat(body(resized).at("/vmEntry/vmMaxMem").asLong()).isEqualTo(1024);
+        HttpResponse<String> started = rest.send(rest.request("/api/v1/routers/" + i + "?wait=10s", ADMIN)
+                .header("Content-Type", XML).header("Accept", JSON).method("PATCH", HttpRequest.BodyPublishers.ofString(
+                        "<virtualRouter><vmAdminState>running</vmAdminState></virtualRouter>")));
+        assertThat(body(started).at("/vmEntry/vmOperState").asText()).isEqualTo("running");
+        assertThat(body(started).at("/vmEntry/vmCurCpuNumber").asInt()).isEqualTo(2);
+
+        assertProblem(rest.send(rest.request("/api/v1/routers/" + i, ADMIN).header("Content-Type", JSON)
+                .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"vmConfigTemplate\":\"other\"}"))), 409,
+                "application/problem+json");
+        assertProblem(rest.send(rest.request("/api/v1/routers/" + i, ADMIN).header("Content-Type", JSON)
+                .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"vmIndex\":99}"))), 400, "application/problem+json");
+        assertProblem(rest.send(rest.request("/api/v1/routers/" + i, VIEWER).header("Content-Type", JSON)
+                .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"vmConfigAutoStart\":true}"))), 403,
+                "application/problem+json");
+    }
+
+    @Test
     void xmlInAndOut() throws Exception {
         HttpResponse<String> created = rest.send(rest.request("/api/v1/routers?wait=10s", ADMIN)
                 .header("Content-Type", XML).header("Accept", XML)

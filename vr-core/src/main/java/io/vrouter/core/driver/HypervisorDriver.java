@@ -27,6 +27,12 @@ public interface HypervisorDriver extends AutoCloseable {
     /** Creates the VM of a configured VR, with its interfaces, powered off. */
     void provision(VmConfigEntry config) throws DriverException;
 
+    /**
+     * Applies a configured row's columns to the existing VM: its name, virtual CPUs, memory and
+     * auto-start. The service calls it only while the VR is shut down when CPUs or memory change.
+     */
+    void reconfigure(VmConfigEntry config) throws DriverException;
+
     /** Powers on a halted VM, unpauses a paused one, resumes a suspended one. */
     void start(int vmIndex) throws DriverException;
 

@@ -61,6 +61,46 @@ public final class Validator {
     }
 
     /**
+     * Returns the row that results from applying the non-null columns of {@code changes} to
+     * {@code current}: vmName, vmConfigCpuNumber, vmConfigMemory, vmConfigAutoStart (and
+     * vmConfigTemplate, which the service then refuses to change). vmIndex must name the row, if
+     * given; vmAdminState and the interfaces have calls of their own (an empty interface list is
+     * taken as absent).
+     */
+    public static VmConfigEntry forReconfigure(VmConfigEntry current, VmConfigEntry changes) {
+        if (changes == null) throw new ValidationException("body", "the columns to change are required");
+        if (changes.vmIndex != null && !changes.vmIndex.equals(current.vmIndex)) {
+            throw new ValidationException("vmIndex", "cannot change: it names the VR");
+        }
+        if (changes.vmAdminState != null) {
+            throw new ValidationException("vmAdminState", "is changed by starting, stopping, suspending or pausing the VR");
+        }
+        // An empty list is what generated clients send for "not set"; a non-empty one is an attempt.
+        if (changes.vmNetworkConfigTable != null && !changes.vmNetworkConfigTable.isEmpty()) {
+            throw new ValidationException("vmNetworkConfigTable", "interfaces are added and removed one at a time");
+        }
+        VmConfigEntry next = current.copy();
+        if (changes.vmName != null) {
+            name(changes.vmName);
+            next.vmName = changes.vmName;
+        }
+        if (changes.vmConfigTemplate != null) {
+            text("vmConfigTemplate", changes.vmConfigTemplate);
+            next.vmConfigTemplate = changes.vmConfigTemplate;
+        }
+        if (changes.vmConfigCpuNumber != null) {
+            range("vmConfigCpuNumber", changes.vmConfigCpuNumber, 1, 64);
+            next.vmConfigCpuNumber = changes.vmConfigCpuNumber;
+        }
+        if (changes.vmConfigMemory != null) {
+            range("vmConfigMemory", changes.vmConfigMemory, 64, 1_048_576);
+            next.vmConfigMemory = changes.vmConfigMemory;
+        }
+        if (changes.vmConfigAutoStart != null) next.vmConfigAutoStart = changes.vmConfigAutoStart;
+        return next;
+    }
+
+    /**
      * Returns a completed copy of an interface: its index (the lowest one not in {@code used}, which
      * it is then added to) and a MAC derived from the VR's index when absent.
      */

@@ -369,6 +369,52 @@ public final class VirtualRouterService implements AutoCloseable {
     }
 
     /**
+     * Changes columns of a VR's row: vmName, vmConfigCpuNumber, vmConfigMemory, vmConfigAutoStart
+     * (null columns stay as they are). vmConfigTemplate cannot change, the VM was made from it; CPUs
+     * and memory change only while the VR's admin state is shutdown, a cold resize as XenServer needs.
+     */
+    public Accepted reconfigure(int vmIndex, VmConfigEntry changes) {
+        VrRecord r = require(vmIndex);
+        synchronized (r) {
+            notRemoving(r);
+            VmConfigEntry current = r.config;
+            VmConfigEntry next = Validator.forReconfigure(current, changes);
+            if (!next.vmConfigTemplate.equals(current.vmConfigTemplate)) {
+                throw new ConflictException("vmConfigTemplate", "VR " + vmIndex + " was made from template '"
+                        + current.vmConfigTemplate + "': remove it and create it again to change the template");
+            }
+            boolean resize = !next.vmConfigCpuNumber.equals(current.vmConfigCpuNumber)
+                    || !next.vmConfigMemory.equals(current.vmConfigMemory);
+            if (resize && current.vmAdminState != AdminState.SHUTDOWN) {
+                throw new ConflictException(!next.vmConfigMemory.equals(current.vmConfigMemory) ? "vmConfigMemory"
+                        : "vmConfigCpuNumber", "VR " + vmIndex + " is " + current.vmAdminState.label()
+                        + ": stop it before changing its CPUs or memory");
+            }
+            boolean renamed = !next.vmName.equals(current.vmName);
+            if (renamed) {
+                synchronized (pendingIndices) {
+                    Integer other = names.putIfAbsent(next.vmName, vmIndex);
+                    if (other != null) {
+                        throw new ConflictException("vmName", "a VR named '" + next.vmName + "' already exists (vmIndex " + other + ")");
+                    }
+                }
+            }
+            try {
+                store.put(next, false);
+            } catch (RuntimeException e) {
+                if (renamed) names.remove(next.vmName, vmIndex);
+                throw e;
+            }
+            if (renamed) names.remove(current.vmName, vmIndex);
+            r.config = next;
+            return new Accepted(view(r), enqueue(r, () -> {
+                driverCall("reconfigure", r, () -> driver.reconfigure(next));
+                publish(r, VrEvent.Type.CONFIG_CHANGED, r.operState);
+            }));
+        }
+    }
+
+    /**
      * Adds an interface (a vmNetworkConfigTable row) to a VR. When the request has no
      * vmNetworkConfigIndex, the lowest free one is chosen and set on the request.
      */

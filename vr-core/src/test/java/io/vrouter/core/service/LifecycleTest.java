@@ -205,6 +205,40 @@ class LifecycleTest {
     }
 
     @Test
+    void columnsChangeAndCpusAndMemoryOnlyWhileShutDown() throws Exception {
+        int i = done(f.service.create(vr("resize"))).vmIndex;
+        var bigger = new io.vrouter.core.model.VmConfigEntry();
+        bigger.vmConfigMemory = 1024;
+        assertThatThrownBy(() -> f.service.reconfigure(i, bigger)).isInstanceOf(ConflictException.class)
+                .extracting(e -> ((ConflictException) e).field()).isEqualTo("vmConfigMemory");
+        done(f.service.setAdminState(i, AdminState.SHUTDOWN));
+        VirtualRouter resized = done(f.service.reconfigure(i, bigger));
+        assertThat(resized.vmConfigMemory).isEqualTo(1024);
+        assertThat(resized.vmEntry.vmMaxMem).isEqualTo(1024L);
+        assertThat(f.events.get(f.events.size() - 1).type).isEqualTo(VrEvent.Type.CONFIG_CHANGED);
+
+        var renamed = new io.vrouter.core.model.VmConfigEntry();
+        renamed.vmName = "resized";
+        renamed.vmConfigAutoStart = true;
+        assertThat(done(f.service.reconfigure(i, renamed)).vmName).isEqualTo("resized");
+        assertThat(f.service.findByName("resized")).hasValue(i);
+        assertThat(f.service.findByName("resize")).isEmpty();
+        assertThat(f.service.getConfig(i).orElseThrow().vmConfigAutoStart).isTrue();
+        done(f.service.create(vr("resize")));
+
+        var taken = new io.vrouter.core.model.VmConfigEntry();
+        taken.vmName = "resize";
+        assertThatThrownBy(() -> f.service.reconfigure(i, taken)).isInstanceOf(ConflictException.class);
+        var template = new io.vrouter.core.model.VmConfigEntry();
+        template.vmConfigTemplate = "other";
+        assertThatThrownBy(() -> f.service.reconfigure(i, template)).isInstanceOf(ConflictException.class);
+        var admin = new io.vrouter.core.model.VmConfigEntry();
+        admin.vmAdminState = AdminState.RUNNING;
+        assertThatThrownBy(() -> f.service.reconfigure(i, admin)).isInstanceOf(ValidationException.class);
+        assertThat(f.service.getConfig(i).orElseThrow().vmName).isEqualTo("resized");
+    }
+
+    @Test
     void listFiltersAndPages() throws Exception {
         for (int k = 1; k <= 5; k++) done(f.service.create(vr("core-" + k, k % 2 == 0 ? AdminState.SHUTDOWN : AdminState.RUNNING)));
         done(f.service.create(vr("edge-1")));

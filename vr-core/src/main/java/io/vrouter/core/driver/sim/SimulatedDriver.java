@@ -130,6 +130,16 @@ public final class SimulatedDriver implements HypervisorDriver {
     }
 
     @Override
+    public void reconfigure(VmConfigEntry config) throws DriverException {
+        SimVm vm = require(config.vmIndex);
+        step("reconfigure", config.vmName, Duration.ZERO);
+        vm.name = config.vmName;
+        vm.cpus = config.vmConfigCpuNumber;
+        vm.memoryMiB = config.vmConfigMemory;
+        record(vm);
+    }
+
+    @Override
     public void start(int vmIndex) throws DriverException {
         SimVm vm = require(vmIndex);
         step("start", vm.name, vm.power == PowerState.PAUSED ? Duration.ZERO : latency.start());
