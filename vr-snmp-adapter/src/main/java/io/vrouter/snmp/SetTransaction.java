@@ -32,7 +32,9 @@ import org.snmp4j.smi.Variable;
  * (RFC 3416 order of checks: names, then types, lengths and values, then consistency) and works out
  * what the PDU asks of the service; it throws a {@link SetError} naming the varbind at fault and
  * changes nothing. {@link #commit} then carries out the whole plan, new rows first and all of them in
- * one {@link VirtualRouterService#createAll} call.
+ * one {@link VirtualRouterService#createAll} call, then the changes of existing rows (one
+ * {@link VirtualRouterService#reconfigure} call per row, ordered with its vmAdminState change as the
+ * REST PATCH orders them).
  */
 final class SetTransaction {
     /** A refusal: the error-status and the varbind it is reported against. */
@@ -81,13 +83,23 @@ final class SetTransaction {
     private record InterfaceRef(int vmIndex, VmNetworkConfigEntry entry) {
     }
 
+    /**
+     * What a PDU changes in an existing row: its vmAdminState (null: unchanged) and the other columns
+     * (only those that differ, null: none), with the values they had, to put back on a failed commit.
+     */
+    private record RowChange(int vmIndex, AdminState previousAdmin, AdminState admin, VmConfigEntry changes,
+                             VmConfigEntry previous) {
+    }
+
     private final VirtualRouterService service;
     private final PendingRows pending;
 
     // The plan.
     private final List<VmConfigEntry> creations = new ArrayList<>();
     private final List<InterfaceRef> interfaceAdds = new ArrayList<>();
-    private final Map<Integer, AdminState> adminChanges = new LinkedHashMap<>();
+    private final Map<Integer, RowChange> rowChanges = new LinkedHashMap<>();
+    /** Existing rows renamed (vmIndex to the vmName varbind), checked against every other name in checkNames. */
+    private final Map<Integer, SubRequest<?>> renames = new LinkedHashMap<>();
     private final List<int[]> interfaceRemovals = new ArrayList<>();
     private final List<Integer> removals = new ArrayList<>();
     private final Map<Integer, Optional<PendingRows.ConfigRow>> pendingConfigs = new LinkedHashMap<>();
@@ -155,7 +167,7 @@ final class SetTransaction {
         }
         for (ConfigRowOp op : configOps.values()) planConfigRow(op);
         for (NetRowOp op : netOps.values()) planNetRow(op, configOps);
-        checkCreations(configOps);
+        checkNames(configOps);
     }
 
     private boolean exists(OID oid) {
@@ -349,24 +361,76 @@ final class SetTransaction {
         }
     }
 
-    /** Of an existing row only vmAdminState changes; other columns may be set to the value they have. */
+    /**
+     * A SET of columns of an existing (active) row: vmAdminState, vmName, vmConfigCpuNumber,
+     * vmConfigMemory and vmConfigAutoStart change, checked here as {@link VirtualRouterService#reconfigure}
+     * and {@link VirtualRouterService#setAdminState} will check them, so that commit does not fail.
+     * vmConfigTemplate may be set to the value it has, never changed (the VM was cloned from it).
+     */
     private void changeExisting(ConfigRowOp op, VmConfigEntry current) throws SetError {
         VmConfigEntry wanted = withColumns(op.vmIndex, current, op.columns);
+        AdminState admin = null;
+        SubRequest<?> adminVb = op.columns.get(VM_ADMIN_STATE);
+        if (adminVb != null && wanted.vmAdminState != current.vmAdminState) {
+            if ((wanted.vmAdminState == AdminState.SUSPENDED || wanted.vmAdminState == AdminState.PAUSED)
+                    && current.vmAdminState == AdminState.SHUTDOWN) {
+                throw new SetError(PDU.inconsistentValue, adminVb,
+                        "a shut down VR cannot be " + wanted.vmAdminState.label());
+            }
+            admin = wanted.vmAdminState;
+        }
+        VmConfigEntry changes = new VmConfigEntry();
+        VmConfigEntry previous = new VmConfigEntry();
+        boolean changed = false;
         for (Map.Entry<Integer, SubRequest<?>> c : op.columns.entrySet()) {
             int column = c.getKey();
-            if (column == VM_ADMIN_STATE) {
-                if (wanted.vmAdminState != current.vmAdminState) {
-                    if ((wanted.vmAdminState == AdminState.SUSPENDED || wanted.vmAdminState == AdminState.PAUSED)
-                            && current.vmAdminState == AdminState.SHUTDOWN) {
-                        throw new SetError(PDU.inconsistentValue, c.getValue(),
-                                "a shut down VR cannot be " + wanted.vmAdminState.label());
-                    }
-                    adminChanges.put(op.vmIndex, wanted.vmAdminState);
+            if (column == VM_ADMIN_STATE || sameConfigColumn(column, wanted, current)) continue;
+            switch (column) {
+                case VM_CONFIG_TEMPLATE -> throw new SetError(PDU.inconsistentValue, c.getValue(), "VR " + op.vmIndex
+                        + " was made from template '" + current.vmConfigTemplate
+                        + "': destroy the row and create it again to change the template");
+                case VM_NAME -> {
+                    changes.vmName = wanted.vmName;
+                    previous.vmName = current.vmName;
+                    renames.put(op.vmIndex, c.getValue());
                 }
-            } else if (!sameConfigColumn(column, wanted, current)) {
-                throw new SetError(PDU.inconsistentValue, c.getValue(),
-                        "only vmAdminState of an existing row can change");
+                case VM_CONFIG_CPU_NUMBER -> {
+                    changes.vmConfigCpuNumber = wanted.vmConfigCpuNumber;
+                    previous.vmConfigCpuNumber = current.vmConfigCpuNumber;
+                }
+                case VM_CONFIG_MEMORY -> {
+                    changes.vmConfigMemory = wanted.vmConfigMemory;
+                    previous.vmConfigMemory = current.vmConfigMemory;
+                }
+                case VM_CONFIG_AUTO_START -> {
+                    changes.vmConfigAutoStart = wanted.vmConfigAutoStart;
+                    previous.vmConfigAutoStart = current.vmConfigAutoStart;
+                }
+                default -> throw new IllegalStateException("column " + column);
             }
+            changed = true;
+        }
+        if (changed) {
+            try {
+                Validator.forReconfigure(current, changes);
+            } catch (ValidationException e) {
+                SubRequest<?> column = configColumn(op, e.field());
+                throw new SetError(column == null ? PDU.inconsistentValue : PDU.wrongValue, at(column, op.first()),
+                        e.getMessage());
+            }
+            // CPUs and memory change only while shut down: stopped in this PDU (stop, then resize) or before.
+            boolean shutDown = admin == AdminState.SHUTDOWN || current.vmAdminState == AdminState.SHUTDOWN;
+            if (!shutDown && (changes.vmConfigMemory != null || changes.vmConfigCpuNumber != null)) {
+                SubRequest<?> at = changes.vmConfigMemory != null ? op.columns.get(VM_CONFIG_MEMORY)
+                        : op.columns.get(VM_CONFIG_CPU_NUMBER);
+                throw new SetError(PDU.inconsistentValue, at, "VR " + op.vmIndex + " is "
+                        + current.vmAdminState.label() + ": set vmAdminState to shutdown(4) before (or in the same"
+                        + " PDU as) a change of its CPUs or memory");
+            }
+        }
+        if (admin != null || changed) {
+            rowChanges.put(op.vmIndex, new RowChange(op.vmIndex, current.vmAdminState, admin,
+                    changed ? changes : null, previous));
         }
     }
 
@@ -518,7 +582,12 @@ final class SetTransaction {
         };
     }
 
-    private void checkCreations(Map<Integer, ConfigRowOp> configOps) throws SetError {
+    /**
+     * Checks the rows created and the names of renamed rows: a name must not be any other VR's (one
+     * being removed keeps its name until it is gone), nor a row's waiting for activation, nor another
+     * new name of this PDU. Two rows cannot swap names in one PDU: the service renames one at a time.
+     */
+    private void checkNames(Map<Integer, ConfigRowOp> configOps) throws SetError {
         Map<String, Integer> names = new HashMap<>();
         for (PendingRows.ConfigRow r : pending.configs().values()) {
             if (r.entry().vmName != null && !pendingConfigs.containsKey(r.entry().vmIndex)) {
@@ -534,12 +603,19 @@ final class SetTransaction {
                 SubRequest<?> column = configColumn(op, e.field());
                 throw new SetError(statusFor(e.field(), column), at(column, op.first()), e.getMessage());
             }
-            Optional<Integer> other = service.findByName(op.creation.vmName).filter(x -> !removedHere(x));
-            Integer twin = names.put(op.creation.vmName, op.vmIndex);
-            if (other.isPresent() || twin != null) {
-                throw new SetError(PDU.inconsistentValue, nameVb, "a VR named '" + op.creation.vmName
-                        + "' already exists (vmIndex " + other.orElse(twin) + ")");
-            }
+            taken(op.creation.vmName, op.vmIndex, nameVb, names);
+        }
+        for (Map.Entry<Integer, SubRequest<?>> r : renames.entrySet()) {
+            taken(rowChanges.get(r.getKey()).changes().vmName, r.getKey(), r.getValue(), names);
+        }
+    }
+
+    private void taken(String name, int vmIndex, SubRequest<?> nameVb, Map<String, Integer> names) throws SetError {
+        Optional<Integer> other = service.findByName(name).filter(x -> x != vmIndex);
+        Integer twin = names.put(name, vmIndex);
+        if (other.isPresent() || twin != null) {
+            throw new SetError(PDU.inconsistentValue, nameVb, "a VR named '" + name + "' already exists (vmIndex "
+                    + other.orElse(twin) + ")");
         }
     }
 
@@ -556,24 +632,33 @@ final class SetTransaction {
 
     // ------------------------------------------------------------------ commit
 
-    /** Carries out the plan. On a failure it removes the VRs it created and rethrows. */
+    /**
+     * Carries out the plan. On a failure it undoes what it did (removes the VRs it created and the
+     * interfaces it added, puts back the columns and admin states it changed) and rethrows.
+     */
     void commit() {
         committed = true;
-        List<Integer> created = new ArrayList<>();
+        List<Runnable> undo = new ArrayList<>();
         try {
             if (!creations.isEmpty()) {
-                for (Accepted a : service.createAll(creations)) created.add(a.accepted().vmIndex);
+                for (Accepted a : service.createAll(creations)) {
+                    int i = a.accepted().vmIndex;
+                    undo.add(() -> service.remove(i));
+                }
             }
-            for (InterfaceRef r : interfaceAdds) service.addInterface(r.vmIndex(), r.entry());
-            adminChanges.forEach(service::setAdminState);
+            for (InterfaceRef r : interfaceAdds) {
+                service.addInterface(r.vmIndex(), r.entry());
+                undo.add(() -> service.removeInterface(r.vmIndex(), r.entry().vmNetworkConfigIndex));
+            }
+            for (RowChange c : rowChanges.values()) change(c, undo);
             for (int[] r : interfaceRemovals) service.removeInterface(r[0], r[1]);
             for (Integer i : removals) service.remove(i);
         } catch (RuntimeException e) {
-            for (Integer i : created) {
+            for (int k = undo.size() - 1; k >= 0; k--) {
                 try {
-                    service.remove(i);
+                    undo.get(k).run();
                 } catch (RuntimeException ignored) {
-                    // already gone
+                    // already gone or changed again meanwhile: nothing more to put back
                 }
             }
             throw e;
@@ -591,10 +676,29 @@ final class SetTransaction {
         }
     }
 
+    /**
+     * One existing row's changes, in the REST PATCH's order: a stop before the resize it allows, a
+     * start (or suspend, pause) after the columns changed while shut down.
+     */
+    private void change(RowChange c, List<Runnable> undo) {
+        int i = c.vmIndex();
+        if (c.admin() == AdminState.SHUTDOWN) admin(c, undo);
+        if (c.changes() != null) {
+            service.reconfigure(i, c.changes());
+            undo.add(() -> service.reconfigure(i, c.previous()));
+        }
+        if (c.admin() != null && c.admin() != AdminState.SHUTDOWN) admin(c, undo);
+    }
+
+    private void admin(RowChange c, List<Runnable> undo) {
+        service.setAdminState(c.vmIndex(), c.admin());
+        undo.add(() -> service.setAdminState(c.vmIndex(), c.previousAdmin()));
+    }
+
     /** For tests and logs. */
     @Override
     public String toString() {
-        return "SetTransaction{create=" + creations.size() + " admin=" + adminChanges + " remove=" + removals
+        return "SetTransaction{create=" + creations.size() + " change=" + rowChanges.keySet() + " remove=" + removals
                 + " ifAdd=" + interfaceAdds.size() + " ifRemove=" + interfaceRemovals.size() + "}";
     }
 

@@ -358,7 +358,7 @@ class VmmInstrumentationTest {
         assertThat(a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 3), new Integer32(CREATE_AND_GO))).getErrorStatus())
                 .as("no vmName").isEqualTo(PDU.inconsistentValue);
         assertThat(a.set(vb(cfg(VM_CONFIG_MEMORY, 1), new Integer32(2048))).getErrorStatus())
-                .as("memory of an existing VR").isEqualTo(PDU.inconsistentValue);
+                .as("memory of a running VR").isEqualTo(PDU.inconsistentValue);
         assertThat(a.service.getConfig(2)).isEmpty();
         assertThat(a.service.getConfig(3)).isEmpty();
     }

@@ -242,6 +242,42 @@ class SnmpCliIT {
     }
 
     @Test
+    void resizeWhileShutDownAndRenameWithSnmpsetAreSeenOverRest() throws Exception {
+        ServerProcess.Result c = snmp("snmpset", v2c("private"), ROW_STATUS + 80, "i", "4", NAME + 80, "s", "resize-me");
+        assertThat(c.exit()).as(c.toString()).isZero();
+        awaitOperState(80, 4);
+        // a running VR is not resized: inconsistentValue, and nothing in the PDU is done
+        ServerProcess.Result hot = snmp("snmpset", v2c("private"), NAME + 80, "s", "not-this", MEMORY + 80, "i", "1024");
+        assertThat(hot.exit()).as(hot.toString()).isNotZero();
+        assertThat(hot.err()).contains("inconsistentValue");
+        JsonNode vr = rest(80);
+        assertThat(vr.get("vmConfigMemory").asInt()).isEqualTo(512);
+        assertThat(vr.get("vmName").asText()).isEqualTo("resize-me");
+        // shut down over SNMP, then resize
+        assertThat(snmp("snmpset", v2c("private"), ADMIN + 80, "i", "4").exit()).isZero();
+        awaitOperState(80, 11);
+        ServerProcess.Result mem = snmp("snmpset", V3, MEMORY + 80, "i", "1024", CPUS + 80, "i", "2");
+        assertThat(mem.exit()).as(mem.toString()).isZero();
+        vr = rest(80);
+        assertThat(vr.get("vmConfigMemory").asInt()).isEqualTo(1024);
+        assertThat(vr.get("vmConfigCpuNumber").asInt()).isEqualTo(2);
+        assertThat(getValue(MEMORY + 80)).endsWith("INTEGER: 1024");
+        // rename and start in one PDU: renamed first, then started with the new memory
+        ServerProcess.Result rename = snmp("snmpset", v2c("private"), NAME + 80, "s", "resized", ADMIN + 80, "i", "1");
+        assertThat(rename.exit()).as(rename.toString()).isZero();
+        assertThat(rest(80).get("vmName").asText()).isEqualTo("resized");
+        awaitOperState(80, 4);
+        vr = rest(80);
+        assertThat(vr.get("vmName").asText()).isEqualTo("resized");
+        assertThat(vr.get("vmAdminState").asText()).isEqualTo("running");
+        assertThat(vr.get("vmEntry").get("vmCurMem").asLong() * vr.get("vmEntry").get("vmMemUnit").asLong())
+                .isEqualTo(1024L * 1024 * 1024);
+        assertThat(getValue(NAME + 80)).endsWith("STRING: \"resized\"");
+        var byName = server.get("/api/v1/routers?name=resize-me");
+        assertThat(JSON.readTree(byName.body()).get("total").asInt()).as(byName.body()).isZero();
+    }
+
+    @Test
     void restCreationIsSeenOverSnmp() throws Exception {
         var r = server.post("/api/v1/routers", "{\"vmIndex\":40,\"vmName\":\"rest-made\",\"vmConfigMemory\":640,"
                 + "\"vmAdminState\":\"shutdown\"}");
