@@ -76,8 +76,8 @@ def wait_state(m, index, wanted, seconds=20):
 
 
 def error_of(e):
-    return {"tag": e.tag, "type": e.type, "path": (e.path or "").strip(), "message": e.message,
-            "info": e.info}
+    return {"tag": e.tag, "type": e.type, "app_tag": e.app_tag, "path": (e.path or "").strip(),
+            "message": e.message, "info": e.info}
 
 
 # ------------------------------------------------------------------ scenarios
@@ -288,7 +288,47 @@ def viewer(args):
     return out
 
 
-SCENARIOS = {f.__name__: f for f in (hello, lifecycle, pipeline, notify, errors, schema, viewer)}
+def reconfigure(args):
+    """A running VR: a resize is refused; stopped, resized and renamed on the candidate, then committed."""
+    index, name = args.index, args.name
+    out = {}
+    with connect(args) as m:
+        m.edit_config(target="running", config=config(
+            "<vmConfigTable>%s</vmConfigTable>" % vr_entry(index, name, "<vmConfigMemory>256</vmConfigMemory>", "create")))
+        wait_state(m, index, "running")
+
+        def entry(leaves):
+            return config("<vmConfigTable><vmConfigEntry><vmIndex>%d</vmIndex>%s</vmConfigEntry></vmConfigTable>"
+                          % (index, leaves))
+
+        try:
+            m.edit_config(target="running", config=entry("<vmConfigMemory>1024</vmConfigMemory>"))
+            out["resize_running"] = None
+        except RPCError as e:
+            out["resize_running"] = error_of(e)
+        out["memory_after_refusal"] = m.get_config(source="running").data_ele.xpath(
+            "string(//v:vmConfigEntry[v:vmIndex=%d]/v:vmConfigMemory)" % index, namespaces=NS)
+
+        m.edit_config(target="candidate", config=entry("<vmAdminState>shutdown</vmAdminState>"))
+        m.edit_config(target="candidate", config=entry(
+            "<vmConfigMemory>1024</vmConfigMemory><vmName>%s-big</vmName>" % name))
+        out["memory_before_commit"] = m.get_config(source="running").data_ele.xpath(
+            "string(//v:vmConfigEntry[v:vmIndex=%d]/v:vmConfigMemory)" % index, namespaces=NS)
+        out["commit_ok"] = m.commit().ok
+        out["states_after_commit"] = wait_state(m, index, "shutdown")
+        got = m.get_config(source="running").data_ele
+        out["name"] = got.xpath("string(//v:vmConfigEntry[v:vmIndex=%d]/v:vmName)" % index, namespaces=NS)
+        out["memory"] = got.xpath("string(//v:vmConfigEntry[v:vmIndex=%d]/v:vmConfigMemory)" % index, namespaces=NS)
+
+        try:
+            m.edit_config(target="running", config=entry("<vmConfigTemplate>other</vmConfigTemplate>"))
+            out["template"] = None
+        except RPCError as e:
+            out["template"] = error_of(e)
+    return out
+
+
+SCENARIOS = {f.__name__: f for f in (hello, lifecycle, pipeline, notify, errors, schema, viewer, reconfigure)}
 
 
 def main():

@@ -130,6 +130,33 @@ class NetconfIT extends WithServer {
     }
 
     @Test
+    void stopResizeAndRenameOnTheCandidateCommitAndRestShowsItWhileARunningVrIsNotResized() throws Exception {
+        JsonNode r = Ncclient.scenario(server, "reconfigure", "--index", "161", "--name", "resize-161");
+        String entry = "/new-vmm-mib:NEW-VMM-MIB/new-vmm-mib:vmConfigTable/new-vmm-mib:vmConfigEntry[new-vmm-mib:vmIndex='161']";
+        JsonNode refused = r.get("resize_running");
+        assertThat(refused.isNull()).as("a resize of a running VR is refused").isFalse();
+        assertThat(refused.get("tag").asText()).isEqualTo("operation-failed");
+        assertThat(refused.get("type").asText()).isEqualTo("application");
+        assertThat(refused.get("app_tag").asText()).isEqualTo("vr-not-shut-down");
+        assertThat(refused.get("path").asText()).isEqualTo(entry + "/new-vmm-mib:vmConfigMemory");
+        assertThat(refused.get("message").asText()).contains("stop it");
+        assertThat(r.get("memory_after_refusal").asText()).isEqualTo("256");
+        assertThat(r.get("memory_before_commit").asText()).isEqualTo("256");
+        assertThat(r.get("commit_ok").asBoolean()).isTrue();
+        assertThat(texts(r.get("states_after_commit"))).last().isEqualTo("shutdown");
+        assertThat(r.get("name").asText()).isEqualTo("resize-161-big");
+        assertThat(r.get("memory").asText()).isEqualTo("1024");
+        assertThat(r.get("template").get("tag").asText()).isEqualTo("operation-not-supported");
+        assertThat(r.get("template").get("path").asText()).isEqualTo(entry + "/new-vmm-mib:vmConfigTemplate");
+
+        JsonNode vr = Ncclient.rest(server, "/api/v1/routers/161");
+        assertThat(vr).isNotNull();
+        assertThat(vr.get("vmName").asText()).isEqualTo("resize-161-big");
+        assertThat(vr.get("vmConfigMemory").asInt()).isEqualTo(1024);
+        assertThat(vr.get("vmAdminState").asText()).isEqualTo("shutdown");
+    }
+
+    @Test
     void theReadOnlyUserCanReadButNotEdit() throws Exception {
         JsonNode r = Ncclient.scenario(server, "viewer", "--user", "viewer", "--password", "viewer", "--index", "151");
         assertThat(r.get("get_ok").asBoolean()).isTrue();

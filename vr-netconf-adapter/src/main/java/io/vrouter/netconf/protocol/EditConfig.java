@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.w3c.dom.Element;
 
@@ -411,7 +412,7 @@ public final class EditConfig {
 
     /**
      * Validates the entries this edit touched: a new VR as the core would accept its creation
-     * (defaults filled in), an existing one for what may change (vmAdminState and interfaces);
+     * (defaults filled in), an existing one for what may change (see {@link #completeExisting});
      * vmName unique across the datastore.
      */
     private void validate() {
@@ -453,7 +454,12 @@ public final class EditConfig {
         }
     }
 
-    /** Checks what changed on a VR that exists and completes its new interfaces. */
+    /**
+     * Checks what changed on a VR that exists and completes its new interfaces. vmName,
+     * vmConfigCpuNumber, vmConfigMemory and vmConfigAutoStart may change (the service's reconfigure),
+     * CPUs and memory only while the VR is shut down or is stopped by the same edit; vmConfigTemplate
+     * cannot change.
+     */
     static VmConfigEntry completeExisting(VmConfigEntry base, VmConfigEntry c) throws RpcError {
         String path = Paths.entry(c.vmIndex);
         VmConfigEntry out = c.copy();
@@ -466,11 +472,22 @@ public final class EditConfig {
             throw new RpcError(Type.APPLICATION, "data-missing", "mandatory", Paths.child(path, "vmName"),
                     "vmName is mandatory");
         }
-        immutable(path, "vmName", base.vmName, out.vmName);
-        immutable(path, "vmConfigTemplate", base.vmConfigTemplate, out.vmConfigTemplate);
-        immutable(path, "vmConfigCpuNumber", base.vmConfigCpuNumber, out.vmConfigCpuNumber);
-        immutable(path, "vmConfigMemory", base.vmConfigMemory, out.vmConfigMemory);
-        immutable(path, "vmConfigAutoStart", base.vmConfigAutoStart, out.vmConfigAutoStart);
+        if (!Objects.equals(base.vmConfigTemplate, out.vmConfigTemplate)) {
+            throw templateFixed(c.vmIndex, base.vmConfigTemplate, out.vmConfigTemplate);
+        }
+        VmConfigEntry changes = reconfiguration(base, out);
+        if (changes != null) {
+            try {
+                Validator.forReconfigure(base, changes);
+            } catch (ValidationException e) {
+                throw fromValidation(c.vmIndex, e);
+            }
+            String resized = changes.vmConfigMemory != null ? "vmConfigMemory"
+                    : changes.vmConfigCpuNumber != null ? "vmConfigCpuNumber" : null;
+            if (resized != null && base.vmAdminState != AdminState.SHUTDOWN && out.vmAdminState != AdminState.SHUTDOWN) {
+                throw notShutDown(c.vmIndex, resized, base.vmAdminState.label());
+            }
+        }
         Set<Integer> used = new HashSet<>();
         for (VmNetworkConfigEntry n : out.interfaces()) used.add(n.vmNetworkConfigIndex);
         List<VmNetworkConfigEntry> ifaces = new ArrayList<>();
@@ -499,13 +516,42 @@ public final class EditConfig {
                 && java.util.Objects.equals(a.vmNetworkConfigPrefixLength, b.vmNetworkConfigPrefixLength);
     }
 
-    private static void immutable(String path, String name, Object was, Object now) throws RpcError {
-        if (!java.util.Objects.equals(was, now)) {
-            throw new RpcError(Type.APPLICATION, "operation-not-supported", null, Paths.child(path, name),
-                    name + " of an existing VR cannot change (from '" + was + "' to '" + now
-                            + "'): delete the VR and create it again");
-        }
+    /**
+     * The columns the service's reconfigure changes from {@code from} to {@code to} (vmName,
+     * vmConfigCpuNumber, vmConfigMemory, vmConfigAutoStart; the others null), or null when none
+     * differs. Both entries are complete.
+     */
+    static VmConfigEntry reconfiguration(VmConfigEntry from, VmConfigEntry to) {
+        VmConfigEntry d = new VmConfigEntry();
+        if (!Objects.equals(from.vmName, to.vmName)) d.vmName = to.vmName;
+        if (!Objects.equals(from.vmConfigCpuNumber, to.vmConfigCpuNumber)) d.vmConfigCpuNumber = to.vmConfigCpuNumber;
+        if (!Objects.equals(from.vmConfigMemory, to.vmConfigMemory)) d.vmConfigMemory = to.vmConfigMemory;
+        if (!Objects.equals(from.vmConfigAutoStart, to.vmConfigAutoStart)) d.vmConfigAutoStart = to.vmConfigAutoStart;
+        boolean any = d.vmName != null || d.vmConfigCpuNumber != null || d.vmConfigMemory != null || d.vmConfigAutoStart != null;
+        return any ? d : null;
     }
+
+    /**
+     * A template change of an existing VR: operation-not-supported, as it is the operation (changing
+     * the template of a VR that exists) that this server cannot do, whatever the value; naming the
+     * template the VR has is fine.
+     */
+    static RpcError templateFixed(int vmIndex, String was, String now) {
+        return new RpcError(Type.APPLICATION, "operation-not-supported", null,
+                Paths.child(Paths.entry(vmIndex), "vmConfigTemplate"), "vmConfigTemplate of an existing VR cannot change"
+                + " (from '" + was + "' to '" + now + "'): delete the VR and create it again from the other template")
+                .info("bad-element", "vmConfigTemplate");
+    }
+
+    /** A resize of a VR that is not shut down: operation-failed, app-tag {@value #NOT_SHUT_DOWN}. */
+    static RpcError notShutDown(int vmIndex, String leaf, String adminState) {
+        return new RpcError(Type.APPLICATION, "operation-failed", NOT_SHUT_DOWN, Paths.child(Paths.entry(vmIndex), leaf),
+                "VR " + vmIndex + " is " + adminState + ": stop it (vmAdminState shutdown, before or in the same edit)"
+                + " to change its CPUs or memory").info("bad-element", leaf);
+    }
+
+    /** The error-app-tag of a resize refused because the VR is not shut down. */
+    static final String NOT_SHUT_DOWN = "vr-not-shut-down";
 
     static RpcError fromValidation(int vmIndex, ValidationException e) {
         String field = e.field();

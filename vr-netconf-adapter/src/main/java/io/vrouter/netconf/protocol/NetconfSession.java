@@ -503,7 +503,11 @@ public final class NetconfSession {
             EditConfig edit = new EditConfig(cb[0], running, errorOption);
             List<RpcError> errors = new ArrayList<>(edit.apply(config, defaultOp));
             boolean allOrNothing = test != TestOption.SET || errorOption == EditConfig.ErrorOption.ROLLBACK_ON_ERROR;
-            if (test == TestOption.TEST_ONLY || (!errors.isEmpty() && allOrNothing)) return errors;
+            if (test == TestOption.TEST_ONLY || (!errors.isEmpty() && allOrNothing)) {
+                // test-only on running checks what the service would be asked, as set does.
+                if (errors.isEmpty() && target == Datastores.Name.RUNNING) Plan.between(running.rows(), edit.data().rows());
+                return errors;
+            }
             if (target == Datastores.Name.CANDIDATE) {
                 ds.storeCandidate(edit.data(), cb[1]);
                 return errors;

@@ -16,9 +16,11 @@ import java.util.Objects;
 
 /**
  * The service calls that turn one configuration into another, as the paper's flow has it: the VRs
- * to create (one atomic batch), admin state and interface changes, and the VRs to remove (last, as
- * a removal cannot be undone). With rollback-on-error the steps already done are undone in reverse
- * when one fails.
+ * to create (one atomic batch), per existing VR its reconfiguration (one reconfigure with every
+ * changed column; after a stop, before any other admin state change, as REST's PATCH) and its
+ * interface changes, and the VRs to remove (last, as a removal cannot be undone). With
+ * rollback-on-error the steps already done are undone in reverse when one fails (a reconfigure by
+ * one with the old values).
  */
 final class Plan {
     private final List<VmConfigEntry> creates = new ArrayList<>();
@@ -43,25 +45,20 @@ final class Plan {
                 p.creates.add(c);
                 continue;
             }
-            EditConfig.completeExisting(old, c);
-            if (old.vmAdminState != c.vmAdminState) {
-                AdminState was = old.vmAdminState;
-                AdminState now = c.vmAdminState;
-                int i = c.vmIndex;
-                p.updates.add(new Step() {
-                    public void run(VirtualRouterService s) {
-                        s.setAdminState(i, now);
-                    }
-
-                    public void undo(VirtualRouterService s) {
-                        s.setAdminState(i, was);
-                    }
-
-                    public String path() {
-                        return Paths.child(Paths.entry(i), "vmAdminState");
-                    }
-                });
+            VmConfigEntry now = EditConfig.completeExisting(old, c);
+            int i = c.vmIndex;
+            Step admin = old.vmAdminState != now.vmAdminState ? adminState(i, old.vmAdminState, now.vmAdminState) : null;
+            VmConfigEntry changes = EditConfig.reconfiguration(old, now);
+            Step reconfigure = null;
+            if (changes != null) {
+                if (changes.vmName != null) renameFree(from, i, changes.vmName);
+                reconfigure = reconfigure(i, changes, EditConfig.reconfiguration(now, old));
             }
+            // As REST's PATCH: a stop before the reconfiguration (a resize needs the VR shut down),
+            // any other admin state after it.
+            if (admin != null && now.vmAdminState == AdminState.SHUTDOWN) p.updates.add(admin);
+            if (reconfigure != null) p.updates.add(reconfigure);
+            if (admin != null && now.vmAdminState != AdminState.SHUTDOWN) p.updates.add(admin);
             for (VmNetworkConfigEntry n : old.interfaces()) {
                 VmNetworkConfigEntry m = find(c, n.vmNetworkConfigIndex);
                 if (m == null || !EditConfig.sameInterface(n, m)) p.updates.add(removeInterface(c.vmIndex, n));
@@ -86,6 +83,55 @@ final class Plan {
             if (Objects.equals(n.vmNetworkConfigIndex, index)) return n;
         }
         return null;
+    }
+
+    /**
+     * Refuses, before anything is applied, a rename to a name another VR still has when the rename
+     * runs: the renames of one edit are applied one by one, before removals, so a name given up by
+     * another rename or a removal of the same edit is not free yet.
+     */
+    private static void renameFree(Map<Integer, VmConfigEntry> from, int vmIndex, String name) throws RpcError {
+        for (VmConfigEntry o : from.values()) {
+            if (o.vmIndex != vmIndex && name.equals(o.vmName)) {
+                throw new RpcError(Type.APPLICATION, "operation-failed", "data-not-unique",
+                        Paths.child(Paths.entry(vmIndex), "vmName"), "vmName '" + name + "' is still used by vmIndex "
+                        + o.vmIndex + " when VR " + vmIndex + " is renamed: give the name up in an earlier edit")
+                        .info("non-unique", Paths.child(Paths.entry(o.vmIndex), "vmName"));
+            }
+        }
+    }
+
+    private static Step adminState(int vmIndex, AdminState was, AdminState now) {
+        return new Step() {
+            public void run(VirtualRouterService s) {
+                s.setAdminState(vmIndex, now);
+            }
+
+            public void undo(VirtualRouterService s) {
+                s.setAdminState(vmIndex, was);
+            }
+
+            public String path() {
+                return Paths.child(Paths.entry(vmIndex), "vmAdminState");
+            }
+        };
+    }
+
+    /** One reconfigure with all the changed columns; undone by one with their old values. */
+    private static Step reconfigure(int vmIndex, VmConfigEntry changes, VmConfigEntry undo) {
+        return new Step() {
+            public void run(VirtualRouterService s) {
+                s.reconfigure(vmIndex, changes.copy());
+            }
+
+            public void undo(VirtualRouterService s) {
+                s.reconfigure(vmIndex, undo.copy());
+            }
+
+            public String path() {
+                return Paths.entry(vmIndex);
+            }
+        };
     }
 
     private static Step addInterface(int vmIndex, VmNetworkConfigEntry n) {
@@ -182,8 +228,17 @@ final class Plan {
             return new RpcError(Type.APPLICATION, "invalid-value", null, p, e.getMessage());
         }
         if (e instanceof ConflictException c) {
-            String p = c.field() == null ? path : Paths.child(path, c.field());
-            return new RpcError(Type.APPLICATION, "operation-failed", c.field() == null ? null : "data-not-unique", p,
+            String f = c.field();
+            String p = f == null ? path : Paths.child(path, f);
+            if ("vmConfigTemplate".equals(f)) {
+                return new RpcError(Type.APPLICATION, "operation-not-supported", null, p, e.getMessage())
+                        .info("bad-element", f);
+            }
+            if ("vmConfigMemory".equals(f) || "vmConfigCpuNumber".equals(f)) {
+                return new RpcError(Type.APPLICATION, "operation-failed", EditConfig.NOT_SHUT_DOWN, p, e.getMessage())
+                        .info("bad-element", f);
+            }
+            return new RpcError(Type.APPLICATION, "operation-failed", f == null ? null : "data-not-unique", p,
                     e.getMessage());
         }
         if (e instanceof NotFoundException) {

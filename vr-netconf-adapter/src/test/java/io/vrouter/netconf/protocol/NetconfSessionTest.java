@@ -179,8 +179,10 @@ class NetconfSessionTest {
         assertThat(missing).contains("<error-tag>data-missing</error-tag>", "vmIndex='99'");
         String duplicate = c.rpc(edit("running", configTable(entry(4, "r3", "")), ""));
         assertThat(duplicate).contains("<error-tag>operation-failed</error-tag>", "<error-app-tag>data-not-unique</error-app-tag>");
-        String immutable = c.rpc(edit("running", configTable("<vmConfigEntry><vmIndex>3</vmIndex><vmConfigCpuNumber>4</vmConfigCpuNumber></vmConfigEntry>"), ""));
-        assertThat(immutable).contains("<error-tag>operation-not-supported</error-tag>", "new-vmm-mib:vmConfigCpuNumber</error-path>");
+        String running = c.rpc(edit("running", configTable("<vmConfigEntry><vmIndex>3</vmIndex><vmConfigCpuNumber>4</vmConfigCpuNumber></vmConfigEntry>"), ""));
+        assertThat(running).contains("<error-tag>operation-failed</error-tag>", "new-vmm-mib:vmConfigCpuNumber</error-path>");
+        String immutable = c.rpc(edit("running", configTable("<vmConfigEntry><vmIndex>3</vmIndex><vmConfigTemplate>other</vmConfigTemplate></vmConfigEntry>"), ""));
+        assertThat(immutable).contains("<error-tag>operation-not-supported</error-tag>", "new-vmm-mib:vmConfigTemplate</error-path>");
         assertThat(service.indices()).containsExactly(3);
     }
 
