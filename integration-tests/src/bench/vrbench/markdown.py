@@ -239,6 +239,10 @@ def write(out, res, meta):
         cls = [r for r in res.tables["memory"] if r.get("classes")]
         if cls:
             L.append("\nClasses loaded by the server: %d.\n" % int(cls[-1]["classes"]))
+        libs = res.tables.get("classes", [])
+        if libs:
+            L.append("\nLoaded classes by library (`jcmd VM.class_hierarchy`, plain server, 1,000 VRs): " +
+                     ", ".join("%s %d" % (r["library"], r["classes"]) for r in libs) + ".\n")
 
     # ---------------------------------------------------------------- Table IV
     L.append("\n## Table IV: classification\n")
@@ -311,7 +315,8 @@ METHOD = """
   and 100 ms after the last reply is counted (IP header and payload; the 14-byte loopback Ethernet header is not on
   any wire). Per-VR form: one session per VR as the paper's commands did (a new SNMP session, for v3 with its
   engine-ID discovery; a new SSH connection and NETCONF session; a new TCP connection). Batch form: one session and
-  one request for all VRs (one SET PDU with every row, one `edit-config` with every entry, `POST /routers/batch`);
+  one request for all VRs (one SET PDU with every row, one `edit-config` with every entry, `POST /routers/batch`
+  with `Prefer: return=minimal`);
   retrieval of n VRs is a GETBULK walk of vmConfigTable and vmTable, one `get` of both tables, `GET /routers`;
   REST has no batch removal, so its batch form removes over one keep-alive connection. Creations here carry vmIndex
   and vmName only (Net-SNMP caps a SET at 128 varbinds: 64 rows of two).
@@ -489,17 +494,41 @@ def closing_note(d, res):
                  "on Linux. A capture taken while building this benchmark shows exactly that: the notification leaves "
                  "20 µs after an ACK that came 41 ms after the reply. Cause: the server's socket option; fix: "
                  "`CoreModuleProperties.TCP_NODELAY.set(sshd, true)` on the `SshServer`." % f(median(gap)))
+    # REST replies held by Nagle on the JDK's HTTP server
+    plain_rest = median(d.vals("plain", 0, "REST-JSON", "retrieve", "done_ms"))
+    lean_pre = d.pres("lean")
+    lean_rest = median(d.vals("lean", lean_pre[0], "REST-JSON", "retrieve", "done_ms")) if lean_pre else float("nan")
+    if plain_rest > 20 and lean_rest < plain_rest / 4:
+        L.append("- **REST requests take about 40 ms on the plain server** (%s ms to read one VR, against %s ms on the "
+                 "lean server): the REST interface runs on the JDK's built-in HTTP server, which writes a reply's "
+                 "headers and body separately and leaves Nagle's algorithm on, so the body waits for the client's "
+                 "delayed ACK of the headers. The lean flag set carries `-Dsun.net.httpserver.nodelay=true`, which "
+                 "turns TCP_NODELAY on and removes the wait. Cause: the server's socket option; fix: set that "
+                 "property (in the launcher, or `System.setProperty` before the server is created)."
+                 % (f(plain_rest), f(lean_rest)))
     # retrieval
-    parts = []
+    parts, missed = [], []
     for iface in IFACES:
         v = median(d.vals("plain", 0, iface, "retrieve", "done_ms"))
         st = d.server_time("plain", 0, iface, RETRIEVE_OP[iface_proto(iface)])
-        parts.append("%s %s ms of which the server %s ms" % (iface, f(v), f(st)))
-    L.append("- **Single-VR retrieval** (0 VRs, median): " + "; ".join(parts) + ". Where the 1 ms target is missed, "
-             "most of the time is outside the server: the client library and the protocol's own work on both sides "
-             "(SNMPv3: USM authentication and AES in ezsnmp/Net-SNMP for every message; NETCONF: SSH encryption, "
-             "XML and ncclient's 1 ms polling tick). The server's own time is under or about 1 ms on every "
-             "interface.")
+        parts.append("%s %s ms, of which the server's own handling %s ms" % (iface, f(v), f(st)))
+        if v >= 1.0:
+            missed.append((iface, v, st))
+    why = {"SNMP": "Net-SNMP's client code, for v3 with USM authentication and AES on every message",
+           "NETCONF": "SSH encryption and XML on the client side, and ncclient's 1 ms polling tick",
+           "RWS": "the client's HTTP handling and the wait described above, if any"}
+
+    def reason(i, v, st):
+        fam = "SNMP" if i.startswith("SNMP") else ("NETCONF" if i == "NETCONF" else "RWS")
+        if st >= 0.5 * v:
+            return ("%s: mostly the server's own handling of the request (%s of %s ms: %s)" %
+                    (i, f(st), f(v), {"SNMP": "snmp4j's request processing and the MIB view it builds",
+                                     "NETCONF": "SSH decryption, XML parsing, the subtree filter and the reply",
+                                     "RWS": "HTTP, the resource and the encoding"}[fam]))
+        return "%s: %s ms outside the server's handling (%s)" % (i, f(v - st), why[fam])
+    L.append("- **Single-VR retrieval** (0 VRs, median; the server's own time is the mean of its request timer): "
+             + "; ".join(parts) + "." + (" Where the 1 ms target is missed: " + "; ".join(reason(*m) for m in missed)
+                                        + "." if missed else " The target is met on every interface."))
     # CPU
     def jit_share(server):
         th = [r for r in res.tables.get("threads", []) if r["server"] == server]
@@ -514,8 +543,9 @@ def closing_note(d, res):
              "server, C1 only: %s), and what remains (%s ms median, application threads) is a whole operation to completion, not one "
              "request: the request, the journal write forced to disk, the lifecycle steps on the VR's lane, the events "
              "fanned out to every interface (an SNMP notification encoded and sent, a NETCONF notification to each "
-             "subscribed session) and the metrics. NETCONF is the most expensive (SSH encryption and XML)."
-             % (", ".join(over) if over else "no interface", jit_share("plain"), jit_share("lean"), f(median(app_all))))
+             "subscribed session) and the metrics. The most expensive interface is %s." 
+             % (", ".join(over) if over else "no interface", jit_share("plain"), jit_share("lean"), f(median(app_all)),
+                max(IFACES, key=lambda i: median(sum((d.vals("plain", p, i, op, "cpu_app_ms") for p in d.pres("plain") for op in OPS3), [])))))
     # memory
     nmt = {(r["server"], r["category"]): r["committed_kb"] for r in res.tables.get("nmt", [])}
     mem = [r for r in res.tables["memory"] if r["pre"] == 1000 and r["when"] == "after cycles"]
@@ -525,15 +555,16 @@ def closing_note(d, res):
         L.append("- **Memory.** The whole server with 1,000 VRs takes %s; the 73 MB target (what the paper's REST "
                  "interface alone used) is missed even with the lean flags. The floor is not the VRs (%s bytes of heap "
                  "per VR, see the scale section) but class metadata: %s MB (Metaspace, class space, symbols, the CDS "
-                 "archive) for the %s classes of Jersey, HK2, Jackson, JAXB, Grizzly, MINA SSHD, snmp4j and the "
-                 "cryptography they use, plus %s MB of committed heap, %s MB of compiled code and %s MB of thread stacks "
+                 "archive) for the %s classes loaded (%s), plus %s MB of committed heap, %s MB of compiled code and %s MB of thread stacks "
                  "(%s threads). The lean flags halve the plain JVM's figure (G1's regions and remembered sets, a heap "
                  "sized from the machine's 24 GB, two JIT tiers). Getting under 73 MB needs fewer and lighter libraries "
                  "(fewer classes loaded) or an ahead-of-time native image; the "
                  "peers (snmpd %s MB, netconfd %s MB) are C processes with a few MB of code each."
                  % (", ".join("%s MB (`%s`)" % (f(r["rss_kb"] / 1024), r["server"]) for r in mem),
                     f(next((r["value"] for r in res.tables["scale"] if r["metric"] == "heap per VR"), float("nan"))),
-                    f(meta_mb), int(cls[-1]) if cls else "several thousand", f(nmt.get(("lean", "Java Heap"), 0) / 1024),
+                    f(meta_mb), int(cls[-1]) if cls else "several thousand",
+                    ", ".join("%s %d" % (r["library"], r["classes"]) for r in res.tables.get("classes", [])[:8]) or "see Table III",
+                    f(nmt.get(("lean", "Java Heap"), 0) / 1024),
                     f(nmt.get(("lean", "Code"), 0) / 1024), f(nmt.get(("lean", "Thread"), 0) / 1024),
                     nmt.get(("lean", "threads (count)"), "?"),
                     f(max((w["rss_kb"] for w in res.tables["walks"] if w["agent"] == "snmpd"), default=0) / 1024),
@@ -545,17 +576,19 @@ def closing_note(d, res):
     if ours:
         big = ours[-1]
         peer = theirs.get(big["rows"])
+        growth = ("; per 1,000 varbinds our CPU grows from %s ms (%d rows) to %s ms (%d rows), i.e. the cost of one "
+                  "request grows with the table" % (f(ours[0]["cpu_ms_median"] / max(ours[0]["varbinds"], 1) * 1000), ours[0]["rows"],
+                                                    f(big["cpu_ms_median"] / max(big["varbinds"], 1) * 1000), big["rows"])
+                  if len(ours) > 1 else "")
         L.append("- **SNMP walks: Net-SNMP's snmpd beats us.** A GETBULK walk of vmTable with %d VRs takes %s ms and "
-                 "%s ms of agent CPU%s; per 1,000 varbinds our CPU grows from %s ms (%d rows) to %s ms (%d rows), i.e. "
-                 "the cost of one request grows with the table. Cause: every GETBULK request builds the whole section "
+                 "%s ms of agent CPU%s%s. Cause: every GETBULK request builds the whole section "
                  "of its `MibView` that it touches (every VR, and for vmTable every VR inspected on the driver) to "
                  "answer 10 rows, so a walk costs rows²/10; listing 10,000 VRs over SNMP would take minutes (scale "
                  "section). Fix: build a section only from the requested OID for as many rows as the request can "
                  "return, or keep a view for the length of a walk."
                  % (big["rows"], f(big["ms_median"]), f(big["cpu_ms_median"]),
                     (" where snmpd walks ifTable of the same size in %s ms with %s ms of CPU" % (f(peer["ms_median"]), f(peer["cpu_ms_median"]))) if peer else "",
-                    f(ours[0]["cpu_ms_median"] / max(ours[0]["varbinds"], 1) * 1000), ours[0]["rows"],
-                    f(big["cpu_ms_median"] / max(big["varbinds"], 1) * 1000), big["rows"]))
+                    growth))
     pc = res.tables["peer_cycles"]
     if pc:
         L.append("- **NETCONF against netconfd:** yuma123 answers an edit-config in %s ms with %s ms of CPU; vrouter "
@@ -576,8 +609,8 @@ def closing_note(d, res):
                  "pays a whole SSH handshake per session (%s B to create one VR). In the batch form every interface "
                  "amortises its session: for %d VRs, %s B/VR over SNMPv2c, %s over SNMPv3, %s over NETCONF, %s over "
                  "REST-XML and %s over REST-JSON. NETCONF stays above SNMPv2c's per-VR SET (%s B) because XML names "
-                 "every element twice; the REST batch reply echoes every created VR in full (its size depends on how "
-                 "far the VRs got before the reply was written), which a `Prefer: return=minimal` would avoid."
+                 "every element twice; REST carries HTTP headers and a Basic credential on every request and its batch "
+                 "reply (with `Prefer: return=minimal`) still names each VR created."
                  % (f(b("SNMPv2c", "single", "create", 1)), f(b("NETCONF", "single", "create", 1)), nmax,
                     *[f(b(i, "batch", "create", nmax) / nmax) for i in IFACES], f(b("SNMPv2c", "single", "create", 1))))
     tp = res.tables["throughput"]

@@ -15,7 +15,7 @@ OPS = ("create", "start", "retrieve", "remove")
 class Results:
     def __init__(self):
         self.tables = {k: [] for k in ("cycles", "server_time", "memory", "walks", "network", "peer_cycles",
-                                       "scale", "throughput", "nmt", "threads")}
+                                       "scale", "throughput", "nmt", "threads", "classes")}
         self.notes = []
 
     def add(self, table, **row):
@@ -317,5 +317,31 @@ def native_memory(res, jar, workdir, label, flags, n):
             res.add("nmt", server=label, vrs=n, category="Total (JVM's view)", committed_kb=int(t.group(2)))
         res.add("nmt", server=label, vrs=n, category="RSS (kernel's view)", committed_kb=rss)
         res.add("nmt", server=label, vrs=n, category="threads (count)", committed_kb=threads)
+        if label == "plain":
+            hier = subprocess.run(["jcmd", str(srv.pid), "VM.class_hierarchy"], capture_output=True, text=True,
+                                  timeout=60).stdout
+            counts = {}
+            for m in re.finditer(r"^[|\s-]*([\w.$]+)/", hier, re.M):
+                lib = library_of(m.group(1))
+                counts[lib] = counts.get(lib, 0) + 1
+            for lib, c in sorted(counts.items(), key=lambda kv: -kv[1]):
+                res.add("classes", library=lib, classes=c)
     finally:
         srv.stop()
+
+
+LIBRARIES = [("org.glassfish.jersey", "Jersey"), ("com.fasterxml.jackson", "Jackson"), ("org.apache.sshd", "Apache MINA SSHD"),
+             ("org.apache.mina", "Apache MINA SSHD"), ("org.snmp4j", "snmp4j"), ("org.glassfish.jaxb", "JAXB"),
+             ("com.sun.xml.bind", "JAXB"), ("jakarta.xml.bind", "JAXB"), ("org.glassfish.hk2", "HK2"),
+             ("org.jvnet.hk2", "HK2"), ("io.micrometer", "Micrometer"), ("io.prometheus", "Prometheus client"),
+             ("io.swagger", "Swagger (OpenAPI)"), ("io.github.classgraph", "ClassGraph"), ("org.yaml", "SnakeYAML"),
+             ("ch.qos.logback", "logging"), ("org.slf4j", "logging"), ("jakarta.", "Jakarta APIs"),
+             ("io.vrouter", "vrouter itself"), ("org.bouncycastle", "BouncyCastle"), ("java.", "JDK"), ("javax.", "JDK"),
+             ("jdk.", "JDK"), ("sun.", "JDK"), ("com.sun.", "JDK")]
+
+
+def library_of(cls):
+    for prefix, lib in LIBRARIES:
+        if cls.startswith(prefix):
+            return lib
+    return "other"
