@@ -63,6 +63,8 @@ public final class XenDriver implements HypervisorDriver {
     private final long connectedMillis = System.currentTimeMillis();
     private volatile DriverListener listener;
     private volatile boolean closed;
+    /** Why the event feed is not current, or null while it is. */
+    private volatile String feedProblem;
     private Thread events;
 
     private XenDriver(XenSettings settings, XenApiClient api) {
@@ -120,8 +122,10 @@ public final class XenDriver implements HypervisorDriver {
                 for (Runnable note : cache.apply(batch.path("events"), listener)) note.run();
                 token = batch.path("token").asText(token);
                 pause = settings.retryBackoff().toMillis();
+                feedProblem = null;
             } catch (XenApiException e) {
                 if (closed) return;
+                feedProblem = "XenAPI event feed from " + api.endpoint() + " lost: " + e.getMessage();
                 log.warn("following XenAPI events failed: {}; resynchronising in {} ms", e.getMessage(), pause);
                 try {
                     Thread.sleep(pause);
@@ -142,6 +146,11 @@ public final class XenDriver implements HypervisorDriver {
                 }
             }
         }
+    }
+
+    @Override
+    public Optional<String> problem() {
+        return Optional.ofNullable(feedProblem);
     }
 
     @Override

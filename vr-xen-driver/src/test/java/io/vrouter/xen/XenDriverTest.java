@@ -186,6 +186,20 @@ class XenDriverTest {
     }
 
     @Test
+    void aLostEventFeedIsAProblemUntilItIsBack() throws Exception {
+        connect();
+        assertThat(driver.problem()).isEmpty();
+        xen.failAlways("event.from", "HOST_OFFLINE");
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (driver.problem().isEmpty() && System.nanoTime() < deadline) Thread.sleep(20);
+        assertThat(driver.problem()).hasValueSatisfying(p -> assertThat(p).contains("event feed").contains("HOST_OFFLINE"));
+        xen.clearFaults();
+        deadline = System.nanoTime() + 10_000_000_000L;
+        while (driver.problem().isPresent() && System.nanoTime() < deadline) Thread.sleep(20);
+        assertThat(driver.problem()).isEmpty();
+    }
+
+    @Test
     void reconfiguresNameCpusMemoryAndAutoStart() throws Exception {
         connect().provision(config(1, "edge1"));
         VmConfigEntry changed = config(1, "edge1-renamed");

@@ -249,6 +249,30 @@ class XenDriverIT {
     }
 
     @Test
+    void aLostHostMakesTheServerNotReadyUntilItIsBack() throws Exception {
+        xen.failAlways("event.from", "HOST_OFFLINE");
+        try {
+            HttpResponse<String> ready = awaitHealth(503);
+            assertThat(ready.body()).contains("\"status\":\"DOWN\"").contains("HOST_OFFLINE");
+            assertThat(server.get("/health/live").statusCode()).isEqualTo(200);
+        } finally {
+            xen.clearFaults();
+        }
+        assertThat(awaitHealth(200).body()).contains("\"status\":\"UP\"");
+    }
+
+    private HttpResponse<String> awaitHealth(int status) throws Exception {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        HttpResponse<String> r = server.get("/health/ready");
+        while (r.statusCode() != status && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            r = server.get("/health/ready");
+        }
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
+        return r;
+    }
+
+    @Test
     void anExpiredSessionIsRenewed() throws Exception {
         int logins = xen.logins();
         xen.expireSessions();

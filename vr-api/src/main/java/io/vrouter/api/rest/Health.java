@@ -7,11 +7,13 @@ import jakarta.xml.bind.annotation.XmlType;
 
 /** The answer of /health: UP once the service has reconciled with the hypervisor. */
 @XmlRootElement(name = "health")
-@XmlType(name = "health", propOrder = {"status", "driver", "routers", "unresolvedVms"})
+@XmlType(name = "health", propOrder = {"status", "driver", "driverProblem", "routers", "unresolvedVms"})
 @XmlAccessorType(XmlAccessType.FIELD)
 public class Health {
     public String status;
     public String driver;
+    /** What keeps the driver from knowing the host's state, when something does. */
+    public String driverProblem;
     public int routers;
     /** VMs on the host that carry our marker but have no configuration. */
     public int unresolvedVms;

@@ -6,8 +6,12 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 
-/** Liveness and readiness, without authentication. The server listens only once it is ready. */
+/**
+ * Liveness and readiness, without authentication. The server listens only once it has reconciled
+ * with the hypervisor; afterwards it is not ready (503) while the driver cannot follow the host.
+ */
 @Path("health")
 @Produces({MediaType.APPLICATION_JSON, MediaType.APPLICATION_XML})
 public class HealthResource {
@@ -15,24 +19,32 @@ public class HealthResource {
     private VirtualRouterService service;
 
     @GET
-    public Health health() {
+    public Response health() {
+        Health h = health(true);
+        return Response.status(h.driverProblem == null ? Response.Status.OK : Response.Status.SERVICE_UNAVAILABLE)
+                .entity(h).build();
+    }
+
+    private Health health(boolean withDriver) {
         Health h = new Health();
-        h.status = "UP";
         h.driver = service.driverName();
+        h.driverProblem = withDriver ? service.driverProblem().orElse(null) : null;
+        h.status = h.driverProblem == null ? "UP" : "DOWN";
         h.routers = service.indices().size();
         h.unresolvedVms = service.unresolved().size();
         return h;
     }
 
+    /** The process answers: a lost hypervisor is no reason to restart it. */
     @GET
     @Path("live")
     public Health live() {
-        return health();
+        return health(false);
     }
 
     @GET
     @Path("ready")
-    public Health ready() {
+    public Response ready() {
         return health();
     }
 }

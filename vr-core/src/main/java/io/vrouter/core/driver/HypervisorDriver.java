@@ -58,6 +58,14 @@ public interface HypervisorDriver extends AutoCloseable {
     List<VmRuntime> list() throws DriverException;
 
     /**
+     * What keeps the driver from knowing the host's state right now (the host unreachable, its event
+     * feed lost), or empty when nothing does. Readiness reports it.
+     */
+    default Optional<String> problem() {
+        return Optional.empty();
+    }
+
+    /**
      * Registers the one listener told of changes made outside vrouter (a VM shut down or deleted
      * from another tool). Drivers that cannot see such changes ignore it.
      */

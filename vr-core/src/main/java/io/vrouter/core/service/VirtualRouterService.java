@@ -177,6 +177,11 @@ public final class VirtualRouterService implements AutoCloseable {
         return new ReconcileReport(adopted, reprovisioned, removals, unresolved);
     }
 
+    /** What keeps the driver from knowing the host's state right now, or empty. */
+    public Optional<String> driverProblem() {
+        return driver.problem();
+    }
+
     /** VMs on the host that carry our marker but that no configuration claims. */
     public List<VmRuntime> unresolved() {
         return unresolved;
