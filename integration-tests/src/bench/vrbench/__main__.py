@@ -85,6 +85,10 @@ def run(args):
         if thing in running:
             running.remove(thing)
 
+    # a TERM (or HUP) ends the run through the finally below, which stops every server started
+    import signal
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda *_, s=sig: sys.exit(128 + s))
     from .clients import TrapListener
     traps = TrapListener()
     try:
