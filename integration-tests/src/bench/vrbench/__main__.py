@@ -92,57 +92,68 @@ def run(args):
     from .clients import TrapListener
     traps = TrapListener()
     try:
-        # 1, 2, 4: cycles on the simulated driver without latency, server as plain `java -jar`
-        log("phase 1: cycles, simulated driver without latency, plain java -jar")
-        plain = start(Server(args.jar, work, "plain", sim="none", trap_port=traps.port))
-        meta["server_cmd"] = " ".join(plain.cmd)
-        phases.cycles(res, plain, traps, "plain", cfg["pre"], cfg["cycles"], cfg["warmup"], work,
-                      walk_ns=cfg["walk_ns"], walk_repeat=cfg["walk_repeat"])
-        stop(plain)
+        def phase(title, fn):
+            """One part of the evaluation: a failure is reported and the run goes on with the next part;
+            whatever the part started is stopped."""
+            log(title)
+            try:
+                fn()
+            except Exception:
+                res.notes.append("%s failed: %s" % (title, traceback.format_exc().strip().splitlines()[-1]))
+                traceback.print_exc()
+            finally:
+                for thing in reversed(list(running)):
+                    try:
+                        stop(thing)
+                    except Exception as e:
+                        log("could not stop %r: %r" % (thing, e))
 
-        log("phase 2: cycles, lean JVM flags")
-        lean = start(Server(args.jar, work, "lean", jvm_flags=LEAN_FLAGS, sim="none", trap_port=traps.port))
-        phases.cycles(res, lean, traps, "lean", cfg["lean_pre"], cfg["lean_cycles"], cfg["warmup"], work)
-        stop(lean)
-        log("phase 2b: native memory breakdown, 1000 VRs, plain and lean")
-        phases.native_memory(res, args.jar, work, "plain", [], 1000)
-        phases.native_memory(res, args.jar, work, "lean", LEAN_FLAGS, 1000)
+        def plain_cycles():
+            plain = start(Server(args.jar, work, "plain", sim="none", trap_port=traps.port))
+            meta["server_cmd"] = " ".join(plain.cmd)
+            phases.cycles(res, plain, traps, "plain", cfg["pre"], cfg["cycles"], cfg["warmup"], work,
+                          walk_ns=cfg["walk_ns"], walk_repeat=cfg["walk_repeat"])
 
-        log("phase 3: network usage (tcpdump on lo)")
-        net = start(Server(args.jar, work, "network", sim="none"))
-        phases.network(res, net, cfg["net_n"], work)
-        stop(net)
+        def lean_cycles():
+            lean = start(Server(args.jar, work, "lean", jvm_flags=LEAN_FLAGS, sim="none", trap_port=traps.port))
+            phases.cycles(res, lean, traps, "lean", cfg["lean_pre"], cfg["lean_cycles"], cfg["warmup"], work)
 
-        log("phase 4: cycles with the paper's XenServer latencies")
-        paper = start(Server(args.jar, work, "paper", sim="paper", trap_port=traps.port))
-        phases.paper_cycles(res, paper, traps, "paper", cfg["paper_cycles"], 1)
-        stop(paper)
+        def native():
+            phases.native_memory(res, args.jar, work, "plain", [], 1000)
+            phases.native_memory(res, args.jar, work, "lean", LEAN_FLAGS, 1000)
 
-        log("phase 5: peers (snmpd, netconfd)")
-        from .peers import NetconfdPeer, SnmpdPeer
-        try:
-            snmpd = start(SnmpdPeer(work))
-        except Exception as e:
-            res.notes.append("snmpd peer could not run: %r" % e)
-            log("ERROR snmpd: %r" % e)
-            snmpd = None
-        try:
-            netconfd = start(NetconfdPeer(work, args.repo))
-        except Exception as e:
-            res.notes.append("netconfd peer could not run: %r" % e)
-            log("ERROR netconfd: %r" % e)
-            netconfd = None
-        phases.peers(res, snmpd, netconfd, cfg["walk_ns"], cfg["walk_repeat"], cfg["peer_pre"], cfg["peer_cycles"],
-                     cfg["warmup"][1], work)
-        for p in (snmpd, netconfd):
-            if p:
-                stop(p)
+        def network():
+            phases.network(res, start(Server(args.jar, work, "network", sim="none")), cfg["net_n"], work)
 
-        log("phase 6: scale, %d VRs" % cfg["scale"])
-        big = start(Server(args.jar, work, "scale", sim="none"))
-        phases.scale(res, big, cfg["scale"], cfg["workers"], cfg["scale_k"], cfg["listall_reps"],
-                     snmp_budget_s=cfg["snmp_budget"])
-        stop(big)
+        def paper():
+            paper = start(Server(args.jar, work, "paper", sim="paper", trap_port=traps.port))
+            phases.paper_cycles(res, paper, traps, "paper", cfg["paper_cycles"], 1)
+
+        def peers():
+            from .peers import NetconfdPeer, SnmpdPeer
+            got = []
+            for make in (lambda: SnmpdPeer(work), lambda: NetconfdPeer(work, args.repo)):
+                try:
+                    got.append(start(make()))
+                except Exception as e:
+                    res.notes.append("a peer could not run: %r" % e)
+                    log("ERROR peer: %r" % e)
+                    got.append(None)
+            phases.peers(res, got[0], got[1], cfg["walk_ns"], cfg["walk_repeat"], cfg["peer_pre"], cfg["peer_cycles"],
+                         cfg["warmup"][1], work)
+
+        def scale():
+            big = start(Server(args.jar, work, "scale", sim="none"))
+            phases.scale(res, big, cfg["scale"], cfg["workers"], cfg["scale_k"], cfg["listall_reps"],
+                         snmp_budget_s=cfg["snmp_budget"])
+
+        phase("phase 1: cycles, simulated driver without latency, plain java -jar", plain_cycles)
+        phase("phase 2: cycles, lean JVM flags", lean_cycles)
+        phase("phase 2b: native memory breakdown, 1000 VRs, plain and lean", native)
+        phase("phase 3: network usage (tcpdump on lo)", network)
+        phase("phase 4: cycles with the paper's XenServer latencies", paper)
+        phase("phase 5: peers (snmpd, netconfd)", peers)
+        phase("phase 6: scale, %d VRs" % cfg["scale"], scale)
     except Exception:
         res.notes.append("the run stopped early: " + traceback.format_exc().strip().splitlines()[-1])
         traceback.print_exc()
@@ -159,7 +170,7 @@ def run(args):
     if not args.keep_work:
         shutil.rmtree(work, ignore_errors=True)
     log("done in %.0f s: %s" % (meta["seconds"], os.path.join(out, "report.md")))
-    return 1 if any(n.startswith("the run stopped early") for n in res.notes) else 0
+    return 1 if any(n.startswith("the run stopped early") or " failed: " in n for n in res.notes) else 0
 
 
 def walk(args):
