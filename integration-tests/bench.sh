@@ -2,9 +2,10 @@
 # The evaluation of issue 6: the paper's Section IV (seed 000) for SNMPv2c, SNMPv3, NETCONF, REST/XML and
 # REST/JSON, beside Net-SNMP's snmpd and yuma123's netconfd, as CSV, a Markdown report and PNG plots.
 #
-#   integration-tests/bench.sh [--quick] [--out DIR]
+#   integration-tests/bench.sh [--quick] [--build] [--out DIR]
 #
-# --quick: fewer cycles and points, under 5 minutes. Default output: integration-tests/target/bench.
+# --quick: fewer cycles and points, under 5 minutes. --build: package the server first even if
+# vr-api/target/vrouter.jar exists. Default output: integration-tests/target/bench.
 # Needs root (apt-get, ip netns, tcpdump). Traffic stays on 127.0.0.1 and in a network namespace it makes;
 # every server it starts (vrouter, snmpd, netconfd, sshd) is stopped before it exits.
 set -euo pipefail
@@ -12,13 +13,15 @@ cd "$(dirname "$0")/.."
 repo=$(pwd)
 
 quick=()
+build=false
 out=integration-tests/target/bench
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=(--quick); shift ;;
+    --build) build=true; shift ;;
     --out) out=$2; shift 2 ;;
     --out=*) out=${1#--out=}; shift ;;
-    -h|--help) sed -n 2,10p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,11p "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -37,7 +40,7 @@ python3 -c 'import ncclient, ezsnmp, pysnmp, matplotlib' 2>/dev/null \
   || python3 -m pip install -q --disable-pip-version-check ncclient ezsnmp pysnmp matplotlib
 
 jar=vr-api/target/vrouter.jar
-if [ ! -f "$jar" ]; then
+if $build || [ ! -f "$jar" ]; then
   mvn -B -q -o install -DskipTests -pl vr-core,vr-snmp-adapter,vr-netconf-adapter,vr-xen-driver,vr-api \
     || mvn -B -q install -DskipTests -pl vr-core,vr-snmp-adapter,vr-netconf-adapter,vr-xen-driver,vr-api
 fi

@@ -73,6 +73,11 @@ def run(args):
             "machine": machine(), "versions": versions(), "lean_flags": LEAN_FLAGS}
     git = subprocess.run(["git", "-C", args.repo, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     meta["commit"] = git.stdout.strip()
+    dirty = subprocess.run(["git", "-C", args.repo, "status", "--porcelain", "--", "pom.xml", "vr-core", "vr-api",
+                            "vr-snmp-adapter", "vr-netconf-adapter", "vr-xen-driver"], capture_output=True, text=True)
+    meta["server_tree"] = ("clean" if not dirty.stdout.strip() else
+                           "with uncommitted changes in " + ", ".join(sorted({l[3:].split("/")[0] for l in dirty.stdout.splitlines()})))
+    meta["jar_built"] = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(os.path.getmtime(args.jar)))
     t_start = time.time()
     running = []  # everything we started, stopped in the finally whatever happens
 

@@ -95,7 +95,9 @@ def write(out, res, meta):
              % (m["cpu"], m["nproc"], m["kernel"], m["java"], m["loadavg_at_start"]))
     L.append("```\n%s\n```\n" % m["free"])
     L.append("Clients and peers: " + ", ".join("%s %s" % kv for kv in meta["versions"].items()) + ".\n")
-    L.append("Server under test: `%s` (ports chosen free on 127.0.0.1 for each server started).\n" % meta.get("server_cmd", "?"))
+    L.append("Server under test: `%s` (ports chosen free on 127.0.0.1 for each server started); the jar was built %s "
+             "from the server modules' tree at commit `%s`, %s.\n" % (meta.get("server_cmd", "?"), meta.get("jar_built", "?"),
+                                                                     meta.get("commit", "?"), meta.get("server_tree", "?")))
     L.append("Every number below comes from this one run; the raw rows are in the CSV files the run writes beside this report "
              "(`cycles.csv`, `server_time.csv`, `memory.csv`, `nmt.csv`, `network.csv`, `walks.csv`, `peer_cycles.csv`, "
              "`scale.csv`, `throughput.csv`, `threads.csv`; not committed with the report).\n")
@@ -287,7 +289,9 @@ METHOD = """
 ## How it was measured
 
 - **Clients.** SNMPv2c and SNMPv3 (authPriv, HMAC-SHA-96 and AES-128, user `admin`): ezsnmp, i.e. Net-SNMP's
-  own library in-process (the paper ran Net-SNMP's `snmpset`/`snmpgetbulk` commands). NETCONF over SSH: ncclient
+  own library and command code in-process (the paper ran Net-SNMP's `snmpset`/`snmpgetbulk` commands); the v3
+  manager holds the USM master keys and, in a kept session, the agent's engine ID, as an NMS does (ezsnmp's
+  `Session` would derive both keys from the passphrases, 2 MB of SHA-1, on every request). NETCONF over SSH: ncclient
   (with `TICK = 0.001`). REST: Python's `http.client`, XML bodies (as the paper) and JSON bodies. All on 127.0.0.1,
   client and server on the same machine, as in the paper.
 - **Cycles** (paper IV-B): create, start, retrieve, remove one VR; %(cycles)d measured cycles per interface and
