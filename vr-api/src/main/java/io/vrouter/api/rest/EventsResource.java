@@ -32,6 +32,8 @@ public class EventsResource {
     /** Events a slow subscriber may fall behind by before it is disconnected. */
     static final int BACKLOG = 10_000;
     private static final ObjectMapper JSON = ModelJson.newMapper();
+    /** More than Jersey's response buffer (jersey.config.contentLength.buffer, 8192 by default). */
+    private static final int COMMIT_PADDING = 8192;
 
     @Inject
     private VirtualRouterService service;
@@ -47,8 +49,10 @@ public class EventsResource {
                 if (!queue.offer(e)) overflow[0] = true;
             })) {
                 Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
-                // A comment makes the response start now, so the client knows it is subscribed.
-                w.write(": subscribed\n\n");
+                // A comment makes the response start now, so the client knows it is subscribed. Jersey
+                // buffers up to 8 KiB of a response to learn its length; the comment fills that buffer,
+                // so the stream goes out at once and every later flush reaches the client.
+                w.write(": subscribed" + " ".repeat(COMMIT_PADDING) + "\n\n");
                 w.flush();
                 while (!overflow[0]) {
                     VrEvent e = queue.poll(15, TimeUnit.SECONDS);

@@ -40,7 +40,6 @@ public final class RestApplication {
         });
         rc.property(ServerProperties.WADL_FEATURE_DISABLE, true);
         rc.property(ServerProperties.BV_FEATURE_DISABLE, true);
-        rc.property(ServerProperties.OUTBOUND_CONTENT_LENGTH_BUFFER, 0);
         return rc;
     }
 }
