@@ -95,8 +95,8 @@ def write(out, res, meta):
              % (m["cpu"], m["nproc"], m["kernel"], m["java"], m["loadavg_at_start"]))
     L.append("```\n%s\n```\n" % m["free"])
     L.append("Clients and peers: " + ", ".join("%s %s" % kv for kv in meta["versions"].items()) + ".\n")
-    L.append("Server under test: `%s` (ports chosen free on 127.0.0.1 for each server started); the jar was built %s "
-             "from the server modules' tree at commit `%s`, %s.\n" % (meta.get("server_cmd", "?"), meta.get("jar_built", "?"),
+    L.append("Server under test: `%s` (ports chosen free on 127.0.0.1 for each server started); the jar was built at %s; "
+             "the checkout was at commit `%s`, the server modules' tree %s.\n" % (meta.get("server_cmd", "?"), meta.get("jar_built", "?"),
                                                                      meta.get("commit", "?"), meta.get("server_tree", "?")))
     L.append("Every number below comes from this one run; the raw rows are in the CSV files the run writes beside this report "
              "(`cycles.csv`, `server_time.csv`, `memory.csv`, `nmt.csv`, `network.csv`, `walks.csv`, `peer_cycles.csv`, "
