@@ -31,7 +31,7 @@ import java.util.concurrent.TimeUnit;
 public class EventsResource {
     /** Events a slow subscriber may fall behind by before it is disconnected. */
     static final int BACKLOG = 10_000;
-    private static final ObjectMapper JSON = ModelJson.newMapper();
+    private static final ObjectMapper JSON = ModelJson.mapper();
     /** More than Jersey's response buffer (jersey.config.contentLength.buffer, 8192 by default). */
     private static final int COMMIT_PADDING = 8192;
 

@@ -8,7 +8,7 @@ import jakarta.ws.rs.ext.Provider;
 /** Gives Jersey's Jackson provider the model's one JSON mapping. */
 @Provider
 final class JsonMapping implements ContextResolver<ObjectMapper> {
-    private final ObjectMapper mapper = ModelJson.newMapper();
+    private final ObjectMapper mapper = ModelJson.mapper();
 
     @Override
     public ObjectMapper getContext(Class<?> type) {

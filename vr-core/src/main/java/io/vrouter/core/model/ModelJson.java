@@ -15,7 +15,18 @@ import com.fasterxml.jackson.module.jakarta.xmlbind.JakartaXmlBindAnnotationModu
  * object alike: the REST interface and the data directory both use it.
  */
 public final class ModelJson {
+    /** Configured once, then only read: safe to share between threads. */
+    private static final ObjectMapper SHARED = newMapper();
+
     private ModelJson() {
+    }
+
+    /**
+     * The process's one mapper: every user shares its serializer caches instead of building and
+     * warming its own (memory is a measured feature of this server).
+     */
+    public static ObjectMapper mapper() {
+        return SHARED;
     }
 
     public static ObjectMapper newMapper() {

@@ -43,7 +43,7 @@ public final class ConfigStore implements AutoCloseable {
     }
 
     private final Path dir;
-    private final ObjectMapper json = ModelJson.newMapper();
+    private final ObjectMapper json = ModelJson.mapper();
     private final Map<Integer, StoredVr> rows = new TreeMap<>();
     private FileChannel journal;
     private int journalLines;

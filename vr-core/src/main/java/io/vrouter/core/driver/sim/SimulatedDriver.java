@@ -65,7 +65,7 @@ public final class SimulatedDriver implements HypervisorDriver {
 
     private final LatencyProfile latency;
     private final Path journal;
-    private final ObjectMapper json = ModelJson.newMapper();
+    private final ObjectMapper json = ModelJson.mapper();
     private final ConcurrentSkipListMap<Integer, SimVm> vms = new ConcurrentSkipListMap<>();
     private final Map<String, String> failures = new ConcurrentHashMap<>();
     private final long startMillis = System.currentTimeMillis();
