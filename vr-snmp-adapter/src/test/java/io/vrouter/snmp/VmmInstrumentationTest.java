@@ -72,7 +72,7 @@ class VmmInstrumentationTest {
         PDU r = a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 7), new Integer32(CREATE_AND_GO)),
                 vb(cfg(VM_NAME, 7), new OctetString("edge-7")),
                 vb(cfg(VM_ADMIN_STATE, 7), new Integer32(AdminState.SHUTDOWN.code())),
-                vb(cfg(VM_CONFIG_TEMPLATE, 7), new OctetString("vyos-1.4")),
+                vb(cfg(VM_CONFIG_TEMPLATE, 7), new OctetString("openwrt")),
                 vb(cfg(VM_CONFIG_CPU_NUMBER, 7), new Integer32(2)),
                 vb(cfg(VM_CONFIG_MEMORY, 7), new Integer32(1024)),
                 vb(cfg(VM_CONFIG_AUTO_START, 7), new Integer32(1)));
@@ -80,7 +80,7 @@ class VmmInstrumentationTest {
         VmConfigEntry c = a.service.getConfig(7).orElseThrow();
         assertThat(c.vmName).isEqualTo("edge-7");
         assertThat(c.vmAdminState).isEqualTo(AdminState.SHUTDOWN);
-        assertThat(c.vmConfigTemplate).isEqualTo("vyos-1.4");
+        assertThat(c.vmConfigTemplate).isEqualTo("openwrt");
         assertThat(c.vmConfigCpuNumber).isEqualTo(2);
         assertThat(c.vmConfigMemory).isEqualTo(1024);
         assertThat(c.vmConfigAutoStart).isTrue();

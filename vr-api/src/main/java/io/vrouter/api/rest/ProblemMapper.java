@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.vrouter.core.service.ConflictException;
 import io.vrouter.core.service.NotFoundException;
+import io.vrouter.core.service.NotSupportedException;
 import io.vrouter.core.service.ValidationException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Context;
@@ -58,6 +59,9 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
         if (failure instanceof NotFoundException) return new Problem(Response.Status.NOT_FOUND, failure.getMessage(), null);
         if (failure instanceof ConflictException ce) {
             return new Problem(Response.Status.CONFLICT, ce.getMessage(), ce.field());
+        }
+        if (failure instanceof NotSupportedException ns) {
+            return new Problem(Response.Status.CONFLICT, ns.getMessage(), ns.field());
         }
         if (failure instanceof ParamException pe) {
             return new Problem(Response.Status.BAD_REQUEST, "parameter '" + pe.getParameterName() + "' has a value of the"

@@ -4,8 +4,10 @@ import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What the lifecycle service asks of a hypervisor. The service calls one method at a time per VR,
@@ -23,6 +25,22 @@ public interface HypervisorDriver extends AutoCloseable {
 
     /** The vmHypervisor group: software, version, object id and uptime. */
     Hypervisor hypervisor();
+
+    /**
+     * The vmConfigTemplate values this driver makes VRs from, its default first: a creation that
+     * names no template gets the first, one that names a template not listed is refused.
+     */
+    default List<String> templates() {
+        return List.of(VmConfigEntry.Defaults.TEMPLATE);
+    }
+
+    /**
+     * The admin states this driver can bring a VR to. A request for another (suspending on a driver
+     * that cannot save a VR's memory, say) is refused before anything changes.
+     */
+    default Set<AdminState> adminStates() {
+        return EnumSet.allOf(AdminState.class);
+    }
 
     /** Creates the VM of a configured VR, with its interfaces, powered off. */
     void provision(VmConfigEntry config) throws DriverException;

@@ -37,8 +37,8 @@ public final class Validator {
             throw new ValidationException("vmAdminState", "a VR is created running or shutdown, not "
                     + c.vmAdminState.label());
         }
-        if (c.vmConfigTemplate == null) c.vmConfigTemplate = VmConfigEntry.Defaults.TEMPLATE;
-        text("vmConfigTemplate", c.vmConfigTemplate);
+        // The default template is the driver's: the service fills it in.
+        if (c.vmConfigTemplate != null) text("vmConfigTemplate", c.vmConfigTemplate);
         if (c.vmConfigCpuNumber == null) c.vmConfigCpuNumber = VmConfigEntry.Defaults.CPU_NUMBER;
         range("vmConfigCpuNumber", c.vmConfigCpuNumber, 1, 64);
         if (c.vmConfigMemory == null) c.vmConfigMemory = VmConfigEntry.Defaults.MEMORY_MIB;

@@ -279,7 +279,7 @@ public final class VirtualRouterService implements AutoCloseable {
      */
     public List<Accepted> createAll(List<VmConfigEntry> requests) {
         List<VmConfigEntry> configs = new ArrayList<>(requests.size());
-        for (VmConfigEntry request : requests) configs.add(Validator.forCreate(request));
+        for (VmConfigEntry request : requests) configs.add(withDriverTemplate(Validator.forCreate(request)));
         List<VmConfigEntry> claimed = new ArrayList<>();
         try {
             for (VmConfigEntry c : configs) {
@@ -309,6 +309,18 @@ public final class VirtualRouterService implements AutoCloseable {
             accepted.add(new Accepted(snapshot, enqueue(r, () -> doCreate(r, asked))));
         }
         return accepted;
+    }
+
+    /** Fills in the driver's default template, or refuses one the driver does not offer. */
+    private VmConfigEntry withDriverTemplate(VmConfigEntry c) {
+        List<String> offered = driver.templates();
+        if (c.vmConfigTemplate == null) {
+            c.vmConfigTemplate = offered.get(0);
+        } else if (!offered.contains(c.vmConfigTemplate)) {
+            throw new ValidationException("vmConfigTemplate", "driver '" + driver.name() + "' has no template '"
+                    + c.vmConfigTemplate + "'; it offers " + String.join(", ", offered));
+        }
+        return c;
     }
 
     /**
@@ -357,6 +369,10 @@ public final class VirtualRouterService implements AutoCloseable {
     public Accepted setAdminState(int vmIndex, AdminState target) {
         if (target == null) throw new ValidationException("vmAdminState", "is required");
         VrRecord r = require(vmIndex);
+        if (!driver.adminStates().contains(target)) {
+            throw new NotSupportedException("vmAdminState", "driver '" + driver.name() + "' cannot make a VR "
+                    + target.label());
+        }
         synchronized (r) {
             notRemoving(r);
             AdminState current = r.config.vmAdminState;

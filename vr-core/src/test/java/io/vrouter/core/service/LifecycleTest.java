@@ -62,6 +62,28 @@ class LifecycleTest {
     }
 
     @Test
+    void aTemplateTheDriverDoesNotOfferIsRefusedAndTheDefaultIsTheDriversFirst() throws Exception {
+        var request = vr("odd");
+        request.vmConfigTemplate = "../../../etc/passwd";
+        assertThatThrownBy(() -> f.service.create(request)).isInstanceOf(ValidationException.class)
+                .hasMessageContaining("driver 'sim' has no template").hasMessageContaining("vyos, openwrt")
+                .extracting(e -> ((ValidationException) e).field()).isEqualTo("vmConfigTemplate");
+        assertThat(f.service.list(RouterQuery.all()).total).isZero();
+        request.vmConfigTemplate = "openwrt";
+        assertThat(done(f.service.create(request)).vmConfigTemplate).isEqualTo("openwrt");
+    }
+
+    @Test
+    void anAdminStateTheDriverCannotReachIsRefusedAndChangesNothing() throws Exception {
+        f.driver.limitAdminStates(java.util.EnumSet.of(AdminState.RUNNING, AdminState.SHUTDOWN, AdminState.PAUSED));
+        VirtualRouter vr = done(f.service.create(vr("edge1")));
+        assertThatThrownBy(() -> f.service.setAdminState(vr.vmIndex, AdminState.SUSPENDED))
+                .isInstanceOf(NotSupportedException.class).hasMessage("driver 'sim' cannot make a VR suspended");
+        assertThat(f.service.get(vr.vmIndex).orElseThrow().vmAdminState).isEqualTo(AdminState.RUNNING);
+        assertThat(statesOf(vr.vmIndex)).containsExactly(OperState.RUNNING);
+    }
+
+    @Test
     void creationShutdownStaysOff() throws Exception {
         VirtualRouter vr = done(f.service.create(vr("cold", AdminState.SHUTDOWN)));
         assertThat(vr.operState()).isEqualTo(OperState.SHUTDOWN);

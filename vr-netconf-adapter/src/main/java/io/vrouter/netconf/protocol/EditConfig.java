@@ -448,7 +448,9 @@ public final class EditConfig {
 
     private static VmConfigEntry completeNew(VmConfigEntry c) throws RpcError {
         try {
-            return Validator.forCreate(c);
+            VmConfigEntry done = Validator.forCreate(c);
+            if (done.vmConfigTemplate == null) done.vmConfigTemplate = VmConfigEntry.Defaults.TEMPLATE;
+            return done;
         } catch (ValidationException e) {
             throw fromValidation(c.vmIndex, e);
         }

@@ -27,9 +27,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -84,9 +86,27 @@ public final class SimulatedDriver implements HypervisorDriver {
         if (journal != null) load();
     }
 
+    private volatile Set<AdminState> adminStates = EnumSet.allOf(AdminState.class);
+
     @Override
     public String name() {
         return "sim";
+    }
+
+    /** Makes the host offer only these admin states, as a driver that cannot suspend does. */
+    public void limitAdminStates(Set<AdminState> states) {
+        this.adminStates = EnumSet.copyOf(states);
+    }
+
+    @Override
+    public Set<AdminState> adminStates() {
+        return adminStates;
+    }
+
+    /** Two router images a XenServer host commonly has as templates, vyos the default. */
+    @Override
+    public List<String> templates() {
+        return List.of(VmConfigEntry.Defaults.TEMPLATE, "openwrt");
     }
 
     /**
