@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import javax.net.ssl.SSLContext;
@@ -31,9 +30,9 @@ public record XenSettings(URI url, String username, String password, String temp
                 new IllegalArgumentException("--driver xen needs xen.url (for example https://xenserver.example:443)"));
         return new XenSettings(URI.create(url), s.get("xen.username", "root"), s.get("xen.password", ""),
                 s.get("xen.template", "vyos"), s.get("xen.sr"), s.withPrefix("xen.network."),
-                duration(s, "xen.call-timeout", "30s"), duration(s, "xen.shutdown-timeout", "60s"),
-                duration(s, "xen.task-timeout", "10m"), duration(s, "xen.event-timeout", "30s"),
-                s.getInt("xen.retries", 3), duration(s, "xen.retry-backoff", "200ms"),
+                s.getDuration("xen.call-timeout", "30s"), s.getDuration("xen.shutdown-timeout", "60s"),
+                s.getDuration("xen.task-timeout", "10m"), s.getDuration("xen.event-timeout", "30s"),
+                s.getInt("xen.retries", 3), s.getDuration("xen.retry-backoff", "200ms"),
                 s.get("xen.tls.truststore").map(Path::of), s.get("xen.tls.truststore-password", ""));
     }
 
@@ -54,19 +53,6 @@ public record XenSettings(URI url, String username, String password, String temp
             return ctx;
         } catch (IOException | GeneralSecurityException e) {
             throw new IllegalArgumentException("cannot read xen.tls.truststore " + truststore.get() + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** {@code 500ms}, {@code 30s}, {@code 2m}, or a number of seconds. */
-    static Duration duration(Settings s, String key, String def) {
-        String v = s.get(key, def).trim().toLowerCase(Locale.ROOT);
-        try {
-            if (v.endsWith("ms")) return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2).trim()));
-            if (v.endsWith("s")) return Duration.ofMillis((long) (Double.parseDouble(v.substring(0, v.length() - 1).trim()) * 1000));
-            if (v.endsWith("m")) return Duration.ofSeconds(Long.parseLong(v.substring(0, v.length() - 1).trim()) * 60);
-            return Duration.ofMillis((long) (Double.parseDouble(v) * 1000));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("setting '" + key + "' must be a duration such as 30s or 500ms, not '" + v + "'");
         }
     }
 

@@ -15,6 +15,7 @@ import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.driver.HypervisorDriverProvider;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.persistence.ConfigStore;
+import io.vrouter.core.persistence.EventLog;
 import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
@@ -74,6 +75,8 @@ public final class VrouterServer implements AutoCloseable {
 
         HypervisorDriver driver = driver(settings);
         service = new VirtualRouterService(driver, new ConfigStore(dataDir), metrics);
+        service.events().recordTo(EventLog.open(dataDir, settings.getInt("events.replay-max", 10_000),
+                settings.getDuration("events.replay-age", "7d")));
         context = new ServerContext(service, settings, credentials, metrics);
         try {
             service.start();

@@ -1,6 +1,7 @@
 package io.vrouter.core.config;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -56,6 +57,28 @@ public final class Settings {
             case "true": case "yes": case "on": case "1": return true;
             case "false": case "no": case "off": case "0": return false;
             default: throw new IllegalArgumentException("setting '" + key + "' must be true or false, not '" + v.get() + "'");
+        }
+    }
+
+    /** A duration: {@code 500ms}, {@code 30s}, {@code 2m}, {@code 12h}, {@code 7d}, or a number of seconds. */
+    public Duration getDuration(String key, String defaultValue) {
+        String v = get(key, defaultValue).toLowerCase(java.util.Locale.ROOT);
+        try {
+            if (v.endsWith("ms")) return Duration.ofMillis(Long.parseLong(v.substring(0, v.length() - 2).trim()));
+            long unit = switch (v.charAt(v.length() - 1)) {
+                case 's' -> 1_000L;
+                case 'm' -> 60_000L;
+                case 'h' -> 3_600_000L;
+                case 'd' -> 86_400_000L;
+                default -> 0L;
+            };
+            String number = unit == 0 ? v : v.substring(0, v.length() - 1).trim();
+            Duration d = Duration.ofMillis((long) (Double.parseDouble(number) * (unit == 0 ? 1_000L : unit)));
+            if (d.isNegative()) throw new NumberFormatException(v);
+            return d;
+        } catch (NumberFormatException | IndexOutOfBoundsException e) {
+            throw new IllegalArgumentException("setting '" + key + "' must be a duration such as 30s, 500ms, 2m,"
+                    + " 12h or 7d, not '" + v + "'");
         }
     }
 

@@ -34,7 +34,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,7 +60,6 @@ public final class VirtualRouterService implements AutoCloseable {
     private final Set<Integer> pendingIndices = new HashSet<>();
     /** Where the search for a free vmIndex starts: one past the last index created. */
     private final AtomicInteger nextIndex = new AtomicInteger(1);
-    private final AtomicLong eventSequence = new AtomicLong();
     private final Map<OperState, AtomicInteger> stateCounts = new EnumMap<>(OperState.class);
     private final ExecutorService workers;
     private final long startNanos = System.nanoTime();
@@ -615,7 +613,6 @@ public final class VirtualRouterService implements AutoCloseable {
 
     private void publish(VrRecord r, VrEvent.Type type, OperState previous) {
         VrEvent e = new VrEvent();
-        e.sequence = eventSequence.incrementAndGet();
         e.timestamp = Instant.now().toString();
         e.type = type;
         e.vmIndex = r.vmIndex;
@@ -695,5 +692,6 @@ public final class VirtualRouterService implements AutoCloseable {
         }
         driver.close();
         store.close();
+        events.close();
     }
 }

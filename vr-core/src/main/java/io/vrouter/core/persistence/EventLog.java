@@ -1,0 +1,258 @@
+package io.vrouter.core.persistence;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vrouter.core.model.ModelJson;
+import io.vrouter.core.model.VrEvent;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The replay log: the VR events of this server, kept in the data directory across restarts, so that a
+ * client that was away (a NETCONF subscription with a startTime, a REST event stream with
+ * Last-Event-ID) can be told what it missed. Bounded by count and by age; older events are dropped when
+ * the file is compacted, and the time of that is kept ({@link #agedAt()}).
+ *
+ * <p>{@code events.log} holds a header line (when the log was created) and then one JSON line per event.
+ * An event is written at once but not forced to disk: the operating system has it when the process
+ * dies, {@code kill -9} included; a power failure may cost the last few, which a log of notifications
+ * can afford (the configuration of record is the journal, which is forced). A line that cannot be read
+ * (a torn last line, say) is dropped with a warning when the log is opened: nothing in it is a request
+ * that was acknowledged.
+ */
+public final class EventLog implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(EventLog.class);
+    public static final String FILE = "events.log";
+    private static final String HEADER = "vrouterEventLog";
+
+    private final Path file;
+    private final int maxEvents;
+    private final Duration maxAge;
+    private final Clock clock;
+    private final ObjectMapper json = ModelJson.mapper();
+    private FileChannel out;
+    private Instant created;
+    private Instant agedAt;
+    private long lastSequence;
+    private long oldestSequence;
+    private Instant oldestTime;
+    private int count;
+
+    private EventLog(Path file, int maxEvents, Duration maxAge, Clock clock) {
+        if (maxEvents < 1) throw new IllegalArgumentException("the event log must keep at least one event");
+        this.file = file;
+        this.maxEvents = maxEvents;
+        this.maxAge = maxAge;
+        this.clock = clock;
+    }
+
+    /** Opens (or creates) the log in the data directory, keeping at most maxEvents events no older than maxAge. */
+    public static EventLog open(Path dataDir, int maxEvents, Duration maxAge) {
+        return open(dataDir, maxEvents, maxAge, Clock.systemUTC());
+    }
+
+    static EventLog open(Path dataDir, int maxEvents, Duration maxAge, Clock clock) {
+        EventLog l = new EventLog(dataDir.resolve(FILE), maxEvents, maxAge, clock);
+        try {
+            Files.createDirectories(dataDir);
+            l.load();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the event log " + l.file, e);
+        }
+        return l;
+    }
+
+    private void load() throws IOException {
+        Contents c = readFile();
+        created = c.created == null ? clock.instant() : c.created;
+        agedAt = c.aged;
+        lastSequence = c.lastSequence;
+        boolean rewrite = c.created == null || c.unreadable > 0;
+        List<VrEvent> kept = withinLimits(c.events);
+        if (kept.size() < c.events.size()) {
+            agedAt = clock.instant();
+            rewrite = true;
+        }
+        if (rewrite) {
+            write(kept);
+        } else {
+            remember(kept);
+        }
+        out = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+    }
+
+    /** Appends one event. */
+    public synchronized void append(VrEvent e) {
+        try {
+            byte[] line = json.writeValueAsBytes(e);
+            ByteBuffer b = ByteBuffer.allocate(line.length + 1).put(line).put((byte) '\n').flip();
+            while (b.hasRemaining()) out.write(b);
+        } catch (IOException ex) {
+            // A notification log that cannot be written must not stop the VRs' lifecycle.
+            log.warn("cannot append event {} to {}: {}", e.sequence, file, ex.toString());
+            return;
+        }
+        lastSequence = e.sequence;
+        if (count++ == 0) {
+            oldestSequence = e.sequence;
+            oldestTime = Instant.parse(e.timestamp);
+        }
+        boolean tooMany = count > maxEvents + Math.max(64, maxEvents / 4);
+        boolean tooOld = oldestTime.isBefore(clock.instant().minus(maxAge).minus(maxAge.dividedBy(10)));
+        if (tooMany || tooOld) compact();
+    }
+
+    /** Every event still kept, oldest first. */
+    public List<VrEvent> read() {
+        try {
+            return readFile().events;
+        } catch (NoSuchFileException gone) {
+            return List.of();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the event log " + file, e);
+        }
+    }
+
+    /** The sequence number of the newest event ever appended, 0 when none was. */
+    public synchronized long lastSequence() {
+        return lastSequence;
+    }
+
+    /** The sequence number of the oldest event kept, or empty when the log is empty. */
+    public synchronized Optional<Long> oldestSequence() {
+        return count == 0 ? Optional.empty() : Optional.of(oldestSequence);
+    }
+
+    /** The time of the oldest event kept, or empty when the log is empty. */
+    public synchronized Optional<Instant> oldestTime() {
+        return Optional.ofNullable(count == 0 ? null : oldestTime);
+    }
+
+    /** When the log was created (RFC 5277's replayLogCreationTime). */
+    public synchronized Instant created() {
+        return created;
+    }
+
+    /** When events were last dropped for the limits (RFC 8639's replay-log-aged-time), or empty. */
+    public synchronized Optional<Instant> agedAt() {
+        return Optional.ofNullable(agedAt);
+    }
+
+    /** Drops what is over the limits: rewrites the file beside itself and renames it into place. */
+    private void compact() {
+        try {
+            List<VrEvent> all = readFile().events;
+            List<VrEvent> kept = withinLimits(all);
+            if (kept.size() < all.size()) agedAt = clock.instant();
+            out.close();
+            write(kept);
+            out = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            log.warn("cannot compact the event log {}: {}", file, e.toString());
+        }
+    }
+
+    private List<VrEvent> withinLimits(List<VrEvent> events) {
+        Instant horizon = clock.instant().minus(maxAge);
+        int from = Math.max(0, events.size() - maxEvents);
+        while (from < events.size() && Instant.parse(events.get(from).timestamp).isBefore(horizon)) from++;
+        return events.subList(from, events.size());
+    }
+
+    private void write(List<VrEvent> events) throws IOException {
+        Path tmp = file.resolveSibling(FILE + ".tmp");
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            ObjectNode header = json.createObjectNode();
+            ObjectNode h = header.putObject(HEADER);
+            h.put("created", created.toString());
+            if (agedAt != null) h.put("aged", agedAt.toString());
+            // Kept even when every event has aged out, so that sequence numbers never go back.
+            h.put("lastSequence", lastSequence);
+            StringBuilder sb = new StringBuilder(json.writeValueAsString(header)).append('\n');
+            for (VrEvent e : events) sb.append(json.writeValueAsString(e)).append('\n');
+            ByteBuffer b = ByteBuffer.wrap(sb.toString().getBytes(StandardCharsets.UTF_8));
+            while (b.hasRemaining()) ch.write(b);
+            ch.force(true);
+        }
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        remember(events);
+    }
+
+    private void remember(List<VrEvent> events) {
+        count = events.size();
+        if (count > 0) {
+            oldestSequence = events.get(0).sequence;
+            oldestTime = Instant.parse(events.get(0).timestamp);
+            lastSequence = Math.max(lastSequence, events.get(count - 1).sequence);
+        }
+    }
+
+    private record Contents(Instant created, Instant aged, long lastSequence, List<VrEvent> events, int unreadable) {
+    }
+
+    private Contents readFile() throws IOException {
+        Instant c = null;
+        Instant aged = null;
+        long last = 0;
+        List<VrEvent> events = new ArrayList<>();
+        int unreadable = 0;
+        if (!Files.exists(file)) return new Contents(null, null, 0, events, 0);
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String line;
+            int n = 0;
+            while ((line = in.readLine()) != null) {
+                n++;
+                if (line.isBlank()) continue;
+                try {
+                    JsonNode node = json.readTree(line);
+                    if (node.has(HEADER)) {
+                        c = Instant.parse(node.get(HEADER).path("created").asText());
+                        if (node.get(HEADER).hasNonNull("aged")) aged = Instant.parse(node.get(HEADER).get("aged").asText());
+                        last = node.get(HEADER).path("lastSequence").asLong(0);
+                        continue;
+                    }
+                    VrEvent e = json.treeToValue(node, VrEvent.class);
+                    Instant.parse(e.timestamp);
+                    if (!events.isEmpty() && e.sequence <= events.get(events.size() - 1).sequence) {
+                        throw new IOException("sequence " + e.sequence + " out of order");
+                    }
+                    events.add(e);
+                    last = Math.max(last, e.sequence);
+                } catch (IOException | RuntimeException bad) {
+                    // Read while an append is half written, or a line torn by a crash: not an event.
+                    unreadable++;
+                    if (out == null) log.warn("{} line {} is not an event ({}): dropped", file, n, bad.getMessage());
+                }
+            }
+        }
+        return new Contents(c, aged, last, events, unreadable);
+    }
+
+    @Override
+    public synchronized void close() {
+        try {
+            if (out != null) out.close();
+        } catch (IOException e) {
+            log.warn("closing the event log failed", e);
+        }
+    }
+}

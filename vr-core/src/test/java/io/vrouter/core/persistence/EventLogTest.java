@@ -1,0 +1,106 @@
+package io.vrouter.core.persistence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vrouter.core.model.VrEvent;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class EventLogTest {
+    @TempDir
+    Path dir;
+
+    static VrEvent event(long sequence, Instant at) {
+        VrEvent e = new VrEvent();
+        e.sequence = sequence;
+        e.timestamp = at.toString();
+        e.type = VrEvent.Type.STATE_CHANGED;
+        e.vmIndex = (int) sequence;
+        e.vmName = "vr" + sequence;
+        return e;
+    }
+
+    static List<Long> sequences(EventLog log) {
+        return log.read().stream().map(e -> e.sequence).toList();
+    }
+
+    @Test
+    void eventsOutliveAReopenAndTheLogKeepsItsCreationTime() {
+        Instant now = Instant.now();
+        Instant created;
+        try (EventLog log = EventLog.open(dir, 100, Duration.ofDays(1))) {
+            created = log.created();
+            for (long s = 1; s <= 5; s++) log.append(event(s, now));
+        }
+        try (EventLog log = EventLog.open(dir, 100, Duration.ofDays(1))) {
+            assertThat(sequences(log)).containsExactly(1L, 2L, 3L, 4L, 5L);
+            assertThat(log.lastSequence()).isEqualTo(5);
+            assertThat(log.oldestSequence()).contains(1L);
+            assertThat(log.created()).isEqualTo(created);
+            assertThat(log.agedAt()).isEmpty();
+            assertThat(log.read().get(2).vmName).isEqualTo("vr3");
+        }
+    }
+
+    @Test
+    void aTornLastLineIsDroppedAndLaterAppendsReadBack() throws Exception {
+        Instant now = Instant.now();
+        try (EventLog log = EventLog.open(dir, 100, Duration.ofDays(1))) {
+            for (long s = 1; s <= 3; s++) log.append(event(s, now));
+        }
+        Files.writeString(dir.resolve(EventLog.FILE), "{\"sequence\":4,\"timesta", StandardCharsets.UTF_8,
+                StandardOpenOption.APPEND);
+        try (EventLog log = EventLog.open(dir, 100, Duration.ofDays(1))) {
+            assertThat(sequences(log)).containsExactly(1L, 2L, 3L);
+            log.append(event(4, now));
+        }
+        try (EventLog log = EventLog.open(dir, 100, Duration.ofDays(1))) {
+            assertThat(sequences(log)).containsExactly(1L, 2L, 3L, 4L);
+        }
+    }
+
+    @Test
+    void theLogKeepsAboutMaxEventsAndSaysWhenItDroppedSome() {
+        Instant now = Instant.now();
+        try (EventLog log = EventLog.open(dir, 100, Duration.ofDays(1))) {
+            for (long s = 1; s <= 1_000; s++) log.append(event(s, now));
+            List<Long> kept = sequences(log);
+            assertThat(kept.size()).isBetween(100, 100 + 64);
+            assertThat(kept.get(kept.size() - 1)).isEqualTo(1_000L);
+            assertThat(log.oldestSequence()).contains(kept.get(0));
+            assertThat(log.agedAt()).isPresent();
+        }
+        try (EventLog log = EventLog.open(dir, 100, Duration.ofDays(1))) {
+            assertThat(sequences(log)).hasSize(100).startsWith(901L).endsWith(1_000L);
+        }
+    }
+
+    @Test
+    void eventsOlderThanTheAgeLimitAreDroppedButTheSequenceGoesOn() {
+        Instant now = Instant.parse("2026-11-23T12:00:00Z");
+        try (EventLog log = EventLog.open(dir, 100, Duration.ofHours(1), Clock.fixed(now, ZoneOffset.UTC))) {
+            log.append(event(1, now.minus(Duration.ofHours(3))));
+            log.append(event(2, now.minus(Duration.ofHours(2))));
+        }
+        Clock later = Clock.fixed(now, ZoneOffset.UTC);
+        try (EventLog log = EventLog.open(dir, 100, Duration.ofHours(1), later)) {
+            assertThat(log.read()).isEmpty();
+            assertThat(log.oldestSequence()).isEmpty();
+            assertThat(log.lastSequence()).isEqualTo(2);
+            assertThat(log.agedAt()).contains(now);
+            log.append(event(3, now));
+        }
+        try (EventLog log = EventLog.open(dir, 100, Duration.ofHours(1), later)) {
+            assertThat(sequences(log)).containsExactly(3L);
+        }
+    }
+}
