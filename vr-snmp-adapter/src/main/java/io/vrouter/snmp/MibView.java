@@ -12,8 +12,11 @@ import io.vrouter.core.model.VmNetworkEntry;
 import io.vrouter.core.model.VmStorageEntry;
 import io.vrouter.core.service.VirtualRouterService;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.snmp4j.agent.MOScope;
@@ -26,151 +29,128 @@ import org.snmp4j.smi.UnsignedInteger32;
 import org.snmp4j.smi.Variable;
 
 /**
- * The instances of NEW-VMM-MIB with their values, taken from the service and held in lexicographic
- * order. One view serves one request, so that GET, GETNEXT and GETBULK of a request see one picture;
- * it is filled section by section (a section is one child of vmObjects) as the request reaches it, so
- * that a walk of vmConfigTable never asks the hypervisor about the VRs, and a GET reads only the VR
- * it names ({@code only}).
+ * The instances of NEW-VMM-MIB for one request, read from the service as the request reaches them.
+ *
+ * <p>A GETNEXT or GETBULK answers from the requested OID onward: a table is walked column by column
+ * (the lexicographic order of its instances), and within a column only the VRs from the requested
+ * vmIndex on are read, one at a time, until an instance is found. So a request reads the rows it
+ * returns (and, per table, the VRs without a row there that lie between them), never the whole table,
+ * and its cost does not grow with the number of VRs. The VRs a request has read are kept for the
+ * length of the request, so that the repetitions of a GETBULK and the columns of one row see one
+ * picture of each VR; nothing is kept between requests. A walk of vmConfigTable never asks the
+ * hypervisor about the VRs (it reads the configured rows only), and a GET reads only the VR it names.
  */
 final class MibView {
     private static final int FIRST = 1;
     private static final int LAST = 16;
-    private static final int[] SCALAR_SECTIONS = {1, 2, 3, 10, 11, 14, 15, 16};
+    private static final long MAX_VM_INDEX = Integer.MAX_VALUE;
+
+    /** One instance and its value. */
+    record Cell(OID oid, Variable value) {
+    }
+
+    /** A row of a table: its index after the vmIndex (empty for one row per VR), its data, its RowStatus. */
+    private record Row(int[] suffix, Object data, int rowStatus) {
+        Row(int[] suffix, Object data) {
+            this(suffix, data, ACTIVE);
+        }
+    }
 
     private final VirtualRouterService service;
     private final PendingRows pending;
     private final Integer only;
-    private final TreeMap<OID, Variable> m = new TreeMap<>();
-    private final boolean[] built = new boolean[LAST + 1];
-    private List<VirtualRouter> routers;
+    private TreeMap<OID, Variable> scalars;
+    private final Map<Integer, Optional<VirtualRouter>> state = new HashMap<>();
+    private final Map<Integer, Optional<VmConfigEntry>> configs = new HashMap<>();
 
+    /** A view of every VR, or of the VR {@code only} (with the scalars) when it is not null. */
     MibView(VirtualRouterService service, PendingRows pending, Integer only) {
         this.service = service;
         this.pending = pending;
         this.only = only;
     }
 
-    /** Every instance, of every VR. */
-    static TreeMap<OID, Variable> snapshot(VirtualRouterService service, PendingRows pending) {
-        return new MibView(service, pending, null).all();
-    }
-
-    /** The scalars and the rows of one VR, or of every VR when {@code only} is null. */
-    static TreeMap<OID, Variable> snapshot(VirtualRouterService service, PendingRows pending, Integer only) {
-        return new MibView(service, pending, only).all();
-    }
-
-    TreeMap<OID, Variable> all() {
-        for (int c = FIRST; c <= LAST; c++) build(c);
-        return m;
+    MibView(VirtualRouterService service, PendingRows pending) {
+        this(service, pending, null);
     }
 
     /** The value of one instance, or null when there is no such instance. */
     Variable get(OID oid) {
         int c = section(oid);
         if (c < FIRST || c > LAST) return null;
-        build(c);
-        return m.get(oid);
+        Table t = TABLES[c];
+        if (t == null) return scalars().get(oid);
+        int n = t.entry.size();
+        if (!oid.startsWith(t.entry) || oid.size() < n + 2) return null;
+        long vm = oid.getUnsigned(n + 1);
+        if (vm < 1 || vm > MAX_VM_INDEX || (only != null && vm != only)) return null;
+        int[] suffix = Arrays.copyOfRange(oid.getValue(), n + 2, oid.size());
+        for (Row row : t.rows(this, (int) vm)) {
+            if (Arrays.equals(row.suffix, suffix)) return t.value(row, oid.get(n));
+        }
+        return null;
     }
 
     /** The first instance in the range that passes the filter (null: none). */
-    OID first(MOScope range, Function<OID, Boolean> filter) {
-        OID lower = range.getLowerBound();
+    Cell first(MOScope range, Function<OID, Boolean> filter) {
+        OID lower = range.getLowerBound() == null ? OBJECTS : range.getLowerBound();
+        boolean inclusive = range.getLowerBound() == null || range.isLowerIncluded();
+        while (true) {
+            Cell cell = next(lower, inclusive);
+            if (cell == null || !range.covers(cell.oid)) return null;
+            if (filter == null || filter.apply(cell.oid)) return cell;
+            lower = cell.oid;
+            inclusive = false;
+        }
+    }
+
+    /** The first instance at or after (after, when not inclusive) {@code lower}. */
+    private Cell next(OID lower, boolean inclusive) {
         for (int c = Math.max(FIRST, section(lower)); c <= LAST; c++) {
-            build(c);
-            Map.Entry<OID, Variable> e = range.isLowerIncluded() ? m.ceilingEntry(lower) : m.higherEntry(lower);
-            while (e != null && section(e.getKey()) <= c) {
-                if (!range.covers(e.getKey())) return null;
-                if (filter == null || filter.apply(e.getKey())) return e.getKey();
-                e = m.higherEntry(e.getKey());
-            }
+            Table t = TABLES[c];
+            Cell cell = t == null ? nextScalar(c, lower, inclusive) : t.next(this, lower, inclusive);
+            if (cell != null) return cell;
         }
         return null;
+    }
+
+    private Cell nextScalar(int c, OID lower, boolean inclusive) {
+        Map.Entry<OID, Variable> e = inclusive ? scalars().ceilingEntry(lower) : scalars().higherEntry(lower);
+        return e != null && section(e.getKey()) == c ? new Cell(e.getKey(), e.getValue()) : null;
     }
 
     /** The child of vmObjects an OID falls in: 0 before the first, LAST + 1 after the last. */
     private static int section(OID oid) {
         if (!oid.startsWith(OBJECTS)) return oid.compareTo(OBJECTS) < 0 ? 0 : LAST + 1;
-        return oid.size() == OBJECTS.size() ? 0 : Math.min(oid.get(OBJECTS.size()), LAST + 1);
+        return oid.size() == OBJECTS.size() ? 0 : (int) Math.min(oid.getUnsigned(OBJECTS.size()), LAST + 1);
     }
 
-    private List<Integer> indices() {
-        return only == null ? List.copyOf(service.indices()) : List.of(only);
+    // ------------------------------------------------------------------ what the request reads, once each
+
+    private VirtualRouter router(int vmIndex) {
+        return state.computeIfAbsent(vmIndex, service::get).orElse(null);
     }
 
-    /** The VRs as the hypervisor reports them: asked once per view, and only for the state tables. */
-    private List<VirtualRouter> routers() {
-        if (routers == null) {
-            routers = new ArrayList<>();
-            for (Integer i : indices()) service.get(i).ifPresent(routers::add);
-        }
-        return routers;
+    private VmConfigEntry config(int vmIndex) {
+        return configs.computeIfAbsent(vmIndex, service::getConfig).orElse(null);
     }
 
-    private void build(int c) {
-        if (built[c]) return;
-        built[c] = true;
-        switch (c) {
-            case 1, 2, 3, 10, 11, 14, 15, 16 -> {
-                for (int s : SCALAR_SECTIONS) built[s] = true;
-                putScalars();
-            }
-            case 4 -> routers().forEach(v -> putVmEntry(m, v.vmIndex, v.vmEntry));
-            case 5, 6 -> {
-                built[5] = built[6] = true;
-                for (VirtualRouter v : routers()) {
-                    if (v.vmCpuTable == null) continue;
-                    for (VmCpuEntry e : v.vmCpuTable) {
-                        m.put(cell(VM_CPU_ENTRY, CPU_CORE_TIME, v.vmIndex, e.vmCpuIndex), new Counter64(nn(e.vmCpuCoreTime)));
-                        m.put(cell(VM_CPU_AFFINITY_ENTRY, CPU_AFFINITY, v.vmIndex, e.vmCpuIndex, orZero(e.vmCpuPhysIndex)),
-                                new Integer32(orZero(e.vmCpuAffinity)));
-                    }
-                }
-            }
-            case 7 -> {
-                for (VirtualRouter v : routers()) {
-                    if (v.vmStorageTable != null) for (VmStorageEntry e : v.vmStorageTable) putStorage(m, v.vmIndex, e);
-                }
-            }
-            case 8 -> {
-                for (VirtualRouter v : routers()) {
-                    if (v.vmNetworkTable == null) continue;
-                    for (VmNetworkEntry n : v.vmNetworkTable) {
-                        int i = v.vmIndex;
-                        int k = n.vmNetworkIndex;
-                        m.put(cell(VM_NETWORK_ENTRY, NETWORK_IF_INDEX, i, k), new Integer32(orZero(n.vmNetworkIfIndex)));
-                        m.put(cell(VM_NETWORK_ENTRY, NETWORK_PARENT, i, k), Codec.text(n.vmNetworkParent));
-                        m.put(cell(VM_NETWORK_ENTRY, NETWORK_MODEL, i, k), Codec.text(n.vmNetworkModel));
-                        m.put(cell(VM_NETWORK_ENTRY, NETWORK_PHYS_ADDRESS, i, k), Codec.mac(n.vmNetworkPhysAddress));
-                    }
-                }
-            }
-            case 12 -> {
-                for (Integer i : indices()) service.getConfig(i).ifPresent(cfg -> putConfig(m, cfg, ACTIVE));
-                for (PendingRows.ConfigRow r : pending.configs().values()) {
-                    int i = r.entry().vmIndex;
-                    if ((only == null || only == i) && service.getConfig(i).isEmpty()) {
-                        putConfig(m, r.entry(), r.ready() ? NOT_IN_SERVICE : NOT_READY);
-                    }
-                }
-            }
-            case 13 -> {
-                for (Integer i : indices()) {
-                    service.getConfig(i).ifPresent(cfg -> cfg.interfaces().forEach(n -> putNetConfig(m, i, n, ACTIVE)));
-                }
-                for (PendingRows.NetRow r : pending.nets().values()) {
-                    if (only == null || only == r.vmIndex()) {
-                        putNetConfig(m, r.vmIndex(), r.entry(), r.ready() ? NOT_IN_SERVICE : NOT_READY);
-                    }
-                }
-            }
-            default -> {
-                // vmAffectedVMs (9) is accessible-for-notify only
-            }
-        }
+    /** The smallest configured vmIndex at or after {@code from}, or null. */
+    private Integer configuredFrom(long from) {
+        if (from > MAX_VM_INDEX) return null;
+        if (only != null) return from <= only && service.getConfig(only).isPresent() ? only : null;
+        return service.indices().ceiling((int) Math.max(from, 1));
     }
 
-    private void putScalars() {
+    private static Integer min(Integer a, Integer b) {
+        if (a == null) return b;
+        if (b == null) return a;
+        return Math.min(a, b);
+    }
+
+    private TreeMap<OID, Variable> scalars() {
+        if (scalars != null) return scalars;
+        TreeMap<OID, Variable> m = new TreeMap<>();
         Hypervisor h = service.hypervisor();
         m.put(scalar(VM_HV_SOFTWARE), Codec.text(h.vmHvSoftware));
         m.put(scalar(VM_HV_VERSION), Codec.text(h.vmHvVersion));
@@ -183,6 +163,8 @@ final class MibView {
         m.put(scalar(VM_CONFIG_NEXT_AVAILABLE_VM_INDEX), new Integer32(nextFree(service, pending)));
         m.put(scalar(VM_CONFIGURED_VMS), new Gauge32(h.vmConfiguredVMs));
         m.put(scalar(VM_ACTIVE_VMS), new Gauge32(h.vmActiveVMs));
+        scalars = m;
+        return m;
     }
 
     /** The next available index, skipping the indices that createAndWait rows hold. */
@@ -194,84 +176,301 @@ final class MibView {
         return i;
     }
 
-    private static void putVmEntry(TreeMap<OID, Variable> m, int i, VmEntry e) {
-        if (e == null) e = new VmEntry();
-        m.put(cell(VM_ENTRY, VM_UUID, i), Codec.uuid(e.vmUUID));
-        m.put(cell(VM_ENTRY, VM_OS_TYPE, i), Codec.text(e.vmOSType));
-        m.put(cell(VM_ENTRY, VM_OPER_STATE, i), new Integer32(e.vmOperState == null ? 1 : e.vmOperState.code()));
-        m.put(cell(VM_ENTRY, VM_AUTO_START, i), new Integer32(e.vmAutoStart == null ? 1 : e.vmAutoStart.code()));
-        m.put(cell(VM_ENTRY, VM_PERSISTENT, i), new Integer32(e.vmPersistent == null ? 1 : e.vmPersistent.code()));
-        m.put(cell(VM_ENTRY, VM_CUR_CPU_NUMBER, i), new Integer32(orZero(e.vmCurCpuNumber)));
-        m.put(cell(VM_ENTRY, VM_MIN_CPU_NUMBER, i), new Integer32(e.vmMinCpuNumber == null ? -1 : e.vmMinCpuNumber));
-        m.put(cell(VM_ENTRY, VM_MAX_CPU_NUMBER, i), new Integer32(e.vmMaxCpuNumber == null ? -1 : e.vmMaxCpuNumber));
-        m.put(cell(VM_ENTRY, VM_MEM_UNIT, i), new Integer32(e.vmMemUnit == null ? 1 : e.vmMemUnit));
-        m.put(cell(VM_ENTRY, VM_CUR_MEM, i), new Integer32(Codec.clampInt(e.vmCurMem)));
-        m.put(cell(VM_ENTRY, VM_MIN_MEM, i), new Integer32(e.vmMinMem == null ? -1 : Codec.clampInt(e.vmMinMem)));
-        m.put(cell(VM_ENTRY, VM_MAX_MEM, i), new Integer32(e.vmMaxMem == null ? -1 : Codec.clampInt(e.vmMaxMem)));
-        m.put(cell(VM_ENTRY, VM_UP_TIME, i), new TimeTicks(Codec.unsigned32(e.vmUpTime)));
-        m.put(cell(VM_ENTRY, VM_CPU_TIME, i), new Counter64(nn(e.vmCpuTime)));
-        m.put(cell(VM_ENTRY, VM_ROUTE_ENTRIES, i), new Gauge32(Codec.unsigned32(e.vmRouteEntries)));
-        m.put(cell(VM_ENTRY, VM_FIB_ENTRIES, i), new Gauge32(Codec.unsigned32(e.vmFibEntries)));
-        m.put(cell(VM_ENTRY, VM_ROUTING_PROTOCOLS, i), Codec.text(e.vmRoutingProtocols));
-        m.put(cell(VM_ENTRY, VM_ROUTER_ADDR_TYPE, i),
-                new Integer32(e.vmRouterAddrType == null ? 0 : e.vmRouterAddrType.code()));
-        m.put(cell(VM_ENTRY, VM_ROUTER_ADDR, i), Codec.inet(e.vmRouterAddr));
-        m.put(cell(VM_ENTRY, VM_OPER_STATE_REASON, i), Codec.text(e.vmOperStateReason));
+    // ------------------------------------------------------------------ the tables
+
+    /**
+     * A table of the MIB indexed by vmIndex first: its entry OID, its columns in order, the VRs that
+     * may have rows in it, the rows of one VR and the value of a row's column.
+     */
+    private abstract static class Table {
+        final OID entry;
+        final int[] columns;
+        /** One row per VR, indexed by vmIndex alone. */
+        final boolean oneRowPerVr;
+
+        Table(OID entry, boolean oneRowPerVr, int... columns) {
+            this.entry = entry;
+            this.oneRowPerVr = oneRowPerVr;
+            this.columns = columns;
+        }
+
+        /** The smallest vmIndex at or after {@code from} that may have rows here, or null. */
+        Integer vmFrom(MibView v, long from) {
+            return v.configuredFrom(from);
+        }
+
+        /** The rows of one VR, in the order of their index. */
+        abstract List<Row> rows(MibView v, int vmIndex);
+
+        /** The value of a column of a row; null when the row has no such instance. */
+        abstract Variable value(Row row, int column);
+
+        /** The first instance of this table at or after {@code lower}, reading VRs from lower's vmIndex on. */
+        Cell next(MibView v, OID lower, boolean inclusive) {
+            int n = entry.size();
+            long fromColumn = 0;
+            if (lower.startsWith(entry)) {
+                if (lower.size() > n) fromColumn = lower.getUnsigned(n);
+            } else if (lower.compareTo(entry) > 0) {
+                return null;
+            }
+            for (int column : columns) {
+                if (column < fromColumn) continue;
+                boolean bounded = column == fromColumn && lower.size() > n + 1;
+                long fromVm = bounded ? lower.getUnsigned(n + 1) : 1;
+                // After entry.column.vm itself, a table with one row per VR goes on at the next VR: vm is not read.
+                if (bounded && !inclusive && oneRowPerVr && lower.size() == n + 2) fromVm++;
+                for (Integer vm = vmFrom(v, fromVm); vm != null; vm = vm == MAX_VM_INDEX ? null : vmFrom(v, vm + 1L)) {
+                    for (Row row : rows(v, vm)) {
+                        OID oid = instance(column, vm, row.suffix);
+                        if (bounded) {
+                            int cmp = oid.compareTo(lower);
+                            if (cmp < 0 || (cmp == 0 && !inclusive)) continue;
+                        }
+                        Variable value = value(row, column);
+                        if (value != null) return new Cell(oid, value);
+                    }
+                }
+            }
+            return null;
+        }
+
+        OID instance(int column, int vmIndex, int[] suffix) {
+            int n = entry.size();
+            int[] ids = Arrays.copyOf(entry.getValue(), n + 2 + suffix.length);
+            ids[n] = column;
+            ids[n + 1] = vmIndex;
+            System.arraycopy(suffix, 0, ids, n + 2, suffix.length);
+            return new OID(ids);
+        }
     }
 
-    private static void putConfig(TreeMap<OID, Variable> m, VmConfigEntry c, int rowStatus) {
-        int i = c.vmIndex;
-        if (c.vmName != null) m.put(cell(VM_CONFIG_ENTRY, VM_NAME, i), Codec.text(c.vmName));
-        if (c.vmAdminState != null) m.put(cell(VM_CONFIG_ENTRY, VM_ADMIN_STATE, i), new Integer32(c.vmAdminState.code()));
-        if (c.vmConfigTemplate != null) m.put(cell(VM_CONFIG_ENTRY, VM_CONFIG_TEMPLATE, i), Codec.text(c.vmConfigTemplate));
-        if (c.vmConfigCpuNumber != null) {
-            m.put(cell(VM_CONFIG_ENTRY, VM_CONFIG_CPU_NUMBER, i), new Integer32(c.vmConfigCpuNumber));
-        }
-        if (c.vmConfigMemory != null) m.put(cell(VM_CONFIG_ENTRY, VM_CONFIG_MEMORY, i), new Integer32(c.vmConfigMemory));
-        if (c.vmConfigAutoStart != null) {
-            m.put(cell(VM_CONFIG_ENTRY, VM_CONFIG_AUTO_START, i), Codec.truth(c.vmConfigAutoStart));
-        }
-        m.put(cell(VM_CONFIG_ENTRY, VM_CONFIG_ROW_STATUS, i), new Integer32(rowStatus));
+    private static int[] columns(int first, int last, int... skip) {
+        return java.util.stream.IntStream.rangeClosed(first, last)
+                .filter(c -> Arrays.stream(skip).noneMatch(s -> s == c)).toArray();
     }
 
-    private static void putNetConfig(TreeMap<OID, Variable> m, int i, VmNetworkConfigEntry n, int rowStatus) {
-        int k = n.vmNetworkConfigIndex;
-        if (n.vmNetworkConfigParent != null) {
-            m.put(cell(VM_NETWORK_CONFIG_ENTRY, NET_PARENT, i, k), Codec.text(n.vmNetworkConfigParent));
-        }
-        if (n.vmNetworkConfigPhysAddress != null) {
-            m.put(cell(VM_NETWORK_CONFIG_ENTRY, NET_PHYS_ADDRESS, i, k), Codec.mac(n.vmNetworkConfigPhysAddress));
-        }
-        m.put(cell(VM_NETWORK_CONFIG_ENTRY, NET_ADDRESS_TYPE, i, k),
-                new Integer32(n.vmNetworkConfigAddressType == null ? 0 : n.vmNetworkConfigAddressType.code()));
-        m.put(cell(VM_NETWORK_CONFIG_ENTRY, NET_ADDRESS, i, k), Codec.inet(n.vmNetworkConfigAddress));
-        if (n.vmNetworkConfigPrefixLength != null) {
-            m.put(cell(VM_NETWORK_CONFIG_ENTRY, NET_PREFIX_LENGTH, i, k),
-                    new UnsignedInteger32(n.vmNetworkConfigPrefixLength));
-        }
-        m.put(cell(VM_NETWORK_CONFIG_ENTRY, NET_ROW_STATUS, i, k), new Integer32(rowStatus));
+    /** The rows of a VR's entries, sorted by their index (the driver reports them in any order). */
+    private static <T> List<Row> rowsOf(List<T> entries, Function<T, int[]> index) {
+        if (entries == null) return List.of();
+        List<Row> rows = new ArrayList<>(entries.size());
+        for (T e : entries) rows.add(new Row(index.apply(e), e));
+        rows.sort((a, b) -> new OID(a.suffix).compareTo(new OID(b.suffix)));
+        return rows;
     }
 
-    private static void putStorage(TreeMap<OID, Variable> m, int i, VmStorageEntry s) {
-        int k = s.vmStorageIndex;
-        m.put(cell(VM_STORAGE_ENTRY, 2, i, k), new Integer32(orZero(s.vmStorageParent)));
-        m.put(cell(VM_STORAGE_ENTRY, 3, i, k), new Integer32(s.vmStorageSourceType == null ? 1 : s.vmStorageSourceType));
-        m.put(cell(VM_STORAGE_ENTRY, 4, i, k), Codec.text(s.vmStorageSourceTypeString));
-        m.put(cell(VM_STORAGE_ENTRY, 5, i, k), Codec.text(s.vmStorageResourceID));
-        m.put(cell(VM_STORAGE_ENTRY, 6, i, k), new Integer32(s.vmStorageAccess == null ? 1 : s.vmStorageAccess));
-        m.put(cell(VM_STORAGE_ENTRY, 7, i, k), new Integer32(s.vmStorageMediaType == null ? 1 : s.vmStorageMediaType));
-        m.put(cell(VM_STORAGE_ENTRY, 8, i, k), Codec.text(s.vmStorageMediaTypeString));
-        m.put(cell(VM_STORAGE_ENTRY, 9, i, k), new Integer32(s.vmStorageSizeUnit == null ? 1 : s.vmStorageSizeUnit));
-        m.put(cell(VM_STORAGE_ENTRY, 10, i, k),
-                new Integer32(s.vmStorageDefinedSize == null ? -1 : Codec.clampInt(s.vmStorageDefinedSize)));
-        m.put(cell(VM_STORAGE_ENTRY, 11, i, k),
-                new Integer32(s.vmStorageAllocatedSize == null ? -1 : Codec.clampInt(s.vmStorageAllocatedSize)));
-        m.put(cell(VM_STORAGE_ENTRY, 12, i, k), new Counter64(nn(s.vmStorageReadIOs)));
-        m.put(cell(VM_STORAGE_ENTRY, 13, i, k), new Counter64(nn(s.vmStorageWriteIOs)));
-        m.put(cell(VM_STORAGE_ENTRY, 14, i, k), new Counter64(nn(s.vmStorageReadOctets)));
-        m.put(cell(VM_STORAGE_ENTRY, 15, i, k), new Counter64(nn(s.vmStorageWriteOctets)));
-        m.put(cell(VM_STORAGE_ENTRY, 16, i, k), new Counter64(nn(s.vmStorageReadLatency)));
-        m.put(cell(VM_STORAGE_ENTRY, 17, i, k), new Counter64(nn(s.vmStorageWriteLatency)));
+    /** vmTable: one row per VR, what the hypervisor reports of it. */
+    private static final Table VM_TABLE = new Table(VM_ENTRY, true, columns(3, 23, 5)) {
+        @Override
+        List<Row> rows(MibView v, int vmIndex) {
+            VirtualRouter r = v.router(vmIndex);
+            return r == null ? List.of() : List.of(new Row(new int[0], r.vmEntry == null ? new VmEntry() : r.vmEntry));
+        }
+
+        @Override
+        Variable value(Row row, int column) {
+            VmEntry e = (VmEntry) row.data;
+            return switch (column) {
+                case VM_UUID -> Codec.uuid(e.vmUUID);
+                case VM_OS_TYPE -> Codec.text(e.vmOSType);
+                case VM_OPER_STATE -> new Integer32(e.vmOperState == null ? 1 : e.vmOperState.code());
+                case VM_AUTO_START -> new Integer32(e.vmAutoStart == null ? 1 : e.vmAutoStart.code());
+                case VM_PERSISTENT -> new Integer32(e.vmPersistent == null ? 1 : e.vmPersistent.code());
+                case VM_CUR_CPU_NUMBER -> new Integer32(orZero(e.vmCurCpuNumber));
+                case VM_MIN_CPU_NUMBER -> new Integer32(e.vmMinCpuNumber == null ? -1 : e.vmMinCpuNumber);
+                case VM_MAX_CPU_NUMBER -> new Integer32(e.vmMaxCpuNumber == null ? -1 : e.vmMaxCpuNumber);
+                case VM_MEM_UNIT -> new Integer32(e.vmMemUnit == null ? 1 : e.vmMemUnit);
+                case VM_CUR_MEM -> new Integer32(Codec.clampInt(e.vmCurMem));
+                case VM_MIN_MEM -> new Integer32(e.vmMinMem == null ? -1 : Codec.clampInt(e.vmMinMem));
+                case VM_MAX_MEM -> new Integer32(e.vmMaxMem == null ? -1 : Codec.clampInt(e.vmMaxMem));
+                case VM_UP_TIME -> new TimeTicks(Codec.unsigned32(e.vmUpTime));
+                case VM_CPU_TIME -> new Counter64(nn(e.vmCpuTime));
+                case VM_ROUTE_ENTRIES -> new Gauge32(Codec.unsigned32(e.vmRouteEntries));
+                case VM_FIB_ENTRIES -> new Gauge32(Codec.unsigned32(e.vmFibEntries));
+                case VM_ROUTING_PROTOCOLS -> Codec.text(e.vmRoutingProtocols);
+                case VM_ROUTER_ADDR_TYPE -> new Integer32(e.vmRouterAddrType == null ? 0 : e.vmRouterAddrType.code());
+                case VM_ROUTER_ADDR -> Codec.inet(e.vmRouterAddr);
+                case VM_OPER_STATE_REASON -> Codec.text(e.vmOperStateReason);
+                default -> null;
+            };
+        }
+    };
+
+    /** vmCpuTable: a row per virtual CPU, indexed by vmIndex.vmCpuIndex. */
+    private static final Table CPU_TABLE = new Table(VM_CPU_ENTRY, false, CPU_CORE_TIME) {
+        @Override
+        List<Row> rows(MibView v, int vmIndex) {
+            VirtualRouter r = v.router(vmIndex);
+            return r == null ? List.of() : rowsOf(r.vmCpuTable, e -> new int[]{e.vmCpuIndex});
+        }
+
+        @Override
+        Variable value(Row row, int column) {
+            return column == CPU_CORE_TIME ? new Counter64(nn(((VmCpuEntry) row.data).vmCpuCoreTime)) : null;
+        }
+    };
+
+    /** vmCpuAffinityTable: indexed by vmIndex.vmCpuIndex.vmCpuPhysIndex. */
+    private static final Table CPU_AFFINITY_TABLE = new Table(VM_CPU_AFFINITY_ENTRY, false, CPU_AFFINITY) {
+        @Override
+        List<Row> rows(MibView v, int vmIndex) {
+            VirtualRouter r = v.router(vmIndex);
+            return r == null ? List.of() : rowsOf(r.vmCpuTable, e -> new int[]{e.vmCpuIndex, orZero(e.vmCpuPhysIndex)});
+        }
+
+        @Override
+        Variable value(Row row, int column) {
+            return column == CPU_AFFINITY ? new Integer32(orZero(((VmCpuEntry) row.data).vmCpuAffinity)) : null;
+        }
+    };
+
+    /** vmStorageTable: indexed by vmIndex.vmStorageIndex. */
+    private static final Table STORAGE_TABLE = new Table(VM_STORAGE_ENTRY, false, columns(2, 17)) {
+        @Override
+        List<Row> rows(MibView v, int vmIndex) {
+            VirtualRouter r = v.router(vmIndex);
+            return r == null ? List.of() : rowsOf(r.vmStorageTable, e -> new int[]{e.vmStorageIndex});
+        }
+
+        @Override
+        Variable value(Row row, int column) {
+            VmStorageEntry s = (VmStorageEntry) row.data;
+            return switch (column) {
+                case 2 -> new Integer32(orZero(s.vmStorageParent));
+                case 3 -> new Integer32(s.vmStorageSourceType == null ? 1 : s.vmStorageSourceType);
+                case 4 -> Codec.text(s.vmStorageSourceTypeString);
+                case 5 -> Codec.text(s.vmStorageResourceID);
+                case 6 -> new Integer32(s.vmStorageAccess == null ? 1 : s.vmStorageAccess);
+                case 7 -> new Integer32(s.vmStorageMediaType == null ? 1 : s.vmStorageMediaType);
+                case 8 -> Codec.text(s.vmStorageMediaTypeString);
+                case 9 -> new Integer32(s.vmStorageSizeUnit == null ? 1 : s.vmStorageSizeUnit);
+                case 10 -> new Integer32(s.vmStorageDefinedSize == null ? -1 : Codec.clampInt(s.vmStorageDefinedSize));
+                case 11 -> new Integer32(s.vmStorageAllocatedSize == null ? -1 : Codec.clampInt(s.vmStorageAllocatedSize));
+                case 12 -> new Counter64(nn(s.vmStorageReadIOs));
+                case 13 -> new Counter64(nn(s.vmStorageWriteIOs));
+                case 14 -> new Counter64(nn(s.vmStorageReadOctets));
+                case 15 -> new Counter64(nn(s.vmStorageWriteOctets));
+                case 16 -> new Counter64(nn(s.vmStorageReadLatency));
+                case 17 -> new Counter64(nn(s.vmStorageWriteLatency));
+                default -> null;
+            };
+        }
+    };
+
+    /** vmNetworkTable: indexed by vmIndex.vmNetworkIndex. */
+    private static final Table NETWORK_TABLE = new Table(VM_NETWORK_ENTRY, false, columns(2, 5)) {
+        @Override
+        List<Row> rows(MibView v, int vmIndex) {
+            VirtualRouter r = v.router(vmIndex);
+            return r == null ? List.of() : rowsOf(r.vmNetworkTable, e -> new int[]{e.vmNetworkIndex});
+        }
+
+        @Override
+        Variable value(Row row, int column) {
+            VmNetworkEntry n = (VmNetworkEntry) row.data;
+            return switch (column) {
+                case NETWORK_IF_INDEX -> new Integer32(orZero(n.vmNetworkIfIndex));
+                case NETWORK_PARENT -> Codec.text(n.vmNetworkParent);
+                case NETWORK_MODEL -> Codec.text(n.vmNetworkModel);
+                case NETWORK_PHYS_ADDRESS -> Codec.mac(n.vmNetworkPhysAddress);
+                default -> null;
+            };
+        }
+    };
+
+    /** vmConfigTable: the configured rows, and the rows created with createAndWait not yet active. */
+    private static final Table CONFIG_TABLE = new Table(VM_CONFIG_ENTRY, true, columns(1, 7)) {
+        @Override
+        Integer vmFrom(MibView v, long from) {
+            if (from > MAX_VM_INDEX) return null;
+            int f = (int) Math.max(from, v.only != null ? v.only : 1);
+            Integer pendingVm = v.pending.configs().ceilingKey(f);
+            if (v.only != null && !v.only.equals(pendingVm)) pendingVm = null;
+            return min(v.configuredFrom(from), pendingVm);
+        }
+
+        @Override
+        List<Row> rows(MibView v, int vmIndex) {
+            VmConfigEntry c = v.config(vmIndex);
+            if (c != null) return List.of(new Row(new int[0], c));
+            PendingRows.ConfigRow p = v.pending.config(vmIndex);
+            return p == null ? List.of() : List.of(new Row(new int[0], p.entry(), p.ready() ? NOT_IN_SERVICE : NOT_READY));
+        }
+
+        @Override
+        Variable value(Row row, int column) {
+            VmConfigEntry c = (VmConfigEntry) row.data;
+            return switch (column) {
+                case VM_NAME -> c.vmName == null ? null : Codec.text(c.vmName);
+                case VM_ADMIN_STATE -> c.vmAdminState == null ? null : new Integer32(c.vmAdminState.code());
+                case VM_CONFIG_TEMPLATE -> c.vmConfigTemplate == null ? null : Codec.text(c.vmConfigTemplate);
+                case VM_CONFIG_CPU_NUMBER -> c.vmConfigCpuNumber == null ? null : new Integer32(c.vmConfigCpuNumber);
+                case VM_CONFIG_MEMORY -> c.vmConfigMemory == null ? null : new Integer32(c.vmConfigMemory);
+                case VM_CONFIG_AUTO_START -> c.vmConfigAutoStart == null ? null : Codec.truth(c.vmConfigAutoStart);
+                case VM_CONFIG_ROW_STATUS -> new Integer32(row.rowStatus);
+                default -> null;
+            };
+        }
+    };
+
+    /** vmNetworkConfigTable: the configured interfaces, and those created with createAndWait not yet active. */
+    private static final Table NETWORK_CONFIG_TABLE = new Table(VM_NETWORK_CONFIG_ENTRY, false, columns(2, 7)) {
+        @Override
+        Integer vmFrom(MibView v, long from) {
+            if (from > MAX_VM_INDEX) return null;
+            int f = (int) Math.max(from, v.only != null ? v.only : 1);
+            Long key = v.pending.nets().ceilingKey(PendingRows.netKey(f, 0));
+            Integer pendingVm = key == null ? null : (int) (key >>> 16);
+            if (v.only != null && !v.only.equals(pendingVm)) pendingVm = null;
+            return min(v.configuredFrom(from), pendingVm);
+        }
+
+        @Override
+        List<Row> rows(MibView v, int vmIndex) {
+            TreeMap<Integer, Row> rows = new TreeMap<>();
+            VmConfigEntry c = v.config(vmIndex);
+            if (c != null) {
+                for (VmNetworkConfigEntry n : c.interfaces()) {
+                    rows.put(n.vmNetworkConfigIndex, new Row(new int[]{n.vmNetworkConfigIndex}, n));
+                }
+            }
+            long first = PendingRows.netKey(vmIndex, 0);
+            for (PendingRows.NetRow r : v.pending.nets().subMap(first, first + (1L << 16)).values()) {
+                int k = r.entry().vmNetworkConfigIndex;
+                rows.put(k, new Row(new int[]{k}, r.entry(), r.ready() ? NOT_IN_SERVICE : NOT_READY));
+            }
+            return List.copyOf(rows.values());
+        }
+
+        @Override
+        Variable value(Row row, int column) {
+            VmNetworkConfigEntry n = (VmNetworkConfigEntry) row.data;
+            return switch (column) {
+                case NET_PARENT -> n.vmNetworkConfigParent == null ? null : Codec.text(n.vmNetworkConfigParent);
+                case NET_PHYS_ADDRESS -> n.vmNetworkConfigPhysAddress == null ? null
+                        : Codec.mac(n.vmNetworkConfigPhysAddress);
+                case NET_ADDRESS_TYPE -> new Integer32(n.vmNetworkConfigAddressType == null ? 0
+                        : n.vmNetworkConfigAddressType.code());
+                case NET_ADDRESS -> Codec.inet(n.vmNetworkConfigAddress);
+                case NET_PREFIX_LENGTH -> n.vmNetworkConfigPrefixLength == null ? null
+                        : new UnsignedInteger32(n.vmNetworkConfigPrefixLength);
+                case NET_ROW_STATUS -> new Integer32(row.rowStatus);
+                default -> null;
+            };
+        }
+    };
+
+    /** The tables by their child number under vmObjects; null for the scalars (and vmAffectedVMs, 9). */
+    private static final Table[] TABLES = new Table[LAST + 1];
+
+    static {
+        TABLES[4] = VM_TABLE;
+        TABLES[5] = CPU_TABLE;
+        TABLES[6] = CPU_AFFINITY_TABLE;
+        TABLES[7] = STORAGE_TABLE;
+        TABLES[8] = NETWORK_TABLE;
+        TABLES[12] = CONFIG_TABLE;
+        TABLES[13] = NETWORK_CONFIG_TABLE;
     }
 
     private static OID objectId(String dotted) {
@@ -294,5 +493,4 @@ final class MibView {
     private static int orZero(Integer v) {
         return v == null ? 0 : v;
     }
-
 }

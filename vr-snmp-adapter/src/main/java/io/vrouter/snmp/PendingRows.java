@@ -2,7 +2,7 @@ package io.vrouter.snmp;
 
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
-import java.util.Map;
+import java.util.NavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 
 /**
@@ -42,12 +42,12 @@ final class PendingRows {
         return nets.get(netKey(vmIndex, netIndex));
     }
 
-    Map<Integer, ConfigRow> configs() {
+    NavigableMap<Integer, ConfigRow> configs() {
         purge();
         return configs;
     }
 
-    Map<Long, NetRow> nets() {
+    NavigableMap<Long, NetRow> nets() {
         purge();
         return nets;
     }

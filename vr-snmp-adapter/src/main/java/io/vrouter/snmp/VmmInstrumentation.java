@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * NEW-VMM-MIB as one managed object over the whole {@code vmObjects} subtree. Reads come from a
- * snapshot of the service taken once per request; a SET PDU is checked as a whole in the prepare
+ * {@link MibView} of the request, which reads only the VRs the request reaches; a SET PDU is checked as a whole in the prepare
  * phase ({@link SetTransaction}) and carried out as a whole in the commit phase, so a PDU that fails
  * leaves nothing behind and one that creates several rows creates them with one
  * {@link VirtualRouterService#createAll} call. Nothing here waits for hypervisor work.
@@ -49,18 +49,22 @@ final class VmmInstrumentation implements GenericManagedObject {
 
     /** The view of the request, made at its first use; a view of its own when there is no request. */
     private MibView view(Request<?, ?, ?> request) {
-        if (request == null) return new MibView(service, pending, null);
+        if (request == null) return new MibView(service, pending);
         MibView cached = (MibView) request.getProcessingUserObject(VIEW);
         if (cached == null) {
-            cached = new MibView(service, pending, null);
+            cached = new MibView(service, pending);
             request.setProcessingUserObject(VIEW, cached);
         }
         return cached;
     }
 
+    private static OID oidOf(MibView.Cell cell) {
+        return cell == null ? null : cell.oid();
+    }
+
     @Override
     public OID find(MOScope range) {
-        return new MibView(service, pending, null).first(range, null);
+        return oidOf(new MibView(service, pending).first(range, null));
     }
 
     /**
@@ -71,17 +75,13 @@ final class VmmInstrumentation implements GenericManagedObject {
     public OID find(MOQuery query, Function<OID, Boolean> filter) {
         Request<?, ?, ?> request = query instanceof MOQueryWithSource q && q.getSource() instanceof Request<?, ?, ?> r
                 ? r : null;
-        return view(request).first(query.getScope(), filter);
+        return oidOf(view(request).first(query.getScope(), filter));
     }
 
     @Override
     public void get(SubRequest<?> sr) {
         OID oid = sr.getVariableBinding().getOid();
-        Request<?, ?, ?> request = sr.getRequest();
-        MibView cached = request == null ? null : (MibView) request.getProcessingUserObject(VIEW);
-        Integer vm = vmIndexOf(oid);
-        Variable v = cached != null ? cached.get(oid)
-                : vm != null && vm < 0 ? null : new MibView(service, pending, vm).get(oid);
+        Variable v = view(sr.getRequest()).get(oid);
         if (v != null) {
             sr.getVariableBinding().setVariable(v);
         } else {
@@ -99,11 +99,10 @@ final class VmmInstrumentation implements GenericManagedObject {
 
     @Override
     public boolean next(SubRequest<?> sr, Function<OID, Boolean> filter) {
-        MibView view = view(sr.getRequest());
-        OID oid = view.first(sr.getScope(), filter);
-        if (oid == null) return false;
-        sr.getVariableBinding().setOid(oid);
-        sr.getVariableBinding().setVariable(view.get(oid));
+        MibView.Cell cell = view(sr.getRequest()).first(sr.getScope(), filter);
+        if (cell == null) return false;
+        sr.getVariableBinding().setOid(cell.oid());
+        sr.getVariableBinding().setVariable(cell.value());
         sr.completed();
         return true;
     }

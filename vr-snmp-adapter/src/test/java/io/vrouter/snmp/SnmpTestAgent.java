@@ -1,6 +1,7 @@
 package io.vrouter.snmp;
 
 import io.vrouter.core.config.Settings;
+import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.driver.sim.LatencyProfile;
 import io.vrouter.core.driver.sim.SimulatedDriver;
 import io.vrouter.core.metrics.VrMetrics;
@@ -47,9 +48,12 @@ final class SnmpTestAgent implements AutoCloseable {
     final Path dataDir;
 
     SnmpTestAgent(Path dataDir, LatencyProfile latency, Map<String, String> extra) throws Exception {
+        this(dataDir, new SimulatedDriver(latency), extra);
+    }
+
+    SnmpTestAgent(Path dataDir, HypervisorDriver driver, Map<String, String> extra) throws Exception {
         this.dataDir = dataDir;
-        service = new VirtualRouterService(new SimulatedDriver(latency), new ConfigStore(dataDir.resolve("config")),
-                metrics);
+        service = new VirtualRouterService(driver, new ConfigStore(dataDir.resolve("config")), metrics);
         service.start();
         port = freePort();
         Map<String, String> s = new HashMap<>(Map.of("data-dir", dataDir.toString(), "snmp-port",

@@ -4,17 +4,23 @@ import static io.vrouter.snmp.SnmpTestAgent.vb;
 import static io.vrouter.snmp.VmmMib.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.driver.sim.LatencyProfile;
+import io.vrouter.core.driver.sim.SimulatedDriver;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -281,6 +287,60 @@ class VmmInstrumentationTest {
                 .isEqualTo(walked.subList(walked.indexOf(cfg(VM_NAME, 1)),
                         walked.indexOf(cfg(VM_NAME, 1)) + Math.min(bulkOids.size(),
                                 walked.size() - walked.indexOf(cfg(VM_NAME, 1)))));
+    }
+
+    /**
+     * A GETBULK answers from the requested row on and reads only the VRs it returns: with 300 VRs, 50
+     * repetitions of vmOperState after VR 200 ask the hypervisor about VRs 201 to 250 and no other (the
+     * whole table was read for every request before, which made a walk cost rows squared), and a GETBULK
+     * of vmConfigTable asks it about none.
+     */
+    @Test
+    void getBulkReadsOnlyTheVrsItReturns() throws Exception {
+        a.close();
+        HypervisorDriver sim = new SimulatedDriver(LatencyProfile.NONE);
+        Set<Integer> inspected = ConcurrentHashMap.newKeySet();
+        HypervisorDriver watched = (HypervisorDriver) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[]{HypervisorDriver.class}, (proxy, method, args) -> {
+                    // what the agent's request thread asks (notifications are sent from a thread of their own)
+                    if (method.getName().equals("inspect") && Thread.currentThread().getName().startsWith(
+                            "DefaultUDPTransportMapping")) {
+                        inspected.add((Integer) args[0]);
+                    }
+                    try {
+                        return method.invoke(sim, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        a = new SnmpTestAgent(dir.resolve("watched"), watched, Map.of());
+        List<VmConfigEntry> vrs = new ArrayList<>();
+        for (int i = 1; i <= 300; i++) {
+            VmConfigEntry c = new VmConfigEntry();
+            c.vmIndex = i;
+            c.vmName = "vr-" + i;
+            vrs.add(c);
+        }
+        for (var accepted : a.service.createAll(vrs)) {
+            assertThat(accepted.await(Duration.ofSeconds(20)).flatMap(vr -> vr).orElseThrow().operState())
+                    .isEqualTo(OperState.RUNNING);
+        }
+        inspected.clear();
+
+        PDU bulk = a.send(a.v2c("public"), PDU.GETBULK, new VariableBinding(cell(VM_ENTRY, VM_OPER_STATE, 200)));
+        assertThat(bulk.size()).isEqualTo(50);
+        for (int k = 0; k < 50; k++) {
+            assertThat(bulk.get(k).getOid()).isEqualTo(cell(VM_ENTRY, VM_OPER_STATE, 201 + k));
+            assertThat(bulk.get(k).getVariable()).isEqualTo(new Integer32(OperState.RUNNING.code()));
+        }
+        assertThat(inspected).containsExactlyInAnyOrderElementsOf(
+                java.util.stream.IntStream.rangeClosed(201, 250).boxed().toList());
+
+        inspected.clear();
+        PDU names = a.send(a.v2c("public"), PDU.GETBULK, new VariableBinding(cell(VM_CONFIG_ENTRY, VM_NAME)));
+        assertThat(names.get(49).getOid()).isEqualTo(cfg(VM_NAME, 50));
+        assertThat(names.get(49).getVariable()).isEqualTo(new OctetString("vr-50"));
+        assertThat(inspected).isEmpty();
     }
 
     @Test

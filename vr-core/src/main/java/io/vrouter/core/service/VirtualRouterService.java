@@ -19,11 +19,13 @@ import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.persistence.ConfigStore;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -202,9 +204,12 @@ public final class VirtualRouterService implements AutoCloseable {
         return Optional.ofNullable(names.get(vmName)).filter(routers::containsKey);
     }
 
-    /** The vmIndex values in order, for interfaces that walk the tables (SNMP GETNEXT). */
-    public Set<Integer> indices() {
-        return routers.keySet();
+    /**
+     * The vmIndex values in order, a live read-only view, for interfaces that walk the tables from a
+     * given index on (SNMP GETNEXT: {@code indices().ceiling(i)}) without copying them.
+     */
+    public NavigableSet<Integer> indices() {
+        return Collections.unmodifiableNavigableSet(routers.keySet());
     }
 
     /** The first vmIndex greater than the given one, for table walks. */

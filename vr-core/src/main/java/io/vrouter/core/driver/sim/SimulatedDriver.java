@@ -1,5 +1,6 @@
 package io.vrouter.core.driver.sim;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vrouter.core.driver.DriverException;
@@ -63,6 +64,19 @@ public final class SimulatedDriver implements HypervisorDriver {
         public long bootMillis;
         /** CPU microseconds accumulated in earlier runs. */
         public long cpuMicros;
+        /** The UUID derived from the name, with that name (an MD5 per inspection was a tenth of an SNMP walk's CPU). */
+        @JsonIgnore
+        private volatile String[] nameAndUuid = {null, null};
+
+        String uuid() {
+            String[] cached = nameAndUuid;
+            String n = name;
+            if (n.equals(cached[0])) return cached[1];
+            String uuid = UUID.nameUUIDFromBytes(("vrouter-sim/" + vmIndex + "/" + n).getBytes(StandardCharsets.UTF_8))
+                    .toString();
+            nameAndUuid = new String[]{n, uuid};
+            return uuid;
+        }
     }
 
     private final LatencyProfile latency;
@@ -281,8 +295,7 @@ public final class SimulatedDriver implements HypervisorDriver {
         long uptimeMillis = up ? Math.max(0, now - vm.bootMillis) : 0;
         long cpu = cpuMicros(vm, now);
         VmEntry e = new VmEntry();
-        e.vmUUID = UUID.nameUUIDFromBytes(("vrouter-sim/" + vm.vmIndex + "/" + vm.name)
-                .getBytes(StandardCharsets.UTF_8)).toString();
+        e.vmUUID = vm.uuid();
         e.vmOSType = vm.template;
         e.vmAutoStart = VmEntry.AutoStart.DISABLED;
         e.vmPersistent = VmEntry.Persistent.PERSISTENT;
