@@ -43,6 +43,9 @@ public final class Main implements Callable<Integer> {
     String driver;
     @Option(names = "--sim-latency", paramLabel = "none|paper", description = "Simulated driver timings (default: none; paper: XenServer's of the paper).")
     String simLatency;
+    @Option(names = "--recover", description = "Start from every intact record of a damaged journal or snapshot, "
+            + "setting the damaged files aside (once, after start-up refused them).")
+    Boolean recover;
     @Option(names = "--snmp-trap-target", paramLabel = "udp:HOST:PORT", description = "Adds an SNMP notification target (repeatable).")
     List<String> trapTargets = new ArrayList<>();
 
@@ -97,6 +100,7 @@ public final class Main implements Callable<Integer> {
         put(values, "netconf-port", netconfPort);
         put(values, "driver", driver);
         put(values, "sim-latency", simLatency);
+        put(values, "recover", recover);
         if (!trapTargets.isEmpty()) {
             String existing = values.getOrDefault("snmp-trap-target", "");
             values.put("snmp-trap-target", (existing.isBlank() ? "" : existing + ",") + String.join(",", trapTargets));

@@ -74,7 +74,7 @@ public final class VrouterServer implements AutoCloseable {
         VrMetrics metrics = new VrMetrics(registry);
 
         HypervisorDriver driver = driver(settings);
-        service = new VirtualRouterService(driver, new ConfigStore(dataDir), metrics);
+        service = new VirtualRouterService(driver, new ConfigStore(dataDir, settings.getBoolean("recover", false)), metrics);
         service.events().recordTo(EventLog.open(dataDir, settings.getInt("events.replay-max", 10_000),
                 settings.getDuration("events.replay-age", "7d")));
         context = new ServerContext(service, settings, credentials, metrics);

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vrouter.core.config.Settings;
+import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.persistence.ConfigStore;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -70,6 +72,34 @@ class MainTest {
         }
         try (VrouterServer again = VrouterServer.start(s)) {
             assertThat(again.interfaces()).extracting(i -> i.name()).contains("rest");
+        }
+    }
+
+    @Test
+    void aDamagedJournalStopsTheServerWithTheRemedyAndRecoverStartsIt() throws Exception {
+        try (ConfigStore store = new ConfigStore(dir)) {
+            store.open();
+            for (int i = 1; i <= 3; i++) {
+                VmConfigEntry c = new VmConfigEntry();
+                c.vmIndex = i;
+                c.vmName = "m" + i;
+                c.vmConfigTemplate = "vyos";
+                store.put(c, false);
+            }
+        }
+        Path journal = dir.resolve("config.journal");
+        Files.writeString(journal, Files.readString(journal).replace("\"m2\"", "\"m2"));
+        StringWriter err = new StringWriter();
+        CommandLine cli = Main.commandLine();
+        cli.setErr(new PrintWriter(err));
+        int code = cli.execute("--data-dir", dir.toString(), "--rest-port", "0", "--snmp-port", "0", "--netconf-port", "0");
+        assertThat(code).isEqualTo(1);
+        assertThat(err.toString()).contains("vrouter: " + journal + " line 2 ").contains("start once with --recover");
+        Settings recover = Main.parse(new String[] {"--data-dir", dir.toString(), "--rest-port", "0", "--snmp-port", "0",
+            "--netconf-port", "0", "--recover"}, Map.of());
+        try (VrouterServer server = VrouterServer.start(recover)) {
+            assertThat(server.service().findByName("m3")).isPresent();
+            assertThat(server.service().findByName("m2")).isEmpty();
         }
     }
 }

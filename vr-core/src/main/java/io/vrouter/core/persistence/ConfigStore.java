@@ -1,160 +1,588 @@
 package io.vrouter.core.persistence;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vrouter.core.model.ModelJson;
 import io.vrouter.core.model.VmConfigEntry;
-import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Keeps what the operator asked for (the vmConfigTable rows) in the data directory, so that no
- * acknowledged request is lost, even to {@code kill -9}.
+ * acknowledged request is lost, even to {@code kill -9}, and a damaged file never silently costs
+ * the records around it.
  *
- * <p>Each change is one JSON line appended to {@code config.journal} and forced to disk before the
- * call returns; the service acknowledges a request only after that. When the journal has grown well
- * past the number of rows, the rows are written to {@code config.snapshot.json} (via a temporary file
- * and an atomic rename) and the journal starts again. A torn last line, from a crash in the middle of
- * an append, belongs to a request that was never acknowledged and is dropped.
+ * <p>Every change is one <em>record</em>, a line of {@code config.journal}: a CRC-32C of the rest of
+ * the line, then {@code {"seq":N,"ops":[...]}}, where the operations (rows written, rows marked as
+ * being removed, rows forgotten) are made durable together, all or none, with one write and one
+ * fsync before the call returns. Sequence numbers run on without a gap across compactions.
+ *
+ * <p>When the journal has grown well past the number of rows, every row is written to a new
+ * {@code config.snapshot.json} (beside the old one, then renamed over it atomically) that names the
+ * last record it holds and carries its own checksum, and the journal starts again. The snapshot and
+ * journal being replaced are kept as {@code config.snapshot.prev.json} and {@code config.journal.prev}:
+ * together they rebuild a damaged snapshot.
+ *
+ * <p>On start-up, a bad <em>last</em> record is a write cut short by a crash (never acknowledged)
+ * and is dropped. Anything else (a bad record with intact ones after it, a missing record, a damaged
+ * snapshot) is corruption: start-up stops with a {@link DamagedConfigurationException} naming the
+ * file, the place and the remedy, and changes nothing on disk, unless the store was opened to
+ * <em>recover</em>: then every intact record is kept, the damaged files are set aside as
+ * {@code NAME.damaged-TIME}, and a fresh snapshot is written.
  */
 public final class ConfigStore implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ConfigStore.class);
-    private static final String SNAPSHOT = "config.snapshot.json";
-    private static final String JOURNAL = "config.journal";
+    static final String SNAPSHOT = "config.snapshot.json";
+    static final String PREVIOUS_SNAPSHOT = "config.snapshot.prev.json";
+    static final String JOURNAL = "config.journal";
+    static final String PREVIOUS_JOURNAL = "config.journal.prev";
+    /** How the remedy is named to the operator: the server's option (setting {@code recover=true}). */
+    public static final String RECOVER_OPTION = "--recover";
+    private static final int COMPACT_AFTER_OPS = 1000;
+    /** The snapshot ends with this field and the 8 hex digits of the CRC-32C of every byte before it. */
+    private static final byte[] SNAPSHOT_CRC = ",\"crc32c\":\"".getBytes(StandardCharsets.US_ASCII);
 
     /** One stored row: the configuration and whether its removal was asked for and not yet done. */
     public record StoredVr(VmConfigEntry config, boolean removing) {
     }
 
+    /** One operation of a record: a row written, or a row forgotten. */
+    record Op(StoredVr put, Integer remove) {
+    }
+
+    /** One journal record, as its line holds it after the checksum. */
+    record JournalRecord(long seq, List<Op> ops) {
+    }
+
+    /** The snapshot file: the rows and the sequence number of the last record they hold. */
+    record SnapshotFile(long seq, List<StoredVr> rows, String crc32c) {
+    }
+
     private final Path dir;
+    private final boolean recover;
     private final ObjectMapper json = ModelJson.mapper();
     private final Map<Integer, StoredVr> rows = new TreeMap<>();
     private FileChannel journal;
-    private int journalLines;
+    /** The sequence number of the last record made durable. */
+    private long seq;
+    private int opsSinceSnapshot;
+    /** Set when a failed write could not be undone: the journal's end is unknown, so no more writes. */
+    private IOException broken;
 
     public ConfigStore(Path dir) {
-        this.dir = dir;
+        this(dir, false);
     }
 
-    /** Reads the snapshot and replays the journal; returns the rows in vmIndex order. */
+    /**
+     * @param recover start from every intact record of a damaged journal or snapshot, setting the
+     *     damaged files aside, instead of refusing to start
+     */
+    public ConfigStore(Path dir, boolean recover) {
+        this.dir = dir;
+        this.recover = recover;
+    }
+
+    // ---------------------------------------------------------------- start-up
+
+    /**
+     * Reads the snapshot and replays the journal; returns the rows in vmIndex order.
+     *
+     * @throws DamagedConfigurationException when the files are damaged and the store was not opened
+     *     to recover; nothing has been changed on disk then
+     */
     public synchronized List<StoredVr> open() {
         try {
             Files.createDirectories(dir);
-            Path snapshot = dir.resolve(SNAPSHOT);
-            if (Files.exists(snapshot)) {
-                for (StoredVr vr : json.readValue(snapshot.toFile(), StoredVr[].class)) {
-                    rows.put(vr.config().vmIndex, vr);
-                }
+            boolean rewrite;
+            try {
+                rewrite = load();
+            } catch (DamagedConfigurationException e) {
+                if (!recover) throw e;
+                log.warn("recovering: {}", e.getMessage());
+                rows.clear();
+                rewrite = recoverFrom(e);
             }
-            Path journalFile = dir.resolve(JOURNAL);
-            if (Files.exists(journalFile)) replay(journalFile);
-            compact();
+            if (rewrite || !Files.exists(dir.resolve(SNAPSHOT))) {
+                compact();
+            } else {
+                journal = FileChannel.open(dir.resolve(JOURNAL), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                        StandardOpenOption.APPEND);
+                syncDirectory();
+            }
             return new ArrayList<>(rows.values());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the configuration in " + dir, e);
+            throw new UncheckedIOException("cannot read the configuration in " + dir + ": " + e, e);
         }
     }
 
-    private void replay(Path journalFile) throws IOException {
-        try (BufferedReader in = Files.newBufferedReader(journalFile, StandardCharsets.UTF_8)) {
-            String line;
-            int n = 0;
-            while ((line = in.readLine()) != null) {
-                n++;
-                if (line.isBlank()) continue;
-                ObjectNode entry;
-                try {
-                    entry = (ObjectNode) json.readTree(line);
-                } catch (JsonProcessingException e) {
-                    log.warn("{} line {} is torn (a write cut short by a crash, never acknowledged); dropped",
-                            journalFile, n);
-                    break;
+    /** Loads the snapshot and the journal, tolerating only a torn last record; true when they need rewriting. */
+    private boolean load() throws IOException {
+        Path snapshotFile = dir.resolve(SNAPSHOT);
+        Snapshot base = readSnapshot(snapshotFile);
+        Scan scan = scan(currentJournal());
+        for (Damage d : scan.damaged()) {
+            if (d.line() < scan.lastLine()) throw corruption(d, scan);
+        }
+        replay(base, List.of(scan), true);
+        Damage torn = scan.damaged().isEmpty() ? null : scan.damaged().get(0);
+        if (torn != null) {
+            log.warn("{}: the last record is incomplete or damaged ({}), a write cut short by a crash and never "
+                    + "acknowledged: dropped; the journal as it was is kept as {}", torn.where(), torn.reason(),
+                    PREVIOUS_JOURNAL);
+        }
+        // A torn tail must not stay where the next record is appended; an old format is rewritten.
+        return torn != null || scan.legacy() || base.legacy();
+    }
+
+    /** The journal to read: the previous one when a compaction was cut short before starting a new one. */
+    private Path currentJournal() {
+        Path journalFile = dir.resolve(JOURNAL);
+        return Files.exists(journalFile) ? journalFile : dir.resolve(PREVIOUS_JOURNAL);
+    }
+
+    /** Starts from every intact record, sets the damaged files aside and says what was lost. */
+    private boolean recoverFrom(DamagedConfigurationException damage) throws IOException {
+        List<Path> damaged = new ArrayList<>();
+        List<Scan> journals = new ArrayList<>();
+        Snapshot base;
+        Path snapshotFile = dir.resolve(SNAPSHOT);
+        try {
+            base = readSnapshot(snapshotFile);
+        } catch (DamagedConfigurationException e) {
+            damaged.add(snapshotFile);
+            // The previous snapshot and the journal written after it hold what the damaged one held.
+            base = readSnapshot(dir.resolve(PREVIOUS_SNAPSHOT));
+            journals.add(scan(dir.resolve(PREVIOUS_JOURNAL)));
+            log.warn("recovering: rebuilding {} from {} (record {}) and {}", SNAPSHOT, PREVIOUS_SNAPSHOT, base.seq(),
+                    PREVIOUS_JOURNAL);
+        }
+        Path currentJournal = currentJournal();
+        if (journals.isEmpty() || !journals.get(0).file().equals(currentJournal)) journals.add(scan(currentJournal));
+        Scan current = journals.get(journals.size() - 1);
+        for (Scan s : journals) {
+            for (Damage d : s.damaged()) log.warn("recovering: {} is damaged ({}): its record is lost", d.where(), d.reason());
+        }
+        if (!current.damaged().isEmpty() || damage.file().equals(current.file())) damaged.add(current.file());
+        int lost = replay(base, journals, false);
+        String stamp = ZonedDateTime.now(ZoneOffset.UTC).format(DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'"));
+        for (Path file : damaged) {
+            if (!Files.exists(file)) continue;
+            Path aside = file.resolveSibling(file.getFileName() + ".damaged-" + stamp);
+            Files.move(file, aside, StandardCopyOption.ATOMIC_MOVE);
+            log.warn("recovering: {} set aside as {}", file, aside.getFileName());
+        }
+        log.warn("recovered {} rows up to record {}; {} records lost; check /health's unresolvedVms for VMs "
+                + "whose configuration was lost", rows.size(), seq, lost);
+        return true;
+    }
+
+    /**
+     * Applies the journals' records after the snapshot's, in order. Strict: a missing or repeated
+     * record is corruption. Otherwise every intact record is applied; returns how many were missing.
+     */
+    private int replay(Snapshot base, List<Scan> journals, boolean strict) {
+        for (StoredVr vr : base.rows()) rows.put(vr.config().vmIndex, vr);
+        long last = base.seq();
+        int missing = 0;
+        for (Scan scan : journals) {
+            boolean appliedFromThisFile = false;
+            for (Rec rec : scan.records()) {
+                long s = rec.seq() < 0 ? last + 1 : rec.seq(); // the old format had no sequence numbers
+                if (s <= last) {
+                    // Records the snapshot holds: a compaction was cut short before the journal was replaced.
+                    if (appliedFromThisFile && strict) {
+                        throw corruption(new Damage(scan.file(), rec.line(), rec.offset(),
+                                "record " + s + " comes after record " + last + ": records out of order"), scan);
+                    }
+                    continue;
                 }
-                if (entry.has("remove")) {
-                    rows.remove(entry.get("remove").asInt());
-                } else {
-                    StoredVr vr = json.treeToValue(entry.get("put"), StoredVr.class);
-                    rows.put(vr.config().vmIndex, vr);
+                if (s != last + 1) {
+                    String gap = last + 1 == s - 1 ? "record " + (last + 1) + " is" : "records " + (last + 1)
+                            + " to " + (s - 1) + " are";
+                    if (strict) {
+                        throw corruption(new Damage(scan.file(), rec.line(), rec.offset(), "record " + s
+                                + " follows record " + last + ": " + gap + " missing"), scan);
+                    }
+                    log.warn("recovering: {} line {}: {} missing", scan.file(), rec.line(), gap);
+                    missing += (int) (s - last - 1);
                 }
+                apply(rec.ops());
+                last = s;
+                appliedFromThisFile = true;
             }
         }
+        seq = last;
+        return missing;
+    }
+
+    private void apply(List<Op> ops) {
+        for (Op op : ops) {
+            if (op.put() != null) {
+                rows.put(op.put().config().vmIndex, op.put());
+            } else {
+                rows.remove(op.remove());
+            }
+        }
+    }
+
+    private DamagedConfigurationException corruption(Damage d, Scan scan) {
+        long after = scan.records().stream().filter(r -> r.line() > d.line()).count();
+        return new DamagedConfigurationException(d.file(), d.where() + " is damaged: " + d.reason() + ". " + after
+                + " intact records follow it, so this is corruption, not a write cut short by a crash. Nothing has "
+                + "been changed. Restore the data directory from a backup, or start once with " + RECOVER_OPTION
+                + " to keep every intact record and set the damaged file aside as "
+                + d.file().getFileName() + ".damaged-TIME.");
+    }
+
+    // ---------------------------------------------------------------- the journal's lines
+
+    /** Where a file is damaged and why. */
+    private record Damage(Path file, int line, long offset, String reason) {
+        String where() {
+            return file + " line " + line + " (byte " + offset + ")";
+        }
+    }
+
+    /** One intact record: its sequence number (-1 in the old format), operations and place. */
+    private record Rec(long seq, List<Op> ops, int line, long offset) {
+    }
+
+    /** What one journal file holds: its intact records and its damaged lines, in file order. */
+    private record Scan(Path file, List<Rec> records, List<Damage> damaged, int lastLine, boolean legacy) {
+    }
+
+    private static final class BadRecord extends Exception {
+        BadRecord(String reason) {
+            super(reason, null, false, false);
+        }
+    }
+
+    private Scan scan(Path file) throws IOException {
+        byte[] b;
+        try {
+            b = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            return new Scan(file, List.of(), List.of(), 0, false);
+        }
+        List<Rec> records = new ArrayList<>();
+        List<Damage> damaged = new ArrayList<>();
+        boolean legacy = false;
+        int line = 0;
+        int lastLine = 0;
+        for (int start = 0; start < b.length; ) {
+            int end = indexOf(b, (byte) '\n', start);
+            if (end < 0) end = b.length;
+            line++;
+            if (!blank(b, start, end)) {
+                lastLine = line;
+                try {
+                    Rec rec = decode(b, start, end, line);
+                    legacy |= rec.seq() < 0;
+                    records.add(rec);
+                } catch (BadRecord e) {
+                    damaged.add(new Damage(file, line, start, e.getMessage()));
+                }
+            }
+            start = end + 1;
+        }
+        return new Scan(file, records, damaged, lastLine, legacy);
+    }
+
+    private Rec decode(byte[] b, int start, int end, int line) throws BadRecord {
+        try {
+            if (b[start] == '{') {
+                // The format before records carried a checksum: one operation per line.
+                return new Rec(-1, List.of(json.readValue(b, start, end - start, Op.class)), line, start);
+            }
+            if (end - start < 10 || b[start + 8] != ' ') throw new BadRecord("it does not start with a checksum");
+            long expected;
+            try {
+                expected = Long.parseLong(new String(b, start, 8, StandardCharsets.US_ASCII), 16);
+            } catch (NumberFormatException e) {
+                throw new BadRecord("it does not start with a checksum");
+            }
+            CRC32C crc = new CRC32C();
+            crc.update(b, start + 9, end - start - 9);
+            if (crc.getValue() != expected) throw new BadRecord("checksum mismatch (altered or cut short)");
+            JournalRecord r = json.readValue(b, start + 9, end - start - 9, JournalRecord.class);
+            if (r.seq() <= 0 || r.ops() == null) throw new BadRecord("no sequence number or operations");
+            return new Rec(r.seq(), r.ops(), line, start);
+        } catch (IOException e) {
+            String why = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.toString();
+            throw new BadRecord("not a journal record: " + why);
+        }
+    }
+
+    private static String line(long seq, List<Op> ops, ObjectMapper json) throws JsonProcessingException {
+        String body = json.writeValueAsString(new JournalRecord(seq, ops));
+        CRC32C crc = new CRC32C();
+        crc.update(body.getBytes(StandardCharsets.UTF_8));
+        return String.format("%08x", crc.getValue()) + ' ' + body + '\n';
+    }
+
+    private static boolean blank(byte[] b, int start, int end) {
+        for (int i = start; i < end; i++) if (b[i] != ' ' && b[i] != '\r' && b[i] != '\t') return false;
+        return true;
+    }
+
+    private static int indexOf(byte[] b, byte v, int from) {
+        for (int i = from; i < b.length; i++) if (b[i] == v) return i;
+        return -1;
+    }
+
+    // ---------------------------------------------------------------- the snapshot
+
+    private record Snapshot(long seq, List<StoredVr> rows, boolean legacy) {
+    }
+
+    private Snapshot readSnapshot(Path file) throws IOException {
+        byte[] b;
+        try {
+            b = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            return new Snapshot(0, List.of(), false);
+        }
+        try {
+            if (b.length > 0 && b[0] == '[') {
+                // The format before snapshots named their last record and carried a checksum.
+                return new Snapshot(0, List.of(json.readValue(b, StoredVr[].class)), true);
+            }
+            SnapshotFile s = json.readValue(b, SnapshotFile.class);
+            int crcAt = lastIndexOf(b, SNAPSHOT_CRC);
+            if (s.crc32c() == null || crcAt < 0) throw snapshotDamaged(file, b.length, "it has no checksum");
+            CRC32C crc = new CRC32C();
+            crc.update(b, 0, crcAt);
+            if (!String.format("%08x", crc.getValue()).equals(s.crc32c())) {
+                throw snapshotDamaged(file, b.length, "checksum mismatch: it was altered after it was written");
+            }
+            return new Snapshot(s.seq(), s.rows() == null ? List.of() : s.rows(), false);
+        } catch (JsonProcessingException e) {
+            JsonLocation at = e.getLocation();
+            String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr()
+                    + " (byte " + at.getByteOffset() + " of " + b.length + ")";
+            String cut = at != null && at.getByteOffset() >= b.length ? " (the file ends there: it was cut short)" : "";
+            throw new DamagedConfigurationException(file, file + " is damaged" + where + ": " + e.getOriginalMessage()
+                    + cut + ". " + snapshotRemedy());
+        }
+    }
+
+    private DamagedConfigurationException snapshotDamaged(Path file, int length, String reason) {
+        return new DamagedConfigurationException(file, file + " is damaged (" + length + " bytes): " + reason + ". "
+                + snapshotRemedy());
+    }
+
+    private static String snapshotRemedy() {
+        return "Nothing has been changed. Start once with " + RECOVER_OPTION + " to rebuild it from "
+                + PREVIOUS_SNAPSHOT + " and " + PREVIOUS_JOURNAL + " (the damaged file is set aside), or restore "
+                + "the data directory from a backup.";
+    }
+
+    private byte[] snapshotBytes() throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256 + rows.size() * 256);
+        out.write(("{\"seq\":" + seq + ",\"rows\":[").getBytes(StandardCharsets.US_ASCII));
+        boolean first = true;
+        for (StoredVr vr : rows.values()) {
+            if (!first) out.write(',');
+            out.write('\n');
+            out.write(json.writeValueAsBytes(vr));
+            first = false;
+        }
+        out.write(']');
+        CRC32C crc = new CRC32C();
+        crc.update(out.toByteArray());
+        out.write(SNAPSHOT_CRC);
+        out.write(String.format("%08x\"}\n", crc.getValue()).getBytes(StandardCharsets.US_ASCII));
+        return out.toByteArray();
+    }
+
+    private static int lastIndexOf(byte[] b, byte[] what) {
+        outer:
+        for (int i = b.length - what.length; i >= 0; i--) {
+            for (int k = 0; k < what.length; k++) if (b[i + k] != what[k]) continue outer;
+            return i;
+        }
+        return -1;
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    /**
+     * A change to several rows made durable as one journal record: all of it or none of it, with one
+     * write and one fsync. Build it, then {@link #commit()}.
+     */
+    public final class Change {
+        private final List<Op> ops = new ArrayList<>();
+
+        private Change() {
+        }
+
+        /** Writes a row (new or changed). */
+        public Change put(VmConfigEntry config) {
+            ops.add(new Op(new StoredVr(config, false), null));
+            return this;
+        }
+
+        /** Writes a row marked as being removed: its removal was asked for and is not done yet. */
+        public Change markRemoving(VmConfigEntry config) {
+            ops.add(new Op(new StoredVr(config, true), null));
+            return this;
+        }
+
+        /** Forgets a row. */
+        public Change remove(int vmIndex) {
+            ops.add(new Op(null, vmIndex));
+            return this;
+        }
+
+        public boolean isEmpty() {
+            return ops.isEmpty();
+        }
+
+        /** Makes the change durable; when this returns normally it survives a crash. */
+        public void commit() {
+            ConfigStore.this.commit(List.copyOf(ops));
+        }
+    }
+
+    /** A new change to several rows, durable as one record once committed. */
+    public Change change() {
+        return new Change();
     }
 
     /** Records a row (new or changed); durable when this returns. */
-    public synchronized void put(VmConfigEntry config, boolean removing) {
-        StoredVr vr = new StoredVr(config, removing);
-        ObjectNode line = json.createObjectNode();
-        line.set("put", json.valueToTree(vr));
-        append(line);
-        rows.put(config.vmIndex, vr);
+    public void put(VmConfigEntry config, boolean removing) {
+        Change c = change();
+        if (removing) {
+            c.markRemoving(config);
+        } else {
+            c.put(config);
+        }
+        c.commit();
     }
 
-    /** Records several rows with one write and one flush, all or none. */
-    public synchronized void putAll(Collection<VmConfigEntry> configs) {
-        StringBuilder lines = new StringBuilder();
-        for (VmConfigEntry c : configs) {
-            ObjectNode line = json.createObjectNode();
-            line.set("put", json.valueToTree(new StoredVr(c, false)));
-            lines.append(line).append('\n');
-        }
-        write(lines.toString(), configs.size());
-        for (VmConfigEntry c : configs) rows.put(c.vmIndex, new StoredVr(c, false));
+    /** Records several rows as one record, all or none. */
+    public void putAll(Collection<VmConfigEntry> configs) {
+        Change c = change();
+        configs.forEach(c::put);
+        c.commit();
     }
 
     /** Forgets a row; durable when this returns. */
-    public synchronized void remove(int vmIndex) {
-        ObjectNode line = json.createObjectNode();
-        line.put("remove", vmIndex);
-        append(line);
-        rows.remove(vmIndex);
+    public void remove(int vmIndex) {
+        change().remove(vmIndex).commit();
     }
 
-    private void append(ObjectNode line) {
-        write(line + "\n", 1);
-    }
-
-    private void write(String text, int lines) {
+    private synchronized void commit(List<Op> ops) {
+        if (ops.isEmpty()) return;
+        if (journal == null) throw new IllegalStateException("the configuration store is not open");
+        if (broken != null) {
+            throw new UncheckedIOException("the configuration journal in " + dir + " failed earlier; restart", broken);
+        }
+        long end = -1;
         try {
-            ByteBuffer bytes = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
+            ByteBuffer bytes = ByteBuffer.wrap(line(seq + 1, ops, json).getBytes(StandardCharsets.UTF_8));
+            end = journal.size();
             while (bytes.hasRemaining()) journal.write(bytes);
             journal.force(false);
-            journalLines += lines;
-            if (journalLines > 1000 && journalLines > 2 * rows.size()) compact();
         } catch (IOException e) {
+            undo(end, e);
             throw new UncheckedIOException("cannot write the configuration journal in " + dir, e);
+        }
+        seq++;
+        apply(ops);
+        opsSinceSnapshot += ops.size();
+        if (opsSinceSnapshot > COMPACT_AFTER_OPS && opsSinceSnapshot > 2 * rows.size()) {
+            try {
+                compact();
+            } catch (IOException e) {
+                // The record is durable in the journal; compaction is tried again after the next change.
+                log.warn("writing the configuration snapshot in {} failed: {}", dir, e.toString());
+            }
         }
     }
 
-    /** Writes every row to a fresh snapshot and starts an empty journal. */
-    private void compact() throws IOException {
+    /** Cuts a record that was not written whole, so that the next one does not follow a torn line. */
+    private void undo(long end, IOException cause) {
+        if (end < 0) return;
+        try {
+            journal.truncate(end);
+            journal.force(false);
+        } catch (IOException e) {
+            cause.addSuppressed(e);
+            broken = cause;
+        }
+    }
+
+    /**
+     * Writes every row to a new snapshot beside the old one and renames it over it, keeping the old
+     * snapshot and journal as the previous pair, then starts an empty journal. A crash at any point
+     * leaves files that start-up reads whole: records the snapshot already holds are skipped by their
+     * sequence numbers.
+     */
+    synchronized void compact() throws IOException {
         Path tmp = dir.resolve(SNAPSHOT + ".tmp");
         try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
-            out.write(ByteBuffer.wrap(json.writeValueAsBytes(rows.values())));
+            ByteBuffer bytes = ByteBuffer.wrap(snapshotBytes());
+            while (bytes.hasRemaining()) out.write(bytes);
             out.force(true);
         }
-        Files.move(tmp, dir.resolve(SNAPSHOT), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Path snapshot = dir.resolve(SNAPSHOT);
+        Path journalFile = dir.resolve(JOURNAL);
+        keep(snapshot, dir.resolve(PREVIOUS_SNAPSHOT));
+        keep(journalFile, dir.resolve(PREVIOUS_JOURNAL));
+        Files.move(tmp, snapshot, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Path fresh = dir.resolve(JOURNAL + ".tmp");
+        try (FileChannel empty = FileChannel.open(fresh, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            empty.force(true);
+        }
         if (journal != null) journal.close();
-        journal = FileChannel.open(dir.resolve(JOURNAL), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING);
-        journal.force(true);
-        journalLines = 0;
+        Files.move(fresh, journalFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        journal = FileChannel.open(journalFile, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        syncDirectory();
+        opsSinceSnapshot = 0;
+    }
+
+    /** Keeps a file under another name without copying it (a second link), replacing what that name held. */
+    private static void keep(Path current, Path previous) throws IOException {
+        if (!Files.exists(current)) return;
+        Files.deleteIfExists(previous);
+        try {
+            Files.createLink(previous, current);
+        } catch (UnsupportedOperationException | IOException e) {
+            Files.copy(current, previous, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    /** Makes renames and new files in the directory durable (where the platform allows it). */
+    private void syncDirectory() {
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        } catch (IOException e) {
+            log.debug("cannot sync the directory {}: {}", dir, e.toString());
+        }
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.vrouter.core.service;
 
 import static io.vrouter.core.service.ServiceFixture.vr;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vrouter.core.driver.PowerState;
 import io.vrouter.core.driver.sim.LatencyProfile;
@@ -15,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -135,6 +137,34 @@ class DurabilityTest {
         try (ServiceFixture f = new ServiceFixture(dir)) {
             assertThat(f.service.findByName("whole")).isPresent();
             assertThat(f.service.get(9)).isEmpty();
+        }
+    }
+
+    /**
+     * The issue's case: 20 VRs, bytes garbled inside line 10 of the journal. The start-up stops and
+     * keeps the files as they are; a recovery keeps the 19 intact VRs and the lost one's VM shows as
+     * unresolved on the host, never deleted.
+     */
+    @Test
+    void aDamagedJournalStopsTheStartUpUntilARecoveryIsAskedFor() throws Exception {
+        try (ServiceFixture f = new ServiceFixture(dir)) {
+            for (int k = 1; k <= 20; k++) f.service.create(vr("j" + k)).await(WAIT);
+        }
+        Path journal = dir.resolve("config.journal");
+        List<String> lines = Files.readAllLines(journal);
+        int tenth = lines.stream().filter(l -> l.contains("\"j10\"")).findFirst().map(lines::indexOf).orElseThrow();
+        lines.set(tenth, lines.get(tenth).replace("\"j10\"", "\"j1\u0000"));
+        Files.write(journal, lines);
+        byte[] damaged = Files.readAllBytes(journal);
+        assertThatThrownBy(() -> new ServiceFixture(dir)).hasMessageContaining(journal + " line " + (tenth + 1) + " ");
+        assertThat(Files.readAllBytes(journal)).isEqualTo(damaged);
+        try (ServiceFixture f = new ServiceFixture(dir, true)) {
+            assertThat(f.service.list(RouterQuery.all()).total).isEqualTo(19);
+            assertThat(f.service.findByName("j11")).isPresent();
+            assertThat(f.report.unresolved()).extracting(vm -> vm.vmName()).containsExactly("j10");
+        }
+        try (ServiceFixture f = new ServiceFixture(dir)) {
+            assertThat(f.service.list(RouterQuery.all()).total).isEqualTo(19);
         }
     }
 

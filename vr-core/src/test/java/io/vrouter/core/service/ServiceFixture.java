@@ -24,11 +24,25 @@ final class ServiceFixture implements AutoCloseable {
     }
 
     ServiceFixture(Path dataDir, LatencyProfile latency) throws Exception {
+        this(dataDir, latency, false);
+    }
+
+    /** With {@code recover}, starts from whatever is intact in a damaged configuration. */
+    ServiceFixture(Path dataDir, boolean recover) throws Exception {
+        this(dataDir, LatencyProfile.NONE, recover);
+    }
+
+    private ServiceFixture(Path dataDir, LatencyProfile latency, boolean recover) throws Exception {
         this.dataDir = dataDir;
         this.driver = new SimulatedDriver(latency, dataDir.resolve("sim-host.journal"));
-        this.service = new VirtualRouterService(driver, new ConfigStore(dataDir), VrMetrics.inMemory());
+        this.service = new VirtualRouterService(driver, new ConfigStore(dataDir, recover), VrMetrics.inMemory());
         service.events().subscribe(events::add);
-        this.report = service.start();
+        try {
+            this.report = service.start();
+        } catch (Exception | Error e) {
+            service.close();
+            throw e;
+        }
     }
 
     static VmConfigEntry vr(String name) {
