@@ -358,7 +358,7 @@ final class MibView {
     };
 
     /** vmNetworkTable: indexed by vmIndex.vmNetworkIndex. */
-    private static final Table NETWORK_TABLE = new Table(VM_NETWORK_ENTRY, false, columns(2, 5)) {
+    private static final Table NETWORK_TABLE = new Table(VM_NETWORK_ENTRY, false, columns(2, 9)) {
         @Override
         List<Row> rows(MibView v, int vmIndex) {
             VirtualRouter r = v.router(vmIndex);
@@ -373,6 +373,11 @@ final class MibView {
                 case NETWORK_PARENT -> Codec.text(n.vmNetworkParent);
                 case NETWORK_MODEL -> Codec.text(n.vmNetworkModel);
                 case NETWORK_PHYS_ADDRESS -> Codec.mac(n.vmNetworkPhysAddress);
+                // Only where the driver counts: an absent counter is no instance, not a 0.
+                case NETWORK_IN_OCTETS -> counter(n.vmNetworkInOctets);
+                case NETWORK_IN_PKTS -> counter(n.vmNetworkInPkts);
+                case NETWORK_OUT_OCTETS -> counter(n.vmNetworkOutOctets);
+                case NETWORK_OUT_PKTS -> counter(n.vmNetworkOutPkts);
                 default -> null;
             };
         }
@@ -484,6 +489,10 @@ final class MibView {
 
     private static long nonNegative(Long v) {
         return Codec.unsigned32(v);
+    }
+
+    private static Counter64 counter(Long v) {
+        return v == null ? null : new Counter64(v);
     }
 
     private static long nn(Long v) {

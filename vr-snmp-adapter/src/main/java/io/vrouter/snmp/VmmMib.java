@@ -51,7 +51,8 @@ public final class VmmMib {
 
     /** vmCpuEntry, vmCpuAffinityEntry, vmNetworkEntry columns. */
     public static final int CPU_CORE_TIME = 2, CPU_AFFINITY = 2;
-    public static final int NETWORK_IF_INDEX = 2, NETWORK_PARENT = 3, NETWORK_MODEL = 4, NETWORK_PHYS_ADDRESS = 5;
+    public static final int NETWORK_IF_INDEX = 2, NETWORK_PARENT = 3, NETWORK_MODEL = 4, NETWORK_PHYS_ADDRESS = 5,
+            NETWORK_IN_OCTETS = 6, NETWORK_IN_PKTS = 7, NETWORK_OUT_OCTETS = 8, NETWORK_OUT_PKTS = 9;
 
     /** Notification OIDs: vmNotifications.N. */
     public static final OID VM_RUNNING = sub(NOTIFICATIONS, 1);

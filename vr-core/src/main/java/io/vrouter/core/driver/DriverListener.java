@@ -5,6 +5,14 @@ public interface DriverListener {
     /** The VM's power state changed. */
     void powerStateChanged(int vmIndex, PowerState state);
 
+    /**
+     * The VM's power state changed, and the driver can say what it saw (an interface set down, a
+     * routing daemon gone); the service shows it in vmOperStateReason.
+     */
+    default void powerStateChanged(int vmIndex, PowerState state, String what) {
+        powerStateChanged(vmIndex, state);
+    }
+
     /** The VM disappeared from the host. */
     void vmVanished(int vmIndex);
 }

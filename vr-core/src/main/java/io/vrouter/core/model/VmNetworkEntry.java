@@ -6,7 +6,8 @@ import jakarta.xml.bind.annotation.XmlType;
 
 /** One row of vmNetworkTable (RFC 7666): an interface as the hypervisor reports it. */
 @XmlType(name = "vmNetworkEntry", propOrder = {"vmNetworkIndex", "vmNetworkIfIndex", "vmNetworkParent",
-        "vmNetworkModel", "vmNetworkPhysAddress"})
+        "vmNetworkModel", "vmNetworkPhysAddress", "vmNetworkInOctets", "vmNetworkInPkts", "vmNetworkOutOctets",
+        "vmNetworkOutPkts"})
 @XmlAccessorType(XmlAccessType.FIELD)
 public class VmNetworkEntry {
     public Integer vmNetworkIndex;
@@ -16,4 +17,12 @@ public class VmNetworkEntry {
     public String vmNetworkParent;
     public String vmNetworkModel;
     public String vmNetworkPhysAddress;
+    /** Octets the VR received on the interface; absent where the hypervisor does not count them. */
+    public Long vmNetworkInOctets;
+    /** Packets the VR received on the interface. */
+    public Long vmNetworkInPkts;
+    /** Octets the VR sent on the interface. */
+    public Long vmNetworkOutOctets;
+    /** Packets the VR sent on the interface. */
+    public Long vmNetworkOutPkts;
 }

@@ -642,10 +642,15 @@ public final class VirtualRouterService implements AutoCloseable {
     private final class HostChanges implements DriverListener {
         @Override
         public void powerStateChanged(int vmIndex, PowerState state) {
+            powerStateChanged(vmIndex, state, null);
+        }
+
+        @Override
+        public void powerStateChanged(int vmIndex, PowerState state, String what) {
             VrRecord r = routers.get(vmIndex);
             if (r != null && idle(r) && r.operState != state.operState()) {
-                log.info("VR {} ({}) is now {} on the host", vmIndex, r.config.vmName, state);
-                transition(r, state.operState(), "changed outside vrouter");
+                log.info("VR {} ({}) is now {} on the host{}", vmIndex, r.config.vmName, state, what == null ? "" : ": " + what);
+                transition(r, state.operState(), what == null ? "changed outside vrouter" : what + " (changed outside vrouter)");
             }
         }
 

@@ -172,7 +172,9 @@ public final class ModelTree {
         return DataNode.inner(VMM, "vmNetworkEntry", "vmIndex", "vmNetworkIndex")
                 .add("vmIndex", vmIndex).add("vmNetworkIndex", n.vmNetworkIndex)
                 .add("vmNetworkIfIndex", n.vmNetworkIfIndex).add("vmNetworkParent", n.vmNetworkParent)
-                .add("vmNetworkModel", n.vmNetworkModel).add("vmNetworkPhysAddress", n.vmNetworkPhysAddress);
+                .add("vmNetworkModel", n.vmNetworkModel).add("vmNetworkPhysAddress", n.vmNetworkPhysAddress)
+                .add("vmNetworkInOctets", n.vmNetworkInOctets).add("vmNetworkInPkts", n.vmNetworkInPkts)
+                .add("vmNetworkOutOctets", n.vmNetworkOutOctets).add("vmNetworkOutPkts", n.vmNetworkOutPkts);
     }
 
     /** An RFC 7666 enumeration value (1-based) as its label. */
