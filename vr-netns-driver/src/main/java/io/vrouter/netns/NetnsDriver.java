@@ -1,0 +1,1087 @@
+package io.vrouter.netns;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vrouter.core.driver.DriverException;
+import io.vrouter.core.driver.DriverListener;
+import io.vrouter.core.driver.HypervisorDriver;
+import io.vrouter.core.driver.PowerState;
+import io.vrouter.core.driver.VmRuntime;
+import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.Hypervisor;
+import io.vrouter.core.model.InetAddressType;
+import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.model.VmCpuEntry;
+import io.vrouter.core.model.VmEntry;
+import io.vrouter.core.model.VmNetworkConfigEntry;
+import io.vrouter.core.model.VmNetworkEntry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * VRs as Linux network namespaces, the way OpenStack Neutron's L3 agent builds its routers: each VR
+ * is a namespace {@code PREFIX<vmIndex>} whose interfaces are veth pairs, the host side a port of the
+ * Linux bridge named by vmNetworkConfigParent; the kernel forwards between them, and the template's
+ * routing daemon (none for {@code kernel}, BIRD for {@code bird}) runs inside, in a cgroup of the VR.
+ *
+ * <p>Every step is idempotent and checks before it acts, so that a step re-driven after a crash is
+ * safe. What the driver did is recorded in {@link HostRecord} (the marker); reads come from a cache
+ * kept current by {@link HostMonitor}'s netlink events, sysfs and bounded polls, never from a
+ * process per read.
+ */
+public final class NetnsDriver implements HypervisorDriver {
+    private static final Logger log = LoggerFactory.getLogger(NetnsDriver.class);
+    public static final String KERNEL = "kernel";
+    static final int CAP_NET_ADMIN = 12;
+    static final int CAP_SYS_ADMIN = 21;
+    private static final Path BR_NETFILTER = Path.of("/proc/sys/net/bridge/bridge-nf-call-iptables");
+    static final String STATIC_ROUTES = "static-routes";
+
+    private final NetnsSettings settings;
+    private final Names names;
+    private final Commands commands;
+    private final Cgroups cgroups;
+    private final Bird bird;
+    private final List<String> templates;
+    private final HostLinks hostLinks;
+    private final String bridgeAlias;
+    private final String version;
+    private final ObjectMapper json = new ObjectMapper();
+    private final ScheduledExecutorService timers;
+    /** Reads namespaces one at a time: events never turn into a burst of processes. */
+    private final ScheduledExecutorService refresher;
+    private final Map<Integer, Vr> vrs = new ConcurrentHashMap<>();
+    /** nsid (as the host's namespace numbers ours) to vmIndex, for the monitor's events. */
+    private final Map<Integer, Integer> nsids = new ConcurrentHashMap<>();
+    private volatile long nsidsReadAt;
+    private final Map<String, Object> bridgeLocks = new ConcurrentHashMap<>();
+    private final HostMonitor monitor;
+    private volatile DriverListener listener;
+    private volatile String problem;
+
+    /** One VR as the driver knows it. */
+    private static final class Vr {
+        final int vmIndex;
+        final String netns;
+        final Path dir;
+        volatile HostRecord record;
+        volatile NsView view = NsView.EMPTY;
+        /** The routes added by hand while it ran, put back when it starts again. */
+        volatile List<String> staticRoutes = List.of();
+        /** Its host-side interfaces by interface index, as sysfs last showed them; absent when gone. */
+        final Map<Integer, HostLinks.Link> links = new ConcurrentHashMap<>();
+        /** What the listener was last told (or would have been, had no operation been under way); guarded by this. */
+        Observed reported = Observed.GONE;
+        final AtomicInteger busy = new AtomicInteger();
+        final AtomicBoolean refreshQueued = new AtomicBoolean();
+        volatile long eventAt;
+        volatile long viewAt;
+        volatile Cgroups.Usage usage = Cgroups.Usage.NONE;
+        volatile long usageAt;
+
+        Vr(int vmIndex, String netns, Path dir) {
+            this.vmIndex = vmIndex;
+            this.netns = netns;
+            this.dir = dir;
+        }
+    }
+
+    /** The VR's state as the host shows it, and what about the host made it so. */
+    private record Observed(PowerState power, String what) {
+        static final Observed GONE = new Observed(null, "gone");
+
+        boolean gone() {
+            return power == null;
+        }
+    }
+
+    private NetnsDriver(NetnsSettings settings, Cgroups cgroups) {
+        this.settings = settings;
+        this.names = new Names(settings.prefix());
+        this.cgroups = cgroups;
+        this.timers = Executors.newScheduledThreadPool(1, daemonThreads("netns-timer"));
+        this.refresher = Executors.newSingleThreadScheduledExecutor(daemonThreads("netns-refresh"));
+        this.commands = new Commands(settings.ip(), settings.commandTimeout(), timers);
+        this.bird = new Bird(settings.bird(), commands, settings.stopTimeout());
+        this.templates = bird.installed() ? List.of(KERNEL, Bird.TEMPLATE) : List.of(KERNEL);
+        this.hostLinks = new HostLinks(settings.counterMaxAge());
+        this.bridgeAlias = "vrouter:" + settings.prefix();
+        this.version = kernelRelease();
+        this.monitor = new HostMonitor(settings.ip(), new Events());
+    }
+
+    private static java.util.concurrent.ThreadFactory daemonThreads(String name) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /**
+     * Checks that this process may do what the driver does (root, or CAP_NET_ADMIN and
+     * CAP_SYS_ADMIN), that iproute2 and the cgroup controllers are there, and starts following
+     * the host.
+     */
+    public static NetnsDriver open(NetnsSettings settings) throws DriverException {
+        List<String> missing = missingCapabilities();
+        if (!missing.isEmpty()) {
+            throw new DriverException("NOT_PERMITTED", "--driver netns needs root (CAP_NET_ADMIN and CAP_SYS_ADMIN);"
+                    + " this process lacks " + String.join(" and ", missing));
+        }
+        Cgroups cgroups = Cgroups.detect(settings.cgroupParent());
+        NetnsDriver d = new NetnsDriver(settings, cgroups);
+        try {
+            d.commands.ip("-V");
+        } catch (DriverException e) {
+            d.close();
+            throw new DriverException("NO_IPROUTE2", "--driver netns needs iproute2's ip command ('" + settings.ip()
+                    + "'): " + e.getMessage(), e);
+        }
+        try {
+            Files.createDirectories(settings.runDir());
+            d.monitor.start();
+        } catch (IOException e) {
+            d.close();
+            throw new DriverException("NOT_PERMITTED", "--driver netns cannot use " + settings.runDir() + " or "
+                    + HostMonitor.NETNS_DIR + ": " + e.getMessage(), e);
+        }
+        d.timers.scheduleWithFixedDelay(d::checkDaemons, settings.daemonCheckInterval().toMillis(),
+                settings.daemonCheckInterval().toMillis(), TimeUnit.MILLISECONDS);
+        d.timers.scheduleWithFixedDelay(d::resync, settings.resyncInterval().toMillis(),
+                settings.resyncInterval().toMillis(), TimeUnit.MILLISECONDS);
+        if (Cgroups.read(BR_NETFILTER).equals("1")) {
+            log.warn("br_netfilter is on (net.bridge.bridge-nf-call-iptables=1, as Docker sets it): traffic between VRs"
+                    + " on a bridge crosses the host's iptables FORWARD chain and is dropped where its policy is DROP;"
+                    + " vr-netns-driver/README.md says how to let it through");
+        }
+        log.info("netns driver: VRs as namespaces {}<vmIndex>, records in {}, {}, templates {}", settings.prefix(),
+                settings.runDir(), cgroups.describe(), d.templates);
+        return d;
+    }
+
+    /** The capabilities of CAP_NET_ADMIN and CAP_SYS_ADMIN this process does not have. */
+    static List<String> missingCapabilities() {
+        long eff = 0;
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("CapEff:")) eff = Long.parseUnsignedLong(line.substring(7).trim(), 16);
+            }
+        } catch (IOException e) {
+            return List.of("CAP_NET_ADMIN", "CAP_SYS_ADMIN");
+        }
+        return missingCapabilities(eff);
+    }
+
+    static List<String> missingCapabilities(long effective) {
+        List<String> missing = new ArrayList<>();
+        if ((effective & (1L << CAP_NET_ADMIN)) == 0) missing.add("CAP_NET_ADMIN");
+        if ((effective & (1L << CAP_SYS_ADMIN)) == 0) missing.add("CAP_SYS_ADMIN");
+        return missing;
+    }
+
+    private static String kernelRelease() {
+        return Cgroups.read(Path.of("/proc/sys/kernel/osrelease"));
+    }
+
+    @Override
+    public String name() {
+        return "netns";
+    }
+
+    @Override
+    public List<String> templates() {
+        return templates;
+    }
+
+    @Override
+    public Set<AdminState> adminStates() {
+        // A namespace has no memory image to save to disk: pause (the freezer) yes, suspend no.
+        return EnumSet.of(AdminState.RUNNING, AdminState.PAUSED, AdminState.SHUTDOWN);
+    }
+
+    @Override
+    public Hypervisor hypervisor() {
+        Hypervisor h = new Hypervisor();
+        h.vmHvSoftware = "Linux network namespaces";
+        h.vmHvVersion = version;
+        h.vmHvObjectID = "0.0";
+        String up = Cgroups.read(Path.of("/proc/uptime"));
+        h.vmHvUpTime = up.isEmpty() ? 0L : (long) (Double.parseDouble(up.split(" ")[0]) * 100);
+        return h;
+    }
+
+    @Override
+    public Optional<String> problem() {
+        return Optional.ofNullable(problem);
+    }
+
+    @Override
+    public void setListener(DriverListener listener) {
+        this.listener = listener;
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    private interface Op {
+        void run(Vr vr) throws DriverException, IOException;
+    }
+
+    /** Runs an operation of vrouter's on a VR: the listener is not told of what it changes. */
+    private void ours(Vr vr, String operation, Op op) throws DriverException {
+        vr.busy.incrementAndGet();
+        try {
+            op.run(vr);
+        } catch (IOException e) {
+            throw new DriverException(Commands.FAILED, operation + " of VR " + vr.vmIndex + ": " + e.getMessage(), e);
+        } finally {
+            // Settled before it stops being ours, so that no event in between is taken for an outside change.
+            settle(vr);
+            vr.busy.decrementAndGet();
+        }
+    }
+
+    private Vr vr(int vmIndex) {
+        return vrs.computeIfAbsent(vmIndex, i -> new Vr(i, names.netns(i), settings.runDir().resolve(names.netns(i))));
+    }
+
+    private Vr require(int vmIndex) throws DriverException {
+        Vr vr = vrs.get(vmIndex);
+        if (vr == null || vr.record == null) {
+            throw new DriverException("NO_SUCH_VR", "VR " + vmIndex + " has no namespace on this host");
+        }
+        return vr;
+    }
+
+    /** One interface as it will be built, every operator string checked. */
+    private record Plan(int index, String bridge, String hostVeth, String mac, String address) {
+    }
+
+    private Plan plan(int vmIndex, VmNetworkConfigEntry n) throws DriverException {
+        names.checkFits(vmIndex, n.vmNetworkConfigIndex);
+        names.checkBridge(n.vmNetworkConfigParent);
+        if (HostLinks.exists(n.vmNetworkConfigParent) && !HostLinks.isBridge(n.vmNetworkConfigParent)) {
+            throw new DriverException(Names.CODE, "vmNetworkConfigParent '" + n.vmNetworkConfigParent
+                    + "' is an interface of the host that is not a bridge");
+        }
+        return new Plan(n.vmNetworkConfigIndex, n.vmNetworkConfigParent, names.hostVeth(vmIndex, n.vmNetworkConfigIndex),
+                Names.mac(n), Names.address(n));
+    }
+
+    @Override
+    public void provision(VmConfigEntry config) throws DriverException {
+        int i = config.vmIndex;
+        String template = config.vmConfigTemplate == null ? KERNEL : config.vmConfigTemplate;
+        if (!templates.contains(template)) {
+            throw new DriverException(Names.CODE, "template '" + template + "' is not one of this host's: " + templates);
+        }
+        List<Plan> plans = new ArrayList<>();
+        for (VmNetworkConfigEntry n : config.interfaces()) plans.add(plan(i, n));
+        Vr vr = vr(i);
+        ours(vr, "provisioning", v -> {
+            HostRecord rec = v.record;
+            if (rec == null && Files.exists(v.dir.resolve(HostRecord.FILE))) rec = HostRecord.read(v.dir);
+            TreeMap<Integer, String> ifaces = new TreeMap<>();
+            plans.forEach(p -> ifaces.put(p.index, p.bridge));
+            if (rec == null) {
+                rec = new HostRecord(i, config.vmName, template, UUID.randomUUID(), true, HostRecord.HALTED, 0, ifaces,
+                        cpus(config), memory(config), Boolean.TRUE.equals(config.vmConfigAutoStart));
+            }
+            // Written first: whatever is built after it is found again if vrouter stops half-way.
+            rec = new HostRecord(i, config.vmName, template, rec.uuid(), true, HostRecord.HALTED, 0, ifaces,
+                    cpus(config), memory(config), Boolean.TRUE.equals(config.vmConfigAutoStart));
+            rec.write(v.dir);
+            v.record = rec;
+            try {
+                build(v, plans, config);
+                v.record = v.record.provisioned();
+                v.record.write(v.dir);
+            } catch (DriverException | IOException | RuntimeException e) {
+                log.warn("provisioning VR {} failed: {}; removing what was built", i, e.getMessage());
+                try {
+                    teardown(v);
+                } catch (DriverException | RuntimeException again) {
+                    log.error("VR {}: removing the half-built VR failed too: {}", i, again.getMessage());
+                }
+                v.record = null;
+                throw e;
+            }
+        });
+    }
+
+    private static int cpus(VmConfigEntry c) {
+        return c.vmConfigCpuNumber == null ? VmConfigEntry.Defaults.CPU_NUMBER : c.vmConfigCpuNumber;
+    }
+
+    private static int memory(VmConfigEntry c) {
+        return c.vmConfigMemory == null ? VmConfigEntry.Defaults.MEMORY_MIB : c.vmConfigMemory;
+    }
+
+    /** Builds the namespace, its interfaces, its cgroup and its daemon's configuration, each step only when missing. */
+    private void build(Vr v, List<Plan> plans, VmConfigEntry config) throws DriverException, IOException {
+        List<String> root = new ArrayList<>();
+        if (!Files.exists(HostMonitor.NETNS_DIR.resolve(v.netns))) {
+            root.add("netns add " + v.netns);
+            // An nsid makes the namespace's events reach the host's monitor.
+            root.add("netns set " + v.netns + " auto");
+        }
+        commands.batch(null, false, root);
+        commands.run(List.of(settings.ip(), "netns", "exec", v.netns, "sysctl", "-q", "-w",
+                "net.ipv4.ip_forward=1", "net.ipv6.conf.all.forwarding=1"), null);
+        cgroups.create(v.netns, cpus(config), memory(config));
+        attach(v, plans);
+        List<String> inside = new ArrayList<>(List.of("link set dev lo up"));
+        for (Plan p : plans) inside.addAll(configureInside(p, false));
+        show(v, view(v, inside));
+        if (v.record.template().equals(Bird.TEMPLATE)) Bird.writeConfig(v.dir, v.vmIndex, routerId(v.vmIndex, plans));
+    }
+
+    /** The lines that give the VR side of an interface its address and state. */
+    private static List<String> configureInside(Plan p, boolean up) {
+        List<String> lines = new ArrayList<>();
+        String dev = Names.vrSide(p.index);
+        if (p.address != null) lines.add("addr replace " + p.address + " dev " + dev);
+        lines.add("link set dev " + dev + (up ? " up" : " down"));
+        return lines;
+    }
+
+    /** BIRD's router id: the VR's first IPv4 address, or its vmIndex as a dotted quad. */
+    private static String routerId(int vmIndex, List<Plan> plans) {
+        for (Plan p : plans) {
+            if (p.address != null && !p.address.contains(":")) return p.address.substring(0, p.address.indexOf('/'));
+        }
+        return (vmIndex >>> 24) + "." + ((vmIndex >>> 16) & 255) + "." + ((vmIndex >>> 8) & 255) + "." + (vmIndex & 255);
+    }
+
+    /**
+     * Creates the missing bridges and veth pairs of the interfaces and plugs the host sides into their
+     * bridges, in one batch, holding the bridges' locks so that no removal takes a bridge away meanwhile.
+     */
+    private void attach(Vr v, List<Plan> plans) throws DriverException {
+        List<String> bridges = plans.stream().map(Plan::bridge).distinct().sorted().toList();
+        withBridges(bridges, () -> {
+            List<String> lines = new ArrayList<>();
+            for (String br : bridges) {
+                if (HostLinks.exists(br)) continue;
+                lines.add("link add name " + br + " type bridge");
+                lines.add("link set dev " + br + " alias " + bridgeAlias + " addrgenmode none up");
+            }
+            for (Plan p : plans) {
+                if (!HostLinks.exists(p.hostVeth)) {
+                    lines.add("link add name " + p.hostVeth + " type veth peer name " + Names.vrSide(p.index)
+                            + (p.mac == null ? "" : " address " + p.mac) + " netns " + v.netns);
+                }
+                // A bridge port is layer 2 only: no IPv6 link-local address of its own.
+                lines.add("link set dev " + p.hostVeth + " addrgenmode none master " + p.bridge + " up");
+            }
+            commands.batch(null, false, lines);
+        });
+    }
+
+    private interface BridgeWork {
+        void run() throws DriverException;
+    }
+
+    /** Runs work holding the locks of the bridges (taken in name order, so two runs never wait on each other). */
+    private void withBridges(List<String> sorted, BridgeWork work) throws DriverException {
+        if (sorted.isEmpty()) {
+            work.run();
+            return;
+        }
+        Object lock = bridgeLocks.computeIfAbsent(sorted.get(0), b -> new Object());
+        synchronized (lock) {
+            withBridges(sorted.subList(1, sorted.size()), work);
+        }
+    }
+
+    /** Removes a bridge vrouter created (it carries our alias) once no port is left on it. */
+    private void removeBridgeIfUnused(String bridge) throws DriverException {
+        withBridges(List.of(bridge), () -> {
+            if (HostLinks.isBridge(bridge) && HostLinks.alias(bridge).equals(bridgeAlias) && HostLinks.ports(bridge).isEmpty()) {
+                commands.ip("link", "del", "dev", bridge);
+                log.info("removed bridge {}: vrouter created it and nothing uses it any more", bridge);
+            }
+        });
+    }
+
+    @Override
+    public void reconfigure(VmConfigEntry config) throws DriverException {
+        Vr vr = require(config.vmIndex);
+        ours(vr, "reconfiguring", v -> {
+            cgroups.limit(v.netns, cpus(config), memory(config));
+            v.record = v.record.withConfig(config.vmName, cpus(config), memory(config), Boolean.TRUE.equals(config.vmConfigAutoStart));
+            v.record.write(v.dir);
+        });
+    }
+
+    @Override
+    public void start(int vmIndex) throws DriverException {
+        Vr vr = require(vmIndex);
+        ours(vr, "starting", v -> {
+            requireNetns(v);
+            if (cgroups.frozen(v.netns)) cgroups.freeze(v.netns, false);
+            List<String> host = new ArrayList<>();
+            List<String> inside = new ArrayList<>(List.of("link set dev lo up"));
+            for (Map.Entry<Integer, String> e : v.record.interfaces().entrySet()) {
+                String h = names.hostVeth(vmIndex, e.getKey());
+                if (!HostLinks.exists(h)) {
+                    throw new DriverException("INTERFACE_GONE", "interface " + e.getKey() + " (" + h
+                            + ") was deleted from the host: remove it from the VR and add it again");
+                }
+                host.add("link set dev " + h + " master " + e.getValue() + " up");
+                inside.add("link set dev " + Names.vrSide(e.getKey()) + " up");
+            }
+            withBridges(v.record.interfaces().values().stream().distinct().sorted().toList(),
+                    () -> commands.batch(null, false, host));
+            show(v, view(v, inside));
+            // Links coming down took the routes through them; the ones added by hand come back.
+            if (!v.staticRoutes.isEmpty()) show(v, parseView(v, commands.batchForce(v.netns, withQuery(v.staticRoutes))));
+            if (v.record.template().equals(Bird.TEMPLATE) && Bird.pid(v.dir).isEmpty()) {
+                long pid = bird.start(v.netns, v.dir, cgroups, v.netns);
+                log.debug("VR {}: bird runs as pid {}", vmIndex, pid);
+                refreshRib(v);
+            }
+            boolean wasUp = !v.record.power().equals(HostRecord.HALTED) && v.record.startedAt() > 0;
+            v.record = v.record.withPower(HostRecord.RUNNING, wasUp ? v.record.startedAt() : System.currentTimeMillis());
+            v.record.write(v.dir);
+        });
+    }
+
+    @Override
+    public void stop(int vmIndex) throws DriverException {
+        Vr vr = require(vmIndex);
+        ours(vr, "stopping", v -> {
+            requireNetns(v);
+            stopProcesses(v, true);
+            List<String> inside = new ArrayList<>();
+            for (int n : v.record.interfaces().keySet()) inside.add("link set dev " + Names.vrSide(n) + " down");
+            show(v, view(v, inside).withRib(Optional.empty()));
+            v.record = v.record.withPower(HostRecord.HALTED, 0);
+            v.record.write(v.dir);
+        });
+    }
+
+    @Override
+    public void suspend(int vmIndex, AdminState how) throws DriverException {
+        if (how != AdminState.PAUSED) {
+            throw new DriverException("NOT_SUPPORTED", "the netns driver cannot suspend a VR: a namespace has no memory"
+                    + " image to save; pause it instead");
+        }
+        Vr vr = require(vmIndex);
+        ours(vr, "pausing", v -> {
+            requireNetns(v);
+            List<String> inside = new ArrayList<>();
+            for (int n : v.record.interfaces().keySet()) inside.add("link set dev " + Names.vrSide(n) + " down");
+            show(v, view(v, inside));
+            cgroups.freeze(v.netns, true);
+            v.record = v.record.withPower(HostRecord.PAUSED, v.record.startedAt());
+            v.record.write(v.dir);
+        });
+    }
+
+    @Override
+    public void destroy(int vmIndex) throws DriverException {
+        Vr vr = vr(vmIndex);
+        try {
+            ours(vr, "removing", this::teardown);
+        } finally {
+            if (vr.record == null) {
+                vrs.remove(vmIndex, vr);
+                nsids.values().removeIf(v -> v == vmIndex);
+            }
+        }
+    }
+
+    /**
+     * Removes everything of the VR from the host, whatever state it is in, found by name: its
+     * processes, host interfaces, namespace, cgroup, the bridges vrouter created that nothing else
+     * uses any more, and last its record. Every step runs even when one fails; the first failure is
+     * then reported.
+     */
+    private void teardown(Vr v) throws DriverException {
+        List<Exception> failures = new ArrayList<>();
+        Set<String> bridges = new LinkedHashSet<>();
+        HostRecord rec = v.record;
+        if (rec == null && Files.exists(v.dir.resolve(HostRecord.FILE))) {
+            try {
+                rec = HostRecord.read(v.dir);
+            } catch (IOException e) {
+                log.warn("VR {}: {}", v.vmIndex, e.getMessage());
+            }
+        }
+        if (rec != null) bridges.addAll(rec.interfaces().values());
+        try {
+            stopProcesses(v, false);
+        } catch (DriverException | IOException | RuntimeException e) {
+            failures.add(e);
+        }
+        List<String> hostSides = HostLinks.matching(n -> names.networkIndexOfHostVeth(n, v.vmIndex).isPresent());
+        List<String> lines = new ArrayList<>();
+        for (String h : hostSides) {
+            HostLinks.read(h).map(HostLinks.Link::master).ifPresent(bridges::add);
+            lines.add("link del dev " + h);
+        }
+        // Forced: an interface whose namespace was deleted goes away by itself, maybe in between.
+        if (!lines.isEmpty()) step(failures, () -> commands.batchForce(null, lines));
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        while (hostSides.stream().anyMatch(HostLinks::exists) && System.nanoTime() < deadline) Cgroups.sleep(10);
+        List<String> left = hostSides.stream().filter(HostLinks::exists).toList();
+        if (!left.isEmpty()) failures.add(new DriverException(Commands.FAILED, "host interfaces " + left + " of VR " + v.vmIndex + " remain"));
+        if (Files.exists(HostMonitor.NETNS_DIR.resolve(v.netns))) step(failures, () -> commands.ip("netns", "del", v.netns));
+        try {
+            cgroups.remove(v.netns);
+        } catch (IOException | RuntimeException e) {
+            failures.add(e);
+        }
+        for (String br : bridges) step(failures, () -> removeBridgeIfUnused(br));
+        if (failures.isEmpty()) {
+            try {
+                deleteTree(v.dir);
+                v.record = null;
+                v.view = NsView.EMPTY;
+                v.staticRoutes = List.of();
+                v.links.clear();
+            } catch (IOException e) {
+                failures.add(e);
+            }
+        }
+        if (!failures.isEmpty()) {
+            Exception first = failures.get(0);
+            throw first instanceof DriverException d ? d
+                    : new DriverException(Commands.FAILED, "removing VR " + v.vmIndex + ": " + first.getMessage(), first);
+        }
+    }
+
+    private interface Step {
+        void run() throws DriverException;
+    }
+
+    private static void step(List<Exception> failures, Step s) {
+        try {
+            s.run();
+        } catch (DriverException | RuntimeException e) {
+            failures.add(e);
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) return;
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                // The record goes last: until then the VR is found again by list().
+                if (!p.equals(dir) && !p.equals(dir.resolve(HostRecord.FILE))) Files.deleteIfExists(p);
+            }
+        }
+        Files.deleteIfExists(dir.resolve(HostRecord.FILE));
+        Files.deleteIfExists(dir);
+    }
+
+    /**
+     * Stops the VR's processes: thawed first (a frozen process cannot die), then SIGTERM and, after
+     * netns.stop-timeout, SIGKILL; or SIGKILL at once when {@code graceful} is false.
+     */
+    private void stopProcesses(Vr v, boolean graceful) throws DriverException, IOException {
+        Set<Long> pids = new HashSet<>(cgroups.pids(v.netns));
+        Bird.pid(v.dir).ifPresent(pids::add);
+        if (cgroups.exists(v.netns) && cgroups.frozen(v.netns)) cgroups.freeze(v.netns, false);
+        if (pids.isEmpty()) return;
+        signal(pids, graceful);
+        if (!awaitGone(pids, graceful ? settings.stopTimeout().toMillis() : 2000) && graceful) {
+            log.warn("VR {}: processes {} did not stop in {} ms: killing them", v.vmIndex, pids, settings.stopTimeout().toMillis());
+            signal(pids, false);
+            awaitGone(pids, 2000);
+        }
+        Set<Long> left = new HashSet<>(cgroups.pids(v.netns));
+        if (!left.isEmpty()) throw new DriverException("DAEMON_FAILED", "processes " + left + " of VR " + v.vmIndex + " do not stop");
+    }
+
+    private static void signal(Set<Long> pids, boolean term) {
+        for (long pid : pids) ProcessHandle.of(pid).ifPresent(ph -> {
+            if (term) ph.destroy();
+            else ph.destroyForcibly();
+        });
+    }
+
+    private static boolean awaitGone(Set<Long> pids, long millis) {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        while (pids.stream().anyMatch(Procs::alive)) {
+            if (System.nanoTime() > deadline) return false;
+            Cgroups.sleep(5);
+        }
+        return true;
+    }
+
+    private static void requireNetns(Vr v) throws DriverException {
+        if (!Files.exists(HostMonitor.NETNS_DIR.resolve(v.netns))) {
+            throw new DriverException("NO_SUCH_VR", "namespace " + v.netns + " of VR " + v.vmIndex + " is gone from the host");
+        }
+    }
+
+    @Override
+    public void addInterface(int vmIndex, VmNetworkConfigEntry iface) throws DriverException {
+        Plan p = plan(vmIndex, iface);
+        Vr vr = require(vmIndex);
+        ours(vr, "adding an interface", v -> {
+            v.record = v.record.withInterface(p.index, p.bridge);
+            v.record.write(v.dir);
+            try {
+                attach(v, List.of(p));
+                show(v, view(v, configureInside(p, v.record.power().equals(HostRecord.RUNNING))));
+            } catch (DriverException | RuntimeException e) {
+                log.warn("adding interface {} to VR {} failed: {}; removing what was built", p.index, vmIndex, e.getMessage());
+                detach(v, p.index);
+                throw e;
+            }
+        });
+    }
+
+    @Override
+    public void removeInterface(int vmIndex, int networkIndex) throws DriverException {
+        Vr vr = require(vmIndex);
+        ours(vr, "removing an interface", v -> {
+            detach(v, networkIndex);
+            show(v, view(v, List.of()));
+        });
+    }
+
+    /** Deletes an interface's veth pair, its bridge when vrouter made it and it is now unused, and its record entry. */
+    private void detach(Vr v, int n) throws DriverException {
+        String h = names.hostVeth(v.vmIndex, n);
+        Set<String> bridges = new LinkedHashSet<>();
+        HostLinks.read(h).map(HostLinks.Link::master).ifPresent(bridges::add);
+        Optional.ofNullable(v.record.interfaces().get(n)).ifPresent(bridges::add);
+        if (HostLinks.exists(h)) commands.ip("link", "del", "dev", h);
+        for (String br : bridges) removeBridgeIfUnused(br);
+        v.record = v.record.withInterface(n, null);
+        try {
+            v.record.write(v.dir);
+        } catch (IOException e) {
+            throw new DriverException(Commands.FAILED, "VR " + v.vmIndex + ": " + e.getMessage(), e);
+        }
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    @Override
+    public Optional<VmRuntime> inspect(int vmIndex) {
+        Vr vr = vrs.get(vmIndex);
+        if (vr == null || vr.record == null) return Optional.empty();
+        Observed o;
+        synchronized (vr) {
+            o = vr.reported;
+        }
+        if (o.gone()) return Optional.empty();
+        return Optional.of(runtime(vr, o.power()));
+    }
+
+    @Override
+    public List<VmRuntime> list() throws DriverException {
+        List<VmRuntime> out = new ArrayList<>();
+        List<Path> dirs;
+        try (Stream<Path> s = Files.list(settings.runDir())) {
+            dirs = s.filter(Files::isDirectory).sorted().toList();
+        } catch (IOException e) {
+            throw new DriverException(Commands.FAILED, "cannot list " + settings.runDir() + ": " + e.getMessage(), e);
+        }
+        readNsids();
+        for (Path dir : dirs) {
+            OptionalInt index = names.vmIndexOfNetns(dir.getFileName().toString());
+            if (index.isEmpty() || !Files.exists(dir.resolve(HostRecord.FILE))) continue;
+            Vr v = vr(index.getAsInt());
+            HostRecord rec;
+            try {
+                rec = HostRecord.read(dir);
+            } catch (IOException e) {
+                log.warn("{}: clearing the VR it names", e.getMessage());
+                teardownQuietly(v);
+                continue;
+            }
+            if (rec.provisioning()) {
+                log.warn("VR {} ({}) was left half built: removing it", rec.vmIndex(), rec.vmName());
+                teardownQuietly(v);
+                continue;
+            }
+            if (!Files.exists(HostMonitor.NETNS_DIR.resolve(v.netns))) {
+                log.warn("VR {} ({}): its namespace {} is gone: clearing what is left of it", rec.vmIndex(), rec.vmName(), v.netns);
+                teardownQuietly(v);
+                continue;
+            }
+            v.record = rec;
+            v.staticRoutes = readStaticRoutes(v.dir);
+            readLinks(v);
+            try {
+                show(v, view(v, List.of()));
+            } catch (DriverException e) {
+                log.warn("VR {}: reading its namespace failed: {}", v.vmIndex, e.getMessage());
+            }
+            if (rec.template().equals(Bird.TEMPLATE)) refreshRib(v);
+            Observed o = observe(v);
+            synchronized (v) {
+                v.reported = o;
+            }
+            out.add(runtime(v, o.power()));
+        }
+        return out;
+    }
+
+    private void teardownQuietly(Vr v) {
+        try {
+            teardown(v);
+        } catch (DriverException e) {
+            log.error("VR {}: {}", v.vmIndex, e.getMessage());
+        }
+        vrs.remove(v.vmIndex, v);
+    }
+
+    private VmRuntime runtime(Vr v, PowerState power) {
+        HostRecord r = v.record;
+        NsView view = v.view;
+        boolean up = power == PowerState.RUNNING || power == PowerState.PAUSED;
+        Cgroups.Usage usage = usage(v);
+        VmEntry e = new VmEntry();
+        e.vmUUID = r.uuid().toString();
+        e.vmOSType = r.template();
+        e.vmAutoStart = r.autoStart() ? VmEntry.AutoStart.ENABLED : VmEntry.AutoStart.DISABLED;
+        // A namespace does not outlive the host's next boot; vrouter then builds it again.
+        e.vmPersistent = VmEntry.Persistent.TRANSIENT;
+        e.vmCurCpuNumber = up ? r.cpus() : 0;
+        e.vmMinCpuNumber = 1;
+        e.vmMaxCpuNumber = r.cpus();
+        e.vmMemUnit = 1024;
+        e.vmCurMem = usage.memoryBytes() / 1024;
+        e.vmMinMem = 0L;
+        e.vmMaxMem = (long) r.memoryMib() * 1024;
+        e.vmUpTime = up && r.startedAt() > 0 ? Math.max(0, System.currentTimeMillis() - r.startedAt()) / 10 : 0L;
+        e.vmCpuTime = usage.cpuNanos() / 1000;
+        e.vmFibEntries = view.fibEntries();
+        e.vmRouteEntries = view.rib().map(Bird.Rib::routes).orElse(view.fibEntries());
+        e.vmRoutingProtocols = view.rib().map(rib -> String.join(",", rib.protocols()))
+                .orElse(view.routeProtocols().contains("boot") || view.routeProtocols().contains("static") ? "static" : "");
+        String addr = view.rib().map(Bird.Rib::routerId).orElse(null);
+        if (addr == null) addr = firstAddress(view, false);
+        if (addr == null) addr = firstAddress(view, true);
+        e.vmRouterAddrType = addr != null && addr.contains(":") ? InetAddressType.IPV6 : InetAddressType.IPV4;
+        e.vmRouterAddr = addr == null ? "0.0.0.0" : addr;
+
+        List<VmCpuEntry> cpus = new ArrayList<>();
+        long[] per = usage.perCpuNanos();
+        for (int c = 0; c < per.length; c++) cpus.add(cpu(c + 1, per[c] / 1000, c + 1));
+        if (per.length == 0) cpus.add(cpu(1, usage.cpuNanos() / 1000, 0));
+
+        List<VmNetworkEntry> nets = new ArrayList<>();
+        for (Map.Entry<Integer, String> i : r.interfaces().entrySet()) {
+            int n = i.getKey();
+            String h = names.hostVeth(v.vmIndex, n);
+            Optional<HostLinks.Link> host = Optional.ofNullable(v.links.get(n));
+            VmNetworkEntry ne = new VmNetworkEntry();
+            ne.vmNetworkIndex = n;
+            ne.vmNetworkIfIndex = host.map(HostLinks.Link::ifindex).orElse(0);
+            ne.vmNetworkParent = host.map(HostLinks.Link::master).orElse(i.getValue());
+            ne.vmNetworkModel = "veth";
+            NsView.Link inside = view.links().get(Names.vrSide(n));
+            ne.vmNetworkPhysAddress = inside == null ? null : inside.mac();
+            // The host side counts what it sends as what the VR receives, and the other way round.
+            hostLinks.counters(h).ifPresent(c -> {
+                ne.vmNetworkInOctets = c.txBytes();
+                ne.vmNetworkInPkts = c.txPackets();
+                ne.vmNetworkOutOctets = c.rxBytes();
+                ne.vmNetworkOutPkts = c.rxPackets();
+            });
+            nets.add(ne);
+        }
+        return new VmRuntime(v.vmIndex, r.vmName(), power, e, cpus, List.of(), nets);
+    }
+
+    private static VmCpuEntry cpu(int index, long micros, int phys) {
+        VmCpuEntry c = new VmCpuEntry();
+        c.vmCpuIndex = index;
+        c.vmCpuCoreTime = micros;
+        c.vmCpuPhysIndex = phys;
+        c.vmCpuAffinity = 0;
+        return c;
+    }
+
+    /** The first global address of the VR's interfaces (eth1, eth2, ...), IPv4 or IPv6. */
+    private static String firstAddress(NsView view, boolean v6) {
+        return view.links().values().stream()
+                .filter(l -> Names.networkIndexOfVrSide(l.name()).isPresent())
+                .sorted(Comparator.comparingInt(l -> Names.networkIndexOfVrSide(l.name()).getAsInt()))
+                .flatMap(l -> l.addresses().stream())
+                .filter(a -> a.contains(":") == v6)
+                .map(a -> a.substring(0, a.indexOf('/')))
+                .findFirst().orElse(null);
+    }
+
+    /** The VR's cgroup accounting, read at most once per netns.counter-max-age. */
+    private Cgroups.Usage usage(Vr v) {
+        if (System.nanoTime() - v.usageAt > settings.counterMaxAge().toNanos()) {
+            v.usage = cgroups.usage(v.netns);
+            v.usageAt = System.nanoTime();
+        }
+        return v.usage;
+    }
+
+    // ---------------------------------------------------------------- the cache
+
+    /**
+     * Runs the batch in the namespace followed by the view's queries: the changes and the reading of
+     * their result are one process.
+     */
+    private NsView view(Vr v, List<String> changes) throws DriverException {
+        return parseView(v, commands.batch(v.netns, true, withQuery(changes)));
+    }
+
+    private static List<String> withQuery(List<String> changes) {
+        List<String> lines = new ArrayList<>(changes);
+        lines.addAll(NsView.QUERY);
+        return lines;
+    }
+
+    private NsView parseView(Vr v, String out) throws DriverException {
+        v.viewAt = System.nanoTime();
+        try {
+            return NsView.parse(json, out).withRib(v.view.rib());
+        } catch (IOException e) {
+            throw new DriverException(Commands.FAILED, "reading namespace " + v.netns + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Takes a new view of the namespace; while the VR runs with every interface up, the routes added
+     * by hand in it are remembered (file {@code static-routes}), to be put back when it starts again.
+     */
+    private void show(Vr v, NsView view) {
+        v.view = view;
+        HostRecord r = v.record;
+        if (r == null || !r.power().equals(HostRecord.RUNNING) || !view.interfacesUp() || view.staticRoutes().equals(v.staticRoutes)) {
+            return;
+        }
+        v.staticRoutes = view.staticRoutes();
+        try {
+            Files.write(v.dir.resolve(STATIC_ROUTES), v.staticRoutes);
+        } catch (IOException e) {
+            log.warn("VR {}: cannot keep its static routes: {}", v.vmIndex, e.getMessage());
+        }
+    }
+
+    private static List<String> readStaticRoutes(Path dir) {
+        try {
+            List<String> lines = new ArrayList<>();
+            for (String line : Files.readAllLines(dir.resolve(STATIC_ROUTES))) {
+                // Only what show() wrote: lines NsView made from the kernel's own JSON.
+                if (line.startsWith("route replace ") && line.matches("[a-z0-9A-F.:/ ]+")) lines.add(line);
+            }
+            return List.copyOf(lines);
+        } catch (IOException none) {
+            return List.of();
+        }
+    }
+
+    private void refreshRib(Vr v) {
+        if (!v.record.template().equals(Bird.TEMPLATE) || cgroups.frozen(v.netns)) return;
+        v.view = v.view.withRib(bird.rib(v.dir));
+    }
+
+    /** Reads the VR's host-side interfaces from sysfs. */
+    private void readLinks(Vr v) {
+        HostRecord r = v.record;
+        if (r == null) return;
+        for (int n : r.interfaces().keySet()) {
+            Optional<HostLinks.Link> l = HostLinks.read(names.hostVeth(v.vmIndex, n));
+            if (l.isPresent()) v.links.put(n, l.get());
+            else v.links.remove(n);
+        }
+        v.links.keySet().retainAll(r.interfaces().keySet());
+    }
+
+    /** What the host shows of the VR, against what the driver last made of it. */
+    private Observed observe(Vr v) {
+        HostRecord r = v.record;
+        if (r == null || !Files.exists(HostMonitor.NETNS_DIR.resolve(v.netns))) return Observed.GONE;
+        if (r.provisioning()) return new Observed(PowerState.HALTED, null);
+        if (cgroups.frozen(v.netns)) {
+            return new Observed(PowerState.PAUSED, r.power().equals(HostRecord.PAUSED) ? null : "its processes were frozen");
+        }
+        switch (r.power()) {
+            case HostRecord.HALTED:
+                return new Observed(PowerState.HALTED, null);
+            case HostRecord.PAUSED:
+                return new Observed(PowerState.CRASHED, "its processes were thawed while it was paused");
+            default:
+                for (Map.Entry<Integer, String> i : r.interfaces().entrySet()) {
+                    int n = i.getKey();
+                    HostLinks.Link l = v.links.get(n);
+                    String h = names.hostVeth(v.vmIndex, n);
+                    if (l == null) return new Observed(PowerState.CRASHED, "interface " + n + " (" + h + ") was deleted");
+                    if (!l.up()) return new Observed(PowerState.CRASHED, "interface " + n + " was set down on the host (" + h + ")");
+                    if (!l.carrier()) return new Observed(PowerState.CRASHED, "interface " + n + " was set down in the VR ("
+                            + Names.vrSide(n) + ")");
+                    if (!i.getValue().equals(l.master())) return new Observed(PowerState.CRASHED, "interface " + n + " ("
+                            + h + ") was taken off bridge " + i.getValue());
+                }
+                if (r.template().equals(Bird.TEMPLATE) && Bird.pid(v.dir).isEmpty()) {
+                    return new Observed(PowerState.CRASHED, "its routing daemon (bird) is not running");
+                }
+                return new Observed(PowerState.RUNNING, null);
+        }
+    }
+
+    /** After an operation of ours: the host as it is now, told to no one. */
+    private void settle(Vr v) {
+        readLinks(v);
+        Observed o = observe(v);
+        synchronized (v) {
+            v.reported = o;
+        }
+    }
+
+    /** Looks at the VR again and tells the listener when it changed while no operation of ours was under way. */
+    private void reobserve(Vr v) {
+        if (v.record == null) return;
+        Observed now = observe(v);
+        Observed before;
+        synchronized (v) {
+            before = v.reported;
+            v.reported = now;
+        }
+        DriverListener l = listener;
+        if (l == null || v.busy.get() > 0 || now.equals(before) || v.record == null) return;
+        if (now.gone()) {
+            log.warn("VR {}: namespace {} was deleted outside vrouter", v.vmIndex, v.netns);
+            l.vmVanished(v.vmIndex);
+        } else {
+            log.info("VR {} is now {} on the host{}", v.vmIndex, now.power(), now.what() == null ? "" : ": " + now.what());
+            l.powerStateChanged(v.vmIndex, now.power(), now.what());
+        }
+    }
+
+    /** Queues a reading of the VR's namespace, at most one at a time per VR and netns.refresh-delay after the event. */
+    private void queueRefresh(Vr v) {
+        v.eventAt = System.nanoTime();
+        if (!v.refreshQueued.compareAndSet(false, true)) return;
+        refresher.schedule(() -> {
+            v.refreshQueued.set(false);
+            // An operation of ours read the namespace after the event: nothing to read again.
+            if (v.record == null || v.viewAt > v.eventAt) return;
+            try {
+                show(v, view(v, List.of()));
+                refreshRib(v);
+            } catch (DriverException e) {
+                log.debug("VR {}: reading its namespace failed: {}", v.vmIndex, e.getMessage());
+            }
+            reobserve(v);
+        }, settings.refreshDelay().toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void readNsids() {
+        nsidsReadAt = System.nanoTime();
+        try {
+            Map<Integer, Integer> fresh = new ConcurrentHashMap<>();
+            for (JsonNode n : json.readTree(commands.ip("-j", "netns", "list-id"))) {
+                names.vmIndexOfNetns(n.path("name").asText()).ifPresent(i -> fresh.put(n.path("nsid").asInt(), i));
+            }
+            nsids.keySet().retainAll(fresh.keySet());
+            nsids.putAll(fresh);
+        } catch (DriverException | IOException e) {
+            log.debug("reading the host's nsids failed: {}", e.getMessage());
+        }
+    }
+
+    /** Bounded poll: the routing daemons of running VRs (they die without a netlink event). */
+    private void checkDaemons() {
+        try {
+            for (Vr v : vrs.values()) {
+                HostRecord r = v.record;
+                if (r != null && r.template().equals(Bird.TEMPLATE) && r.power().equals(HostRecord.RUNNING)) reobserve(v);
+            }
+        } catch (RuntimeException e) {
+            log.error("checking the routing daemons failed", e);
+        }
+    }
+
+    /** Bounded poll: every VR read again from sysfs, in case an event was missed. */
+    private void resync() {
+        try {
+            for (Vr v : vrs.values()) {
+                readLinks(v);
+                reobserve(v);
+            }
+        } catch (RuntimeException e) {
+            log.error("resynchronising with the host failed", e);
+        }
+    }
+
+    /** The monitor's events. */
+    private final class Events implements HostMonitor.Sink {
+        @Override
+        public void hostLinkChanged(String name) {
+            OptionalInt index = names.vmIndexOfHostVeth(name);
+            if (index.isEmpty()) return;
+            Vr v = vrs.get(index.getAsInt());
+            if (v == null) return;
+            readLinks(v);
+            reobserve(v);
+        }
+
+        @Override
+        public void netnsChanged(int nsid) {
+            Integer index = nsids.get(nsid);
+            if (index == null && System.nanoTime() - nsidsReadAt > 200_000_000L) {
+                readNsids();
+                index = nsids.get(nsid);
+            }
+            Vr v = index == null ? null : vrs.get(index);
+            if (v != null) queueRefresh(v);
+        }
+
+        @Override
+        public void netnsRemoved(String name) {
+            OptionalInt index = names.vmIndexOfNetns(name);
+            Vr v = index.isEmpty() ? null : vrs.get(index.getAsInt());
+            if (v != null) reobserve(v);
+        }
+
+        @Override
+        public void resync() {
+            readNsids();
+            NetnsDriver.this.resync();
+            vrs.values().forEach(NetnsDriver.this::queueRefresh);
+        }
+
+        @Override
+        public void problem(String why) {
+            if (why != null) log.warn("{}", why);
+            problem = why;
+        }
+    }
+
+    @Override
+    public void close() {
+        monitor.close();
+        refresher.shutdownNow();
+        timers.shutdownNow();
+    }
+}

@@ -1,0 +1,473 @@
+package io.vrouter.netns;
+
+import static io.vrouter.netns.TestHost.ok;
+import static io.vrouter.netns.TestHost.sh;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vrouter.core.config.Settings;
+import io.vrouter.core.driver.DriverException;
+import io.vrouter.core.driver.DriverListener;
+import io.vrouter.core.driver.PowerState;
+import io.vrouter.core.driver.VmRuntime;
+import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.model.VmNetworkConfigEntry;
+import io.vrouter.core.model.VmNetworkEntry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The driver against the real kernel of this host (root): namespaces, veths, bridges, cgroups and
+ * BIRD, no stand-in for {@code ip}. Every name is the run's own (see {@link TestHost}); after each
+ * test nothing of it is left.
+ */
+class NetnsDriverTest {
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path tmp;
+    Path runDir;
+    TestHost host;
+    NetnsSettings settings;
+    NetnsDriver driver;
+    final List<String> heard = new CopyOnWriteArrayList<>();
+
+    @BeforeEach
+    void open() throws Exception {
+        host = new TestHost();
+        runDir = tmp.resolve("run");
+        settings = NetnsSettings.from(Settings.of(Map.of("netns.prefix", host.prefix, "netns.run-dir", runDir.toString(),
+                "netns.resync-interval", "1s", "netns.daemon-check-interval", "200ms", "netns.refresh-delay", "50ms")));
+        driver = NetnsDriver.open(settings);
+        driver.setListener(new DriverListener() {
+            @Override
+            public void powerStateChanged(int vmIndex, PowerState state) {
+                heard.add(vmIndex + " " + state);
+            }
+
+            @Override
+            public void powerStateChanged(int vmIndex, PowerState state, String what) {
+                heard.add(vmIndex + " " + state + " " + what);
+            }
+
+            @Override
+            public void vmVanished(int vmIndex) {
+                heard.add(vmIndex + " vanished");
+            }
+        });
+    }
+
+    @AfterEach
+    void nothingLeft() throws Exception {
+        try {
+            host.removeHosts();
+            for (VmRuntime vm : driver.list()) driver.destroy(vm.vmIndex());
+            for (int i = 1; i <= 40; i++) driver.destroy(i);
+        } finally {
+            driver.close();
+            host.close();
+        }
+        assertThat(host.leftovers(runDir)).as("left on the host").isEmpty();
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    static VmConfigEntry vr(int index, String template, VmNetworkConfigEntry... ifaces) {
+        VmConfigEntry c = new VmConfigEntry();
+        c.vmIndex = index;
+        c.vmName = "vr-" + index;
+        c.vmConfigTemplate = template;
+        c.vmConfigCpuNumber = 2;
+        c.vmConfigMemory = 128;
+        c.vmConfigAutoStart = false;
+        c.vmNetworkConfigTable = ifaces.length == 0 ? null : List.of(ifaces);
+        return c;
+    }
+
+    static VmNetworkConfigEntry iface(int n, String bridge, String address, Integer prefixLength) {
+        VmNetworkConfigEntry e = new VmNetworkConfigEntry();
+        e.vmNetworkConfigIndex = n;
+        e.vmNetworkConfigParent = bridge;
+        e.vmNetworkConfigAddress = address;
+        e.vmNetworkConfigPrefixLength = prefixLength;
+        return e;
+    }
+
+    String ns(int vmIndex) {
+        return host.prefix + vmIndex;
+    }
+
+    JsonNode addr(int vmIndex, String dev) throws Exception {
+        return JSON.readTree(ok("ip", "-n", ns(vmIndex), "-j", "addr", "show", "dev", dev)).get(0);
+    }
+
+    static boolean up(JsonNode link) {
+        for (JsonNode f : link.path("flags")) if (f.asText().equals("UP")) return true;
+        return false;
+    }
+
+    PowerState power(int vmIndex) {
+        return driver.inspect(vmIndex).map(VmRuntime::power).orElse(null);
+    }
+
+    Path cgroup(String controller, int vmIndex) {
+        return Path.of("/sys/fs/cgroup", controller, "vrouter", ns(vmIndex));
+    }
+
+    /** Two VRs' worth of hosts: h1 on bridge a (192.0.2.0/25), h2 on bridge b (198.51.100.0/25), VR 1 between. */
+    private String[] kernelRouterBetweenTwoHosts() throws Exception {
+        String a = host.bridge("a");
+        String b = host.bridge("b");
+        VmNetworkConfigEntry i1 = iface(1, a, "192.0.2.1", 25);
+        i1.vmNetworkConfigPhysAddress = "02:00:5e:00:53:01";
+        driver.provision(vr(1, null, i1, iface(2, b, "198.51.100.1", 25)));
+        host.allowBridged(a);
+        host.allowBridged(b);
+        String h1 = host.hostOn(a, "192.0.2.10/25", "192.0.2.1");
+        String h2 = host.hostOn(b, "198.51.100.10/25", "198.51.100.1");
+        return new String[] {h1, h2, a, b};
+    }
+
+    // ---------------------------------------------------------------- tests
+
+    @Test
+    void provisionBuildsTheNamespaceItsInterfacesBridgesAndCgroupPoweredOff() throws Exception {
+        String[] t = kernelRouterBetweenTwoHosts();
+        String a = t[2];
+        assertThat(Path.of("/run/netns", ns(1))).exists();
+        JsonNode eth1 = addr(1, "eth1");
+        assertThat(eth1.path("address").asText()).isEqualTo("02:00:5e:00:53:01");
+        assertThat(eth1.path("addr_info").toString()).contains("\"local\":\"192.0.2.1\"", "\"prefixlen\":25");
+        assertThat(up(eth1)).isFalse();
+        assertThat(up(addr(1, "lo"))).isTrue();
+        assertThat(ok("ip", "netns", "exec", ns(1), "sysctl", "-n", "net.ipv4.ip_forward", "net.ipv6.conf.all.forwarding"))
+                .isEqualTo("1\n1\n");
+        // The host side is a port of the bridge, which vrouter created and marked.
+        assertThat(Files.readSymbolicLink(Path.of("/sys/class/net", ns(1) + "-1", "master")).getFileName().toString()).isEqualTo(a);
+        assertThat(Files.readString(Path.of("/sys/class/net", a, "ifalias")).strip()).isEqualTo("vrouter:" + host.prefix);
+        assertThat(Files.readString(cgroup("cpu", 1).resolve("cpu.cfs_quota_us")).strip()).isEqualTo("200000");
+        assertThat(Files.readString(cgroup("memory", 1).resolve("memory.limit_in_bytes")).strip()).isEqualTo(Long.toString(128L << 20));
+        assertThat(Files.readString(runDir.resolve(ns(1)).resolve("vr.properties"))).contains("state=ready");
+
+        VmRuntime vm = driver.inspect(1).orElseThrow();
+        assertThat(vm.power()).isEqualTo(PowerState.HALTED);
+        assertThat(vm.vmName()).isEqualTo("vr-1");
+        VmNetworkEntry n1 = vm.networks().get(0);
+        assertThat(n1.vmNetworkIfIndex).isEqualTo(Integer.parseInt(Files.readString(Path.of("/sys/class/net", ns(1) + "-1", "ifindex")).strip()));
+        assertThat(n1.vmNetworkParent).isEqualTo(a);
+        assertThat(n1.vmNetworkPhysAddress).isEqualTo("02:00:5e:00:53:01");
+        assertThat(n1.vmNetworkModel).isEqualTo("veth");
+        assertThat(vm.entry().vmRouterAddr).isEqualTo("192.0.2.1");
+        assertThat(vm.entry().vmMaxMem).isEqualTo(128L * 1024);
+        assertThat(vm.entry().vmFibEntries).isEqualTo(0L); // links down: no connected routes
+    }
+
+    @Test
+    void aStartedVrForwardsAStoppedOneDoesNotAPausedOneIsFrozenAndSuspendIsRefused() throws Exception {
+        String[] t = kernelRouterBetweenTwoHosts();
+        String h1 = t[0];
+        assertThat(host.ping(h1, "198.51.100.10")).as("ping before start").isFalse();
+
+        driver.start(1);
+        assertThat(power(1)).isEqualTo(PowerState.RUNNING);
+        assertThat(up(addr(1, "eth1"))).isTrue();
+        assertThat(host.ping(h1, "198.51.100.10")).as(() -> "ping through the running VR; " + diagnose(h1, t[1], 1)).isTrue();
+        VmRuntime vm = driver.inspect(1).orElseThrow();
+        assertThat(vm.entry().vmFibEntries).isGreaterThanOrEqualTo(2L);
+        assertThat(vm.entry().vmRouteEntries).isEqualTo(vm.entry().vmFibEntries);
+        assertThat(vm.entry().vmUpTime).isGreaterThanOrEqualTo(0L);
+        // The ping crossed both interfaces: the counters, from the VR's side, say so.
+        assertThat(TestHost.await(() -> {
+            List<VmNetworkEntry> nets = driver.inspect(1).orElseThrow().networks();
+            return nets.get(0).vmNetworkInPkts >= 1 && nets.get(1).vmNetworkOutPkts >= 1;
+        }, 5)).isTrue();
+
+        driver.stop(1);
+        assertThat(power(1)).isEqualTo(PowerState.HALTED);
+        assertThat(up(addr(1, "eth1"))).isFalse();
+        assertThat(host.ping(h1, "198.51.100.10")).as("ping through the stopped VR").isFalse();
+
+        driver.start(1);
+        driver.suspend(1, AdminState.PAUSED);
+        assertThat(power(1)).isEqualTo(PowerState.PAUSED);
+        assertThat(Files.readString(cgroup("freezer", 1).resolve("freezer.state")).strip()).isEqualTo("FROZEN");
+        assertThat(host.ping(h1, "198.51.100.10")).as("ping through the paused VR").isFalse();
+
+        assertThatThrownBy(() -> driver.suspend(1, AdminState.SUSPENDED)).isInstanceOf(DriverException.class)
+                .hasMessageContaining("cannot suspend");
+        assertThat(power(1)).isEqualTo(PowerState.PAUSED);
+        assertThat(driver.adminStates()).doesNotContain(AdminState.SUSPENDED);
+
+        driver.start(1);
+        assertThat(power(1)).isEqualTo(PowerState.RUNNING);
+        assertThat(Files.readString(cgroup("freezer", 1).resolve("freezer.state")).strip()).isEqualTo("THAWED");
+        assertThat(host.ping(h1, "198.51.100.10")).as("ping after unpausing").isTrue();
+        assertThat(heard).as("our own changes are not reported as outside ones").isEmpty();
+    }
+
+    @Test
+    void everyStepCanBeRunAgain() throws Exception {
+        String a = host.bridge("a");
+        VmConfigEntry c = vr(2, null, iface(1, a, "192.0.2.1", 24));
+        driver.provision(c);
+        driver.provision(c);
+        driver.start(2);
+        driver.start(2);
+        assertThat(power(2)).isEqualTo(PowerState.RUNNING);
+        driver.addInterface(2, iface(2, a, "192.0.2.129", 25));
+        driver.addInterface(2, iface(2, a, "192.0.2.129", 25));
+        assertThat(up(addr(2, "eth2"))).isTrue();
+        driver.removeInterface(2, 2);
+        driver.removeInterface(2, 2);
+        assertThat(Path.of("/sys/class/net", ns(2) + "-2")).doesNotExist();
+        driver.stop(2);
+        driver.stop(2);
+        assertThat(power(2)).isEqualTo(PowerState.HALTED);
+        driver.destroy(2);
+        driver.destroy(2);
+        assertThat(driver.inspect(2)).isEmpty();
+        assertThat(host.leftovers(runDir)).isEmpty();
+        driver.destroy(39); // never existed
+    }
+
+    @Test
+    void routesAddedByHandInAKernelVrComeBackWhenItStartsAgain() throws Exception {
+        driver.provision(vr(14, null, iface(1, host.bridge("a"), "192.0.2.1", 25)));
+        driver.start(14);
+        ok("ip", "-n", ns(14), "route", "add", "198.51.100.0/25", "via", "192.0.2.2");
+        Path kept = runDir.resolve(ns(14)).resolve("static-routes");
+        assertThat(TestHost.await(() -> ok2("cat", kept.toString()).contains("198.51.100.0/25 via 192.0.2.2 dev eth1"), 5)).isTrue();
+        assertThat(driver.inspect(14).orElseThrow().entry().vmRoutingProtocols).isEqualTo("static");
+        driver.stop(14);
+        assertThat(ok("ip", "-n", ns(14), "route", "show")).doesNotContain("198.51.100.0/25");
+        driver.start(14);
+        assertThat(ok("ip", "-n", ns(14), "route", "show")).contains("198.51.100.0/25 via 192.0.2.2 dev eth1");
+        driver.suspend(14, AdminState.PAUSED);
+        driver.start(14);
+        assertThat(ok("ip", "-n", ns(14), "route", "show")).contains("198.51.100.0/25 via 192.0.2.2 dev eth1");
+        // Removed by hand while it runs, it stays removed.
+        ok("ip", "-n", ns(14), "route", "del", "198.51.100.0/25");
+        assertThat(TestHost.await(() -> !ok2("cat", kept.toString()).contains("198.51.100.0/25"), 5)).isTrue();
+        driver.stop(14);
+        driver.start(14);
+        assertThat(ok("ip", "-n", ns(14), "route", "show")).doesNotContain("198.51.100.0/25");
+    }
+
+    @Test
+    void badNamesAreRefusedBeforeAnythingIsTouched() throws Exception {
+        for (String bad : List.of("bad name", "x;reboot", "a".repeat(16), "-lead", host.prefix + "7", host.prefix + "7-1")) {
+            assertThatThrownBy(() -> driver.provision(vr(3, null, iface(1, bad, null, null))))
+                    .as(bad).isInstanceOf(DriverException.class).hasMessageContaining("vmNetworkConfigParent");
+            assertThat(host.leftovers(runDir)).as(bad).isEmpty();
+        }
+        VmNetworkConfigEntry mac = iface(1, host.bridge("a"), null, null);
+        mac.vmNetworkConfigPhysAddress = "01:00:5e:00:00:01";
+        assertThatThrownBy(() -> driver.provision(vr(3, null, mac))).hasMessageContaining("unicast");
+        assertThatThrownBy(() -> driver.provision(vr(3, null, iface(1, host.bridge("a"), "127.0.0.1", 8))))
+                .hasMessageContaining("cannot be");
+        assertThatThrownBy(() -> driver.provision(vr(3, "vyos"))).hasMessageContaining("template");
+        // A host interface that is not a bridge is never made a VR's parent.
+        assertThatThrownBy(() -> driver.provision(vr(3, null, iface(1, "lo", null, null)))).hasMessageContaining("not a bridge");
+        // Names longer than Linux allows are refused, not cut.
+        assertThatThrownBy(() -> driver.provision(vr(1234567, null, iface(12345, host.bridge("a"), null, null))))
+                .hasMessageContaining("longer than");
+        assertThat(host.leftovers(runDir)).isEmpty();
+        assertThat(driver.inspect(3)).isEmpty();
+    }
+
+    @Test
+    void aFailureHalfWayRemovesWhatWasBuilt() throws Exception {
+        // Interface 2's host name is taken by an interface that is not a veth into the VR: the
+        // bridges, the namespace and interface 1 are built before the kernel refuses.
+        String obstacle = ns(4) + "-2";
+        ok("ip", "link", "add", "name", obstacle, "type", "veth", "peer", "name", host.prefix + "peer");
+        String a = host.bridge("a");
+        String b = host.bridge("b");
+        assertThatThrownBy(() -> driver.provision(vr(4, null, iface(1, a, "192.0.2.1", 24), iface(2, b, null, null))))
+                .isInstanceOf(DriverException.class).hasMessageContaining("eth2");
+        assertThat(driver.inspect(4)).isEmpty();
+        assertThat(Path.of("/sys/class/net", a)).as("the bridge vrouter created").doesNotExist();
+        assertThat(host.leftovers(runDir)).isEmpty();
+    }
+
+    @Test
+    void aBridgeVrouterDidNotCreateIsNeverDeleted() throws Exception {
+        String own = host.bridge("own");
+        host.ownBridge(own);
+        driver.provision(vr(5, null, iface(1, own, null, null)));
+        driver.start(5);
+        assertThat(Files.readSymbolicLink(Path.of("/sys/class/net", ns(5) + "-1", "master")).getFileName().toString()).isEqualTo(own);
+        driver.destroy(5);
+        assertThat(Path.of("/sys/class/net", own)).exists();
+        assertThat(Path.of("/sys/class/net", own, "brif")).isEmptyDirectory();
+    }
+
+    @Test
+    void changesBehindVroutersBackAreReportedWithinSeconds() throws Exception {
+        String a = host.bridge("a");
+        driver.provision(vr(6, null, iface(1, a, "192.0.2.1", 24), iface(2, a, null, null)));
+        driver.start(6);
+        ok("ip", "-n", ns(6), "link", "set", "dev", "eth2", "down");
+        assertThat(TestHost.await(() -> heard.contains("6 CRASHED interface 2 was set down in the VR (eth2)"), 5)).as(heard.toString()).isTrue();
+        assertThat(power(6)).isEqualTo(PowerState.CRASHED);
+        ok("ip", "-n", ns(6), "link", "set", "dev", "eth2", "up");
+        assertThat(TestHost.await(() -> heard.contains("6 RUNNING null"), 5)).as(heard.toString()).isTrue();
+        ok("ip", "link", "set", "dev", ns(6) + "-1", "down");
+        assertThat(TestHost.await(() -> heard.contains("6 CRASHED interface 1 was set down on the host (" + ns(6) + "-1)"), 5))
+                .as(heard.toString()).isTrue();
+        driver.start(6); // start repairs it
+        assertThat(power(6)).isEqualTo(PowerState.RUNNING);
+        heard.clear();
+        ok("ip", "netns", "del", ns(6));
+        assertThat(TestHost.await(() -> heard.contains("6 vanished"), 5)).as(heard.toString()).isTrue();
+        assertThat(driver.inspect(6)).isEmpty();
+        assertThatThrownBy(() -> driver.start(6)).hasMessageContaining("gone");
+        driver.destroy(6);
+    }
+
+    @Test
+    void aNewDriverAdoptsFinishedVrsAndRemovesHalfBuiltAndOrphanedOnes() throws Exception {
+        String a = host.bridge("a");
+        driver.provision(vr(7, null, iface(1, a, "192.0.2.1", 24)));
+        driver.start(7);
+        driver.provision(vr(8, null, iface(1, a, "192.0.2.2", 24)));
+        driver.provision(vr(9, null, iface(1, a, "192.0.2.3", 24)));
+        // VR 8 as a kill -9 mid-provisioning leaves it: its record never said ready.
+        Path rec8 = runDir.resolve(ns(8)).resolve("vr.properties");
+        Files.writeString(rec8, Files.readString(rec8).replace("state=ready", "state=provisioning"));
+        // VR 9's namespace was deleted while no vrouter ran.
+        ok("ip", "netns", "del", ns(9));
+        driver.close();
+
+        driver = NetnsDriver.open(settings);
+        List<VmRuntime> found = driver.list();
+        assertThat(found).extracting(VmRuntime::vmIndex).containsExactly(7);
+        assertThat(found.get(0).power()).isEqualTo(PowerState.RUNNING);
+        assertThat(found.get(0).networks().get(0).vmNetworkIfIndex).isPositive();
+        assertThat(Path.of("/run/netns", ns(8))).doesNotExist();
+        assertThat(runDir.resolve(ns(8))).doesNotExist();
+        assertThat(runDir.resolve(ns(9))).doesNotExist();
+        assertThat(Path.of("/sys/class/net", ns(9) + "-1")).doesNotExist();
+        driver.destroy(7);
+        assertThat(Path.of("/sys/class/net", a)).doesNotExist();
+    }
+
+    @Test
+    void aKillDuringProvisioningIsClearedByTheNextDriver() throws Exception {
+        // A separate JVM provisions a VR with many interfaces and is killed -9 as soon as its namespace exists.
+        String java = ProcessHandle.current().info().command().orElse("java");
+        Process child = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), ProvisionAndWait.class.getName(),
+                host.prefix, runDir.toString(), host.bridge("k"), "40").redirectErrorStream(true)
+                .redirectOutput(tmp.resolve("child.log").toFile()).start();
+        try {
+            assertThat(TestHost.await(() -> Files.exists(Path.of("/run/netns", ns(10))), 30))
+                    .as(() -> "the child never built the namespace: " + read(tmp.resolve("child.log"))).isTrue();
+            child.destroyForcibly();
+            child.waitFor(10, TimeUnit.SECONDS);
+        } finally {
+            child.destroyForcibly();
+        }
+        assertThat(Files.readString(runDir.resolve(ns(10)).resolve("vr.properties"))).contains("state=provisioning");
+        assertThat(driver.list()).isEmpty();
+        assertThat(host.leftovers(runDir)).isEmpty();
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (java.io.IOException e) {
+            return e.toString();
+        }
+    }
+
+    @Test
+    void resourcesAreTheCgroupsLimitsAndReconfigureChangesThem() throws Exception {
+        driver.provision(vr(11, null));
+        assertThat(Files.readString(cgroup("cpu", 11).resolve("cpu.cfs_quota_us")).strip()).isEqualTo("200000");
+        VmConfigEntry c = vr(11, null);
+        c.vmName = "renamed";
+        c.vmConfigCpuNumber = 1;
+        c.vmConfigMemory = 256;
+        driver.reconfigure(c);
+        assertThat(Files.readString(cgroup("cpu", 11).resolve("cpu.cfs_quota_us")).strip()).isEqualTo("100000");
+        assertThat(Files.readString(cgroup("memory", 11).resolve("memory.limit_in_bytes")).strip()).isEqualTo(Long.toString(256L << 20));
+        assertThat(driver.inspect(11).orElseThrow().vmName()).isEqualTo("renamed");
+        assertThat(driver.hypervisor().vmHvSoftware).isEqualTo("Linux network namespaces");
+        assertThat(driver.hypervisor().vmHvUpTime).isPositive();
+    }
+
+    @Test
+    void birdVrsLearnEachOthersRoutesOverOspf() throws Exception {
+        assertThat(driver.templates()).as("BIRD 2 is installed (.ci/install-test-deps)").containsExactly("kernel", "bird");
+        String shared = host.bridge("s");
+        String left = host.bridge("l");
+        String right = host.bridge("r");
+        host.allowBridged(shared);
+        driver.provision(vr(12, "bird", iface(1, shared, "203.0.113.1", 29), iface(2, left, "192.0.2.1", 25)));
+        driver.provision(vr(13, "bird", iface(1, shared, "203.0.113.2", 29), iface(2, right, "198.51.100.1", 25)));
+        driver.start(12);
+        driver.start(13);
+        assertThat(Bird.pid(runDir.resolve(ns(12)))).isPresent();
+        assertThat(Files.readString(cgroup("freezer", 12).resolve("cgroup.procs")).strip())
+                .isEqualTo(Long.toString(Bird.pid(runDir.resolve(ns(12))).getAsLong()));
+        // Each learns the other's stub network over OSPF, in BIRD's RIB and in the namespace's FIB.
+        assertThat(TestHost.await(() -> ok2("ip", "-n", ns(12), "route", "show", "198.51.100.0/25").contains("proto bird"), 30))
+                .as("VR 12 learned 198.51.100.0/25").isTrue();
+        assertThat(TestHost.await(() -> {
+            VmRuntime vm = driver.inspect(13).orElseThrow();
+            return vm.entry().vmRoutingProtocols.equals("ospf") && vm.entry().vmRouteEntries >= 3;
+        }, 30)).as(() -> "VR 13's state: " + driver.inspect(13).orElseThrow().entry().vmRouteEntries).isTrue();
+        VmRuntime vm = driver.inspect(12).orElseThrow();
+        assertThat(vm.entry().vmRouterAddr).isEqualTo("203.0.113.1");
+        assertThat(vm.entry().vmCpuTime).as("the daemon's CPU time").isPositive();
+        assertThat(vm.entry().vmCurMem).as("the daemon's memory").isPositive();
+
+        // The daemon killed behind vrouter's back is noticed.
+        ok("kill", "-9", Long.toString(Bird.pid(runDir.resolve(ns(13))).getAsLong()));
+        assertThat(TestHost.await(() -> heard.contains("13 CRASHED its routing daemon (bird) is not running"), 5)).as(heard.toString()).isTrue();
+        driver.start(13);
+        assertThat(power(13)).isEqualTo(PowerState.RUNNING);
+
+        driver.suspend(12, AdminState.PAUSED);
+        assertThat(power(12)).isEqualTo(PowerState.PAUSED);
+        driver.stop(12);
+        assertThat(Bird.pid(runDir.resolve(ns(12)))).isEmpty();
+        assertThat(power(12)).isEqualTo(PowerState.HALTED);
+    }
+
+    /** What the host looks like, for a failed ping's message. */
+    String diagnose(String h1, String h2, int vmIndex) {
+        return String.join("\n", ok2("ip", "-n", h1, "neigh"), ok2("ip", "-n", h2, "neigh"), ok2("ip", "-n", ns(vmIndex), "neigh"),
+                ok2("ip", "-n", ns(vmIndex), "-br", "addr"), ok2("ip", "-n", ns(vmIndex), "route"), ok2("bridge", "link"),
+                ok2("iptables", "-S", "DOCKER-USER"), ok2("iptables", "-S", "FORWARD"), ok2("sysctl", "net.bridge.bridge-nf-call-iptables"),
+                ok2("ip", "netns", "exec", ns(vmIndex), "sysctl", "net.ipv4.ip_forward"));
+    }
+
+    private static String ok2(String... argv) {
+        try {
+            return sh(argv).out();
+        } catch (Exception e) {
+            return "";
+        }
+    }
+
+    @Test
+    void capabilitiesAreCheckedBit() {
+        assertThat(NetnsDriver.missingCapabilities(0)).containsExactly("CAP_NET_ADMIN", "CAP_SYS_ADMIN");
+        assertThat(NetnsDriver.missingCapabilities(1L << 12)).containsExactly("CAP_SYS_ADMIN");
+        assertThat(NetnsDriver.missingCapabilities(0x1fffeffffffL)).isEmpty();
+        assertThat(new ArrayList<>(NetnsDriver.missingCapabilities())).as("these tests run as root").isEmpty();
+    }
+}
