@@ -27,7 +27,14 @@ VMM = "urn:ietf:params:xml:ns:yang:smiv2:NEW-VMM-MIB"
 NC = "urn:ietf:params:xml:ns:netconf:base:1.0"
 NOTIF = "urn:ietf:params:xml:ns:netconf:notification:1.0"
 MON = "urn:ietf:params:xml:ns:yang:ietf-netconf-monitoring"
-NS = {"v": VMM, "nc": NC, "m": MON}
+WD = "urn:ietf:params:xml:ns:yang:ietf-netconf-with-defaults"
+WD_ATTR = "urn:ietf:params:xml:ns:netconf:default:1.0"
+NMDA = "urn:ietf:params:xml:ns:yang:ietf-netconf-nmda"
+DS = "urn:ietf:params:xml:ns:yang:ietf-datastores"
+YLIB = "urn:ietf:params:xml:ns:yang:ietf-yang-library"
+STREAMS = "urn:ietf:params:xml:ns:netmod:notification"
+NCN = "urn:ietf:params:xml:ns:yang:ietf-netconf-notifications"
+NS = {"v": VMM, "nc": NC, "m": MON, "y": YLIB, "s": STREAMS, "n": NCN, "d": NMDA}
 
 
 def connect(args, framing=None):
@@ -328,7 +335,144 @@ def reconfigure(args):
     return out
 
 
-SCENARIOS = {f.__name__: f for f in (hello, lifecycle, pipeline, notify, errors, schema, viewer, reconfigure)}
+def entry_leaves(data, index):
+    """The leaves of a vmConfigEntry as {name: (value, wd:default attribute)}."""
+    out = {}
+    for e in data.xpath("//v:vmConfigEntry[v:vmIndex=%d]/*" % index, namespaces=NS):
+        out[etree.QName(e).localname] = [e.text, e.get("{%s}default" % WD_ATTR)]
+    return out
+
+
+def create(args):
+    """Creates a VR on running (2 CPUs, the default memory given explicitly) and waits until it runs."""
+    with connect(args) as m:
+        m.edit_config(target="running", config=config("<vmConfigTable>%s</vmConfigTable>" % vr_entry(
+            args.index, args.name, "<vmConfigCpuNumber>2</vmConfigCpuNumber><vmConfigMemory>512</vmConfigMemory>", "create")))
+        wait_state(m, args.index, "running")
+        streams = m.get(filter=("subtree", '<netconf xmlns="%s"><streams/></netconf>' % STREAMS)).data_ele
+        return {"replayLogCreationTime": streams.xpath("string(//s:replayLogCreationTime)", namespaces=NS)}
+
+
+def withdefaults(args):
+    """get-config in each with-defaults mode (ncclient checks the mode against the capability), then a bad one."""
+    out = {"capability": [c for c in m_caps(args) if ":with-defaults:" in c]}
+    with connect(args) as m:
+        for mode in ("report-all", "trim", "report-all-tagged", None):
+            data = m.get_config(source="running", with_defaults=mode).data_ele if mode else m.get_config(source="running").data_ele
+            out[mode or "basic"] = entry_leaves(data, args.index)
+        try:
+            m.dispatch(to_ele('<get-config xmlns="%s"><source><running/></source><with-defaults xmlns="%s">everything</with-defaults>'
+                              '</get-config>' % (NC, WD)))
+            out["bad"] = None
+        except RPCError as e:
+            out["bad"] = error_of(e)
+    return out
+
+
+def m_caps(args):
+    with connect(args) as m:
+        return list(m.server_capabilities)
+
+
+def get_data(m, datastore, params=""):
+    reply = m.dispatch(to_ele('<get-data xmlns="%s" xmlns:ds="%s"><datastore>ds:%s</datastore>%s</get-data>'
+                              % (NMDA, DS, datastore, params)))
+    return etree.fromstring(reply.xml.encode())
+
+
+def nmda(args):
+    """get-data on the three datastores, with config-filter, max-depth and filters; the YANG library."""
+    index = args.index
+    out = {}
+    with connect(args) as m:
+        m.edit_config(target="candidate", config=config("<vmConfigTable>%s</vmConfigTable>" % vr_entry(index + 1, args.name + "-cand")))
+
+        def names(data):
+            return sorted(data.xpath("//v:vmConfigEntry/v:vmName/text()", namespaces=NS))
+
+        def tops(data):
+            return sorted(etree.QName(e).localname for e in data.xpath("//d:data/*", namespaces=NS))
+
+        running = get_data(m, "running")
+        candidate = get_data(m, "candidate")
+        operational = get_data(m, "operational")
+        out["running_names"] = names(running)
+        out["candidate_names"] = names(candidate)
+        out["operational_names"] = names(operational)
+        out["running_has_state"] = bool(running.xpath("//v:vmOperState", namespaces=NS))
+        out["operational_state"] = operational.xpath("string(//v:vmEntry[v:vmIndex=%d]/v:vmOperState)" % index, namespaces=NS)
+        out["operational_tops"] = tops(operational)
+        state_only = get_data(m, "operational", "<config-filter>false</config-filter>")
+        out["state_only_has_config"] = bool(state_only.xpath("//v:vmConfigTable", namespaces=NS))
+        out["state_only_tops"] = tops(state_only)
+        depth = get_data(m, "operational", "<max-depth>2</max-depth><subtree-filter><NEW-VMM-MIB xmlns='%s'/></subtree-filter>" % VMM)
+        out["depth2_children"] = sorted(etree.QName(e).localname for e in depth.xpath("//v:NEW-VMM-MIB/*", namespaces=NS))
+        out["depth2_grandchildren"] = len(depth.xpath("//v:NEW-VMM-MIB/*/*", namespaces=NS))
+        xp = get_data(m, "operational", "<xpath-filter xmlns:v='%s'>/v:NEW-VMM-MIB/v:vmTable/v:vmEntry[v:vmIndex=%d]/v:vmOperState"
+                      "</xpath-filter>" % (VMM, index))
+        out["xpath_leaves"] = sorted(set(etree.QName(e).localname for e in xp.iter() if len(e) == 0))
+        lib = get_data(m, "operational", "<subtree-filter><yang-library xmlns='%s'/></subtree-filter>" % YLIB)
+        out["content_id"] = lib.xpath("string(//y:content-id)", namespaces=NS)
+        out["library_capability"] = [c for c in m.server_capabilities if ":yang-library:1.1" in c]
+        out["datastores"] = sorted(lib.xpath("//y:datastore/y:name/text()", namespaces=NS))
+        out["modules"] = sorted(lib.xpath("//y:module-set/y:module/y:name/text()", namespaces=NS))
+        try:
+            get_data(m, "intended")
+            out["intended"] = None
+        except RPCError as e:
+            out["intended"] = error_of(e)
+        m.discard_changes()
+    return out
+
+
+def replay(args):
+    """A subscription replaying from --since until --until: what arrives up to notificationComplete."""
+    out = {"notifications": []}
+    with connect(args) as m:
+        m.create_subscription(start_time=args.since, stop_time=args.until)
+        end = time.time() + 20
+        while time.time() < end:
+            n = m.take_notification(block=True, timeout=1)
+            if n is None:
+                continue
+            ele = n.notification_ele
+            kind = [etree.QName(c).localname for c in ele if etree.QName(c).localname != "eventTime"][0]
+            out["notifications"].append({"kind": kind, "vmName": ele.xpath("string(.//v:vmName/v:vmName)", namespaces=NS),
+                                         "eventTime": ele.xpath("string(n:eventTime)", namespaces={"n": NOTIF})})
+            if kind == "notificationComplete":
+                break
+        # The subscription is over: the session answers and may subscribe again.
+        out["subscribe_again"] = m.create_subscription().ok
+    return out
+
+
+def sessions(args):
+    """A subscriber sees other sessions start and end (closed, killed), then reads the statistics."""
+    out = {"notifications": []}
+    with connect(args) as m:
+        m.create_subscription()
+        with connect(args) as closed:
+            out["closed_id"] = int(closed.session_id)
+        victim = connect(args)
+        out["killed_id"] = int(victim.session_id)
+        m.kill_session(victim.session_id)
+        out["watcher_id"] = int(m.session_id)
+        end = time.time() + 20
+        while time.time() < end and len(out["notifications"]) < 4:
+            n = m.take_notification(block=True, timeout=1)
+            if n is None:
+                continue
+            body = [c for c in n.notification_ele if etree.QName(c).localname != "eventTime"][0]
+            if etree.QName(body).namespace != NCN:
+                continue
+            out["notifications"].append({etree.QName(c).localname: c.text for c in body} | {"kind": etree.QName(body).localname})
+        stats = m.get(filter=("subtree", '<netconf-state xmlns="%s"><statistics/></netconf-state>' % MON)).data_ele
+        out["statistics"] = {etree.QName(e).localname: e.text for e in stats.xpath("//m:statistics/*", namespaces=NS)}
+    return out
+
+
+SCENARIOS = {f.__name__: f for f in (hello, lifecycle, pipeline, notify, errors, schema, viewer, reconfigure, create,
+                                      withdefaults, nmda, replay, sessions)}
 
 
 def main():
@@ -343,6 +487,8 @@ def main():
     p.add_argument("--count", type=int, default=50)
     p.add_argument("--keep", action="store_true", help="lifecycle: leave the VR in place")
     p.add_argument("--out", default=".")
+    p.add_argument("--since", help="replay: startTime")
+    p.add_argument("--until", help="replay: stopTime")
     args = p.parse_args()
     result = SCENARIOS[args.scenario](args)
     sys.stdout.write(json.dumps(result) + "\n")

@@ -162,6 +162,7 @@ public final class NetconfInterface implements ManagementInterface {
         if (keepAlive != null) keepAlive.shutdownNow();
         if (ctx != null) {
             for (NetconfSession s : ctx.sessions().values()) s.kill();
+            ctx.close();
         }
         if (sshd != null) {
             try {

@@ -13,6 +13,20 @@ public final class Ns {
     public static final String NOTIFICATION = "urn:ietf:params:xml:ns:netconf:notification:1.0";
     /** RFC 6022 ietf-netconf-monitoring. */
     public static final String MONITORING = "urn:ietf:params:xml:ns:yang:ietf-netconf-monitoring";
+    /** RFC 5277's nc-notifications module: the list of streams. */
+    public static final String STREAMS = "urn:ietf:params:xml:ns:netmod:notification";
+    /** RFC 6470 ietf-netconf-notifications. */
+    public static final String NETCONF_NOTIFICATIONS = "urn:ietf:params:xml:ns:yang:ietf-netconf-notifications";
+    /** RFC 6243 ietf-netconf-with-defaults (the retrieval parameter). */
+    public static final String WITH_DEFAULTS = "urn:ietf:params:xml:ns:yang:ietf-netconf-with-defaults";
+    /** RFC 6243 section 6: the namespace of the {@code default} attribute of report-all-tagged. */
+    public static final String DEFAULT_ATTRIBUTE = "urn:ietf:params:xml:ns:netconf:default:1.0";
+    /** RFC 8526 ietf-netconf-nmda (get-data, edit-data). */
+    public static final String NMDA = "urn:ietf:params:xml:ns:yang:ietf-netconf-nmda";
+    /** RFC 8342 ietf-datastores (the datastore identities). */
+    public static final String DATASTORES = "urn:ietf:params:xml:ns:yang:ietf-datastores";
+    /** RFC 8525 ietf-yang-library. */
+    public static final String YANG_LIBRARY = "urn:ietf:params:xml:ns:yang:ietf-yang-library";
 
     private Ns() {
     }

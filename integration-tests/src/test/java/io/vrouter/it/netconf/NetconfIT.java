@@ -127,6 +127,12 @@ class NetconfIT extends WithServer {
         assertThat(pyang.exit()).as(pyang.toString()).isZero();
         ServerProcess.Result yanglint = ServerProcess.run(List.of("yanglint", "-p", out.toString(), module.toString()));
         assertThat(yanglint.exit()).as(yanglint.toString()).isZero();
+        // Every module listed (the YANG library's and their imports) comes whole and compiles from what was downloaded.
+        assertThat(texts(r.get("files"))).hasSizeGreaterThanOrEqualTo(15);
+        for (String f : texts(r.get("files"))) {
+            ServerProcess.Result each = ServerProcess.run(List.of("yanglint", "-p", out.toString(), f));
+            assertThat(each.exit()).as(f + "\n" + each).isZero();
+        }
     }
 
     @Test

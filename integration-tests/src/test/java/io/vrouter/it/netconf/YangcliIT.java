@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.vrouter.it.ServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -14,21 +15,52 @@ import org.junit.jupiter.api.Test;
  * NEW-VMM-MIB from the server with get-schema and builds its edits from the module.
  */
 class YangcliIT extends WithServer {
+    /** Runs a yangcli script against the server in batch mode, printing replies as XML; it must exit 0. */
+    static ServerProcess.Result yangcli(String name, String script) throws Exception {
+        Path file = Files.writeString(dir.resolve(name), script);
+        ServerProcess.Result r = ServerProcess.run(List.of("yangcli", "--server=127.0.0.1",
+                "--ncport=" + server.netconfPort, "--user=admin", "--password=admin", "--batch-mode",
+                "--run-script=" + file, "--display-mode=xml"));
+        assertThat(r.exit()).as(r.toString()).isZero();
+        return r;
+    }
+
     @Test
     void yangcliCreatesAVrOnTheCandidateCommitsAndReadsItBack() throws Exception {
-        Path script = Files.writeString(dir.resolve("yangcli.script"),
+        ServerProcess.Result r = yangcli("yangcli.script",
                 "create /NEW-VMM-MIB/vmConfigTable/vmConfigEntry -- vmIndex=161 vmName=yuma-161\n"
                         + "commit\n"
                         + "xget /NEW-VMM-MIB/vmConfigTable/vmConfigEntry[vmIndex=161]\n");
-        ServerProcess.Result r = ServerProcess.run(List.of("yangcli", "--server=127.0.0.1",
-                "--ncport=" + server.netconfPort, "--user=admin", "--password=admin", "--batch-mode",
-                "--run-script=" + script, "--display-mode=xml"));
-        assertThat(r.exit()).as(r.toString()).isZero();
         // Two <ok/> replies (the edit-config that "create" sends and the commit), then the data.
         assertThat(r.out().split("RPC OK Reply", -1)).hasSize(3);
         assertThat(r.out()).contains("<vmName>yuma-161</vmName>").doesNotContain("RPC Error");
         JsonNode vr = Ncclient.rest(server, "/api/v1/routers/161");
         assertThat(vr).isNotNull();
         assertThat(vr.get("vmName").asText()).isEqualTo("yuma-161");
+    }
+
+    @Test
+    void yangcliReadsWithDefaultsAndTheStatisticsAndReplaysTheNotificationsOfAStretchOfTime() throws Exception {
+        Instant since = Instant.now();
+        Ncclient.scenario(server, "create", "--index", "171", "--name", "yuma-171");
+        Instant until = Instant.now();
+        ServerProcess.Result r = yangcli("yangcli-standards.script",
+                "xget /NEW-VMM-MIB/vmConfigTable/vmConfigEntry[vmIndex=171] --with-defaults=trim\n"
+                        + "create-subscription startTime=" + since + " stopTime=" + until + "\n"
+                        + "xget /netconf-state/statistics\n"
+                        + "xget /netconf/streams\n");
+        String out = r.out();
+        assertThat(out).doesNotContain("RPC Error");
+        // trim: the 2 CPUs stay, the default memory (given explicitly) and the filled-in defaults go.
+        String trimmed = out.substring(out.indexOf("<vmConfigEntry>"), out.indexOf("</vmConfigEntry>"));
+        assertThat(trimmed).contains("<vmName>yuma-171</vmName>", "<vmConfigCpuNumber>2</vmConfigCpuNumber>")
+                .doesNotContain("vmConfigMemory", "vmConfigTemplate", "vmAdminState");
+        assertThat(out).contains("<in-sessions>", "<replaySupport>true</replaySupport>", "<replayLogCreationTime>");
+        // The replay: the VR's vmRunning, then replayComplete and notificationComplete.
+        int running = out.indexOf("<vmRunning");
+        assertThat(running).isPositive();
+        assertThat(out.substring(running)).contains("<vmName>yuma-171</vmName>");
+        assertThat(out.indexOf("<replayComplete")).isGreaterThan(running);
+        assertThat(out.indexOf("<notificationComplete")).isGreaterThan(out.indexOf("<replayComplete"));
     }
 }

@@ -80,10 +80,93 @@ public abstract class DataNode {
         out.end();
     }
 
+    /** Depth meaning "all descendants" for {@link #write(XmlOut, int)}. */
+    public static final int UNBOUNDED = Integer.MAX_VALUE;
+
+    /** The depth left for the children of a node written {@code depth} levels deep. */
+    public static int below(int depth) {
+        return depth == UNBOUNDED ? UNBOUNDED : depth - 1;
+    }
+
+    /**
+     * Writes the node and {@code depth - 1} levels below it (RFC 8526 max-depth: 1 is the node
+     * alone); a list entry always carries its keys. An inner node cut off this way is written empty
+     * rather than dropped, so that the reply says it exists.
+     */
+    public void write(XmlOut out, int depth) {
+        if (isLeaf() || depth == UNBOUNDED) {
+            write(out);
+            return;
+        }
+        out.pending(ns, name, null);
+        out.materialize();
+        List<String> keys = keys();
+        for (DataNode c : children()) {
+            if (depth > 1) {
+                c.write(out, depth - 1);
+            } else if (c.isLeaf() && keys.contains(c.name())) {
+                c.write(out);
+            }
+        }
+        out.end();
+    }
+
     // ------------------------------------------------------------------ factories
 
     public static DataNode leaf(String ns, String name, String value) {
         return new Leaf(ns, name, value);
+    }
+
+    /**
+     * A leaf whose value is an identity of another module ({@code ds:running}): its start tag
+     * declares the prefix.
+     */
+    public static DataNode identity(String ns, String name, String prefix, String identityNs, String identity) {
+        return new Decorated(ns, name, prefix + ":" + identity, prefix, identityNs, null);
+    }
+
+    /** The leaf with RFC 6243's {@code wd:default="true"}: its value is its schema default. */
+    public static DataNode taggedDefault(DataNode leaf) {
+        return new Decorated(leaf.ns(), leaf.name(), leaf.value(), "wd", io.vrouter.netconf.Ns.DEFAULT_ATTRIBUTE, "default");
+    }
+
+    /** An element with no content that is there all the same: an empty leaf, an empty notification. */
+    public static DataNode empty(String ns, String name) {
+        return new DataNode(ns, name) {
+            @Override
+            public boolean isLeaf() {
+                return true;
+            }
+
+            @Override
+            public String value() {
+                return "";
+            }
+
+            @Override
+            public void write(XmlOut out) {
+                out.empty(ns(), name());
+            }
+        };
+    }
+
+    /** A leaf whose start tag declares a prefix and may carry an attribute in that prefix's namespace. */
+    static final class Decorated extends Leaf {
+        private final String prefix;
+        private final String prefixNs;
+        private final String attribute;
+
+        Decorated(String ns, String name, String value, String prefix, String prefixNs, String attribute) {
+            super(ns, name, value);
+            this.prefix = prefix;
+            this.prefixNs = prefixNs;
+            this.attribute = attribute;
+        }
+
+        @Override
+        public void write(XmlOut out) {
+            out.leaf(ns(), name(), value(), prefix, prefixNs, attribute, "true");
+        }
     }
 
     /** A container or list entry whose children are known. */
@@ -154,7 +237,7 @@ public abstract class DataNode {
         }
     }
 
-    static final class Leaf extends DataNode {
+    static class Leaf extends DataNode {
         private final String value;
 
         Leaf(String ns, String name, String value) {

@@ -55,15 +55,28 @@ public final class ModelTree {
 
     /** Everything: state and configuration (the running configuration), for {@code <get>}. */
     public static DataNode all(VirtualRouterService service) {
-        ConfigSource running = running(service);
-        return DataNode.lazy(VMM, "NEW-VMM-MIB", () -> List.of(
+        return DataNode.lazy(VMM, "NEW-VMM-MIB", () -> {
+            List<DataNode> top = new ArrayList<>(stateNodes(service));
+            ConfigSource running = running(service);
+            top.add(configTable(running));
+            top.add(networkConfigTable(running));
+            return top.iterator();
+        });
+    }
+
+    /** The config false part: the hypervisor, the scalars and the state tables (NMDA's config-filter false). */
+    public static DataNode state(VirtualRouterService service) {
+        return DataNode.lazy(VMM, "NEW-VMM-MIB", () -> stateNodes(service).iterator());
+    }
+
+    private static List<DataNode> stateNodes(VirtualRouterService service) {
+        return List.of(
                 hypervisor(service), objects(service),
                 table(service, "vmTable", ModelTree::vmEntry),
                 table(service, "vmCpuTable", vr -> flat(vr.vmCpuTable, c -> cpuEntry(vr.vmIndex, c))),
                 table(service, "vmCpuAffinityTable", vr -> flat(vr.vmCpuTable, c -> affinityEntry(vr.vmIndex, c))),
                 table(service, "vmStorageTable", vr -> flat(vr.vmStorageTable, s -> storageEntry(vr.vmIndex, s))),
-                table(service, "vmNetworkTable", vr -> flat(vr.vmNetworkTable, n -> networkEntry(vr.vmIndex, n))),
-                configTable(running), networkConfigTable(running)).iterator());
+                table(service, "vmNetworkTable", vr -> flat(vr.vmNetworkTable, n -> networkEntry(vr.vmIndex, n))));
     }
 
     private static DataNode hypervisor(VirtualRouterService service) {

@@ -38,15 +38,23 @@ public final class SubtreeFilter {
      * element).
      */
     public static void apply(DataNode root, Element filter, XmlOut out) {
+        apply(root, filter, out, DataNode.UNBOUNDED);
+    }
+
+    /**
+     * As {@link #apply(DataNode, Element, XmlOut)}, with each selected node written {@code depth}
+     * levels deep (RFC 8526 max-depth; {@link DataNode#UNBOUNDED} for all).
+     */
+    public static void apply(DataNode root, Element filter, XmlOut out, int depth) {
         if (SecureXml.children(filter).isEmpty()) return;
-        emitChildren(root, List.of(filter), out);
+        emitChildren(root, List.of(filter), out, depth);
     }
 
     /**
      * The filter elements {@code fs} all match the inner data node {@code d}. Writes the selected
      * children of d (the caller has opened d, pending).
      */
-    private static void emitChildren(DataNode d, List<Element> fs, XmlOut out) {
+    private static void emitChildren(DataNode d, List<Element> fs, XmlOut out, int depth) {
         List<Element> partial = new ArrayList<>();
         for (Element f : fs) {
             Classified c = Classified.of(f);
@@ -55,9 +63,10 @@ public final class SubtreeFilter {
                 // Only content match nodes, all matched (or none at all): the whole node. A list
                 // entry's keys were written with its start tag.
                 List<String> keys = d.keys();
-                if (!keys.isEmpty()) out.materialize();
+                if (!keys.isEmpty() || depth != DataNode.UNBOUNDED) out.materialize();
+                if (depth == 1) return;
                 for (DataNode child : d.children()) {
-                    if (!(child.isLeaf() && keys.contains(child.name()))) child.write(out);
+                    if (!(child.isLeaf() && keys.contains(child.name()))) child.write(out, DataNode.below(depth));
                 }
                 return;
             }
@@ -83,10 +92,10 @@ public final class SubtreeFilter {
                 continue;
             }
             if (selected) {
-                child.write(out);
+                child.write(out, depth);
             } else if (!inside.isEmpty() && !child.isLeaf()) {
                 open(child, out);
-                emitChildren(child, inside, out);
+                emitChildren(child, inside, out, depth);
                 out.end();
             }
         }

@@ -18,6 +18,7 @@ import javax.xml.xpath.XPathFactory;
 import org.w3c.dom.Attr;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
+import org.w3c.dom.NamedNodeMap;
 import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
 
@@ -54,9 +55,14 @@ public final class XPathFilter {
 
         /** Writes the selected nodes with their ancestors. */
         public void write(XmlOut out) {
+            write(out, DataNode.UNBOUNDED);
+        }
+
+        /** Writes the selected nodes, each {@code depth} levels deep (RFC 8526 max-depth), with their ancestors. */
+        public void write(XmlOut out, int depth) {
             for (Element e : roots) {
                 if (whole.contains(e)) keep.add(e);
-                copy(e, keep, whole, out, false);
+                copy(e, keep, whole, out, 0, depth);
             }
         }
     }
@@ -139,30 +145,78 @@ public final class XPathFilter {
         return new BadExpression("bad XPath expression '" + select + "': " + cause.getMessage());
     }
 
-    private static void copy(Element e, Set<Node> keep, Set<Node> whole, XmlOut out, boolean all) {
-        boolean isWhole = all || whole.contains(e);
-        if (!isWhole && !keep.contains(e)) return;
+    /**
+     * Copies a kept element: ancestors of selected nodes with the keys of their entries, and selected
+     * nodes whole, {@code depth} levels deep. {@code left} is the depth still allowed inside a selected
+     * node, 0 outside one.
+     */
+    private static void copy(Element e, Set<Node> keep, Set<Node> whole, XmlOut out, int left, int depth) {
+        if (left == 0 && whole.contains(e)) left = depth;
+        if (left == 0 && !keep.contains(e)) return;
         java.util.List<Element> kids = SecureXml.children(e);
         if (kids.isEmpty()) {
-            out.leaf(ns(e), e.getLocalName(), SecureXml.text(e));
+            copyLeaf(e, out);
             return;
         }
         out.start(ns(e), e.getLocalName());
         for (Element k : kids) {
-            // Leaves of an ancestor list entry that are its keys come along with it.
-            boolean key = !isWhole && SecureXml.children(k).isEmpty() && isKeyOf(k, e);
-            if (key && !keep.contains(k)) {
-                out.leaf(ns(k), k.getLocalName(), SecureXml.text(k));
-            } else {
-                copy(k, keep, whole, out, isWhole);
+            // Leaves of a list entry that are its keys come along with it.
+            boolean key = SecureXml.children(k).isEmpty() && isKeyOf(k, e);
+            if (key && (left == 1 || (left == 0 && !keep.contains(k)))) {
+                copyLeaf(k, out);
+            } else if (left != 1) {
+                copy(k, keep, whole, out, left == 0 ? 0 : DataNode.below(left), depth);
             }
         }
         out.end();
     }
 
-    /** The key leaves of NEW-VMM-MIB's lists, by entry name. */
+    /** Copies a leaf with what its start tag carries: a prefix declaration and an attribute in its namespace. */
+    private static void copyLeaf(Element e, XmlOut out) {
+        NamedNodeMap attrs = e.getAttributes();
+        String prefix = null;
+        String prefixNs = null;
+        String attribute = null;
+        for (int i = 0; i < attrs.getLength(); i++) {
+            Attr a = (Attr) attrs.item(i);
+            if ("http://www.w3.org/2000/xmlns/".equals(a.getNamespaceURI())) {
+                if (a.getPrefix() != null && !a.getValue().equals(ns(e))) {
+                    prefix = a.getLocalName();
+                    prefixNs = a.getValue();
+                }
+            } else if (a.getNamespaceURI() != null) {
+                prefix = a.getPrefix();
+                prefixNs = a.getNamespaceURI();
+                attribute = a.getLocalName();
+            }
+        }
+        if (prefix == null) {
+            out.leaf(ns(e), e.getLocalName(), SecureXml.text(e));
+        } else {
+            out.leaf(ns(e), e.getLocalName(), SecureXml.text(e), prefix, prefixNs, attribute, "true");
+        }
+    }
+
+    /** The key leaves of the lists this server's data has, by entry. */
     private static boolean isKeyOf(Element leaf, Element entry) {
         String n = leaf.getLocalName();
+        String ns = ns(entry);
+        if (Ns.MONITORING.equals(ns)) {
+            return switch (entry.getLocalName()) {
+                case "schema" -> n.equals("identifier") || n.equals("version") || n.equals("format");
+                case "session" -> n.equals("session-id");
+                case "datastore" -> n.equals("name");
+                default -> false;
+            };
+        }
+        if (Ns.YANG_LIBRARY.equals(ns)) {
+            return switch (entry.getLocalName()) {
+                case "module-set", "module", "schema", "datastore" -> n.equals("name");
+                case "import-only-module" -> n.equals("name") || n.equals("revision");
+                default -> false;
+            };
+        }
+        if (Ns.STREAMS.equals(ns)) return entry.getLocalName().equals("stream") && n.equals("name");
         switch (entry.getLocalName()) {
             case "vmEntry": case "vmConfigEntry": return n.equals("vmIndex");
             case "vmCpuEntry": return n.equals("vmIndex") || n.equals("vmCpuIndex");
@@ -170,9 +224,6 @@ public final class XPathFilter {
             case "vmStorageEntry": return n.equals("vmIndex") || n.equals("vmStorageIndex");
             case "vmNetworkEntry": return n.equals("vmIndex") || n.equals("vmNetworkIndex");
             case "vmNetworkConfigEntry": return n.equals("vmIndex") || n.equals("vmNetworkConfigIndex");
-            case "schema": return n.equals("identifier") || n.equals("version") || n.equals("format");
-            case "session": return n.equals("session-id");
-            case "datastore": return n.equals("name");
             default: return false;
         }
     }

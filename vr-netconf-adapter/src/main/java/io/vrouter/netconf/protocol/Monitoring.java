@@ -41,6 +41,11 @@ final class Monitoring {
                     .add("out-rpc-errors", s.outRpcErrors()).add("out-notifications", s.outNotifications()));
         }
         state.add(sessions);
+        Statistics st = ctx.statistics();
+        state.add(DataNode.inner(m, "statistics").add("netconf-start-time", st.startTime)
+                .add("in-bad-hellos", st.inBadHellos).add("in-sessions", st.inSessions)
+                .add("dropped-sessions", st.droppedSessions).add("in-rpcs", st.inRpcs).add("in-bad-rpcs", st.inBadRpcs)
+                .add("out-rpc-errors", st.outRpcErrors).add("out-notifications", st.outNotifications));
         return state;
     }
 }

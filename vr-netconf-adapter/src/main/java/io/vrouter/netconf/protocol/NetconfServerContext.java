@@ -2,13 +2,21 @@ package io.vrouter.netconf.protocol;
 
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.netconf.data.DataNode;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** What all sessions of one NETCONF server share: the service, the datastores, the session table. */
-public final class NetconfServerContext {
+/**
+ * What all sessions of one NETCONF server share: the service, the datastores, the session table,
+ * the server's counters, the subscriptions to its own notifications (RFC 6470), and one timer thread.
+ */
+public final class NetconfServerContext implements AutoCloseable {
     private final VirtualRouterService service;
     private final VrMetrics metrics;
     private final Datastores datastores;
@@ -17,6 +25,13 @@ public final class NetconfServerContext {
     private final int maxMessageBytes;
     /** The last vmUUID seen per VR, for the vmDeleted notification. */
     private final Map<Integer, String> uuids = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Statistics statistics = new Statistics();
+    private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "netconf-timer");
+        t.setDaemon(true);
+        return t;
+    });
 
     public NetconfServerContext(VirtualRouterService service, VrMetrics metrics, int maxMessageBytes) {
         this.service = service;
@@ -45,6 +60,15 @@ public final class NetconfServerContext {
         return uuids;
     }
 
+    Statistics statistics() {
+        return statistics;
+    }
+
+    /** Runs stop times and confirm timeouts. */
+    ScheduledExecutorService timer() {
+        return timer;
+    }
+
     int nextSessionId() {
         return sessionIds.incrementAndGet();
     }
@@ -62,7 +86,22 @@ public final class NetconfServerContext {
         return sessions;
     }
 
-    /** Information about one session for ietf-netconf-monitoring. */
-    public record SessionInfo(int id, String user, String sourceHost, Instant loginTime) {
+    void subscribe(Subscription s) {
+        subscriptions.add(s);
+    }
+
+    void unsubscribe(Subscription s) {
+        subscriptions.remove(s);
+    }
+
+    /** Sends a notification of the server itself (session start and end, ...) to every subscription. */
+    void publish(DataNode content) {
+        Instant now = Instant.now();
+        for (Subscription s : subscriptions) s.serverNotification(now, content);
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
     }
 }

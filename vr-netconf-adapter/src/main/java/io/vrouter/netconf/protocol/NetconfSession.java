@@ -1,11 +1,8 @@
 package io.vrouter.netconf.protocol;
 
-import io.vrouter.core.model.VrEvent;
 import io.vrouter.netconf.Ns;
 import io.vrouter.netconf.data.DataNode;
-import io.vrouter.netconf.data.ModelTree;
 import io.vrouter.netconf.data.SubtreeFilter;
-import io.vrouter.netconf.data.XPathFilter;
 import io.vrouter.netconf.protocol.RpcError.Type;
 import io.vrouter.netconf.transport.FrameDecoder;
 import io.vrouter.netconf.transport.FramingException;
@@ -20,8 +17,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.xml.transform.dom.DOMResult;
 import org.slf4j.Logger;
@@ -59,9 +54,13 @@ public final class NetconfSession {
     private final AtomicLong outRpcErrors = new AtomicLong();
     private final AtomicLong outNotifications = new AtomicLong();
     private volatile boolean closing;
-    private volatile AutoCloseable subscription;
-    private ExecutorService notifier;
+    private volatile Subscription subscription;
     private volatile Runnable keepAlive = () -> { };
+    /** Why the session ended, first cause wins; and who killed it. */
+    private final java.util.concurrent.atomic.AtomicReference<ServerNotifications.Termination> termination =
+            new java.util.concurrent.atomic.AtomicReference<>();
+    private volatile int killedBy;
+    private volatile boolean started;
 
     /**
      * @param closeTransport ends the transport (the SSH channel); called once the session is over or
@@ -88,7 +87,9 @@ public final class NetconfSession {
                 "urn:ietf:params:netconf:capability:validate:1.1",
                 "urn:ietf:params:netconf:capability:xpath:1.0",
                 "urn:ietf:params:netconf:capability:notification:1.0",
-                "urn:ietf:params:netconf:capability:interleave:1.0"));
+                "urn:ietf:params:netconf:capability:interleave:1.0",
+                WithDefaults.CAPABILITY, Schemas.YANG_LIBRARY_CAPABILITY));
+        // The module capabilities stay beside the YANG library for clients that read only the hello.
         for (Schemas.Module m : Schemas.MODULES) {
             if (m.implemented()) caps.add(m.capability());
         }
@@ -124,8 +125,14 @@ public final class NetconfSession {
         if (subscription != null && !closing) keepAlive.run();
     }
 
-    /** Ends the session from elsewhere (kill-session, server shutdown). */
+    /** Ends the session from elsewhere: its transport went away, or the server stops. */
     public void kill() {
+        kill(ServerNotifications.Termination.DROPPED, 0);
+    }
+
+    /** Ends the session for a reason ({@code killedBy}: the session that asked, for kill-session). */
+    void kill(ServerNotifications.Termination reason, int killedBy) {
+        if (termination.compareAndSet(null, reason)) this.killedBy = killedBy;
         closing = true;
         ctx.datastores().release(id);
         closeTransport.run();
@@ -138,17 +145,26 @@ public final class NetconfSession {
         ctx.register(this);
         try {
             sendHello();
-            if (!receiveHello()) return;
+            if (!receiveHello()) {
+                termination.compareAndSet(null, ServerNotifications.Termination.BAD_HELLO);
+                ctx.statistics().inBadHellos.incrementAndGet();
+                return;
+            }
+            started = true;
+            ctx.statistics().inSessions.incrementAndGet();
+            ctx.publish(ServerNotifications.sessionStart(this));
             while (!closing) {
                 byte[] msg = in.next();
                 if (msg == null) break;
                 handleMessage(msg);
             }
         } catch (FramingException e) {
+            termination.compareAndSet(null, ServerNotifications.Termination.OTHER);
             log.info("NETCONF session {} ({}): framing error, closing: {}", id, user, e.getMessage());
         } catch (IOException | XmlOut.XmlWriteException e) {
             if (!closing) log.debug("NETCONF session {} ended: {}", id, e.toString());
         } catch (RuntimeException e) {
+            termination.compareAndSet(null, ServerNotifications.Termination.OTHER);
             log.error("NETCONF session {}: unexpected failure, closing", id, e);
         } finally {
             end();
@@ -157,16 +173,17 @@ public final class NetconfSession {
 
     private void end() {
         closing = true;
-        if (subscription != null) {
-            try {
-                subscription.close();
-            } catch (Exception ignored) {
-                // Nothing to do.
-            }
-        }
-        if (notifier != null) notifier.shutdownNow();
+        // Neither close-session nor kill-session nor a bad hello: the peer went away.
+        termination.compareAndSet(null, ServerNotifications.Termination.DROPPED);
+        Subscription s = subscription;
+        if (s != null) s.close();
         ctx.unregister(this);
         closeTransport.run();
+        ServerNotifications.Termination why = termination.get();
+        if (started && why != ServerNotifications.Termination.CLOSED && why != ServerNotifications.Termination.KILLED) {
+            ctx.statistics().droppedSessions.incrementAndGet();
+        }
+        ctx.publish(ServerNotifications.sessionEnd(this, why, killedBy));
     }
 
     private void sendHello() throws IOException {
@@ -230,6 +247,7 @@ public final class NetconfSession {
     // ------------------------------------------------------------------ requests
 
     /** What an operation writes inside its rpc-reply. */
+    @FunctionalInterface
     interface Body {
         void write(XmlOut x) throws RpcError;
     }
@@ -239,11 +257,12 @@ public final class NetconfSession {
     private void handleMessage(byte[] msg) throws IOException {
         long t0 = System.nanoTime();
         inRpcs.incrementAndGet();
+        ctx.statistics().inRpcs.incrementAndGet();
         Document doc;
         try {
             doc = SecureXml.parse(msg);
         } catch (SAXException e) {
-            inBadRpcs.incrementAndGet();
+            badRpc();
             String why = e.getMessage() == null ? "not well-formed" : e.getMessage();
             reply(null, null, List.of(new RpcError(Type.RPC, "malformed-message", "the message is not well-formed XML: " + why)));
             record("malformed", "malformed-message", t0);
@@ -251,14 +270,14 @@ public final class NetconfSession {
         }
         Element rpc = doc.getDocumentElement();
         if (!"rpc".equals(rpc.getLocalName()) || !Ns.BASE.equals(rpc.getNamespaceURI())) {
-            inBadRpcs.incrementAndGet();
+            badRpc();
             reply(null, null, List.of(new RpcError(Type.RPC, "malformed-message",
                     "expected an rpc element in namespace " + Ns.BASE + ", got '" + rpc.getLocalName() + "'")));
             record("malformed", "malformed-message", t0);
             return;
         }
         if (!rpc.hasAttribute("message-id")) {
-            inBadRpcs.incrementAndGet();
+            badRpc();
             reply(rpc, null, List.of(new RpcError(Type.RPC, "missing-attribute", "the rpc has no message-id")
                     .info("bad-attribute", "message-id").info("bad-element", "rpc")));
             record("rpc", "missing-attribute", t0);
@@ -281,28 +300,34 @@ public final class NetconfSession {
             }
             reply(rpc, o.body, o.errors);
             record(opName, o.errors.isEmpty() ? "ok" : o.errors.get(0).tag(), t0);
-            if (o.thenClose) {
-                closing = true;
-            }
+            if (o.then != null) o.then.run();
         } catch (RpcError e) {
-            inBadRpcs.incrementAndGet();
+            badRpc();
             reply(rpc, null, List.of(e));
             record(opName, e.tag(), t0);
         }
+    }
+
+    private void badRpc() {
+        inBadRpcs.incrementAndGet();
+        ctx.statistics().inBadRpcs.incrementAndGet();
     }
 
     private void record(String op, String outcome, long t0) {
         ctx.metrics().recordRequest("netconf", op, outcome, System.nanoTime() - t0);
     }
 
-    /** An operation's result: a body (ok, data) or errors, and whether the session ends after it. */
-    private record Outcome(Body body, List<RpcError> errors, boolean thenClose) {
+    /**
+     * An operation's result: a body (ok, data) or errors, and what to do once the reply is sent (end
+     * the session, start sending notifications), or null.
+     */
+    private record Outcome(Body body, List<RpcError> errors, Runnable then) {
         static Outcome of(Body body) {
-            return new Outcome(body, List.of(), false);
+            return new Outcome(body, List.of(), null);
         }
 
         static Outcome errors(List<RpcError> errors) {
-            return new Outcome(errors.isEmpty() ? OK : null, errors, false);
+            return new Outcome(errors.isEmpty() ? OK : null, errors, null);
         }
     }
 
@@ -311,8 +336,8 @@ public final class NetconfSession {
         String name = op.getLocalName();
         if (Ns.BASE.equals(ns)) {
             switch (name) {
-                case "get": return Outcome.of(get(op));
-                case "get-config": return Outcome.of(getConfig(op));
+                case "get": return Outcome.of(Retrieval.get(ctx, this, op));
+                case "get-config": return Outcome.of(Retrieval.getConfig(ctx, op, datastore(op, "source")));
                 case "edit-config": writer(name); return editConfig(op);
                 case "copy-config": writer(name); return copyConfig(op);
                 case "delete-config":
@@ -326,7 +351,11 @@ public final class NetconfSession {
                 case "cancel-commit":
                     throw new RpcError(Type.PROTOCOL, "operation-not-supported", ":confirmed-commit is not supported");
                 case "validate": return validate(op);
-                case "close-session": return new Outcome(OK, List.of(), true);
+                case "close-session":
+                    return new Outcome(OK, List.of(), () -> {
+                        termination.compareAndSet(null, ServerNotifications.Termination.CLOSED);
+                        closing = true;
+                    });
                 case "kill-session": writer(name); return killSession(op);
                 default: break;
             }
@@ -334,6 +363,8 @@ public final class NetconfSession {
             return createSubscription(op);
         } else if (Ns.MONITORING.equals(ns) && "get-schema".equals(name)) {
             return Outcome.of(getSchema(op));
+        } else if (Ns.NMDA.equals(ns) && "get-data".equals(name)) {
+            return Outcome.of(Retrieval.getData(ctx, this, op));
         }
         throw new RpcError(Type.PROTOCOL, "operation-not-supported", null, null,
                 "unknown operation '" + name + "' in namespace '" + ns + "'").info("bad-element", name);
@@ -345,64 +376,6 @@ public final class NetconfSession {
             throw new RpcError(Type.APPLICATION, "access-denied", null, null,
                     "user '" + user + "' has read-only access: " + op + " is not allowed");
         }
-    }
-
-    // ------------------------------------------------------------------ get, get-config
-
-    private Body get(Element op) throws RpcError {
-        Element filter = SecureXml.child(op, Ns.BASE, "filter");
-        DataNode root = DataNode.lazy(Ns.BASE, "data", () -> List.of(
-                ModelTree.all(ctx.service()), Monitoring.tree(ctx, this)).iterator());
-        return data(root, filter);
-    }
-
-    private Body getConfig(Element op) throws RpcError {
-        Datastores.Name source = datastore(op, "source");
-        Element filter = SecureXml.child(op, Ns.BASE, "filter");
-        ModelTree.ConfigSource src = source == Datastores.Name.RUNNING
-                ? ModelTree.running(ctx.service()) : ctx.datastores().read(source);
-        DataNode root = DataNode.lazy(Ns.BASE, "data", () -> List.of(ModelTree.config(src)).iterator());
-        return data(root, filter);
-    }
-
-    /** Writes {@code <data>} with the part of {@code root}'s children the filter selects. */
-    private static Body data(DataNode root, Element filter) throws RpcError {
-        if (filter == null) {
-            return x -> {
-                x.start(Ns.BASE, "data");
-                for (DataNode c : root.children()) c.write(x);
-                x.end();
-            };
-        }
-        String type = filter.hasAttribute("type") ? filter.getAttribute("type") : filter.getAttributeNS(Ns.BASE, "type");
-        if (type.isEmpty() || type.equals("subtree")) {
-            return x -> {
-                x.start(Ns.BASE, "data");
-                SubtreeFilter.apply(root, filter, x);
-                x.end();
-            };
-        }
-        if (type.equals("xpath")) {
-            String select = filter.hasAttribute("select") ? filter.getAttribute("select") : filter.getAttributeNS(Ns.BASE, "select");
-            if (select.isEmpty()) {
-                throw new RpcError(Type.PROTOCOL, "missing-attribute", "an xpath filter needs a select attribute")
-                        .info("bad-attribute", "select").info("bad-element", "filter");
-            }
-            return x -> {
-                XPathFilter.Selection selection;
-                try {
-                    selection = XPathFilter.evaluate(root, filter, select);
-                } catch (XPathFilter.BadExpression e) {
-                    throw new RpcError(Type.APPLICATION, "invalid-value", e.getMessage())
-                            .info("bad-attribute", "select").info("bad-element", "filter");
-                }
-                x.start(Ns.BASE, "data");
-                selection.write(x);
-                x.end();
-            };
-        }
-        throw new RpcError(Type.PROTOCOL, "bad-attribute", "filter type must be subtree or xpath, not '" + type + "'")
-                .info("bad-attribute", "type").info("bad-element", "filter");
     }
 
     /**
@@ -429,6 +402,14 @@ public final class NetconfSession {
             throw RpcError.missingElement(Type.PROTOCOL, null, param, "<" + param + "> names one datastore");
         }
         Element ds = kids.get(0);
+        if (Ns.NMDA.equals(ds.getNamespaceURI()) && ds.getLocalName().equals("datastore")) {
+            // RFC 8526 section 3.1.3: lock and unlock name NMDA datastores this way too.
+            String name = Retrieval.datastore(ds);
+            if (name.equals("operational")) {
+                throw RpcError.invalidValue(null, "the operational datastore is not writable").info("bad-element", "datastore");
+            }
+            return Datastores.parse(name, null);
+        }
         if (ds.getLocalName().equals("url")) {
             throw new RpcError(Type.PROTOCOL, "operation-not-supported", ":url is not supported");
         }
@@ -609,7 +590,7 @@ public final class NetconfSession {
         NetconfSession s = ctx.sessions().get(other);
         if (s == null) throw RpcError.invalidValue(null, "no session " + other).info("bad-element", "session-id");
         log.info("NETCONF session {} ({}) kills session {}", id, user, other);
-        s.kill();
+        s.kill(ServerNotifications.Termination.KILLED, id);
         return Outcome.of(OK);
     }
 
@@ -639,6 +620,10 @@ public final class NetconfSession {
 
     // ------------------------------------------------------------------ notifications
 
+    /**
+     * {@code <create-subscription>} (RFC 5277) on the one stream, NETCONF: a subtree filter, and
+     * replay from startTime (until stopTime) out of the service's replay log.
+     */
     private Outcome createSubscription(Element op) throws RpcError {
         if (subscription != null) {
             throw new RpcError(Type.PROTOCOL, "in-use", "this session has a subscription already");
@@ -647,13 +632,24 @@ public final class NetconfSession {
         if (stream != null && !SecureXml.text(stream).trim().equals("NETCONF")) {
             throw RpcError.invalidValue(null, "the only stream is NETCONF").info("bad-element", "stream");
         }
-        if (SecureXml.child(op, Ns.NOTIFICATION, "startTime") != null) {
-            throw new RpcError(Type.PROTOCOL, "operation-failed", "the NETCONF stream does not support replay")
-                    .info("bad-element", "startTime");
+        Instant start = time(op, "startTime");
+        Instant stop = time(op, "stopTime");
+        if (stop != null && start == null) {
+            throw RpcError.missingElement(Type.PROTOCOL, null, "stopTime", "stopTime needs a startTime (RFC 5277)");
         }
-        if (SecureXml.child(op, Ns.NOTIFICATION, "stopTime") != null) {
-            throw new RpcError(Type.PROTOCOL, "operation-failed", "stopTime needs startTime, and replay is not supported")
-                    .info("bad-element", "stopTime");
+        if (start != null) {
+            if (ctx.service().events().replayLog().isEmpty()) {
+                throw new RpcError(Type.PROTOCOL, "operation-failed", "the NETCONF stream keeps no replay log here")
+                        .info("bad-element", "startTime");
+            }
+            if (start.isAfter(Instant.now())) {
+                throw new RpcError(Type.PROTOCOL, "bad-element", "startTime " + start + " is in the future")
+                        .info("bad-element", "startTime");
+            }
+            if (stop != null && stop.isBefore(start)) {
+                throw new RpcError(Type.PROTOCOL, "bad-element", "stopTime " + stop + " is before startTime " + start)
+                        .info("bad-element", "stopTime");
+            }
         }
         Element filter = SecureXml.child(op, Ns.NOTIFICATION, "filter");
         if (filter != null) {
@@ -663,26 +659,30 @@ public final class NetconfSession {
                         .info("bad-attribute", "type").info("bad-element", "filter");
             }
         }
-        notifier = Executors.newSingleThreadExecutor(r -> {
-            Thread th = new Thread(r, "netconf-notify-" + id);
-            th.setDaemon(true);
-            return th;
+        Subscription s = new Subscription(ctx, id, filter, start, stop, this::deliver, () -> subscription = null);
+        subscription = s;
+        // Notifications (replayed ones first) follow the reply.
+        return new Outcome(OK, List.of(), () -> {
+            if (!closing) s.start();
         });
-        ExecutorService n = notifier;
-        subscription = ctx.service().events().subscribe(e -> {
-            if (closing) return;
-            try {
-                n.execute(() -> notify(e, filter));
-            } catch (java.util.concurrent.RejectedExecutionException closed) {
-                // The session ended meanwhile.
-            }
-        });
-        return Outcome.of(OK);
     }
 
-    private void notify(VrEvent e, Element filter) {
-        DataNode content = Notifications.content(e, ctx.service(), ctx.uuids()).orElse(null);
-        if (content == null || closing) return;
+    /** A date-and-time parameter of create-subscription, or null when absent. */
+    private static Instant time(Element op, String name) throws RpcError {
+        Element e = SecureXml.child(op, Ns.NOTIFICATION, name);
+        if (e == null) return null;
+        String v = SecureXml.text(e).trim();
+        try {
+            return java.time.OffsetDateTime.parse(v).toInstant();
+        } catch (java.time.format.DateTimeParseException bad) {
+            throw RpcError.invalidValue(null, name + " '" + v + "' is not a date-and-time such as 2026-11-22T10:00:00Z")
+                    .info("bad-element", name);
+        }
+    }
+
+    /** Writes one notification, unless the subscription's filter leaves nothing of it. */
+    private void deliver(String eventTime, DataNode content, Element filter) {
+        if (closing) return;
         Element selected = null;
         if (filter != null) {
             Document doc = SecureXml.newDocument();
@@ -701,7 +701,7 @@ public final class NetconfSession {
                     XmlOut x = new XmlOut(os);
                     x.declaration();
                     x.start(Ns.NOTIFICATION, "notification");
-                    x.leaf(Ns.NOTIFICATION, "eventTime", e.timestamp == null ? Instant.now().toString() : e.timestamp);
+                    x.leaf(Ns.NOTIFICATION, "eventTime", eventTime);
                     if (selected == null) {
                         content.write(x);
                     } else {
@@ -712,6 +712,7 @@ public final class NetconfSession {
                 }
             }
             outNotifications.incrementAndGet();
+            ctx.statistics().outNotifications.incrementAndGet();
         } catch (IOException | XmlOut.XmlWriteException ex) {
             log.debug("NETCONF session {}: notification not delivered: {}", id, ex.toString());
         }
@@ -739,7 +740,7 @@ public final class NetconfSession {
                 if (rpc != null) copyAttributes(rpc, x);
                 for (RpcError e : errors) {
                     e.write(x);
-                    outRpcErrors.incrementAndGet();
+                    rpcError();
                 }
                 if (errors.isEmpty() && body != null) {
                     try {
@@ -747,13 +748,18 @@ public final class NetconfSession {
                     } catch (RpcError e) {
                         // Raised before the body wrote anything (filter checks): report it instead.
                         e.write(x);
-                        outRpcErrors.incrementAndGet();
+                        rpcError();
                     }
                 }
                 x.end();
                 x.close();
             }
         }
+    }
+
+    private void rpcError() {
+        outRpcErrors.incrementAndGet();
+        ctx.statistics().outRpcErrors.incrementAndGet();
     }
 
     /** The rpc's attributes go back on the rpc-reply (RFC 6241 section 4.2). */

@@ -3,6 +3,7 @@ package io.vrouter.netconf.protocol;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VrEvent;
+import io.vrouter.core.persistence.EventLog;
 import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.netconf.Ns;
 import io.vrouter.netconf.data.DataNode;
@@ -19,6 +20,19 @@ import java.util.Optional;
  */
 public final class Notifications {
     private Notifications() {
+    }
+
+    /**
+     * {@code /netconf/streams} (RFC 5277 section 3.2.5.1): the one stream, NETCONF, with replay from
+     * the service's replay log when it keeps one.
+     */
+    static DataNode streams(VirtualRouterService service) {
+        DataNode.Inner stream = DataNode.inner(Ns.STREAMS, "stream", "name").add("name", "NETCONF")
+                .add("description", "the VR notifications of NEW-VMM-MIB and the server's own of ietf-netconf-notifications");
+        Optional<EventLog> log = service.events().replayLog();
+        stream.add("replaySupport", log.isPresent());
+        log.ifPresent(l -> stream.add("replayLogCreationTime", l.created()));
+        return DataNode.inner(Ns.STREAMS, "netconf").add(DataNode.inner(Ns.STREAMS, "streams").add(stream));
     }
 
     /** The notification's name for an event, or empty when the event has none. */

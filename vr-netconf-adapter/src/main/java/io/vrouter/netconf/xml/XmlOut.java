@@ -177,6 +177,27 @@ public final class XmlOut implements AutoCloseable {
         }
     }
 
+    /**
+     * Writes {@code <name>value</name>} whose start tag also declares {@code prefix} for
+     * {@code prefixNs} (an identityref value such as {@code ds:running} needs its prefix) and, when
+     * {@code attribute} is not null, carries {@code prefix:attribute="attributeValue"} (RFC 6243's
+     * {@code wd:default="true"}).
+     */
+    public void leaf(String ns, String name, String value, String prefix, String prefixNs, String attribute,
+                     String attributeValue) {
+        if (prologueNs == null) materialize();
+        try {
+            w.writeStartElement("", name, ns);
+            if (!ns.equals(currentNs())) w.writeDefaultNamespace(ns);
+            w.writeNamespace(prefix, prefixNs);
+            if (attribute != null) w.writeAttribute(prefix, prefixNs, attribute, attributeValue);
+            w.writeCharacters(value);
+            w.writeEndElement();
+        } catch (XMLStreamException e) {
+            throw new XmlWriteException(e);
+        }
+    }
+
     /** Writes an empty element. */
     public void empty(String ns, String name) {
         if (prologueNs == null) materialize();

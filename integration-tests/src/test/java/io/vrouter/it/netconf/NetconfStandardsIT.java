@@ -1,0 +1,111 @@
+package io.vrouter.it.netconf;
+
+import static io.vrouter.it.netconf.NetconfIT.texts;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The standard capabilities operators' tools expect beyond the base protocol (issue 13), driven by
+ * ncclient over SSH against the packaged server: with-defaults (RFC 6243), NMDA get-data and the YANG
+ * library (RFC 8526, 8525), replay across a restart (RFC 5277), session notifications and statistics
+ * (RFC 6470, 6022).
+ */
+class NetconfStandardsIT extends WithServer {
+    @Test
+    void withDefaultsTrimsAndTagsTheDefaultsAndRefusesAnUnknownMode() throws Exception {
+        Ncclient.scenario(server, "create", "--index", "301", "--name", "wd-301");
+        JsonNode r = Ncclient.scenario(server, "withdefaults", "--index", "301");
+        assertThat(texts(r.get("capability"))).containsExactly(
+                "urn:ietf:params:netconf:capability:with-defaults:1.0?basic-mode=report-all&also-supported=trim,report-all-tagged");
+        // The VR was created with 2 CPUs and the default memory (512) given explicitly; the rest filled in.
+        assertThat(names(r.get("report-all"))).containsExactly("vmIndex", "vmName", "vmAdminState", "vmConfigTemplate",
+                "vmConfigCpuNumber", "vmConfigMemory", "vmConfigAutoStart");
+        assertThat(r.get("basic")).isEqualTo(r.get("report-all"));
+        assertThat(names(r.get("trim"))).containsExactly("vmIndex", "vmName", "vmConfigCpuNumber");
+        JsonNode tagged = r.get("report-all-tagged");
+        assertThat(tagged.get("vmConfigMemory").get(1).asText()).isEqualTo("true");
+        assertThat(tagged.get("vmConfigAutoStart").get(1).asText()).isEqualTo("true");
+        assertThat(tagged.get("vmConfigCpuNumber").get(1).isNull()).isTrue();
+        assertThat(tagged.get("vmName").get(1).isNull()).isTrue();
+        assertThat(r.get("bad").get("tag").asText()).isEqualTo("invalid-value");
+        assertThat(r.get("bad").get("info").asText()).contains("<bad-element>with-defaults</bad-element>");
+    }
+
+    private static List<String> names(JsonNode leaves) {
+        List<String> out = new ArrayList<>();
+        leaves.fieldNames().forEachRemaining(out::add);
+        return out;
+    }
+
+    @Test
+    void getDataReadsRunningCandidateAndOperationalAndTheYangLibraryNamesTheHellosContentId() throws Exception {
+        Ncclient.scenario(server, "create", "--index", "311", "--name", "nmda-311");
+        JsonNode r = Ncclient.scenario(server, "nmda", "--index", "311", "--name", "nmda-311");
+        assertThat(texts(r.get("running_names"))).contains("nmda-311").doesNotContain("nmda-311-cand");
+        assertThat(texts(r.get("candidate_names"))).contains("nmda-311", "nmda-311-cand");
+        assertThat(texts(r.get("operational_names"))).contains("nmda-311").doesNotContain("nmda-311-cand");
+        assertThat(r.get("running_has_state").asBoolean()).isFalse();
+        assertThat(r.get("operational_state").asText()).isEqualTo("running");
+        assertThat(texts(r.get("operational_tops"))).containsExactly("NEW-VMM-MIB", "netconf", "netconf-state", "yang-library");
+        assertThat(r.get("state_only_has_config").asBoolean()).isFalse();
+        assertThat(texts(r.get("depth2_children"))).contains("vmTable", "vmConfigTable", "vmObjects");
+        assertThat(r.get("depth2_grandchildren").asInt()).isZero();
+        assertThat(texts(r.get("xpath_leaves"))).containsExactly("vmIndex", "vmOperState");
+        assertThat(texts(r.get("library_capability"))).containsExactly(
+                "urn:ietf:params:netconf:capability:yang-library:1.1?revision=2019-01-04&content-id=" + r.get("content_id").asText());
+        assertThat(texts(r.get("datastores"))).containsExactly("ds:candidate", "ds:operational", "ds:running");
+        assertThat(texts(r.get("modules"))).contains("NEW-VMM-MIB", "ietf-netconf", "ietf-netconf-nmda", "ietf-yang-library",
+                "ietf-netconf-with-defaults", "ietf-netconf-notifications", "ietf-netconf-monitoring");
+        assertThat(r.get("intended").get("tag").asText()).isEqualTo("invalid-value");
+    }
+
+    @Test
+    void sessionsStartingAndEndingAreNotifiedAndCounted() throws Exception {
+        JsonNode r = Ncclient.scenario(server, "sessions");
+        List<String> seen = new ArrayList<>();
+        for (JsonNode n : r.get("notifications")) {
+            seen.add(n.get("kind").asText() + " " + n.get("session-id").asText() + " "
+                    + n.path("termination-reason").asText("-") + " " + n.path("killed-by").asText("-"));
+            assertThat(n.get("username").asText()).isEqualTo("admin");
+            assertThat(n.get("source-host").asText()).isEqualTo("127.0.0.1");
+        }
+        int closed = r.get("closed_id").asInt();
+        int killed = r.get("killed_id").asInt();
+        assertThat(seen).containsExactly("netconf-session-start " + closed + " - -", "netconf-session-end " + closed + " closed -",
+                "netconf-session-start " + killed + " - -",
+                "netconf-session-end " + killed + " killed " + r.get("watcher_id").asInt());
+        JsonNode stats = r.get("statistics");
+        assertThat(stats.get("in-sessions").asInt()).isGreaterThanOrEqualTo(3);
+        assertThat(stats.get("out-notifications").asInt()).isGreaterThanOrEqualTo(4);
+        assertThat(stats.get("in-rpcs").asInt()).isGreaterThanOrEqualTo(4);
+        assertThat(Instant.parse(stats.get("netconf-start-time").asText())).isBefore(Instant.now());
+    }
+
+    @Test
+    void aReplayAfterARestartSendsWhatHappenedBeforeItUpToTheStopTime() throws Exception {
+        Instant since = Instant.now();
+        JsonNode created = Ncclient.scenario(server, "create", "--index", "321", "--name", "replay-321");
+        Instant until = Instant.now();
+        Ncclient.scenario(server, "create", "--index", "322", "--name", "replay-322-late");
+        server.restart();
+
+        JsonNode r = Ncclient.scenario(server, "replay", "--since", since.toString(), "--until", until.toString());
+        List<String> kinds = new ArrayList<>();
+        List<String> vrs = new ArrayList<>();
+        for (JsonNode n : r.get("notifications")) {
+            kinds.add(n.get("kind").asText());
+            if (!n.get("vmName").asText().isEmpty()) vrs.add(n.get("kind").asText() + " " + n.get("vmName").asText());
+        }
+        assertThat(vrs).containsExactly("vmRunning replay-321");
+        assertThat(kinds).endsWith("replayComplete", "notificationComplete");
+        assertThat(r.get("subscribe_again").asBoolean()).isTrue();
+        // The log is the same one: created before the restart, and said so after it.
+        JsonNode again = Ncclient.scenario(server, "create", "--index", "323", "--name", "replay-323");
+        assertThat(again.get("replayLogCreationTime").asText()).isEqualTo(created.get("replayLogCreationTime").asText());
+    }
+}

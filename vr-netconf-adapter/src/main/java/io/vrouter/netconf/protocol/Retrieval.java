@@ -1,0 +1,212 @@
+package io.vrouter.netconf.protocol;
+
+import io.vrouter.netconf.Ns;
+import io.vrouter.netconf.data.DataNode;
+import io.vrouter.netconf.data.ModelTree;
+import io.vrouter.netconf.data.SubtreeFilter;
+import io.vrouter.netconf.data.XPathFilter;
+import io.vrouter.netconf.protocol.RpcError.Type;
+import io.vrouter.netconf.xml.SecureXml;
+import java.util.ArrayList;
+import java.util.List;
+import org.w3c.dom.Element;
+
+/**
+ * The retrievals: get and get-config (RFC 6241) and get-data (RFC 8526, NMDA) on running, candidate
+ * and operational. Each builds the datastore's tree lazily and writes the part its filter selects
+ * while the reply is streamed.
+ */
+final class Retrieval {
+    /** A filter: a subtree filter element (whose children are the filter) or an XPath expression. */
+    private record Filter(Element subtree, Element xpathScope, String select) {
+        static final Filter NONE = new Filter(null, null, null);
+    }
+
+    private Retrieval() {
+    }
+
+    /** {@code <get>}: the operational state and the running configuration. */
+    static NetconfSession.Body get(NetconfServerContext ctx, NetconfSession session, Element op) throws RpcError {
+        WithDefaults wd = WithDefaults.of(op, Ns.WITH_DEFAULTS);
+        DataNode root = DataNode.lazy(Ns.BASE, "data", () -> operational(ctx, session, true, true).iterator());
+        return reply(Ns.BASE, wd.apply(root), filter(SecureXml.child(op, Ns.BASE, "filter")), DataNode.UNBOUNDED);
+    }
+
+    /** {@code <get-config>} of running or candidate. */
+    static NetconfSession.Body getConfig(NetconfServerContext ctx, Element op, Datastores.Name source) throws RpcError {
+        WithDefaults wd = WithDefaults.of(op, Ns.WITH_DEFAULTS);
+        DataNode root = DataNode.lazy(Ns.BASE, "data", () -> List.of(ModelTree.config(configSource(ctx, source))).iterator());
+        return reply(Ns.BASE, wd.apply(root), filter(SecureXml.child(op, Ns.BASE, "filter")), DataNode.UNBOUNDED);
+    }
+
+    private static ModelTree.ConfigSource configSource(NetconfServerContext ctx, Datastores.Name ds) {
+        return ds == Datastores.Name.RUNNING ? ModelTree.running(ctx.service()) : ctx.datastores().read(ds);
+    }
+
+    /**
+     * The operational datastore's top-level nodes: NEW-VMM-MIB (its state tables, and with
+     * {@code config} its configuration in use), and the server's state: ietf-netconf-monitoring, the
+     * YANG library and the notification streams.
+     */
+    private static List<DataNode> operational(NetconfServerContext ctx, NetconfSession session, boolean config, boolean state) {
+        List<DataNode> top = new ArrayList<>();
+        if (config && state) {
+            top.add(ModelTree.all(ctx.service()));
+        } else if (config) {
+            top.add(ModelTree.config(ModelTree.running(ctx.service())));
+        } else {
+            top.add(ModelTree.state(ctx.service()));
+        }
+        if (state) {
+            top.add(Monitoring.tree(ctx, session));
+            top.add(Schemas.library());
+            top.add(Notifications.streams(ctx.service()));
+        }
+        return top;
+    }
+
+    /**
+     * {@code <get-data>} (RFC 8526): a datastore named by its identity, a subtree or XPath filter,
+     * config-filter, max-depth, and with-defaults (on running and candidate: the operational
+     * datastore reports what is in use, :with-operational-defaults is not offered).
+     * {@code with-origin} and the origin filters belong to the feature "origin", which this server
+     * does not have.
+     */
+    static NetconfSession.Body getData(NetconfServerContext ctx, NetconfSession session, Element op) throws RpcError {
+        for (Element p : SecureXml.children(op)) {
+            if (!Ns.NMDA.equals(p.getNamespaceURI()) || !GET_DATA_PARAMETERS.contains(p.getLocalName())) {
+                throw RpcError.unknownElement(Type.PROTOCOL, null, p.getLocalName(), "get-data has no parameter '"
+                        + p.getLocalName() + "'" + (p.getLocalName().contains("origin")
+                        ? " (the feature 'origin' is not supported)" : ""));
+            }
+        }
+        Element dsElement = SecureXml.child(op, Ns.NMDA, "datastore");
+        if (dsElement == null) throw RpcError.missingElement(Type.PROTOCOL, null, "datastore", "get-data needs <datastore>");
+        String ds = datastore(dsElement);
+        Boolean configFilter = null;
+        Element cf = SecureXml.child(op, Ns.NMDA, "config-filter");
+        if (cf != null) {
+            String v = SecureXml.text(cf).trim();
+            if (!v.equals("true") && !v.equals("false")) {
+                throw RpcError.invalidValue(null, "config-filter must be true or false").info("bad-element", "config-filter");
+            }
+            configFilter = Boolean.valueOf(v);
+        }
+        int depth = maxDepth(SecureXml.child(op, Ns.NMDA, "max-depth"));
+        WithDefaults wd = WithDefaults.of(op, Ns.NMDA);
+        Element subtree = SecureXml.child(op, Ns.NMDA, "subtree-filter");
+        Element xpath = SecureXml.child(op, Ns.NMDA, "xpath-filter");
+        if (subtree != null && xpath != null) {
+            throw RpcError.invalidValue(null, "subtree-filter and xpath-filter are a choice: give one").info("bad-element", "xpath-filter");
+        }
+        Filter filter = subtree != null ? new Filter(subtree, null, null)
+                : xpath != null ? new Filter(null, xpath, SecureXml.text(xpath).trim()) : Filter.NONE;
+        if (filter.select() != null && filter.select().isEmpty()) {
+            throw RpcError.invalidValue(null, "xpath-filter is empty").info("bad-element", "xpath-filter");
+        }
+        boolean config = configFilter == null || configFilter;
+        boolean state = configFilter == null || !configFilter;
+        DataNode root;
+        if (ds.equals("operational")) {
+            if (SecureXml.child(op, Ns.NMDA, "with-defaults") != null) {
+                throw RpcError.invalidValue(null, "with-defaults does not apply to the operational datastore"
+                        + " (:with-operational-defaults is not offered)").info("bad-element", "with-defaults");
+            }
+            root = DataNode.lazy(Ns.NMDA, "data", () -> operational(ctx, session, config, state).iterator());
+        } else {
+            Datastores.Name name = ds.equals("running") ? Datastores.Name.RUNNING : Datastores.Name.CANDIDATE;
+            // Conventional datastores hold configuration only: config-filter false selects nothing.
+            root = DataNode.lazy(Ns.NMDA, "data", () -> (config ? List.of(ModelTree.config(configSource(ctx, name)))
+                    : List.<DataNode>of()).iterator());
+        }
+        return reply(Ns.NMDA, wd.apply(root), filter, depth);
+    }
+
+    private static final java.util.Set<String> GET_DATA_PARAMETERS = java.util.Set.of("datastore", "subtree-filter",
+            "xpath-filter", "config-filter", "max-depth", "with-defaults");
+
+    /**
+     * The datastore an NMDA operation names: an identity of ietf-datastores (RFC 8342), qualified by
+     * a prefix declared for that module's namespace. Returns running, candidate or operational;
+     * others are refused with invalid-value, as RFC 8526 asks.
+     */
+    static String datastore(Element e) throws RpcError {
+        String v = SecureXml.text(e).trim();
+        int colon = v.indexOf(':');
+        String prefix = colon < 0 ? null : v.substring(0, colon);
+        String name = v.substring(colon + 1);
+        if (!Ns.DATASTORES.equals(e.lookupNamespaceURI(prefix))) {
+            throw RpcError.invalidValue(null, "datastore '" + v + "' is not an identity of ietf-datastores ("
+                    + Ns.DATASTORES + ")").info("bad-element", "datastore");
+        }
+        if (!Schemas.DATASTORES.contains(name)) {
+            throw RpcError.invalidValue(null, "this server has no " + name + " datastore; it has running, candidate"
+                    + " and operational").info("bad-element", "datastore");
+        }
+        return name;
+    }
+
+    private static int maxDepth(Element e) throws RpcError {
+        if (e == null) return DataNode.UNBOUNDED;
+        String v = SecureXml.text(e).trim();
+        if (v.equals("unbounded")) return DataNode.UNBOUNDED;
+        try {
+            int d = Integer.parseInt(v);
+            if (d >= 1 && d <= 65535) return d;
+        } catch (NumberFormatException ignored) {
+            // Refused below.
+        }
+        throw RpcError.invalidValue(null, "max-depth must be 1 to 65535 or unbounded, not '" + v + "'")
+                .info("bad-element", "max-depth");
+    }
+
+    /** The {@code <filter>} of get and get-config (RFC 6241 section 6 and 8.9). */
+    private static Filter filter(Element filter) throws RpcError {
+        if (filter == null) return Filter.NONE;
+        String type = filter.hasAttribute("type") ? filter.getAttribute("type") : filter.getAttributeNS(Ns.BASE, "type");
+        if (type.isEmpty() || type.equals("subtree")) return new Filter(filter, null, null);
+        if (type.equals("xpath")) {
+            String select = filter.hasAttribute("select") ? filter.getAttribute("select") : filter.getAttributeNS(Ns.BASE, "select");
+            if (select.isEmpty()) {
+                throw new RpcError(Type.PROTOCOL, "missing-attribute", "an xpath filter needs a select attribute")
+                        .info("bad-attribute", "select").info("bad-element", "filter");
+            }
+            return new Filter(null, filter, select);
+        }
+        throw new RpcError(Type.PROTOCOL, "bad-attribute", "filter type must be subtree or xpath, not '" + type + "'")
+                .info("bad-attribute", "type").info("bad-element", "filter");
+    }
+
+    /** Writes {@code <data>} (in namespace {@code ns}) with the part of {@code root}'s children the filter selects. */
+    private static NetconfSession.Body reply(String ns, DataNode root, Filter filter, int depth) {
+        if (filter.subtree() != null) {
+            return x -> {
+                x.start(ns, "data");
+                SubtreeFilter.apply(root, filter.subtree(), x, depth);
+                x.end();
+            };
+        }
+        if (filter.select() != null) {
+            return x -> {
+                XPathFilter.Selection selection;
+                try {
+                    selection = XPathFilter.evaluate(root, filter.xpathScope(), filter.select());
+                } catch (XPathFilter.BadExpression e) {
+                    RpcError err = new RpcError(Type.APPLICATION, "invalid-value", e.getMessage());
+                    // get-data has the expression as a leaf of its own; get and get-config as an attribute.
+                    boolean leaf = filter.xpathScope().getLocalName().equals("xpath-filter");
+                    if (!leaf) err.info("bad-attribute", "select");
+                    throw err.info("bad-element", filter.xpathScope().getLocalName());
+                }
+                x.start(ns, "data");
+                selection.write(x, depth);
+                x.end();
+            };
+        }
+        return x -> {
+            x.start(ns, "data");
+            for (DataNode c : root.children()) c.write(x, depth);
+            x.end();
+        };
+    }
+}

@@ -1,0 +1,178 @@
+package io.vrouter.netconf.protocol;
+
+import io.vrouter.core.model.VrEvent;
+import io.vrouter.core.service.EventBus;
+import io.vrouter.netconf.Ns;
+import io.vrouter.netconf.data.DataNode;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.w3c.dom.Element;
+
+/**
+ * One session's subscription to the NETCONF stream (RFC 5277): the VR events of the service and the
+ * server's own notifications (RFC 6470), through the subscription's filter, written by a thread of
+ * its own in the order they happened.
+ *
+ * <p>With a startTime the events since then are first replayed from the service's replay log (which
+ * survives restarts), then {@code replayComplete} is sent, then live notifications follow with none
+ * missed or repeated. With a stopTime nothing later is sent, and {@code notificationComplete} ends the
+ * subscription at that time (at once when it has passed). The server's own notifications are not in
+ * the replay log: they are sent live only, after the replay.
+ */
+final class Subscription implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(Subscription.class);
+
+    /** Writes one notification to the session. */
+    interface Sink {
+        void send(String eventTime, DataNode content, Element filter);
+    }
+
+    private final NetconfServerContext ctx;
+    private final int sessionId;
+    private final Element filter;
+    private final Instant startTime;
+    private final Instant stopTime;
+    private final Sink sink;
+    private final Runnable ended;
+    private final ExecutorService writer;
+    private final Object lock = new Object();
+    /** Server notifications that came during the replay, sent after replayComplete. */
+    private List<Runnable> heldBack;
+    private AutoCloseable events;
+    private ScheduledFuture<?> stop;
+    private boolean closed;
+
+    /**
+     * @param ended called (on the subscription's thread) once notificationComplete has been sent, so
+     *              that the session may subscribe again
+     */
+    Subscription(NetconfServerContext ctx, int sessionId, Element filter, Instant startTime, Instant stopTime,
+                 Sink sink, Runnable ended) {
+        this.ctx = ctx;
+        this.sessionId = sessionId;
+        this.filter = filter;
+        this.startTime = startTime;
+        this.stopTime = stopTime;
+        this.sink = sink;
+        this.ended = ended;
+        this.writer = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "netconf-notify-" + sessionId);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Starts delivering (after the reply to create-subscription has been sent). */
+    void start() {
+        synchronized (lock) {
+            if (startTime != null) heldBack = new ArrayList<>();
+        }
+        ctx.subscribe(this);
+        EventBus bus = ctx.service().events();
+        AutoCloseable subscribed;
+        if (startTime == null) {
+            subscribed = bus.subscribe(this::vrEvent);
+        } else {
+            subscribed = bus.subscribe(new EventBus.Replay.Since(startTime), new EventBus.Subscriber() {
+                @Override
+                public void event(VrEvent e) {
+                    vrEvent(e);
+                }
+
+                @Override
+                public void replayComplete() {
+                    synchronized (lock) {
+                        enqueue(() -> sink.send(Instant.now().toString(), DataNode.empty(Ns.STREAMS, "replayComplete"), null));
+                        heldBack.forEach(Subscription.this::enqueue);
+                        heldBack = null;
+                    }
+                }
+            });
+        }
+        synchronized (lock) {
+            events = subscribed;
+            if (closed) {
+                close();
+                return;
+            }
+            if (stopTime != null) {
+                long delay = Math.max(0, Duration.between(Instant.now(), stopTime).toMillis());
+                stop = ctx.timer().schedule(this::complete, delay, java.util.concurrent.TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    private void vrEvent(VrEvent e) {
+        if (stopTime != null && Instant.parse(e.timestamp).isAfter(stopTime)) return;
+        enqueue(() -> Notifications.content(e, ctx.service(), ctx.uuids())
+                .ifPresent(content -> sink.send(e.timestamp, content, filter)));
+    }
+
+    /** A notification of the server itself (RFC 6470). */
+    void serverNotification(Instant time, DataNode content) {
+        if (stopTime != null && time.isAfter(stopTime)) return;
+        Runnable send = () -> sink.send(time.toString(), content, filter);
+        synchronized (lock) {
+            if (heldBack != null) {
+                heldBack.add(send);
+                return;
+            }
+        }
+        enqueue(send);
+    }
+
+    private void enqueue(Runnable r) {
+        try {
+            writer.execute(() -> {
+                try {
+                    r.run();
+                } catch (RuntimeException e) {
+                    log.warn("NETCONF session {}: a notification failed", sessionId, e);
+                }
+            });
+        } catch (RejectedExecutionException closedMeanwhile) {
+            // The session ended.
+        }
+    }
+
+    /** The stopTime has come: nothing more is sent but notificationComplete; then the subscription ends. */
+    private void complete() {
+        unsubscribe();
+        enqueue(() -> sink.send(Instant.now().toString(), DataNode.empty(Ns.STREAMS, "notificationComplete"), null));
+        enqueue(ended);
+        writer.shutdown();
+    }
+
+    private void unsubscribe() {
+        AutoCloseable e;
+        synchronized (lock) {
+            closed = true;
+            if (stop != null) stop.cancel(false);
+            e = events;
+            events = null;
+        }
+        ctx.unsubscribe(this);
+        if (e != null) {
+            try {
+                e.close();
+            } catch (Exception ignored) {
+                // Nothing to do.
+            }
+        }
+    }
+
+    /** Ends the subscription with its session. */
+    @Override
+    public void close() {
+        unsubscribe();
+        writer.shutdownNow();
+    }
+}

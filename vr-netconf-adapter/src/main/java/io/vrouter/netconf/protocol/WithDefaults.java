@@ -1,0 +1,129 @@
+package io.vrouter.netconf.protocol;
+
+import io.vrouter.netconf.Ns;
+import io.vrouter.netconf.data.DataNode;
+import io.vrouter.netconf.protocol.RpcError.Type;
+import io.vrouter.netconf.xml.SecureXml;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.w3c.dom.Element;
+
+/**
+ * The {@code :with-defaults} capability (RFC 6243): how a reply shows the configuration leaves that
+ * have a schema default. The leaves with one are those of vmConfigEntry that NEW-VMM-MIB gives a
+ * {@code default} statement; state data has none.
+ *
+ * <ul>
+ *   <li>{@code report-all}: every leaf (the basic mode: the service stores every column of a VR, the
+ *       defaults it filled in included, and does not remember which a client set);</li>
+ *   <li>{@code trim}: a leaf whose value is its default is left out;</li>
+ *   <li>{@code report-all-tagged}: every leaf, and those whose value is the default carry
+ *       {@code wd:default="true"}.</li>
+ * </ul>
+ */
+enum WithDefaults {
+    REPORT_ALL("report-all"), TRIM("trim"), REPORT_ALL_TAGGED("report-all-tagged");
+
+    /** The mode of a request without the parameter. */
+    static final WithDefaults BASIC = REPORT_ALL;
+
+    static final String CAPABILITY = "urn:ietf:params:netconf:capability:with-defaults:1.0?basic-mode="
+            + BASIC.label + "&also-supported=trim,report-all-tagged";
+
+    /** The {@code default} statements of NEW-VMM-MIB's vmConfigEntry (YANG text, as the values are written). */
+    static final Map<String, String> CONFIG_DEFAULTS = Map.of("vmAdminState", "running", "vmConfigTemplate", "vyos",
+            "vmConfigCpuNumber", "1", "vmConfigMemory", "512", "vmConfigAutoStart", "false");
+
+    /** The nodes on the way from a reply's root to vmConfigEntry. */
+    private static final Set<String> ON_THE_WAY = Set.of("data", "NEW-VMM-MIB", "vmConfigTable");
+
+    final String label;
+
+    WithDefaults(String label) {
+        this.label = label;
+    }
+
+    /**
+     * The mode a retrieval asks for: its {@code with-defaults} child in namespace {@code ns} (RFC
+     * 6243 augments get and get-config with it; RFC 8526's get-data has it in its own namespace), or
+     * the basic mode. A value this server does not support is refused with invalid-value.
+     */
+    static WithDefaults of(Element op, String ns) throws RpcError {
+        Element p = SecureXml.child(op, ns, "with-defaults");
+        if (p == null) return BASIC;
+        String v = SecureXml.text(p).trim();
+        for (WithDefaults m : values()) {
+            if (m.label.equals(v)) return m;
+        }
+        throw new RpcError(Type.APPLICATION, "invalid-value", null, null, "with-defaults '" + v
+                + "' is not supported: this server offers report-all, trim and report-all-tagged")
+                .info("bad-element", "with-defaults");
+    }
+
+    /** The tree as this mode shows it; only the branch down to vmConfigEntry is looked at. */
+    DataNode apply(DataNode tree) {
+        return this == REPORT_ALL ? tree : view(tree);
+    }
+
+    private DataNode view(DataNode n) {
+        if (n.isLeaf()) return n;
+        if (Ns.VMM.equals(n.ns()) && n.name().equals("vmConfigEntry")) return entry(n);
+        if (!ON_THE_WAY.contains(n.name())) return n;
+        WithDefaults mode = this;
+        return new DataNode(n.ns(), n.name()) {
+            @Override
+            public Iterable<DataNode> children() {
+                return () -> mapped(n.children().iterator());
+            }
+
+            @Override
+            public Iterable<DataNode> children(Set<Integer> vmIndices) {
+                return () -> mapped(n.children(vmIndices).iterator());
+            }
+
+            private Iterator<DataNode> mapped(Iterator<DataNode> it) {
+                return new Iterator<>() {
+                    @Override
+                    public boolean hasNext() {
+                        return it.hasNext();
+                    }
+
+                    @Override
+                    public DataNode next() {
+                        return mode.view(it.next());
+                    }
+                };
+            }
+
+            @Override
+            public List<String> keys() {
+                return n.keys();
+            }
+
+            @Override
+            public String vrKey() {
+                return n.vrKey();
+            }
+
+            @Override
+            public DataNode leaf(String leafName) {
+                return n.leaf(leafName);
+            }
+        };
+    }
+
+    private DataNode entry(DataNode e) {
+        DataNode.Inner out = DataNode.inner(e.ns(), e.name(), e.keys().toArray(new String[0]));
+        for (DataNode c : e.children()) {
+            boolean isDefault = c.isLeaf() && c.value().equals(CONFIG_DEFAULTS.get(c.name()));
+            if (!isDefault) {
+                out.add(c);
+            } else if (this == REPORT_ALL_TAGGED) {
+                out.add(DataNode.taggedDefault(c));
+            }
+        }
+        return out;
+    }
+}
