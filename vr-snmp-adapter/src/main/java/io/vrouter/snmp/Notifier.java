@@ -3,7 +3,6 @@ package io.vrouter.snmp;
 import static io.vrouter.snmp.VmmMib.*;
 
 import io.vrouter.core.model.OperState;
-import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.service.VirtualRouterService;
 import java.util.LinkedHashMap;
@@ -124,31 +123,34 @@ final class Notifier implements AutoCloseable {
         });
     }
 
+    /**
+     * Sends what the event carries. The VR may be gone by now (removed while this waited its turn):
+     * its vmUUID is then the last one seen, never a reason to drop the notification.
+     */
     private void send(VrEvent e, OID trap) {
+        int i = e.vmIndex;
+        String uuid = e.type == VrEvent.Type.DELETED ? uuids.remove(i) : currentUuid(i);
+        VariableBinding last = e.type == VrEvent.Type.DELETED
+                ? new VariableBinding(cell(VM_ENTRY, VM_PERSISTENT, i), new Integer32(2))
+                : new VariableBinding(cell(VM_ENTRY, VM_OPER_STATE, i), new Integer32(e.vmOperState.code()));
+        VariableBinding[] vbs = {
+                new VariableBinding(cell(VM_CONFIG_ENTRY, VM_NAME, i), Codec.text(e.vmName)),
+                new VariableBinding(cell(VM_ENTRY, VM_UUID, i), Codec.uuid(uuid)),
+                last};
         try {
-            int i = e.vmIndex;
-            String uuid;
-            if (e.type == VrEvent.Type.DELETED) {
-                uuid = uuids.remove(i);
-            } else {
-                uuid = service.get(i).map(VirtualRouter::operState).isPresent()
-                        ? service.get(i).get().vmEntry.vmUUID : null;
-                if (uuid != null) uuids.put(i, uuid);
-            }
-            VariableBinding[] vbs = e.type == VrEvent.Type.DELETED
-                    ? new VariableBinding[]{
-                            new VariableBinding(cell(VM_CONFIG_ENTRY, VM_NAME, i), Codec.text(e.vmName)),
-                            new VariableBinding(cell(VM_ENTRY, VM_UUID, i), Codec.uuid(uuid)),
-                            new VariableBinding(cell(VM_ENTRY, VM_PERSISTENT, i), new Integer32(2))}
-                    : new VariableBinding[]{
-                            new VariableBinding(cell(VM_CONFIG_ENTRY, VM_NAME, i), Codec.text(e.vmName)),
-                            new VariableBinding(cell(VM_ENTRY, VM_UUID, i), Codec.uuid(uuid)),
-                            new VariableBinding(cell(VM_ENTRY, VM_OPER_STATE, i), new Integer32(e.vmOperState.code()))};
             originator.notify(new OctetString(), trap, vbs);
             log.debug("sent {} for VR {}", trap, i);
         } catch (RuntimeException ex) {
             log.warn("could not send the notification for {}: {}", e, ex.toString());
         }
+    }
+
+    /** The VR's vmUUID now, remembered for its vmDeleted; the last one seen when the VR is gone. */
+    private String currentUuid(int vmIndex) {
+        String uuid = service.get(vmIndex).map(vr -> vr.vmEntry.vmUUID).orElse(null);
+        if (uuid == null) return uuids.get(vmIndex);
+        uuids.put(vmIndex, uuid);
+        return uuid;
     }
 
     @Override

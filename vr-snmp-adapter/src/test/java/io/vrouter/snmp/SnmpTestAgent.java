@@ -5,6 +5,7 @@ import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.driver.sim.LatencyProfile;
 import io.vrouter.core.driver.sim.SimulatedDriver;
 import io.vrouter.core.metrics.VrMetrics;
+import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.persistence.ConfigStore;
 import io.vrouter.core.service.VirtualRouterService;
 import java.io.IOException;
