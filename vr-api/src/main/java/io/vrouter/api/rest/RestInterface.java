@@ -1,6 +1,11 @@
 package io.vrouter.api.rest;
 
+import com.sun.net.httpserver.HttpContext;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vrouter.core.config.Credentials;
 import io.vrouter.core.config.Settings;
 import io.vrouter.core.spi.ManagementInterface;
@@ -12,14 +17,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import org.glassfish.jersey.jdkhttp.JdkHttpServerFactory;
+import org.glassfish.jersey.jdkhttp.JdkHttpHandlerContainer;
+import org.glassfish.jersey.server.ContainerFactory;
+import org.slf4j.LoggerFactory;
 
 /**
  * The REST interface on the JDK's own HTTP server: HTTP/1.1 on 127.0.0.1:8080 by default, HTTPS when
@@ -29,10 +31,14 @@ import org.glassfish.jersey.jdkhttp.JdkHttpServerFactory;
  * upgrade (the JDK's HttpClient does by default, so do generated clients and {@code curl --http2}),
  * and with the add-on about one connection in six stalled after a POST. The JDK server answers such
  * requests in HTTP/1.1, as RFC 9110 allows, and loads a fraction of the classes.
+ *
+ * <p>Its limits (docs/adr/0003): a time for each request to arrive, connections per client address
+ * ({@link ConnectionGate}), places for API requests and for event streams ({@link AdmissionFilter}).
  */
 public final class RestInterface implements ManagementInterface {
     private HttpServer server;
-    private ExecutorService workers;
+    private JdkHttpHandlerContainer container;
+    private ConnectionGate gate;
     private String url;
     private int port;
 
@@ -48,32 +54,30 @@ public final class RestInterface implements ManagementInterface {
         Credentials.requireLoopbackForDevelopmentDefaults(context.credentials().developmentDefaults(), bind, "REST");
         Optional<String> keystore = s.get("rest.tls.keystore");
         String host = bind.getHostAddress().contains(":") ? "[" + bind.getHostAddress() + "]" : bind.getHostAddress();
-        java.net.URI uri = java.net.URI.create((keystore.isPresent() ? "https" : "http") + "://" + host + ":"
-                + s.getInt("rest-port", 8080) + "/");
-        // The JDK server leaves Nagle's algorithm on: with the client's delayed ACK every small
-        // response would wait 40 ms. Read once, when the server's configuration class loads.
-        System.setProperty("sun.net.httpserver.nodelay", "true");
-        var app = RestApplication.create(context);
-        server = keystore.isPresent()
-                ? JdkHttpServerFactory.createHttpServer(uri, app, tls(Path.of(keystore.get()),
-                        s.get("rest.tls.keystore-password", "")), false)
-                : JdkHttpServerFactory.createHttpServer(uri, app, false);
-        // Threads are made as requests and event streams need them, up to the cap, and die when idle:
-        // management traffic is light, every thread costs memory, and each event subscriber holds one.
-        int threads = s.getInt("rest.worker-threads", 64);
-        AtomicInteger n = new AtomicInteger();
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(2, threads, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
-                r -> {
-                    Thread t = new Thread(r, "rest-worker-" + n.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
-        workers = pool;
-        server.setExecutor(workers);
+        RestLimits limits = RestLimits.from(s);
+        configureJdkServer(limits);
+        container = ContainerFactory.createContainer(JdkHttpHandlerContainer.class, RestApplication.create(context));
+        InetSocketAddress address = new InetSocketAddress(bind, s.getInt("rest-port", 8080));
+        if (keystore.isPresent()) {
+            HttpsServer https = HttpsServer.create(address, 0);
+            https.setHttpsConfigurator(new HttpsConfigurator(tls(Path.of(keystore.get()),
+                    s.get("rest.tls.keystore-password", ""))));
+            server = https;
+        } else {
+            server = HttpServer.create(address, 0);
+        }
+        MeterRegistry registry = context.metrics().registry();
+        HttpContext root = server.createContext("/", container);
+        root.getFilters().add(new AdmissionFilter(limits, s.getInt("rest.max-body-bytes",
+                (int) RestApplication.DEFAULT_MAX_BODY), reason -> refused(registry, reason)));
+        gate = new ConnectionGate(limits.threads(), limits.connectionsPerClient(),
+                () -> refused(registry, "connections-per-client"));
+        server.setExecutor(gate);
         server.start();
+        container.getApplicationHandler().onStartup(container);
         InetSocketAddress bound = server.getAddress();
         port = bound.getPort();
-        url = uri.getScheme() + "://" + host + ":" + port + "/api/v1";
+        url = (keystore.isPresent() ? "https" : "http") + "://" + host + ":" + port + "/api/v1";
     }
 
     private static SSLContext tls(Path keystore, String password) throws Exception {
@@ -98,10 +102,33 @@ public final class RestInterface implements ManagementInterface {
         return "REST on " + url;
     }
 
+    /**
+     * The JDK server reads its limits from system properties, once, when its classes load: the first
+     * REST interface of a process sets them (the only one, outside tests).
+     */
+    private static void configureJdkServer(RestLimits limits) {
+        // Nagle's algorithm is on unless asked: with the client's delayed ACK every small response
+        // would wait 40 ms.
+        System.setProperty("sun.net.httpserver.nodelay", "true");
+        // A request's line, headers and body must arrive within this many seconds, or the connection
+        // is closed (a connection that sends nothing at all is closed after as long).
+        System.setProperty("sun.net.httpserver.maxReqTime", Long.toString(limits.requestTimeout().toSeconds()));
+        System.setProperty("jdk.httpserver.maxConnections", Integer.toString(limits.connections()));
+        if (!ConnectionGate.perClientCapAvailable()) {
+            LoggerFactory.getLogger(RestInterface.class).warn("REST: rest.max-connections-per-client is not applied");
+        }
+    }
+
+    private static void refused(MeterRegistry registry, String reason) {
+        Counter.builder("vrouter.rest.refused").description("REST connections and requests refused by a limit")
+                .tag("reason", reason).register(registry).increment();
+    }
+
     @Override
     public void close() {
         if (server != null) server.stop(0);
+        if (container != null) container.getApplicationHandler().onShutdown(container);
         // Interrupts event streams, which end their subscriptions.
-        if (workers != null) workers.shutdownNow();
+        if (gate != null) gate.shutdownNow();
     }
 }
