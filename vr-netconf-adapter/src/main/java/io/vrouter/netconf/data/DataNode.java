@@ -122,7 +122,12 @@ public abstract class DataNode {
      * declares the prefix.
      */
     public static DataNode identity(String ns, String name, String prefix, String identityNs, String identity) {
-        return new Decorated(ns, name, prefix + ":" + identity, prefix, identityNs, null);
+        return withPrefix(ns, name, prefix + ":" + identity, prefix, identityNs);
+    }
+
+    /** A leaf whose value uses a prefix (an identity, an instance-identifier): its start tag declares it. */
+    public static DataNode withPrefix(String ns, String name, String value, String prefix, String prefixNs) {
+        return new Decorated(ns, name, value, prefix, prefixNs, null);
     }
 
     /** The leaf with RFC 6243's {@code wd:default="true"}: its value is its schema default. */

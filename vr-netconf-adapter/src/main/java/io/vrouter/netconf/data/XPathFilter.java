@@ -18,7 +18,6 @@ import javax.xml.xpath.XPathFactory;
 import org.w3c.dom.Attr;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
-import org.w3c.dom.NamedNodeMap;
 import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
 
@@ -155,7 +154,7 @@ public final class XPathFilter {
         if (left == 0 && !keep.contains(e)) return;
         java.util.List<Element> kids = SecureXml.children(e);
         if (kids.isEmpty()) {
-            copyLeaf(e, out);
+            out.leaf(e, ns(e));
             return;
         }
         out.start(ns(e), e.getLocalName());
@@ -163,38 +162,12 @@ public final class XPathFilter {
             // Leaves of a list entry that are its keys come along with it.
             boolean key = SecureXml.children(k).isEmpty() && isKeyOf(k, e);
             if (key && (left == 1 || (left == 0 && !keep.contains(k)))) {
-                copyLeaf(k, out);
+                out.leaf(k, ns(k));
             } else if (left != 1) {
                 copy(k, keep, whole, out, left == 0 ? 0 : DataNode.below(left), depth);
             }
         }
         out.end();
-    }
-
-    /** Copies a leaf with what its start tag carries: a prefix declaration and an attribute in its namespace. */
-    private static void copyLeaf(Element e, XmlOut out) {
-        NamedNodeMap attrs = e.getAttributes();
-        String prefix = null;
-        String prefixNs = null;
-        String attribute = null;
-        for (int i = 0; i < attrs.getLength(); i++) {
-            Attr a = (Attr) attrs.item(i);
-            if ("http://www.w3.org/2000/xmlns/".equals(a.getNamespaceURI())) {
-                if (a.getPrefix() != null && !a.getValue().equals(ns(e))) {
-                    prefix = a.getLocalName();
-                    prefixNs = a.getValue();
-                }
-            } else if (a.getNamespaceURI() != null) {
-                prefix = a.getPrefix();
-                prefixNs = a.getNamespaceURI();
-                attribute = a.getLocalName();
-            }
-        }
-        if (prefix == null) {
-            out.leaf(ns(e), e.getLocalName(), SecureXml.text(e));
-        } else {
-            out.leaf(ns(e), e.getLocalName(), SecureXml.text(e), prefix, prefixNs, attribute, "true");
-        }
     }
 
     /** The key leaves of the lists this server's data has, by entry. */

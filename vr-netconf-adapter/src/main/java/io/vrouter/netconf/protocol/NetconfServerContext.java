@@ -94,6 +94,11 @@ public final class NetconfServerContext implements AutoCloseable {
         subscriptions.remove(s);
     }
 
+    /** Whether any session subscribed to notifications (so that building one is worth it). */
+    boolean hasSubscriptions() {
+        return !subscriptions.isEmpty();
+    }
+
     /** Sends a notification of the server itself (session start and end, ...) to every subscription. */
     void publish(DataNode content) {
         Instant now = Instant.now();

@@ -494,9 +494,22 @@ public final class NetconfSession {
                 return errors;
             }
             Plan plan = Plan.between(running.rows(), edit.data().rows());
-            errors.addAll(plan.apply(ctx.service(), errorOption));
+            List<RpcError> failed = plan.apply(ctx.service(), errorOption);
+            errors.addAll(failed);
+            if (failed.isEmpty()) {
+                configChanged(running, edit.data());
+            } else if (errorOption != EditConfig.ErrorOption.ROLLBACK_ON_ERROR) {
+                // Applied in part: what the service holds now tells what.
+                configChanged(running, ConfigData.of(ctx.service()));
+            }
             return errors;
         }
+    }
+
+    /** Tells the subscribers that this session changed running from {@code before} to {@code after} (RFC 6470). */
+    private void configChanged(ConfigData before, ConfigData after) {
+        if (!ctx.hasSubscriptions()) return;
+        ConfigChange.between(this, before.rows(), after.rows()).ifPresent(ctx::publish);
     }
 
     enum TestOption { TEST_THEN_SET, SET, TEST_ONLY }
@@ -532,7 +545,10 @@ public final class NetconfSession {
             ConfigData[] cb = ds.candidateAndBase();
             Plan plan = Plan.between(cb[1].rows(), cb[0].rows());
             List<RpcError> errors = plan.apply(ctx.service(), EditConfig.ErrorOption.ROLLBACK_ON_ERROR);
-            if (errors.isEmpty()) ds.discardCandidate();
+            if (errors.isEmpty()) {
+                ds.discardCandidate();
+                configChanged(cb[1], cb[0]);
+            }
             return Outcome.errors(errors);
         }
     }
@@ -721,7 +737,7 @@ public final class NetconfSession {
     private static void writeDom(Element e, XmlOut x) {
         List<Element> kids = SecureXml.children(e);
         if (kids.isEmpty()) {
-            x.leaf(e.getNamespaceURI(), e.getLocalName(), SecureXml.text(e));
+            x.leaf(e, e.getNamespaceURI());
             return;
         }
         x.start(e.getNamespaceURI(), e.getLocalName());

@@ -198,6 +198,36 @@ public final class XmlOut implements AutoCloseable {
         }
     }
 
+    /**
+     * Writes a leaf read from a DOM in namespace {@code ns}, with what its start tag carries: a prefix
+     * declaration (for a value that uses it) or an attribute in another namespace (wd:default).
+     */
+    public void leaf(org.w3c.dom.Element e, String ns) {
+        org.w3c.dom.NamedNodeMap attrs = e.getAttributes();
+        String prefix = null;
+        String prefixNs = null;
+        String attribute = null;
+        for (int i = 0; i < attrs.getLength(); i++) {
+            org.w3c.dom.Attr a = (org.w3c.dom.Attr) attrs.item(i);
+            if ("http://www.w3.org/2000/xmlns/".equals(a.getNamespaceURI())) {
+                if (a.getPrefix() != null && !a.getValue().equals(ns)) {
+                    prefix = a.getLocalName();
+                    prefixNs = a.getValue();
+                }
+            } else if (a.getNamespaceURI() != null) {
+                prefix = a.getPrefix();
+                prefixNs = a.getNamespaceURI();
+                attribute = a.getLocalName();
+            }
+        }
+        String value = e.getTextContent();
+        if (prefix == null) {
+            leaf(ns, e.getLocalName(), value);
+        } else {
+            leaf(ns, e.getLocalName(), value, prefix, prefixNs, attribute, "true");
+        }
+    }
+
     /** Writes an empty element. */
     public void empty(String ns, String name) {
         if (prologueNs == null) materialize();

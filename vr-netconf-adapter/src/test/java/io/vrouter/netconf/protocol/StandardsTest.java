@@ -377,6 +377,40 @@ class StandardsTest {
     }
 
     @Test
+    void aChangeOfRunningIsNotifiedWithWhoMadeItAndTheEdits() throws Exception {
+        TestClient watcher = client();
+        watcher.rpc("<create-subscription xmlns='" + NOTIF + "'><filter type='subtree'><netconf-config-change"
+                + " xmlns='urn:ietf:params:xml:ns:yang:ietf-netconf-notifications'/></filter></create-subscription>");
+        TestClient c = client();
+        String iface = "<vmNetworkConfigTable><vmNetworkConfigEntry><vmIndex>1</vmIndex><vmNetworkConfigIndex>1</vmNetworkConfigIndex>"
+                + "<vmNetworkConfigParent>br0</vmNetworkConfigParent></vmNetworkConfigEntry></vmNetworkConfigTable>";
+        c.rpc(edit("candidate", configTable(entry(1, "changed", "")) + iface, ""));
+        assertThat(c.rpc("<commit/>")).contains("<ok/>");
+        String entry = "/new-vmm-mib:NEW-VMM-MIB/new-vmm-mib:vmConfigTable/new-vmm-mib:vmConfigEntry[new-vmm-mib:vmIndex='1']";
+        String created = watcher.next();
+        assertThat(created).contains("<changed-by><username>admin</username><session-id>" + c.session.id()
+                + "</session-id><source-host>127.0.0.1</source-host></changed-by><datastore>running</datastore>",
+                "<edit><target xmlns:new-vmm-mib=\"" + VMM + "\">" + entry + "</target><operation>create</operation></edit>");
+        assertThat(count(created, "<edit>")).isEqualTo(1);
+        awaitState(1, OperState.RUNNING);
+
+        c.rpc(edit("running", configTable(entry(1, "changed", "<vmConfigAutoStart>true</vmConfigAutoStart>"))
+                + "<vmNetworkConfigTable><vmNetworkConfigEntry nc:operation='delete'><vmIndex>1</vmIndex>"
+                + "<vmNetworkConfigIndex>1</vmNetworkConfigIndex></vmNetworkConfigEntry></vmNetworkConfigTable>", ""));
+        String changed = watcher.next();
+        assertThat(changed).contains(entry + "/new-vmm-mib:vmConfigAutoStart</target><operation>replace</operation>",
+                "[new-vmm-mib:vmNetworkConfigIndex='1']</target><operation>delete</operation>");
+        assertThat(count(changed, "<edit>")).isEqualTo(2);
+
+        // A refused edit changes nothing and says nothing.
+        assertThat(c.rpc(edit("running", configTable(entry(1, "changed", "<vmConfigMemory>8</vmConfigMemory>")), "")))
+                .contains("rpc-error");
+        c.rpc(edit("running", configTable("<vmConfigEntry nc:operation='delete'><vmIndex>1</vmIndex></vmConfigEntry>"), ""));
+        String deleted = watcher.next();
+        assertThat(deleted).contains("<target xmlns:new-vmm-mib=\"" + VMM + "\">" + entry + "</target><operation>delete</operation>");
+    }
+
+    @Test
     void statisticsCountSessionsRpcsErrorsAndNotificationsOfTheWholeServer() throws Exception {
         TestClient a = client();
         a.rpc("<get-config><source><running/></source></get-config>");
@@ -398,6 +432,6 @@ class StandardsTest {
         assertThat(tag(stats, "in-rpcs")).isEqualTo("5");
         assertThat(tag(stats, "in-bad-rpcs")).isEqualTo("1");
         assertThat(tag(stats, "out-rpc-errors")).isEqualTo("1");
-        assertThat(tag(stats, "out-notifications")).as("vmRunning, session start and end").isEqualTo("3");
+        assertThat(tag(stats, "out-notifications")).as("config change, vmRunning, session start and end").isEqualTo("4");
     }
 }

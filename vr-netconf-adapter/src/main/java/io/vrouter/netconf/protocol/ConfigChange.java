@@ -1,0 +1,97 @@
+package io.vrouter.netconf.protocol;
+
+import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.model.VmNetworkConfigEntry;
+import io.vrouter.netconf.Ns;
+import io.vrouter.netconf.data.DataNode;
+import io.vrouter.netconf.data.ModelTree;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * RFC 6470's netconf-config-change: who changed the running configuration and what, as the edits
+ * that turn the rows before into the rows after: a VR created or deleted (its entry), a column
+ * replaced (its leaf), an interface created, deleted or replaced (its entry). The leaves compared
+ * are those the YANG module shows ({@link ModelTree}), so a new column is covered without a change here.
+ */
+final class ConfigChange {
+    private static final String P = Ns.VMM_PREFIX;
+
+    private ConfigChange() {
+    }
+
+    /**
+     * The notification for a change made by a NETCONF session ({@code by}), or by the server itself
+     * ({@code by} null, a confirmed commit restored); empty when nothing differs.
+     */
+    static Optional<DataNode> between(NetconfSession by, Map<Integer, VmConfigEntry> before, Map<Integer, VmConfigEntry> after) {
+        DataNode.Inner n = DataNode.inner(Ns.NETCONF_NOTIFICATIONS, "netconf-config-change");
+        DataNode.Inner changedBy = DataNode.inner(Ns.NETCONF_NOTIFICATIONS, "changed-by");
+        if (by == null) {
+            changedBy.add(DataNode.empty(Ns.NETCONF_NOTIFICATIONS, "server"));
+        } else {
+            changedBy.add("username", by.user()).add("session-id", by.id()).add("source-host", by.sourceHost());
+        }
+        n.add(changedBy).add("datastore", "running");
+        int edits = 0;
+        TreeSet<Integer> indices = new TreeSet<>(before.keySet());
+        indices.addAll(after.keySet());
+        for (int i : indices) {
+            VmConfigEntry was = before.get(i);
+            VmConfigEntry now = after.get(i);
+            if (was == now) continue;
+            if (was == null || now == null) {
+                n.add(edit(Paths.entry(i), was == null ? "create" : "delete"));
+                edits++;
+                continue;
+            }
+            Map<String, String> a = leaves(ModelTree.configEntry(was));
+            Map<String, String> b = leaves(ModelTree.configEntry(now));
+            for (String leaf : union(a, b)) {
+                if (!Objects.equals(a.get(leaf), b.get(leaf))) {
+                    n.add(edit(Paths.child(Paths.entry(i), leaf), b.get(leaf) == null ? "delete" : "replace"));
+                    edits++;
+                }
+            }
+            Map<Integer, Map<String, String>> ia = interfaces(was);
+            Map<Integer, Map<String, String>> ib = interfaces(now);
+            for (int k : new TreeSet<>(union(ia, ib))) {
+                Map<String, String> x = ia.get(k);
+                Map<String, String> y = ib.get(k);
+                if (Objects.equals(x, y)) continue;
+                n.add(edit(Paths.networkEntry(i, k), x == null ? "create" : y == null ? "delete" : "replace"));
+                edits++;
+            }
+        }
+        return edits == 0 ? Optional.empty() : Optional.of(n);
+    }
+
+    private static DataNode edit(String target, String operation) {
+        return DataNode.inner(Ns.NETCONF_NOTIFICATIONS, "edit")
+                .add(DataNode.withPrefix(Ns.NETCONF_NOTIFICATIONS, "target", target, P, Ns.VMM))
+                .add("operation", operation);
+    }
+
+    private static Map<String, String> leaves(DataNode entry) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (DataNode c : entry.children()) out.put(c.name(), c.value());
+        return out;
+    }
+
+    private static Map<Integer, Map<String, String>> interfaces(VmConfigEntry c) {
+        Map<Integer, Map<String, String>> out = new LinkedHashMap<>();
+        for (VmNetworkConfigEntry n : c.interfaces()) {
+            out.put(n.vmNetworkConfigIndex, leaves(ModelTree.networkConfigEntry(c.vmIndex, n)));
+        }
+        return out;
+    }
+
+    private static <K> java.util.Set<K> union(Map<K, ?> a, Map<K, ?> b) {
+        java.util.Set<K> keys = new java.util.LinkedHashSet<>(a.keySet());
+        keys.addAll(b.keySet());
+        return keys;
+    }
+}
