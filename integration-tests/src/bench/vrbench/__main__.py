@@ -198,6 +198,13 @@ def main(argv=None):
     r.add_argument("--keep-work", action="store_true")
     rp = sub.add_parser("report")
     rp.add_argument("--out", required=True)
+    fp = sub.add_parser("footprint", help="RSS of one server with 1,000 VRs after a mixed workload (for trying a lever)")
+    fp.add_argument("--jar", required=True)
+    fp.add_argument("--launcher")
+    fp.add_argument("--label", default="server")
+    fp.add_argument("--walks", type=int, default=30)
+    fp.add_argument("--env", action="append", default=[], help="NAME=VALUE for the server's environment")
+    fp.add_argument("flags", nargs="*", help="JVM flags (after --)")
     w = sub.add_parser("walk")
     w.add_argument("--port", type=int, required=True)
     w.add_argument("--community", default="public")
@@ -207,6 +214,18 @@ def main(argv=None):
     a = p.parse_args(argv)
     if a.cmd == "report":
         report.rewrite(a.out)
+        return 0
+    if a.cmd == "footprint":
+        import tempfile
+        res = phases.Results()
+        with tempfile.TemporaryDirectory() as work:
+            srv = Server(a.jar, work, a.label, jvm_flags=a.flags, launcher=a.launcher,
+                         env=dict(e.split("=", 1) for e in a.env)).start()
+            try:
+                phases.footprint(res, srv, a.label, walks=a.walks)
+            finally:
+                srv.stop()
+        print(json.dumps(res.tables["footprint"][0]))
         return 0
     return run(a) if a.cmd == "run" else walk(a)
 

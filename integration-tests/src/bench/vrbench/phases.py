@@ -15,7 +15,7 @@ OPS = ("create", "start", "retrieve", "remove")
 class Results:
     def __init__(self):
         self.tables = {k: [] for k in ("cycles", "server_time", "memory", "walks", "network", "peer_cycles",
-                                       "scale", "throughput", "nmt", "threads", "classes")}
+                                       "scale", "throughput", "nmt", "threads", "classes", "footprint")}
         self.notes = []
 
     def add(self, table, **row):
@@ -345,3 +345,50 @@ def library_of(cls):
         if cls.startswith(prefix):
             return lib
     return "other"
+
+
+def footprint(res, server, label, n=1000, walks=30, per_iface=20):
+    """The whole server's resident memory as it is started: with n VRs, then after a mixed workload
+    (creations and removals over every interface, SNMP walks of vmTable, NETCONF get-configs of every
+    entry, REST lists of every VR), then after `walks` more GETBULK walks of vmTable, which must leave
+    no memory behind."""
+    server.populate(n)
+    time.sleep(1)
+    rss_start = server.rss_kb()
+    idx = 900000
+    for client in C.all_clients(server, None, notify=False):
+        client.open()
+        for i in range(per_iface):
+            client.create(idx + i, wait=False)
+        for i in range(per_iface):
+            client.remove(idx + i, wait=False)
+        client.close()
+        idx += 1000
+    snmp = C.SnmpClient(server, version="2c")
+    snmp.community = "public"
+    session = snmp.session()
+    nc = C.NetconfClient(server, None, notify=False)
+    nc.open()
+    for _ in range(3):
+        session.bulk_walk(C.VM)
+        nc.m.get_config(source="running")
+        for fmt in ("json", "xml"):
+            C.RestClient(server, fmt=fmt).list_all()
+    nc.close()
+    time.sleep(1)
+    rss_mixed = server.rss_kb()
+    cpu = CpuMeter(server.pid)
+    t0 = time.perf_counter()
+    for _ in range(walks):
+        session.bulk_walk(C.VM)
+    dt = time.perf_counter() - t0
+    cpu_ns = cpu.sample()
+    time.sleep(1)
+    rss_walks = server.rss_kb()
+    threads = len(os.listdir("/proc/%d/task" % server.pid))
+    heap = server.heap_used(gc=True)
+    res.add("footprint", server=label, cmd=" ".join(server.cmd[:3]), vrs=n, rss_start_kb=rss_start,
+            rss_mixed_kb=rss_mixed, rss_walks_kb=rss_walks, walks=walks, walk_ms=dt * 1000 / walks,
+            walk_cpu_ms=cpu_ns / 1e6 / walks, threads=threads, classes=server.classes_loaded(), heap_bytes=heap)
+    log("  footprint %s: RSS %.1f MB with %d VRs, %.1f MB after the mixed workload, %.1f MB after %d walks "
+        "(%d threads)" % (label, rss_start / 1024, n, rss_mixed / 1024, rss_walks / 1024, walks, threads))

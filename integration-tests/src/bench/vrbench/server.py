@@ -20,8 +20,12 @@ AUTH = "Basic " + base64.b64encode(b"admin:admin").decode()
 
 
 class Server:
-    def __init__(self, jar, workdir, name, jvm_flags=(), sim="none", trap_port=None):
+    """launcher: a start script (bin/vrouter, as the README runs the server) instead of `java -jar`;
+    jvm_flags then go in JAVA_OPTS, after the script's own settings."""
+
+    def __init__(self, jar, workdir, name, jvm_flags=(), sim="none", trap_port=None, launcher=None, env=None):
         self.jar, self.name, self.jvm_flags, self.sim, self.trap_port = jar, name, list(jvm_flags), sim, trap_port
+        self.launcher, self.env = launcher, dict(env or {})
         self.dir = os.path.join(workdir, "server-" + name)
         os.makedirs(self.dir, exist_ok=True)
         self.rest_port = free_port()
@@ -37,15 +41,22 @@ class Server:
         return [self.rest_port, self.snmp_port, self.netconf_port]
 
     def start(self):
-        cmd = ["java"] + self.jvm_flags + ["-jar", self.jar, "--data-dir", os.path.join(self.dir, "data"),
-                                           "--rest-port", str(self.rest_port), "--snmp-port", str(self.snmp_port),
-                                           "--netconf-port", str(self.netconf_port), "--sim-latency", self.sim]
+        args = ["--data-dir", os.path.join(self.dir, "data"), "--rest-port", str(self.rest_port),
+                "--snmp-port", str(self.snmp_port), "--netconf-port", str(self.netconf_port), "--sim-latency", self.sim]
+        env = dict(os.environ, **self.env)
+        if self.launcher:
+            cmd = [self.launcher] + args
+            env["VROUTER_JAR"] = self.jar
+            if self.jvm_flags:
+                env["JAVA_OPTS"] = " ".join(self.jvm_flags)
+        else:
+            cmd = ["java"] + self.jvm_flags + ["-jar", self.jar] + args
         if self.trap_port:
             cmd += ["--snmp-trap-target", "udp:127.0.0.1:%d" % self.trap_port]
         self.log_path = os.path.join(self.dir, "server.log")
         self.proc = subprocess.Popen(cmd, stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT,
-                                     start_new_session=True)
-        self.cmd = cmd
+                                     start_new_session=True, env=env)
+        self.cmd = ([("JAVA_OPTS='%s'" % env["JAVA_OPTS"])] if self.launcher and self.jvm_flags else []) + cmd
         end = time.time() + 90
         while time.time() < end:
             if self.proc.poll() is not None:
@@ -60,7 +71,7 @@ class Server:
             raise RuntimeError("server %s not ready in 90 s" % self.name)
         time.sleep(1.0)  # the SNMP agent and NETCONF listener come up beside REST
         log("server %s up: pid %d, REST %d, SNMP %d, NETCONF %d, %s" % (self.name, self.pid, self.rest_port,
-                                                                        self.snmp_port, self.netconf_port, " ".join(self.jvm_flags) or "no JVM flags"))
+                                                                        self.snmp_port, self.netconf_port, " ".join(self.cmd[:2]) if self.launcher else (" ".join(self.jvm_flags) or "no JVM flags")))
         return self
 
     def stop(self):

@@ -57,13 +57,17 @@ public final class ServerProcess implements AutoCloseable {
         if (jar == null || !Files.isRegularFile(Path.of(jar))) {
             throw new IllegalStateException("system property vrouter.jar must name the packaged server, not " + jar);
         }
-        String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> cmd = new ArrayList<>(List.of(java, "-jar", jar, "--data-dir", dataDir.toString(),
+        // As the README starts it: the launcher with the product's JVM settings, on the JDK running the tests.
+        Path launcher = Path.of("..", "bin", "vrouter").toAbsolutePath().normalize();
+        List<String> cmd = new ArrayList<>(List.of(launcher.toString(), "--data-dir", dataDir.toString(),
                 "--rest-port", Integer.toString(restPort), "--snmp-port", Integer.toString(snmpPort),
                 "--netconf-port", Integer.toString(netconfPort)));
         cmd.addAll(extraArgs);
         log = dir.resolve("server-" + (++starts) + ".log");
-        process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().put("VROUTER_JAR", jar);
+        pb.environment().put("JAVA_HOME", Path.of(System.getProperty("java.home")).toString());
+        process = pb.start();
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < end) {
             if (!process.isAlive()) {

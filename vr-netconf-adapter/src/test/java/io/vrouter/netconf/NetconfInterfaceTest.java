@@ -30,7 +30,9 @@ import org.apache.sshd.client.SshClient;
 import org.apache.sshd.client.channel.ChannelSubsystem;
 import org.apache.sshd.client.channel.ClientChannelEvent;
 import org.apache.sshd.client.session.ClientSession;
+import org.apache.sshd.common.compression.BuiltinCompressions;
 import org.apache.sshd.common.config.keys.KeyUtils;
+import org.apache.sshd.common.kex.KexProposalOption;
 import org.apache.sshd.common.config.keys.PublicKeyEntry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -117,6 +119,20 @@ class NetconfInterfaceTest {
         try (ClientSession s = connect("admin")) {
             s.addPasswordIdentity("wrong");
             assertThatThrownBy(() -> s.auth().verify(Duration.ofSeconds(10))).isInstanceOf(Exception.class);
+        }
+    }
+
+    /** A client that asks for zlib@openssh.com, or for zlib, gets it, and NETCONF runs over it. */
+    @Test
+    void offersSshCompressionZlibAtOpensshDotComAndZlib() throws Exception {
+        server = start(Map.of());
+        for (var compression : java.util.List.of(BuiltinCompressions.delayedZlib, BuiltinCompressions.zlib)) {
+            client.setCompressionFactories(java.util.List.of(compression));
+            try (ClientSession s = login("admin", "admin")) {
+                assertThat(s.getNegotiatedKexParameter(KexProposalOption.S2CCOMP)).isEqualTo(compression.getName());
+                assertThat(s.getNegotiatedKexParameter(KexProposalOption.C2SCOMP)).isEqualTo(compression.getName());
+                assertThat(hello(s)).contains("<capability>urn:ietf:params:netconf:base:1.1</capability>");
+            }
         }
     }
 

@@ -37,7 +37,8 @@ class ContainerIT {
         int netconf = ServerProcess.freeTcpPort();
         ImageFromDockerfile image = new ImageFromDockerfile("vrouter/server", false)
                 .withFileFromPath("Dockerfile", DOCKER.resolve("Dockerfile"))
-                .withFileFromPath("vrouter.jar", TARGET.resolve("vrouter.jar"));
+                .withFileFromPath("vrouter.jar", TARGET.resolve("vrouter.jar"))
+                .withFileFromPath("vrouter", TARGET.resolve("vrouter"));
         try (GenericContainer<?> server = new GenericContainer<>(image)
                 .withNetworkMode("host")
                 .withEnv("VROUTER_REST_PORT", Integer.toString(rest))
