@@ -31,11 +31,14 @@ public final class RestApplication {
         rc.register(new BasicAuthFilter(context.credentials()));
         rc.register(new BodyLimitFilter(context.settings().getInt("rest.max-body-bytes", (int) DEFAULT_MAX_BODY)));
         rc.register(new RequestLogFilter(context.metrics()));
+        ListCache lists = new ListCache(context.service(), context.settings().getDuration("rest.list-max-age", "1s"));
+        rc.register(lists);
         rc.register(new AbstractBinder() {
             @Override
             protected void configure() {
                 bind(context.service()).to(VirtualRouterService.class);
                 bind(context.metrics()).to(VrMetrics.class);
+                bind(lists).to(ListCache.class);
             }
         });
         rc.property(ServerProperties.WADL_FEATURE_DISABLE, true);

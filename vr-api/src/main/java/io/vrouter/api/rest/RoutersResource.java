@@ -50,6 +50,9 @@ public class RoutersResource {
     @Inject
     private VirtualRouterService service;
 
+    @Inject
+    private ListCache lists;
+
     @Context
     private UriInfo uri;
 
@@ -60,8 +63,9 @@ public class RoutersResource {
                                   @QueryParam("adminState") String adminState,
                                   @QueryParam("offset") @DefaultValue("0") int offset,
                                   @QueryParam("limit") @DefaultValue("1000") int limit) {
-        return service.list(new RouterQuery(name, operState == null ? null : operState(operState),
-                adminState == null ? null : adminState(adminState), offset, limit));
+        RouterQuery query = new RouterQuery(name, operState == null ? null : operState(operState),
+                adminState == null ? null : adminState(adminState), offset, limit);
+        return lists.list(query, () -> service.list(query));
     }
 
     @POST

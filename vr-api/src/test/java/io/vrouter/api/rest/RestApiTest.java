@@ -39,8 +39,9 @@ class RestApiTest {
     @BeforeAll
     void start() throws Exception {
         dataDir = Files.createTempDirectory("vrouter-rest-test");
+        // Lists are kept until a change, not for a second only: the list test compares bodies whatever the load.
         server = VrouterServer.start(Settings.of(Map.of("data-dir", dataDir.toString(), "rest-port", "0",
-                "snmp-port", "0", "netconf-port", "0")));
+                "snmp-port", "0", "netconf-port", "0", "rest.list-max-age", "1h")));
         int port = server.interfaces().stream().filter(i -> i instanceof RestInterface)
                 .mapToInt(i -> ((RestInterface) i).port()).findFirst().orElseThrow();
         rest = new RestClient(port);
@@ -188,6 +189,34 @@ class RestApiTest {
         // The VR itself is whole.
         int i = body(one).get("vmIndex").asInt();
         assertThat(body(rest.get("/api/v1/routers/" + i, VIEWER, JSON)).at("/vmEntry/vmOperState").asText()).isEqualTo("running");
+    }
+
+    /**
+     * Lists are sent again as the bytes encoded the first time while nothing changes, and every change
+     * shows at once: a creation, a state change, a removal, in JSON and in XML.
+     */
+    @Test
+    void aListAskedForAgainIsTheSameUntilAVrChanges() throws Exception {
+        create("kept-1");
+        String json = rest.get("/api/v1/routers?name=kept-*", VIEWER, JSON).body();
+        String xml = rest.get("/api/v1/routers?name=kept-*", VIEWER, XML).body();
+        assertThat(rest.get("/api/v1/routers?name=kept-*", VIEWER, JSON).body()).isEqualTo(json);
+        assertThat(rest.get("/api/v1/routers?name=kept-*", VIEWER, XML).body()).isEqualTo(xml);
+        assertThat(xml).startsWith("<?xml").contains("<vmName>kept-1</vmName>");
+
+        HttpResponse<String> accepted = rest.post("/api/v1/routers", ADMIN, JSON, "{\"vmName\":\"kept-2\"}");
+        assertThat(accepted.statusCode()).isEqualTo(202);
+        int second = body(accepted).get("vmIndex").asInt();
+        assertThat(body(rest.get("/api/v1/routers?name=kept-*", VIEWER, JSON)).get("total").asInt()).isEqualTo(2);
+        assertThat(rest.get("/api/v1/routers?name=kept-*", VIEWER, XML).body()).contains("<vmName>kept-2</vmName>");
+
+        assertThat(rest.post("/api/v1/routers/" + second + "/stop?wait=10s", ADMIN, JSON, "").statusCode())
+                .isEqualTo(200);
+        JsonNode stopped = body(rest.get("/api/v1/routers?name=kept-2", VIEWER, JSON));
+        assertThat(stopped.at("/virtualRouter/0/vmEntry/vmOperState").asText()).isEqualTo("shutdown");
+
+        assertThat(rest.delete("/api/v1/routers/" + second + "?wait=10s", ADMIN).statusCode()).isEqualTo(204);
+        assertThat(body(rest.get("/api/v1/routers?name=kept-*", VIEWER, JSON)).get("total").asInt()).isEqualTo(1);
     }
 
     @Test
