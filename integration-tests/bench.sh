@@ -7,7 +7,8 @@
 # --quick: fewer cycles and points, under 5 minutes. --build: package the server first even if
 # vr-api/target/vrouter.jar exists. Default output: integration-tests/target/bench.
 # Needs root (apt-get, ip netns, tcpdump). Traffic stays on 127.0.0.1 and in a network namespace it makes;
-# every server it starts (vrouter, snmpd, netconfd, sshd) is stopped before it exits.
+# every server it starts (vrouter, snmpd, netconfd, sshd, nginx) is stopped before it exits. The server runs
+# as the README starts it, through bin/vrouter.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -28,7 +29,7 @@ done
 
 export DEBIAN_FRONTEND=noninteractive
 missing=()
-for pkg in snmp snmpd tcpdump netconfd openssh-server openssh-client iproute2; do
+for pkg in snmp snmpd tcpdump netconfd openssh-server openssh-client iproute2 nginx-light wrk; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -41,9 +42,9 @@ python3 -c 'import ncclient, ezsnmp, pysnmp, matplotlib' 2>/dev/null \
 
 jar=vr-api/target/vrouter.jar
 if $build || [ ! -f "$jar" ]; then
-  mvn -B -q -o install -DskipTests -pl vr-core,vr-snmp-adapter,vr-netconf-adapter,vr-xen-driver,vr-api \
-    || mvn -B -q install -DskipTests -pl vr-core,vr-snmp-adapter,vr-netconf-adapter,vr-xen-driver,vr-api
+  # package, never install: the local repository is shared with whoever else builds on the machine
+  mvn -B -q -o package -DskipTests -pl vr-api -am || mvn -B -q package -DskipTests -pl vr-api -am
 fi
 
 PYTHONPATH="$repo/integration-tests/src/bench${PYTHONPATH:+:$PYTHONPATH}" \
-  exec python3 -m vrbench run "${quick[@]}" --out "$out" --jar "$repo/$jar" --repo "$repo"
+  exec python3 -m vrbench run "${quick[@]}" --out "$out" --jar "$repo/$jar" --launcher "$repo/bin/vrouter" --repo "$repo"

@@ -21,12 +21,14 @@ from .server import LEAN_FLAGS, Server
 from .util import log
 
 MODES = {
-    "quick": dict(cycles=10, warmup=(40, 5), pre=[0, 100, 1000], lean_pre=[1000], lean_cycles=10, paper_cycles=2,
-                  net_n=[1, 8, 64], walk_ns=[100], walk_repeat=5, peer_pre=[0], peer_cycles=8,
-                  scale=10000, workers=4, scale_k=25, listall_reps=1, snmp_budget=8),
-    "full": dict(cycles=30, warmup=(150, 20), pre=[0, 10, 100, 1000], lean_pre=[0, 1000], lean_cycles=30, paper_cycles=30,
+    "quick": dict(cycles=10, warmup=(40, 5), pre=[0, 100, 1000], paper_cycles=2,
+                  net_n=[1, 8, 64], walk_ns=[100, 1000], walk_repeat=3, peer_pre=[0], peer_cycles=8,
+                  scale=10000, workers=4, scale_k=25, listall_reps=1, snmp_budget=8, footprint_walks=5,
+                  wrk_seconds=3, bulk_reps=2, compression_reps=1),
+    "full": dict(cycles=30, warmup=(150, 20), pre=[0, 10, 100, 1000], paper_cycles=30,
                  net_n=[1, 2, 4, 8, 16, 32, 64], walk_ns=[10, 100, 1000], walk_repeat=30, peer_pre=[0, 100],
-                 peer_cycles=30, scale=10000, workers=4, scale_k=250, listall_reps=3, snmp_budget=20),
+                 peer_cycles=30, scale=10000, workers=4, scale_k=250, listall_reps=3, snmp_budget=20, footprint_walks=30,
+                 wrk_seconds=10, bulk_reps=5, compression_reps=3),
 }
 
 
@@ -48,7 +50,7 @@ def machine():
 
 def versions():
     out = {}
-    for pkg in ("snmpd", "netconfd", "tcpdump", "openssh-server"):
+    for pkg in ("snmpd", "netconfd", "tcpdump", "openssh-server", "nginx-light", "wrk"):
         r = subprocess.run(["dpkg-query", "-W", "-f=${Version}", pkg], capture_output=True, text=True)
         out[pkg] = r.stdout.strip() or "?"
     for mod in ("ncclient", "ezsnmp", "pysnmp", "matplotlib"):
@@ -70,7 +72,8 @@ def run(args):
     os.makedirs(work)
     res = phases.Results()
     meta = {"mode": mode, "config": cfg, "started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
-            "machine": machine(), "versions": versions(), "lean_flags": LEAN_FLAGS}
+            "machine": machine(), "versions": versions(), "lean_flags": LEAN_FLAGS,
+            "launcher": open(args.launcher).read() if args.launcher else None}
     git = subprocess.run(["git", "-C", args.repo, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     meta["commit"] = git.stdout.strip()
     dirty = subprocess.run(["git", "-C", args.repo, "status", "--porcelain", "--", "pom.xml", "vr-core", "vr-api",
@@ -113,25 +116,41 @@ def run(args):
                     except Exception as e:
                         log("could not stop %r: %r" % (thing, e))
 
+        launcher = args.launcher
+
+        def server(name, **kw):
+            """The server as the README starts it (bin/vrouter); `java -jar` with the JVM's defaults when asked."""
+            if kw.pop("defaults", False):
+                return Server(args.jar, work, name, **kw)
+            return Server(args.jar, work, name, launcher=launcher, **kw)
+
         def plain_cycles():
-            plain = start(Server(args.jar, work, "plain", sim="none", trap_port=traps.port))
+            plain = start(server("plain", sim="none", trap_port=traps.port))
             meta["server_cmd"] = " ".join(plain.cmd)
             phases.cycles(res, plain, traps, "plain", cfg["pre"], cfg["cycles"], cfg["warmup"], work,
                           walk_ns=cfg["walk_ns"], walk_repeat=cfg["walk_repeat"])
 
-        def lean_cycles():
-            lean = start(Server(args.jar, work, "lean", jvm_flags=LEAN_FLAGS, sim="none", trap_port=traps.port))
-            phases.cycles(res, lean, traps, "lean", cfg["lean_pre"], cfg["lean_cycles"], cfg["warmup"], work)
-
         def native():
-            phases.native_memory(res, args.jar, work, "plain", [], 1000)
-            phases.native_memory(res, args.jar, work, "lean", LEAN_FLAGS, 1000)
+            for label, defaults in (("plain", False), ("defaults", True)):
+                phases.native_memory(res, args.jar, work, label, [], 1000,
+                                     launcher=None if defaults else launcher)
+
+        def footprint():
+            from .peers import NginxPeer
+            readme = start(server("footprint", sim="none"))
+            phases.footprint(res, readme, "bin/vrouter", walks=cfg["footprint_walks"])
+            nginx = start(NginxPeer(work))
+            phases.rest_peer(res, readme, nginx, seconds=cfg["wrk_seconds"])
+            stop(nginx)
+            stop(readme)
+            plain_jvm = start(server("footprint-defaults", sim="none", defaults=True))
+            phases.footprint(res, plain_jvm, "java -jar", walks=cfg["footprint_walks"])
 
         def network():
-            phases.network(res, start(Server(args.jar, work, "network", sim="none")), cfg["net_n"], work)
+            phases.network(res, start(server("network", sim="none")), cfg["net_n"], work)
 
         def paper():
-            paper = start(Server(args.jar, work, "paper", sim="paper", trap_port=traps.port))
+            paper = start(server("paper", sim="paper", trap_port=traps.port))
             phases.paper_cycles(res, paper, traps, "paper", cfg["paper_cycles"], 1)
 
         def peers():
@@ -146,19 +165,26 @@ def run(args):
                     got.append(None)
             phases.peers(res, got[0], got[1], cfg["walk_ns"], cfg["walk_repeat"], cfg["peer_pre"], cfg["peer_cycles"],
                          cfg["warmup"][1], work)
+            for thing in got:
+                if thing:
+                    stop(thing)
+            candidate = start(NetconfdPeer(work, args.repo, target="candidate"))
+            ours = start(server("netconf-bulk", sim="none"))
+            phases.netconf_bulk(res, ours, candidate, n=1000, reps=cfg["bulk_reps"])
 
         def scale():
-            big = start(Server(args.jar, work, "scale", sim="none"))
+            big = start(server("scale", sim="none"))
             phases.scale(res, big, cfg["scale"], cfg["workers"], cfg["scale_k"], cfg["listall_reps"],
                          snmp_budget_s=cfg["snmp_budget"])
+            phases.compression(res, big, work, reps=cfg["compression_reps"])
 
-        phase("phase 1: cycles, simulated driver without latency, plain java -jar", plain_cycles)
-        phase("phase 2: cycles, lean JVM flags", lean_cycles)
-        phase("phase 2b: native memory breakdown, 1000 VRs, plain and lean", native)
+        phase("phase 1: cycles, simulated driver without latency, the server as the README starts it", plain_cycles)
+        phase("phase 2: native memory breakdown, 1000 VRs, bin/vrouter and java -jar", native)
+        phase("phase 2b: footprint after a mixed workload and walks; REST beside nginx", footprint)
         phase("phase 3: network usage (tcpdump on lo)", network)
         phase("phase 4: cycles with the paper's XenServer latencies", paper)
         phase("phase 5: peers (snmpd, netconfd)", peers)
-        phase("phase 6: scale, %d VRs" % cfg["scale"], scale)
+        phase("phase 6: scale, %d VRs; SSH compression" % cfg["scale"], scale)
     except Exception:
         res.notes.append("the run stopped early: " + traceback.format_exc().strip().splitlines()[-1])
         traceback.print_exc()
@@ -195,6 +221,7 @@ def main(argv=None):
     r.add_argument("--out", required=True)
     r.add_argument("--jar", required=True)
     r.add_argument("--repo", required=True)
+    r.add_argument("--launcher", help="start script (bin/vrouter); without it the server runs as java -jar")
     r.add_argument("--keep-work", action="store_true")
     rp = sub.add_parser("report")
     rp.add_argument("--out", required=True)

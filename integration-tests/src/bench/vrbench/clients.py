@@ -7,6 +7,7 @@ the moment the operation is complete (T2): the completion notification for SNMP 
 and NETCONF (a notification on the session's subscription); for REST the reply itself, since ?wait=
 answers when the VR is done."""
 import http.client
+import os
 import socket
 import threading
 import time
@@ -304,15 +305,36 @@ def nc_delete(index):
     return '<vmConfigEntry nc:operation="delete"><vmIndex>%d</vmIndex></vmConfigEntry>' % index
 
 
+SSH_COMPRESSION_CONFIG = None
+
+
+def ssh_compression_config():
+    """An ssh_config file asking for compression: ncclient then has paramiko offer zlib@openssh.com and zlib."""
+    global SSH_COMPRESSION_CONFIG
+    if SSH_COMPRESSION_CONFIG is None:
+        import tempfile
+        fd, SSH_COMPRESSION_CONFIG = tempfile.mkstemp(prefix="vrbench-ssh-", suffix=".config")
+        with os.fdopen(fd, "w") as f:
+            f.write("Host *\n    Compression yes\n")
+    return SSH_COMPRESSION_CONFIG
+
+
 class NetconfClient(Client):
     name = "NETCONF"
     family = "NETCONF"
     state = True  # the server has state data (vmTable); a config-only peer does not
 
+    def __init__(self, server, traps=None, notify=True, compress=False):
+        super().__init__(server, traps, notify)
+        self.compress = compress
+        if compress:
+            self.name = "NETCONF-zlib"
+
     def connect(self):
         port = self.server.netconf_port if hasattr(self.server, "netconf_port") else self.server
+        extra = {"ssh_config": ssh_compression_config()} if self.compress else {}
         return manager.connect(host="127.0.0.1", port=port, username="admin", password="admin", hostkey_verify=False,
-                               look_for_keys=False, allow_agent=False, timeout=60)
+                               look_for_keys=False, allow_agent=False, timeout=60, **extra)
 
     def open(self):
         self.m = self.connect()
@@ -545,6 +567,7 @@ class NetconfdClient(NetconfClient):
     def __init__(self, peer):
         super().__init__(peer, None, notify=False)
         self.peer = peer
+        self.name = "NETCONF (netconfd)"
 
     def connect(self):
         return manager.connect(host="127.0.0.1", port=self.peer.port, username="root", key_filename=self.peer.key,

@@ -98,11 +98,60 @@ class SnmpdPeer:
         log("snmpd stopped, netns %s removed" % self.ns)
 
 
+class NginxPeer:
+    """nginx (Debian's nginx-light) serving files from a directory of ours on a free loopback port, one
+    process (no master), no access log: the peer for REST's reads of the same bytes."""
+    name = "nginx"
+
+    def __init__(self, workdir):
+        self.dir = os.path.join(workdir, "nginx")
+        self.root = os.path.join(self.dir, "www")
+        os.makedirs(self.root, exist_ok=True)
+        self.proc = None
+
+    def start(self):
+        self.port = free_port()
+        conf = os.path.join(self.dir, "nginx.conf")
+        with open(conf, "w") as f:
+            f.write("daemon off; master_process off; worker_processes 1; pid %s/nginx.pid; error_log %s/error.log;\n"
+                    "events { worker_connections 64; }\n"
+                    "http { access_log off; sendfile on; tcp_nodelay on; keepalive_requests 1000000;\n"
+                    "  types { application/json json; }\n"
+                    "  server { listen 127.0.0.1:%d; root %s; } }\n" % (self.dir, self.dir, self.port, self.root))
+        self.proc = subprocess.Popen(["/usr/sbin/nginx", "-c", conf, "-p", self.dir], stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.STDOUT, start_new_session=True)
+        time.sleep(0.5)
+        if self.proc.poll() is not None:
+            raise RuntimeError("nginx exited: " + open(os.path.join(self.dir, "error.log")).read()[-2000:])
+        log("nginx up on 127.0.0.1:%d, pid %d" % (self.port, self.proc.pid))
+        return self
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def put(self, name, body):
+        with open(os.path.join(self.root, name), "wb") as f:
+            f.write(body)
+        return "/" + name
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        log("nginx stopped")
+
+
 class NetconfdPeer:
     name = "netconfd (yuma123)"
 
-    def __init__(self, workdir, repo):
-        self.dir = os.path.join(workdir, "netconfd")
+    def __init__(self, workdir, repo, target="running"):
+        """target: running (edit-config on running, as the cycles do) or candidate (edit, then commit)."""
+        self.target = target
+        self.dir = os.path.join(workdir, "netconfd" if target == "running" else "netconfd-" + target)
         shutil.rmtree(self.dir, ignore_errors=True)
         os.makedirs(self.dir)
         self.repo = repo
@@ -129,7 +178,7 @@ class NetconfdPeer:
         self.netconfd = subprocess.Popen(
             ["/usr/sbin/netconfd", "--module=%s" % os.path.join(yang_dir, YANG),
              "--modpath=%s:/usr/share/yuma/modules" % yang_dir, "--ncxserver-sockname=%s" % sock, "--port=%d" % self.port,
-             "--no-startup", "--target=running", "--superuser=root", "--access-control=off",
+             "--no-startup", "--target=%s" % self.target, "--superuser=root", "--access-control=off",
              "--log=%s/netconfd.log" % d, "--log-level=warn", "--max-sessions=200", "--home=%s" % d],
             stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True, env=dict(os.environ, HOME=d))
         end = time.time() + 20
@@ -144,7 +193,8 @@ class NetconfdPeer:
         time.sleep(0.5)
         if self.sshd.poll() is not None:
             raise RuntimeError("sshd exited: " + open(os.path.join(d, "sshd.log")).read()[-2000:])
-        log("netconfd up (pid %d) behind sshd on 127.0.0.1:%d (pid %d)" % (self.netconfd.pid, self.port, self.sshd.pid))
+        log("netconfd up (pid %d, target %s) behind sshd on 127.0.0.1:%d (pid %d)" % (self.netconfd.pid, self.target,
+                                                                                    self.port, self.sshd.pid))
         return self
 
     @property

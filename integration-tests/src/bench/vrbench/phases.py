@@ -15,7 +15,8 @@ OPS = ("create", "start", "retrieve", "remove")
 class Results:
     def __init__(self):
         self.tables = {k: [] for k in ("cycles", "server_time", "memory", "walks", "network", "peer_cycles",
-                                       "scale", "throughput", "nmt", "threads", "classes", "footprint")}
+                                       "scale", "throughput", "nmt", "threads", "classes", "footprint", "nc_bulk",
+                                       "compression", "rest_peer")}
         self.notes = []
 
     def add(self, table, **row):
@@ -28,14 +29,15 @@ def measure_walk(client_or_session, oid, repeat, pid, warm=True):
     if warm:
         s.bulk_walk(oid)  # warm-up (and fills snmpd's interface cache)
     cpu = CpuMeter(pid)
-    ms, cpu_ms, rows = [], [], 0
+    ms, cpu_ms, app_ms, rows = [], [], [], 0
     for _ in range(repeat):
         cpu.sample()
         t0 = time.perf_counter()
         rows = len(s.bulk_walk(oid))
         ms.append((time.perf_counter() - t0) * 1000)
         cpu_ms.append(cpu.sample() / 1e6)
-    return {"ms": ms, "cpu_ms": cpu_ms, "varbinds": rows, "rss_kb": rss_kb(pid)}
+        app_ms.append(cpu.split["app"] / 1e6)
+    return {"ms": ms, "cpu_ms": cpu_ms, "cpu_app_ms": app_ms, "varbinds": rows, "rss_kb": rss_kb(pid)}
 
 
 def _cycle(client, idx, cpu, on_row, rss_pid=None):
@@ -99,10 +101,10 @@ def cycles(res, server, traps, label, pre, n_cycles, warmups, workdir, walk_ns=(
             snmp = C.SnmpClient(server, version="2c")
             snmp.community = "public"
             path = os.path.join(workdir, "walk-%s-%d.pcap" % (label, n))
-            reps = walk_repeat if n <= 100 else 2  # a long walk: few repetitions, the JIT is warm by now
+            reps = walk_repeat
             with Capture(path, [server.snmp_port]) as cap:
-                w = cap.window("walk", lambda: measure_walk(snmp.session(), C.VM[:-2], reps, server.pid, warm=n <= 100))
-            w["bytes"] = cap.totals()["walk"][0] / (reps + (1 if n <= 100 else 0))
+                w = cap.window("walk", lambda: measure_walk(snmp.session(), C.VM[:-2], reps, server.pid, warm=True))
+            w["bytes"] = cap.totals()["walk"][0] / (reps + 1)
             os.remove(path)
             res.add("walks", agent="vrouter", mib_table="vmTable", rows=n, repeat=reps, **summ(w))
     return idx
@@ -110,7 +112,8 @@ def cycles(res, server, traps, label, pre, n_cycles, warmups, workdir, walk_ns=(
 
 def summ(w):
     from .util import median
-    return {"ms_median": median(w["ms"]), "cpu_ms_median": median(w["cpu_ms"]), "varbinds": w["varbinds"],
+    return {"ms_median": median(w["ms"]), "cpu_ms_median": median(w["cpu_ms"]),
+            "cpu_app_ms_median": median(w.get("cpu_app_ms", [])), "varbinds": w["varbinds"],
             "rss_kb": w["rss_kb"], "bytes_per_walk": w.get("bytes", float("nan"))}
 
 
@@ -149,7 +152,7 @@ def network(res, server, ns_list, workdir):
     path = os.path.join(workdir, "network.pcap")
     idx = 500000
     with Capture(path, server.ports()) as cap:
-        for client in C.all_clients(server, None, notify=False):
+        for client in C.all_clients(server, None, notify=False) + [C.NetconfClient(server, None, notify=False, compress=True)]:
             for form in ("single", "batch"):
                 for n in ns_list:
                     ids = list(range(idx, idx + n))
@@ -295,12 +298,13 @@ def scale(res, server, total, workers, k, listall_reps, snmp_budget_s=20):
             time.sleep(0.2)
 
 
-def native_memory(res, jar, workdir, label, flags, n):
+def native_memory(res, jar, workdir, label, flags, n, launcher=None):
     """Where the resident memory goes: the JVM's Native Memory Tracking summary (committed KiB by
     category) of a server with n VRs. A separate server, since tracking itself costs a little memory."""
     import re
     import subprocess
-    srv = Server(jar, workdir, label + "-nmt", jvm_flags=list(flags) + ["-XX:NativeMemoryTracking=summary"], sim="none")
+    srv = Server(jar, workdir, label + "-nmt", jvm_flags=list(flags) + ["-XX:NativeMemoryTracking=summary"], sim="none",
+                 launcher=launcher)
     srv.start()
     try:
         srv.populate(n)
@@ -392,3 +396,127 @@ def footprint(res, server, label, n=1000, walks=30, per_iface=20):
             walk_cpu_ms=cpu_ns / 1e6 / walks, threads=threads, classes=server.classes_loaded(), heap_bytes=heap)
     log("  footprint %s: RSS %.1f MB with %d VRs, %.1f MB after the mixed workload, %.1f MB after %d walks "
         "(%d threads)" % (label, rss_start / 1024, n, rss_mixed / 1024, rss_walks / 1024, walks, threads))
+
+
+def nc_thousand(client, pid, n, reps, candidate=True, base=800000, pids=lambda: ()):
+    """edit-config of n new entries (on the candidate, then commit; or on running), get-config of them,
+    then their removal the same way: reply time, CPU of the server (and of pids, the peer's sshd
+    processes) and reply bytes. Returns rows, one per operation and repetition."""
+    from ncclient.xml_ import to_ele
+    rows = []
+    m = client.connect()
+    session_pids = list(pids())  # the peer's sshd session and netconf-subsystem exist once connected
+    target = "candidate" if candidate else "running"
+    flt = ("subtree", '<NEW-VMM-MIB xmlns="%s"><vmConfigTable/></NEW-VMM-MIB>' % C.VMM)
+    try:
+        for r in range(reps + 1):
+            ids = range(base, base + n)
+            for op, body in (("create", "".join(C.nc_entry(i, None) for i in ids)),
+                             ("get-config", None), ("remove", "".join(C.nc_delete(i) for i in ids))):
+                meters = [CpuMeter(pid)] + [CpuMeter(p) for p in session_pids]
+                t0 = time.perf_counter()
+                if body is None:
+                    reply = m.get_config(source="running", filter=flt)
+                    size = len(reply.xml)
+                    if reply.xml.count("<vmConfigEntry>") + reply.xml.count("<vmConfigEntry ") < n:
+                        raise RuntimeError("get-config found fewer than %d entries" % n)
+                    edit_ms = 0.0
+                else:
+                    m.edit_config(target=target, config=C.nc_config("<vmConfigTable>%s</vmConfigTable>" % body))
+                    edit_ms = (time.perf_counter() - t0) * 1000
+                    if candidate:
+                        t0 = time.perf_counter()
+                        m.commit()
+                    size = 0
+                ms = (time.perf_counter() - t0) * 1000
+                cpu = [mm.sample() / 1e6 for mm in meters]
+                if r > 0:  # the first round warms up
+                    rows.append({"op": op, "rep": r, "ms": ms, "edit_ms": edit_ms, "cpu_ms": cpu[0],
+                                 "cpu_ssh_ms": sum(cpu[1:]), "bytes": size})
+    finally:
+        m.close_session()
+    return rows
+
+
+def netconf_bulk(res, server, netconfd, n=1000, reps=5):
+    """NETCONF with n entries at once, vrouter beside netconfd: the commit of n creations made on the
+    candidate, a get-config of the n entries of running, the commit of their removal."""
+    for agent, client, pid, pids in (("vrouter", C.NetconfClient(server, None, notify=False), server.pid, lambda: ()),
+                                     ("netconfd", C.NetconfdClient(netconfd) if netconfd else None,
+                                      netconfd.pid if netconfd else 0, lambda: children(netconfd.sshd.pid))):
+        if client is None:
+            continue
+        for row in nc_thousand(client, pid, n, reps, candidate=True, pids=pids):
+            res.add("nc_bulk", agent=agent, entries=n, **row)
+        log("  NETCONF %d entries: %s done" % (n, agent))
+
+
+def compression(res, server, workdir, n_batch=64, reps=3):
+    """SSH compression on NETCONF, beside seed 001's measurements: bytes on the wire and time of a batch
+    edit-config creating n_batch VRs (with its session), and of a get of every VR, with and without."""
+    path = os.path.join(workdir, "compression.pcap")
+    idx = 600000
+    with Capture(path, [server.netconf_port]) as cap:
+        for client in (C.NetconfClient(server, None, notify=False), C.NetconfClient(server, None, notify=False, compress=True)):
+            for r in range(reps):
+                ids = list(range(idx, idx + n_batch))
+                idx += n_batch
+                for op in ("create", "remove"):
+                    t = cap.window((client.name, "batch-" + op, r), lambda: _timed(lambda: client.batch(op, ids)))
+                    res.add("compression", iface=client.name, what="batch %s of %d VRs" % (op, n_batch), rep=r,
+                            ms=t * 1000, vrs=n_batch)
+                    time.sleep(0.3)
+                m = client.connect()
+                try:
+                    def get_all():
+                        return len(m.get(filter=("subtree", client.all_filter())).xml)
+                    t = cap.window((client.name, "get", r), lambda: _timed(get_all))
+                finally:
+                    m.close_session()
+                res.add("compression", iface=client.name, what="get of every VR", rep=r, ms=t * 1000, vrs=server.count())
+    tot = cap.totals()
+    for row in res.tables["compression"]:
+        if "bytes" in row:
+            continue
+        key = (row["iface"], "get" if row["what"].startswith("get") else "batch-" + row["what"].split()[1], row["rep"])
+        if key in tot:
+            row["bytes"], row["packets"] = tot[key]
+    os.remove(path)
+
+
+def _timed(fn):
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def rest_peer(res, server, nginx, seconds=8, connections=4):
+    """REST reads beside nginx sending the same bytes from a file: wrk with the same connections and
+    duration against each, CPU of each server process per request (all its threads, schedstat)."""
+    import re
+    import subprocess
+    from .server import AUTH
+    first = int(__import__("json").loads(server.request("GET", "/api/v1/routers?limit=1")[1])["virtualRouter"][0]["vmIndex"])
+    for what, path in (("list of %d VRs" % server.count(), "/api/v1/routers?limit=100000"),
+                       ("one VR", "/api/v1/routers/%d" % first)):
+        status, body = server.request("GET", path)
+        if status != 200:
+            raise RuntimeError("GET %s: %s" % (path, status))
+        static = nginx.put("body-%d.json" % len(body), body)
+        for agent, port, pid, p in (("vrouter", server.rest_port, server.pid, path), ("nginx", nginx.port, nginx.pid, static)):
+            wrk = ["wrk", "-t1", "-c%d" % connections, "-H", "Authorization: " + AUTH, "-H", "Accept: application/json",
+                   "http://127.0.0.1:%d%s" % (port, p)]
+            subprocess.run(wrk[:1] + ["-d%ds" % seconds] + wrk[1:], capture_output=True, timeout=seconds + 60)  # warm-up
+            cpu = CpuMeter(pid)
+            out = subprocess.run(wrk[:1] + ["-d%ds" % seconds] + wrk[1:], capture_output=True, text=True,
+                                 timeout=seconds + 60).stdout
+            cpu_ns = cpu.sample()
+            split = dict(cpu.split)
+            m = re.search(r"(\d+) requests in ([\d.]+)(\w+)", out)
+            n = int(m.group(1)) if m else 0
+            errors = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+            res.add("rest_peer", what=what, agent=agent, bytes=len(body), requests=n, seconds=seconds,
+                    req_per_s=n / seconds, cpu_us_per_req=cpu_ns / 1e3 / max(n, 1),
+                    cpu_app_us_per_req=split.get("app", cpu_ns) / 1e3 / max(n, 1),
+                    cpu_jit_us_per_req=split.get("jit", 0) / 1e3 / max(n, 1), errors=int(errors.group(1)) if errors else 0)
+            log("  %s %s: %d requests in %d s, %.0f us CPU each" % (agent, what, n, seconds, cpu_ns / 1e3 / max(n, 1)))

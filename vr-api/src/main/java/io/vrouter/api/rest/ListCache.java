@@ -49,24 +49,30 @@ final class ListCache implements WriterInterceptor {
         service.events().subscribe(e -> changes.incrementAndGet());
     }
 
-    /** The list of the query: the one kept, when nothing changed since and it is fresh, or a new one. */
+    /**
+     * The list of the query: the one kept, when nothing changed since and it is fresh, or a new one.
+     * One list is built at a time, so that requests arriving together while it is built (several
+     * clients polling) wait for it and share it instead of each building their own.
+     */
     VirtualRouterList list(RouterQuery query, Supplier<VirtualRouterList> build) {
-        long now = System.nanoTime();
         synchronized (lists) {
             Kept k = lists.get(query);
-            if (k != null && k.changes == changes.get() && now - k.builtNanos < maxAgeNanos) return k.list;
-        }
-        long seen = changes.get();
-        VirtualRouterList list = build.get();
-        synchronized (lists) {
-            lists.values().removeIf(k -> k.changes != seen || now - k.builtNanos >= maxAgeNanos);
+            if (k != null && fresh(k)) return k.list;
+            long seen = changes.get();
+            VirtualRouterList list = build.get();
+            long built = System.nanoTime();
+            lists.values().removeIf(old -> !fresh(old));
             if (list.virtualRouter != null && list.virtualRouter.size() <= MAX_VRS) {
-                lists.put(query, new Kept(list, seen, now, new ConcurrentHashMap<>()));
+                lists.put(query, new Kept(list, seen, built, new ConcurrentHashMap<>()));
             }
             byList.clear();
-            for (Kept k : lists.values()) byList.put(k.list, k);
+            for (Kept kept : lists.values()) byList.put(kept.list, kept);
+            return list;
         }
-        return list;
+    }
+
+    private boolean fresh(Kept k) {
+        return k.changes == changes.get() && System.nanoTime() - k.builtNanos < maxAgeNanos;
     }
 
     /** Writes a kept list as the bytes encoded the first time it was written in that media type. */
@@ -78,15 +84,18 @@ final class ListCache implements WriterInterceptor {
             return;
         }
         String type = context.getMediaType().toString();
-        byte[] body = k.encoded.get(type);
         OutputStream out = context.getOutputStream();
-        if (body == null) {
-            ByteArrayOutputStream buffer = new ByteArrayOutputStream(64 * 1024);
-            context.setOutputStream(buffer);
-            context.proceed();
-            context.setOutputStream(out);
-            body = buffer.toByteArray();
-            k.encoded.put(type, body);
+        byte[] body;
+        synchronized (k) { // encoded once per media type, by the first request that needs it
+            body = k.encoded.get(type);
+            if (body == null) {
+                ByteArrayOutputStream buffer = new ByteArrayOutputStream(64 * 1024);
+                context.setOutputStream(buffer);
+                context.proceed();
+                context.setOutputStream(out);
+                body = buffer.toByteArray();
+                k.encoded.put(type, body);
+            }
         }
         out.write(body);
     }
