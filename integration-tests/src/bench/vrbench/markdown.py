@@ -572,7 +572,7 @@ def closing_note(d, res):
                  "but the JVM and class metadata: %s MB (Metaspace, class space, symbols, the CDS archive) for the %s "
                  "classes loaded (%s), plus %s MB of committed heap, %s MB of compiled code and %s MB of thread stacks "
                  "(%s threads), and the JVM's own code (libjvm: about 13 MB resident); an empty Java program with the "
-                 "launcher's settings is 34 MB resident on this machine (docs/adr/0003-footprint.md). Getting under "
+                 "launcher's settings is 34 MB resident on this machine (docs/adr/0004-footprint.md). Getting under "
                  "73 MB needs fewer and lighter libraries (Jersey and HK2 are the largest) or an ahead-of-time native "
                  "image; the peers (snmpd %s MB, netconfd %s MB) are C processes with a few MB of code each."
                  % ("%s MB" % f(readme["rss_mixed_kb"] / 1024) if readme else "?",
