@@ -180,7 +180,8 @@ class NetconfdPeer:
              "--modpath=%s:/usr/share/yuma/modules" % yang_dir, "--ncxserver-sockname=%s" % sock, "--port=%d" % self.port,
              "--no-startup", "--target=%s" % self.target, "--superuser=root", "--access-control=off",
              "--log=%s/netconfd.log" % d, "--log-level=warn", "--max-sessions=200", "--home=%s" % d],
-            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True, env=dict(os.environ, HOME=d))
+            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True, env=dict(os.environ, HOME=d),
+            cwd=d)  # it writes backup-cfg.xml where it runs
         end = time.time() + 20
         while not os.path.exists(sock) and time.time() < end:
             if self.netconfd.poll() is not None:
