@@ -471,8 +471,44 @@ def sessions(args):
     return out
 
 
+def add_interface(args):
+    """Adds interface --net-index to VR --index on the running datastore (parent, address, prefix length)."""
+    leaves = "<vmNetworkConfigParent>%s</vmNetworkConfigParent>" % args.parent
+    if args.address:
+        leaves += ("<vmNetworkConfigAddress>%s</vmNetworkConfigAddress><vmNetworkConfigPrefixLength>%d"
+                   "</vmNetworkConfigPrefixLength>" % (args.address, args.prefix))
+    with connect(args) as m:
+        reply = m.edit_config(target="running", config=config(
+            '<vmNetworkConfigTable><vmNetworkConfigEntry nc:operation="create"><vmIndex>%d</vmIndex>'
+            "<vmNetworkConfigIndex>%d</vmNetworkConfigIndex>%s</vmNetworkConfigEntry></vmNetworkConfigTable>"
+            % (args.index, args.net_index, leaves)))
+        return {"ok": reply.ok}
+
+
+def network_table(args):
+    """Every vmNetworkEntry with all its leaves, as text."""
+    with connect(args) as m:
+        got = m.get(filter=("subtree", '<NEW-VMM-MIB xmlns="%s"><vmNetworkTable/></NEW-VMM-MIB>' % VMM)).data_ele
+        entries = [{etree.QName(leaf).localname: leaf.text for leaf in e}
+                   for e in got.xpath("//v:vmNetworkEntry", namespaces=NS)]
+        return {"entries": entries}
+
+
+def admin_state(args):
+    """Sets vmAdminState of VR --index to --state on the running datastore; the rpc-error, if any."""
+    with connect(args) as m:
+        try:
+            m.edit_config(target="running", config=config(
+                "<vmConfigTable><vmConfigEntry><vmIndex>%d</vmIndex><vmAdminState>%s</vmAdminState></vmConfigEntry>"
+                "</vmConfigTable>" % (args.index, args.state)))
+            return {"error": None}
+        except RPCError as e:
+            return {"error": error_of(e)}
+
+
 SCENARIOS = {f.__name__: f for f in (hello, lifecycle, pipeline, notify, errors, schema, viewer, reconfigure, create,
-                                      withdefaults, nmda, replay, sessions)}
+                                      withdefaults, nmda, replay, sessions,
+                                      add_interface, network_table, admin_state)}
 
 
 def main():
@@ -486,6 +522,11 @@ def main():
     p.add_argument("--name", default="vr1")
     p.add_argument("--count", type=int, default=50)
     p.add_argument("--keep", action="store_true", help="lifecycle: leave the VR in place")
+    p.add_argument("--state", default="running", help="admin_state: the vmAdminState to set")
+    p.add_argument("--net-index", type=int, default=1, help="add_interface: vmNetworkConfigIndex")
+    p.add_argument("--parent", default="br-lan", help="add_interface: vmNetworkConfigParent")
+    p.add_argument("--address", help="add_interface: vmNetworkConfigAddress")
+    p.add_argument("--prefix", type=int, default=24, help="add_interface: vmNetworkConfigPrefixLength")
     p.add_argument("--out", default=".")
     p.add_argument("--since", help="replay: startTime")
     p.add_argument("--until", help="replay: stopTime")

@@ -1,5 +1,7 @@
 package io.vrouter.it;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.DatagramSocket;
 import java.net.ServerSocket;
@@ -16,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * The packaged server (system property {@code vrouter.jar}) run as a process of its own on free
@@ -23,6 +26,7 @@ import java.util.concurrent.TimeUnit;
  * third-party command-line clients the tests drive.
  */
 public final class ServerProcess implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
     public final Path dir;
     public final Path dataDir;
     public final int restPort;
@@ -123,6 +127,29 @@ public final class ServerProcess implements AutoCloseable {
 
     public HttpResponse<String> delete(String path) throws IOException, InterruptedException {
         return send(request(path).DELETE());
+    }
+
+    /** A VR as REST shows it; it must exist. */
+    public JsonNode router(int vmIndex) throws IOException, InterruptedException {
+        HttpResponse<String> r = get("/api/v1/routers/" + vmIndex);
+        if (r.statusCode() != 200) throw new AssertionError("GET VR " + vmIndex + ": " + r.statusCode() + " " + r.body());
+        return JSON.readTree(r.body());
+    }
+
+    /** Reads the VR over REST until {@code done} holds, for a minute at most. */
+    public JsonNode awaitRouter(int vmIndex, Predicate<JsonNode> done, String what) throws IOException, InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        JsonNode last = null;
+        while (System.nanoTime() < end) {
+            last = router(vmIndex);
+            if (done.test(last)) return last;
+            Thread.sleep(50);
+        }
+        throw new AssertionError("VR " + vmIndex + " never " + what + ": " + last);
+    }
+
+    public static String operState(JsonNode vr) {
+        return vr.path("vmEntry").path("vmOperState").asText();
     }
 
     private HttpRequest.Builder request(String path) {

@@ -17,15 +17,15 @@ import java.util.stream.Stream;
  * The real host the driver tests run on, with names of their own: a prefix unique to the run (other
  * engineers run the same tests at the same time), test namespaces and bridges named after it, the
  * firewall opened for those bridges only while a test needs it, and a check that nothing of the
- * prefix is left.
+ * prefix is left. Published in this module's test-jar for integration-tests.
  */
-final class TestHost implements AutoCloseable {
-    final String prefix;
+public final class TestHost implements AutoCloseable {
+    public final String prefix;
     private final List<String> netns = new ArrayList<>();
     private final List<String> bridges = new ArrayList<>();
     private final List<List<String>> firewall = new ArrayList<>();
 
-    TestHost() {
+    public TestHost() {
         SecureRandom r = new SecureRandom();
         StringBuilder p = new StringBuilder("t");
         for (int i = 0; i < 4; i++) p.append((char) ('a' + r.nextInt(26)));
@@ -33,14 +33,14 @@ final class TestHost implements AutoCloseable {
     }
 
     /** A bridge name of this run that is none of the driver's names. */
-    String bridge(String suffix) {
+    public String bridge(String suffix) {
         return prefix + "b" + suffix;
     }
 
-    record Result(int exit, String out) {
+    public record Result(int exit, String out) {
     }
 
-    static Result sh(String... argv) throws IOException, InterruptedException {
+    public static Result sh(String... argv) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(60, TimeUnit.SECONDS)) {
@@ -50,14 +50,14 @@ final class TestHost implements AutoCloseable {
         return new Result(p.exitValue(), out);
     }
 
-    static String ok(String... argv) throws IOException, InterruptedException {
+    public static String ok(String... argv) throws IOException, InterruptedException {
         Result r = sh(argv);
         assertThat(r.exit()).as(String.join(" ", argv) + ": " + r.out()).isZero();
         return r.out();
     }
 
     /** A host on a bridge: a namespace with one interface, an address and a default route. */
-    String hostOn(String bridge, String address, String gateway) throws IOException, InterruptedException {
+    public String hostOn(String bridge, String address, String gateway) throws IOException, InterruptedException {
         String ns = prefix + "h" + (netns.size() + 1);
         ok("ip", "netns", "add", ns);
         netns.add(ns);
@@ -71,13 +71,13 @@ final class TestHost implements AutoCloseable {
     }
 
     /** A bridge the test makes itself, as an operator's bridge that vrouter must never delete. */
-    void ownBridge(String name) throws IOException, InterruptedException {
+    public void ownBridge(String name) throws IOException, InterruptedException {
         ok("ip", "link", "add", "name", name, "type", "bridge");
         ok("ip", "link", "set", "dev", name, "up");
         bridges.add(name);
     }
 
-    boolean ping(String fromNs, String to) throws IOException, InterruptedException {
+    public boolean ping(String fromNs, String to) throws IOException, InterruptedException {
         // Up to two seconds for one reply: an ARP entry that failed before may take a retransmission to resolve.
         return sh("ip", "netns", "exec", fromNs, "ping", "-c", "1", "-w", "2", to).exit() == 0;
     }
@@ -86,7 +86,7 @@ final class TestHost implements AutoCloseable {
      * Lets bridged traffic of the bridge pass the host's firewall where br_netfilter sends it there
      * (Docker's FORWARD policy is DROP): a rule in DOCKER-USER, Docker's hook, removed at close.
      */
-    void allowBridged(String bridge) throws IOException, InterruptedException {
+    public void allowBridged(String bridge) throws IOException, InterruptedException {
         if (!Files.exists(Path.of("/proc/sys/net/bridge/bridge-nf-call-iptables"))
                 || !Files.readString(Path.of("/proc/sys/net/bridge/bridge-nf-call-iptables")).strip().equals("1")) {
             return;
@@ -99,7 +99,7 @@ final class TestHost implements AutoCloseable {
         firewall.add(rule);
     }
 
-    static boolean await(BooleanSupplier done, long seconds) throws InterruptedException {
+    public static boolean await(BooleanSupplier done, long seconds) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (System.nanoTime() < end) {
             if (done.getAsBoolean()) return true;
@@ -109,7 +109,7 @@ final class TestHost implements AutoCloseable {
     }
 
     /** What of this run is on the host: namespaces, interfaces, cgroups and processes named after the prefix. */
-    List<String> leftovers(Path runDir) throws IOException {
+    public List<String> leftovers(Path runDir) throws IOException {
         List<String> left = new ArrayList<>();
         try (Stream<Path> s = Files.list(Path.of("/run/netns"))) {
             s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(prefix)).forEach(n -> left.add("netns " + n));
@@ -135,7 +135,7 @@ final class TestHost implements AutoCloseable {
     }
 
     /** Removes the test hosts, so that the bridges they were on are left to the driver alone. */
-    void removeHosts() throws IOException, InterruptedException {
+    public void removeHosts() throws IOException, InterruptedException {
         for (String ns : netns) {
             sh("ip", "link", "del", "dev", ns + "x");
             sh("ip", "netns", "del", ns);

@@ -377,6 +377,10 @@ final class SetTransaction {
                 throw new SetError(PDU.inconsistentValue, adminVb,
                         "a shut down VR cannot be " + wanted.vmAdminState.label());
             }
+            if (!service.adminStates().contains(wanted.vmAdminState)) {
+                throw new SetError(PDU.inconsistentValue, adminVb, "driver '" + service.driverName()
+                        + "' cannot make a VR " + wanted.vmAdminState.label());
+            }
             admin = wanted.vmAdminState;
         }
         VmConfigEntry changes = new VmConfigEntry();

@@ -1,5 +1,6 @@
 package io.vrouter.it.xen;
 
+import static io.vrouter.it.ServerProcess.operState;
 import static io.vrouter.it.snmp.NewVmmOids.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -14,7 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -71,27 +71,6 @@ class XenDriverIT {
     }
 
     // ---------------------------------------------------------------- helpers
-
-    private JsonNode rest(int vmIndex) throws Exception {
-        HttpResponse<String> r = server.get("/api/v1/routers/" + vmIndex);
-        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        return JSON.readTree(r.body());
-    }
-
-    private JsonNode awaitRest(int vmIndex, Predicate<JsonNode> done, String what) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        JsonNode last = null;
-        while (System.nanoTime() < end) {
-            last = rest(vmIndex);
-            if (done.test(last)) return last;
-            Thread.sleep(50);
-        }
-        throw new AssertionError("VR " + vmIndex + " never " + what + ": " + last);
-    }
-
-    private static String operState(JsonNode vr) {
-        return vr.path("vmEntry").path("vmOperState").asText();
-    }
 
     private String power(String vmName) {
         String ref = xen.vms().get(vmName);
@@ -174,7 +153,7 @@ class XenDriverIT {
         assertThat(callsSince(from)).containsSubsequence("Async.VM.clone",
                 "VM.add_to_other_config", "Async.VM.provision", "VIF.create", "Async.VM.start");
 
-        JsonNode vr = rest(1);
+        JsonNode vr = server.router(1);
         assertThat(operState(vr)).isEqualTo("running");
         assertThat(vr.path("vmEntry").path("vmUUID").asText()).isEqualTo(vm.path("uuid").asText());
         assertThat(vr.path("vmEntry").path("vmCurCpuNumber").asInt()).isEqualTo(2);
@@ -189,19 +168,19 @@ class XenDriverIT {
         ObjectNode vif = xen.where("VIF", "VM", ref).stream().filter(v -> v.path("MAC").asText().equals("02:00:00:00:00:03"))
                 .findFirst().orElseThrow();
         assertThat(vif.path("currently_attached").asBoolean()).isTrue();
-        assertThat(rest(1).path("vmNetworkTable")).hasSize(3);
+        assertThat(server.router(1).path("vmNetworkTable")).hasSize(3);
         assertThat(server.delete("/api/v1/routers/1/interfaces/3?wait=30s").statusCode()).isEqualTo(204);
         assertThat(xen.where("VIF", "VM", ref)).hasSize(2);
-        assertThat(rest(1).path("vmNetworkTable")).hasSize(2);
+        assertThat(server.router(1).path("vmNetworkTable")).hasSize(2);
 
         assertThat(server.post("/api/v1/routers/1/stop?wait=30s", "").statusCode()).isEqualTo(200);
         assertThat(power("edge1")).isEqualTo("Halted");
-        assertThat(operState(rest(1))).isEqualTo("shutdown");
+        assertThat(operState(server.router(1))).isEqualTo("shutdown");
         assertThat(server.post("/api/v1/routers/1/start?wait=30s", "").statusCode()).isEqualTo(200);
         assertThat(power("edge1")).isEqualTo("Running");
         assertThat(server.post("/api/v1/routers/1/suspend?wait=30s", "").statusCode()).isEqualTo(200);
         assertThat(power("edge1")).isEqualTo("Suspended");
-        assertThat(operState(rest(1))).isEqualTo("suspended");
+        assertThat(operState(server.router(1))).isEqualTo("suspended");
         assertThat(server.post("/api/v1/routers/1/start?wait=30s", "").statusCode()).isEqualTo(200);
         assertThat(power("edge1")).isEqualTo("Running");
 
@@ -215,11 +194,11 @@ class XenDriverIT {
     void changesMadeOnTheHostBehindVroutersBackShow() throws Exception {
         assertThat(server.post("/api/v1/routers?wait=30s", "{\"vmIndex\":2,\"vmName\":\"edge2\"}").statusCode()).isEqualTo(201);
         xen.setPowerState(xen.vms().get("edge2"), "Halted");
-        JsonNode vr = awaitRest(2, v -> operState(v).equals("shutdown"), "showed the shutdown made outside it");
+        JsonNode vr = server.awaitRouter(2, v -> operState(v).equals("shutdown"), "showed the shutdown made outside it");
         assertThat(vr.path("vmEntry").path("vmOperStateReason").asText()).contains("outside vrouter");
 
         xen.destroyVm(xen.vms().get("edge2"));
-        vr = awaitRest(2, v -> operState(v).equals("crashed"), "showed the deletion made outside it");
+        vr = server.awaitRouter(2, v -> operState(v).equals("crashed"), "showed the deletion made outside it");
         assertThat(vr.path("vmEntry").path("vmOperStateReason").asText()).contains("deleted");
         delete(2);
     }
@@ -229,7 +208,7 @@ class XenDriverIT {
         xen.failNext("VM.provision", "SR_FULL", "4294967296", "1073741824");
         HttpResponse<String> r = server.post("/api/v1/routers", "{\"vmIndex\":3,\"vmName\":\"edge3\"}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
-        JsonNode vr = awaitRest(3, v -> operState(v).equals("crashed"), "crashed");
+        JsonNode vr = server.awaitRouter(3, v -> operState(v).equals("crashed"), "crashed");
         assertThat(vr.path("vmEntry").path("vmOperStateReason").asText()).contains("SR_FULL", "4294967296");
         assertThat(xen.vms()).doesNotContainKey("edge3");
         delete(3);
@@ -242,7 +221,7 @@ class XenDriverIT {
         int from = xen.calls().size();
         HttpResponse<String> r = server.post("/api/v1/routers/4/stop?wait=30s", "");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
-        assertThat(operState(rest(4))).isEqualTo("shutdown");
+        assertThat(operState(server.router(4))).isEqualTo("shutdown");
         assertThat(power("edge4")).isEqualTo("Halted");
         assertThat(callsSince(from)).containsSubsequence("Async.VM.clean_shutdown", "task.cancel", "Async.VM.hard_shutdown");
         delete(4);
@@ -290,7 +269,7 @@ class XenDriverIT {
         server.restart();
         JsonNode health = JSON.readTree(server.get("/health").body());
         assertThat(health.path("unresolvedVms").asInt()).isEqualTo(1);
-        assertThat(operState(rest(6))).isEqualTo("running");
+        assertThat(operState(server.router(6))).isEqualTo("running");
         // Adopted, not provisioned again: the same VM, and only one.
         assertThat(xen.vms().get("edge6")).isEqualTo(ref);
         assertThat(xen.vms().keySet()).containsExactlyInAnyOrder("edge6", "stray");
@@ -319,7 +298,7 @@ class XenDriverIT {
         xen.expireSessions();
         server.restart();
 
-        JsonNode vr = awaitRest(9, v -> operState(v).equals("running"), "ran after the restart");
+        JsonNode vr = server.awaitRouter(9, v -> operState(v).equals("running"), "ran after the restart");
         String ref = xen.vms().get("edge9");
         assertThat(ref).isNotEqualTo(halfBuilt);
         assertThat(xen.vms().keySet()).containsExactly("edge9");

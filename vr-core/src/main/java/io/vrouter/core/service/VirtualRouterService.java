@@ -116,6 +116,11 @@ public final class VirtualRouterService implements AutoCloseable {
         return driver.name();
     }
 
+    /** The admin states the driver can bring a VR to; others are refused with a {@link NotSupportedException}. */
+    public Set<AdminState> adminStates() {
+        return driver.adminStates();
+    }
+
     // ---------------------------------------------------------------- start-up and reconciliation
 
     /** What reconciliation found at start-up. */

@@ -5,6 +5,7 @@ import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.service.ConflictException;
 import io.vrouter.core.service.NotFoundException;
+import io.vrouter.core.service.NotSupportedException;
 import io.vrouter.core.service.ValidationException;
 import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.core.service.VrException;
@@ -243,6 +244,11 @@ final class Plan {
         }
         if (e instanceof NotFoundException) {
             return new RpcError(Type.APPLICATION, "data-missing", null, path, e.getMessage());
+        }
+        if (e instanceof NotSupportedException n) {
+            // The driver cannot do it (suspend on the netns driver): nothing changed.
+            String p = n.field() == null ? path : Paths.child(path, n.field());
+            return new RpcError(Type.APPLICATION, "operation-not-supported", null, p, e.getMessage());
         }
         return new RpcError(Type.APPLICATION, "operation-failed", null, path, e.getMessage());
     }

@@ -1,0 +1,281 @@
+package io.vrouter.it.netns;
+
+import static io.vrouter.it.ServerProcess.operState;
+import static io.vrouter.it.snmp.NewVmmOids.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vrouter.it.ServerProcess;
+import io.vrouter.netns.TestHost;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The packaged server with {@code --driver netns} on this host's real kernel (as root): VRs made
+ * over REST, SNMP and NETCONF forward a ping between two host namespaces, stop forwarding when
+ * stopped, count the traffic alike on every interface; BIRD VRs learn each other's routes over
+ * OSPF; a kill -9 mid-provisioning and a namespace deleted behind vrouter's back are handled; and
+ * nothing of the run is left on the host afterwards.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class NetnsDriverIT {
+    static final ObjectMapper JSON = new ObjectMapper();
+    /** vmNetworkConfigEntry and vmNetworkEntry columns. */
+    static final String NET_CONFIG = MIB + ".1.13.1.";
+    static final String NET = MIB + ".1.8.1.";
+
+    @TempDir
+    static Path dir;
+    TestHost host;
+    Path runDir;
+    ServerProcess server;
+
+    @BeforeAll
+    void start() throws Exception {
+        host = new TestHost();
+        runDir = dir.resolve("run");
+        Path conf = dir.resolve("netns.properties");
+        Files.writeString(conf, String.join("\n", "netns.prefix = " + host.prefix, "netns.run-dir = " + runDir,
+                "netns.resync-interval = 1s", "netns.refresh-delay = 50ms", ""));
+        server = ServerProcess.start(dir.resolve("server"), "--driver", "netns", "--config", conf.toString());
+    }
+
+    @AfterEach
+    void removeEverything() throws Exception {
+        host.removeHosts();
+        for (JsonNode vr : JSON.readTree(server.get("/api/v1/routers").body()).path("virtualRouter")) {
+            HttpResponse<String> r = server.delete("/api/v1/routers/" + vr.path("vmIndex").asInt() + "?wait=30s");
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(204);
+        }
+        assertThat(host.leftovers(runDir)).as("left on the host").isEmpty();
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        try {
+            if (server != null) server.close();
+        } finally {
+            host.close();
+        }
+        assertThat(host.leftovers(runDir)).as("left on the host").isEmpty();
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private ServerProcess.Result snmp(String tool, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(tool, "-v2c", "-c", tool.equals("snmpset") ? "private" : "public",
+                "-On", "-Oq", "-t", "8", "-r", "0", "udp:127.0.0.1:" + server.snmpPort));
+        cmd.addAll(List.of(args));
+        return ServerProcess.run(cmd);
+    }
+
+    private JsonNode netconf(String scenario, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("python3", "src/test/python/netconf_scenarios.py", scenario,
+                "--port", Integer.toString(server.netconfPort)));
+        cmd.addAll(List.of(args));
+        ServerProcess.Result r = ServerProcess.run(cmd);
+        assertThat(r.exit()).as(r.toString()).isZero();
+        String[] lines = r.out().strip().split("\n");
+        return JSON.readTree(lines[lines.length - 1]);
+    }
+
+    /** The four counters of every interface of the VRs, as REST shows them: "vmIndex.n.column" to value. */
+    private Map<String, Long> restCounters(int... vmIndices) throws Exception {
+        Map<String, Long> out = new TreeMap<>();
+        for (int i : vmIndices) {
+            for (JsonNode n : server.router(i).path("vmNetworkTable")) {
+                String k = i + "." + n.path("vmNetworkIndex").asInt() + ".";
+                out.put(k + "6", n.path("vmNetworkInOctets").asLong(-1));
+                out.put(k + "7", n.path("vmNetworkInPkts").asLong(-1));
+                out.put(k + "8", n.path("vmNetworkOutOctets").asLong(-1));
+                out.put(k + "9", n.path("vmNetworkOutPkts").asLong(-1));
+            }
+        }
+        return out;
+    }
+
+    /** The same counters as an SNMP walk of vmNetworkTable's columns 6 to 9 shows them. */
+    private Map<String, Long> snmpCounters() throws Exception {
+        Map<String, Long> out = new TreeMap<>();
+        for (int column = 6; column <= 9; column++) {
+            ServerProcess.Result r = snmp("snmpbulkwalk", NET + column);
+            assertThat(r.exit()).as(r.toString()).isZero();
+            for (String line : r.out().strip().split("\n")) {
+                String[] f = line.trim().split(" ");
+                String oid = f[0].substring(("." + NET + column + ".").length());
+                out.put(oid + "." + column, Long.parseLong(f[f.length - 1]));
+            }
+        }
+        return out;
+    }
+
+    /** The same counters as a NETCONF get of vmNetworkTable shows them. */
+    private Map<String, Long> netconfCounters() throws Exception {
+        Map<String, Long> out = new TreeMap<>();
+        for (JsonNode e : netconf("network_table").path("entries")) {
+            String k = e.path("vmIndex").asText() + "." + e.path("vmNetworkIndex").asText() + ".";
+            out.put(k + "6", e.path("vmNetworkInOctets").asLong(-1));
+            out.put(k + "7", e.path("vmNetworkInPkts").asLong(-1));
+            out.put(k + "8", e.path("vmNetworkOutOctets").asLong(-1));
+            out.put(k + "9", e.path("vmNetworkOutPkts").asLong(-1));
+        }
+        return out;
+    }
+
+    // ---------------------------------------------------------------- tests
+
+    @Test
+    void twoVrsMadeOverRestSnmpAndNetconfForwardAPingThatStopsWhenOneStops() throws Exception {
+        String a = host.bridge("a");
+        String m = host.bridge("m");
+        String b = host.bridge("b");
+
+        // VR 1 over REST, with both its interfaces.
+        HttpResponse<String> created = server.post("/api/v1/routers?wait=30s", "{\"vmIndex\":1,\"vmName\":\"left\","
+                + "\"vmNetworkConfigTable\":[{\"vmNetworkConfigParent\":\"" + a + "\",\"vmNetworkConfigAddress\":\"192.0.2.1\",\"vmNetworkConfigPrefixLength\":25},"
+                + "{\"vmNetworkConfigParent\":\"" + m + "\",\"vmNetworkConfigAddress\":\"203.0.113.1\",\"vmNetworkConfigPrefixLength\":29}]}");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        // VR 2 over SNMP: the VR and its first interface in one createAndGo.
+        ServerProcess.Result set = snmp("snmpset", ROW_STATUS + 2, "i", "4", NAME + 2, "s", "right",
+                NET_CONFIG + "7.2.1", "i", "4", NET_CONFIG + "2.2.1", "s", m, NET_CONFIG + "4.2.1", "i", "1",
+                NET_CONFIG + "5.2.1", "x", "CB007102", NET_CONFIG + "6.2.1", "u", "29");
+        assertThat(set.exit()).as(set.toString()).isZero();
+        server.awaitRouter(2, v -> operState(v).equals("running"), "ran");
+        // Its second interface over NETCONF.
+        JsonNode added = netconf("add_interface", "--index", "2", "--net-index", "2", "--parent", b,
+                "--address", "198.51.100.1", "--prefix", "25");
+        assertThat(added.path("ok").asBoolean()).as(added.toString()).isTrue();
+        server.awaitRouter(2, v -> v.path("vmNetworkTable").size() == 2 && v.path("vmNetworkTable").get(1).path("vmNetworkIfIndex").asInt() > 0,
+                "showed its second interface");
+
+        // Each host-side interface is the one vmNetworkIfIndex names.
+        JsonNode left = server.router(1);
+        assertThat(left.path("vmNetworkTable").get(0).path("vmNetworkIfIndex").asInt()).isEqualTo(
+                Integer.parseInt(Files.readString(Path.of("/sys/class/net", host.prefix + "1-1", "ifindex")).strip()));
+        assertThat(left.path("vmNetworkTable").get(1).path("vmNetworkParent").asText()).isEqualTo(m);
+
+        // The kernel template routes statically: the operator adds the routes in the namespaces.
+        TestHost.ok("ip", "-n", host.prefix + "1", "route", "add", "198.51.100.0/25", "via", "203.0.113.2");
+        TestHost.ok("ip", "-n", host.prefix + "2", "route", "add", "192.0.2.0/25", "via", "203.0.113.1");
+        for (String br : List.of(a, m, b)) host.allowBridged(br);
+        String h1 = host.hostOn(a, "192.0.2.10/25", "192.0.2.1");
+        host.hostOn(b, "198.51.100.10/25", "198.51.100.1");
+
+        Map<String, Long> before = restCounters(1, 2);
+        TestHost.Result ping = TestHost.sh("ip", "netns", "exec", h1, "ping", "-c", "3", "-i", "0.2", "-w", "5", "198.51.100.10");
+        assertThat(ping.exit()).as(ping.out()).isZero();
+        assertThat(ping.out()).as("two routers on the way").contains("ttl=62");
+
+        // Stopped over REST, VR 2 forwards nothing; started, it forwards again (its routes kept).
+        assertThat(server.post("/api/v1/routers/2/stop?wait=30s", "").statusCode()).isEqualTo(200);
+        assertThat(host.ping(h1, "198.51.100.10")).as("ping through a stopped VR").isFalse();
+        assertThat(server.post("/api/v1/routers/2/start?wait=30s", "").statusCode()).isEqualTo(200);
+        assertThat(host.ping(h1, "198.51.100.10")).as("ping after the start").isTrue();
+
+        // The counters grew with the pings, and read alike over REST, SNMP and NETCONF.
+        Map<String, Long> viaRest = null;
+        Map<String, Long> viaSnmp = null;
+        Map<String, Long> viaNetconf = null;
+        for (int attempt = 0; attempt < 20; attempt++) {
+            viaRest = restCounters(1, 2);
+            viaSnmp = snmpCounters();
+            viaNetconf = netconfCounters();
+            if (viaRest.equals(viaSnmp) && viaRest.equals(viaNetconf)) break;
+            Thread.sleep(300);
+        }
+        assertThat(viaSnmp).as("SNMP against REST").isEqualTo(viaRest);
+        assertThat(viaNetconf).as("NETCONF against REST").isEqualTo(viaRest);
+        assertThat(viaRest).hasSize(16);
+        // Four echo requests in at VR 1's interface 1 and out of VR 2's interface 2, replies the other way.
+        for (String k : List.of("1.1.7", "1.2.9", "2.1.7", "2.2.9", "2.2.7", "2.1.9", "1.2.7", "1.1.9")) {
+            assertThat(viaRest.get(k) - before.get(k)).as(k).isGreaterThanOrEqualTo(4);
+        }
+
+        // Suspending is not something this driver does: refused in each protocol's terms, and nothing changes.
+        HttpResponse<String> suspend = server.post("/api/v1/routers/1/suspend?wait=30s", "");
+        assertThat(suspend.statusCode()).as(suspend.body()).isEqualTo(409);
+        assertThat(suspend.body()).contains("netns", "suspended");
+        ServerProcess.Result snmpSuspend = snmp("snmpset", ADMIN + 1, "i", "2");
+        assertThat(snmpSuspend.exit()).isNotZero();
+        assertThat(snmpSuspend.err() + snmpSuspend.out()).contains("inconsistentValue");
+        JsonNode ncSuspend = netconf("admin_state", "--index", "1", "--state", "suspended");
+        assertThat(ncSuspend.path("error").path("tag").asText()).as(ncSuspend.toString()).isEqualTo("operation-not-supported");
+        JsonNode still = server.router(1);
+        assertThat(operState(still)).isEqualTo("running");
+        assertThat(still.path("vmAdminState").asText()).isEqualTo("running");
+    }
+
+    @Test
+    void birdVrsLearnEachOthersNetworksOverOspf() throws Exception {
+        String s = host.bridge("s");
+        host.allowBridged(s);
+        for (int i = 3; i <= 4; i++) {
+            String lan = host.bridge("l" + i);
+            HttpResponse<String> r = server.post("/api/v1/routers?wait=30s", "{\"vmIndex\":" + i + ",\"vmName\":\"ospf" + i
+                    + "\",\"vmConfigTemplate\":\"bird\",\"vmNetworkConfigTable\":["
+                    + "{\"vmNetworkConfigParent\":\"" + s + "\",\"vmNetworkConfigAddress\":\"203.0.113." + i + "\",\"vmNetworkConfigPrefixLength\":29},"
+                    + "{\"vmNetworkConfigParent\":\"" + lan + "\",\"vmNetworkConfigAddress\":\"198.51.100." + (i * 16) + "\",\"vmNetworkConfigPrefixLength\":28}]}");
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+        }
+        // Each has its two networks; with the other's stub network learned over OSPF, three.
+        JsonNode vr3 = server.awaitRouter(3, v -> v.path("vmEntry").path("vmRouteEntries").asLong() >= 3
+                && v.path("vmEntry").path("vmRoutingProtocols").asText().equals("ospf"), "learned a route over OSPF");
+        assertThat(vr3.path("vmEntry").path("vmRouterAddr").asText()).isEqualTo("203.0.113.3");
+        assertThat(TestHost.ok("ip", "-n", host.prefix + "3", "route", "show", "198.51.100.64/28")).contains("proto bird");
+        ServerProcess.Result routes = snmp("snmpget", VM + "18.4", VM + "20.4");
+        assertThat(routes.exit()).as(routes.toString()).isZero();
+        server.awaitRouter(4, v -> v.path("vmEntry").path("vmRouteEntries").asLong() >= 3, "learned a route over OSPF");
+        assertThat(snmp("snmpget", VM + "18.4").out()).as("vmRouteEntries over SNMP").matches("(?s).* [3-9]\\s*");
+        // An unknown template is refused on creation.
+        HttpResponse<String> bad = server.post("/api/v1/routers", "{\"vmIndex\":5,\"vmName\":\"frr\",\"vmConfigTemplate\":\"frr\"}");
+        assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.body()).contains("vmConfigTemplate", "kernel", "bird");
+    }
+
+    @Test
+    void aNamespaceDeletedBehindVroutersBackCrashesTheVrWithANotification() throws Exception {
+        assertThat(server.post("/api/v1/routers?wait=30s", "{\"vmIndex\":6,\"vmName\":\"victim\",\"vmNetworkConfigTable\":["
+                + "{\"vmNetworkConfigParent\":\"" + host.bridge("v") + "\"}]}").statusCode()).isEqualTo(201);
+        TestHost.ok("ip", "-n", host.prefix + "6", "link", "set", "dev", "eth1", "down");
+        JsonNode vr = server.awaitRouter(6, v -> operState(v).equals("crashed"), "crashed when its interface went down");
+        assertThat(vr.path("vmEntry").path("vmOperStateReason").asText()).contains("interface 1 was set down in the VR");
+        assertThat(server.post("/api/v1/routers/6/start?wait=30s", "").statusCode()).isEqualTo(200);
+        assertThat(operState(server.router(6))).isEqualTo("running");
+        TestHost.ok("ip", "netns", "del", host.prefix + "6");
+        vr = server.awaitRouter(6, v -> operState(v).equals("crashed"), "crashed when its namespace was deleted");
+        assertThat(vr.path("vmEntry").path("vmOperStateReason").asText()).contains("deleted");
+        // The notification went out with the event: the replay log holds it.
+        assertThat(Files.readString(server.dataDir.resolve("events.log"))).contains("deleted from the host outside vrouter");
+    }
+
+    @Test
+    void aKillDuringProvisioningIsProvisionedAgainWholeAfterTheRestart() throws Exception {
+        StringBuilder ifaces = new StringBuilder();
+        for (int n = 1; n <= 60; n++) {
+            ifaces.append(n == 1 ? "" : ",").append("{\"vmNetworkConfigParent\":\"").append(host.bridge("k")).append("\"}");
+        }
+        HttpResponse<String> r = server.post("/api/v1/routers", "{\"vmIndex\":7,\"vmName\":\"killed\",\"vmNetworkConfigTable\":[" + ifaces + "]}");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+        Path record = runDir.resolve(host.prefix + "7").resolve("vr.properties");
+        assertThat(TestHost.await(() -> Files.exists(Path.of("/run/netns", host.prefix + "7")), 30)).isTrue();
+        server.kill9();
+        assertThat(Files.readString(record)).as("killed in the middle of provisioning").contains("state=provisioning");
+        server.restart();
+        JsonNode vr = server.awaitRouter(7, v -> operState(v).equals("running"), "ran after the restart");
+        assertThat(vr.path("vmNetworkTable")).hasSize(60);
+        assertThat(server.log()).contains("left half built");
+        assertThat(Files.readString(record)).contains("state=ready");
+    }
+}
