@@ -58,6 +58,8 @@ public final class NetnsDriver implements HypervisorDriver {
     static final int CAP_SYS_ADMIN = 21;
     private static final Path BR_NETFILTER = Path.of("/proc/sys/net/bridge/bridge-nf-call-iptables");
     static final String STATIC_ROUTES = "static-routes";
+    /** VR i's namespace has nsid NSID_BASE + i, so that the monitor's events name it without a lookup. */
+    static final int NSID_BASE = 1 << 24;
 
     private final NetnsSettings settings;
     private final Names names;
@@ -73,8 +75,10 @@ public final class NetnsDriver implements HypervisorDriver {
     /** Reads namespaces one at a time: events never turn into a burst of processes. */
     private final ScheduledExecutorService refresher;
     private final Map<Integer, Vr> vrs = new ConcurrentHashMap<>();
-    /** nsid (as the host's namespace numbers ours) to vmIndex, for the monitor's events. */
+    /** nsid to vmIndex of the VRs whose namespace could not have its own nsid (NSID_BASE + vmIndex). */
     private final Map<Integer, Integer> nsids = new ConcurrentHashMap<>();
+    /** nsids of namespaces that are not ours. */
+    private final Set<Integer> foreign = ConcurrentHashMap.newKeySet();
     private volatile long nsidsReadAt;
     private final Map<String, Object> bridgeLocks = new ConcurrentHashMap<>();
     private final HostMonitor monitor;
@@ -342,21 +346,39 @@ public final class NetnsDriver implements HypervisorDriver {
 
     /** Builds the namespace, its interfaces, its cgroup and its daemon's configuration, each step only when missing. */
     private void build(Vr v, List<Plan> plans, VmConfigEntry config) throws DriverException, IOException {
-        List<String> root = new ArrayList<>();
-        if (!Files.exists(HostMonitor.NETNS_DIR.resolve(v.netns))) {
-            root.add("netns add " + v.netns);
-            // An nsid makes the namespace's events reach the host's monitor.
-            root.add("netns set " + v.netns + " auto");
+        cgroups.create(v.netns, cpus(config), memory(config));
+        List<String> namespace = new ArrayList<>();
+        boolean fresh = !Files.exists(HostMonitor.NETNS_DIR.resolve(v.netns));
+        if (fresh) {
+            namespace.add("netns add " + v.netns);
+            // An nsid makes the namespace's events reach the monitor; a fixed one names the VR in them.
+            namespace.add("netns set " + v.netns + " " + nsidOf(v.vmIndex));
         }
-        commands.batch(null, false, root);
+        try {
+            attach(v, plans, namespace);
+        } catch (DriverException e) {
+            // The fixed nsid may be another namespace's: then the namespace has none yet, and gets any.
+            if (!fresh || !Files.exists(HostMonitor.NETNS_DIR.resolve(v.netns))) throw e;
+            try {
+                commands.ip("netns", "set", v.netns, "auto");
+            } catch (DriverException hadOne) {
+                throw e;
+            }
+            log.info("VR {}: nsid {} is taken, its namespace got another", v.vmIndex, nsidOf(v.vmIndex));
+            readNsids();
+            attach(v, plans, List.of());
+        }
         commands.run(List.of(settings.ip(), "netns", "exec", v.netns, "sysctl", "-q", "-w",
                 "net.ipv4.ip_forward=1", "net.ipv6.conf.all.forwarding=1"), null);
-        cgroups.create(v.netns, cpus(config), memory(config));
-        attach(v, plans);
         List<String> inside = new ArrayList<>(List.of("link set dev lo up"));
         for (Plan p : plans) inside.addAll(configureInside(p, false));
         show(v, view(v, inside));
         if (v.record.template().equals(Bird.TEMPLATE)) Bird.writeConfig(v.dir, v.vmIndex, routerId(v.vmIndex, plans));
+    }
+
+    /** The nsid the driver gives VR i's namespace (the host's own numbers stay far below), or auto. */
+    static String nsidOf(int vmIndex) {
+        return vmIndex <= Integer.MAX_VALUE - NSID_BASE ? Integer.toString(NSID_BASE + vmIndex) : "auto";
     }
 
     /** The lines that give the VR side of an interface its address and state. */
@@ -378,12 +400,13 @@ public final class NetnsDriver implements HypervisorDriver {
 
     /**
      * Creates the missing bridges and veth pairs of the interfaces and plugs the host sides into their
-     * bridges, in one batch, holding the bridges' locks so that no removal takes a bridge away meanwhile.
+     * bridges, in one batch after the {@code first} lines, holding the bridges' locks so that no
+     * removal takes a bridge away meanwhile.
      */
-    private void attach(Vr v, List<Plan> plans) throws DriverException {
+    private void attach(Vr v, List<Plan> plans, List<String> first) throws DriverException {
         List<String> bridges = plans.stream().map(Plan::bridge).distinct().sorted().toList();
         withBridges(bridges, () -> {
-            List<String> lines = new ArrayList<>();
+            List<String> lines = new ArrayList<>(first);
             for (String br : bridges) {
                 if (HostLinks.exists(br)) continue;
                 lines.add("link add name " + br + " type bridge");
@@ -451,11 +474,15 @@ public final class NetnsDriver implements HypervisorDriver {
                     throw new DriverException("INTERFACE_GONE", "interface " + e.getKey() + " (" + h
                             + ") was deleted from the host: remove it from the VR and add it again");
                 }
-                host.add("link set dev " + h + " master " + e.getValue() + " up");
+                HostLinks.Link l = HostLinks.read(h).orElse(null);
+                // Only what was changed behind vrouter's back is repaired: usually nothing.
+                if (l == null || !l.up() || !e.getValue().equals(l.master())) host.add("link set dev " + h + " master " + e.getValue() + " up");
                 inside.add("link set dev " + Names.vrSide(e.getKey()) + " up");
             }
-            withBridges(v.record.interfaces().values().stream().distinct().sorted().toList(),
-                    () -> commands.batch(null, false, host));
+            if (!host.isEmpty()) {
+                withBridges(v.record.interfaces().values().stream().distinct().sorted().toList(),
+                        () -> commands.batch(null, false, host));
+            }
             show(v, view(v, inside));
             // Links coming down took the routes through them; the ones added by hand come back.
             if (!v.staticRoutes.isEmpty()) show(v, parseView(v, commands.batchForce(v.netns, withQuery(v.staticRoutes))));
@@ -539,18 +566,19 @@ public final class NetnsDriver implements HypervisorDriver {
             failures.add(e);
         }
         List<String> hostSides = HostLinks.matching(n -> names.networkIndexOfHostVeth(n, v.vmIndex).isPresent());
-        List<String> lines = new ArrayList<>();
-        for (String h : hostSides) {
-            HostLinks.read(h).map(HostLinks.Link::master).ifPresent(bridges::add);
-            lines.add("link del dev " + h);
-        }
-        // Forced: an interface whose namespace was deleted goes away by itself, maybe in between.
-        if (!lines.isEmpty()) step(failures, () -> commands.batchForce(null, lines));
-        long deadline = System.nanoTime() + 2_000_000_000L;
-        while (hostSides.stream().anyMatch(HostLinks::exists) && System.nanoTime() < deadline) Cgroups.sleep(10);
-        List<String> left = hostSides.stream().filter(HostLinks::exists).toList();
-        if (!left.isEmpty()) failures.add(new DriverException(Commands.FAILED, "host interfaces " + left + " of VR " + v.vmIndex + " remain"));
+        for (String h : hostSides) HostLinks.read(h).map(HostLinks.Link::master).ifPresent(bridges::add);
+        // Deleting the namespace takes its veths with it, in the kernel's own batched cleanup, which
+        // is cheaper than deleting each (every deletion waits for an RCU grace period).
         if (Files.exists(HostMonitor.NETNS_DIR.resolve(v.netns))) step(failures, () -> commands.ip("netns", "del", v.netns));
+        if (!awaitGone(hostSides, 1000)) {
+            // Something still holds the namespace (a shell of the operator's in it): delete them here.
+            List<String> lines = hostSides.stream().filter(HostLinks::exists).map(h -> "link del dev " + h).toList();
+            step(failures, () -> commands.batchForce(null, lines));
+            if (!awaitGone(hostSides, 2000)) {
+                failures.add(new DriverException(Commands.FAILED, "host interfaces "
+                        + hostSides.stream().filter(HostLinks::exists).toList() + " of VR " + v.vmIndex + " remain"));
+            }
+        }
         try {
             cgroups.remove(v.netns);
         } catch (IOException | RuntimeException e) {
@@ -573,6 +601,15 @@ public final class NetnsDriver implements HypervisorDriver {
             throw first instanceof DriverException d ? d
                     : new DriverException(Commands.FAILED, "removing VR " + v.vmIndex + ": " + first.getMessage(), first);
         }
+    }
+
+    private static boolean awaitGone(List<String> links, long millis) {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        while (links.stream().anyMatch(HostLinks::exists)) {
+            if (System.nanoTime() > deadline) return false;
+            Cgroups.sleep(5);
+        }
+        return true;
     }
 
     private interface Step {
@@ -609,10 +646,10 @@ public final class NetnsDriver implements HypervisorDriver {
         if (cgroups.exists(v.netns) && cgroups.frozen(v.netns)) cgroups.freeze(v.netns, false);
         if (pids.isEmpty()) return;
         signal(pids, graceful);
-        if (!awaitGone(pids, graceful ? settings.stopTimeout().toMillis() : 2000) && graceful) {
+        if (!awaitExit(pids, graceful ? settings.stopTimeout().toMillis() : 2000) && graceful) {
             log.warn("VR {}: processes {} did not stop in {} ms: killing them", v.vmIndex, pids, settings.stopTimeout().toMillis());
             signal(pids, false);
-            awaitGone(pids, 2000);
+            awaitExit(pids, 2000);
         }
         Set<Long> left = new HashSet<>(cgroups.pids(v.netns));
         if (!left.isEmpty()) throw new DriverException("DAEMON_FAILED", "processes " + left + " of VR " + v.vmIndex + " do not stop");
@@ -625,7 +662,7 @@ public final class NetnsDriver implements HypervisorDriver {
         });
     }
 
-    private static boolean awaitGone(Set<Long> pids, long millis) {
+    private static boolean awaitExit(Set<Long> pids, long millis) {
         long deadline = System.nanoTime() + millis * 1_000_000;
         while (pids.stream().anyMatch(Procs::alive)) {
             if (System.nanoTime() > deadline) return false;
@@ -648,7 +685,7 @@ public final class NetnsDriver implements HypervisorDriver {
             v.record = v.record.withInterface(p.index, p.bridge);
             v.record.write(v.dir);
             try {
-                attach(v, List.of(p));
+                attach(v, List.of(p), List.of());
                 show(v, view(v, configureInside(p, v.record.power().equals(HostRecord.RUNNING))));
             } catch (DriverException | RuntimeException e) {
                 log.warn("adding interface {} to VR {} failed: {}; removing what was built", p.index, vmIndex, e.getMessage());
@@ -996,15 +1033,22 @@ public final class NetnsDriver implements HypervisorDriver {
         }, settings.refreshDelay().toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /** Learns the nsids of the VRs whose namespaces got another than their own, and of the host's other namespaces. */
     private void readNsids() {
         nsidsReadAt = System.nanoTime();
         try {
-            Map<Integer, Integer> fresh = new ConcurrentHashMap<>();
+            Map<Integer, Integer> ours = new ConcurrentHashMap<>();
+            Set<Integer> others = ConcurrentHashMap.newKeySet();
             for (JsonNode n : json.readTree(commands.ip("-j", "netns", "list-id"))) {
-                names.vmIndexOfNetns(n.path("name").asText()).ifPresent(i -> fresh.put(n.path("nsid").asInt(), i));
+                int nsid = n.path("nsid").asInt();
+                OptionalInt i = names.vmIndexOfNetns(n.path("name").asText(""));
+                if (i.isPresent()) ours.put(nsid, i.getAsInt());
+                else others.add(nsid);
             }
-            nsids.keySet().retainAll(fresh.keySet());
-            nsids.putAll(fresh);
+            nsids.keySet().retainAll(ours.keySet());
+            nsids.putAll(ours);
+            foreign.retainAll(others);
+            foreign.addAll(others);
         } catch (DriverException | IOException e) {
             log.debug("reading the host's nsids failed: {}", e.getMessage());
         }
@@ -1048,8 +1092,9 @@ public final class NetnsDriver implements HypervisorDriver {
 
         @Override
         public void netnsChanged(int nsid) {
-            Integer index = nsids.get(nsid);
-            if (index == null && System.nanoTime() - nsidsReadAt > 200_000_000L) {
+            Integer index = nsid >= NSID_BASE ? Integer.valueOf(nsid - NSID_BASE) : nsids.get(nsid);
+            // Another namespace of the host (a container's, another server's) is looked up once, not per event.
+            if (index == null && !foreign.contains(nsid) && System.nanoTime() - nsidsReadAt > 200_000_000L) {
                 readNsids();
                 index = nsids.get(nsid);
             }

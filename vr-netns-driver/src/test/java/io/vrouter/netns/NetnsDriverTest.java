@@ -178,12 +178,12 @@ class NetnsDriverTest {
     void aStartedVrForwardsAStoppedOneDoesNotAPausedOneIsFrozenAndSuspendIsRefused() throws Exception {
         String[] t = kernelRouterBetweenTwoHosts();
         String h1 = t[0];
-        assertThat(host.ping(h1, "198.51.100.10")).as("ping before start").isFalse();
+        assertThat(host.cannotReach(h1, "198.51.100.10")).as("ping before start").isTrue();
 
         driver.start(1);
         assertThat(power(1)).isEqualTo(PowerState.RUNNING);
         assertThat(up(addr(1, "eth1"))).isTrue();
-        assertThat(host.ping(h1, "198.51.100.10")).as(() -> "ping through the running VR; " + diagnose(h1, t[1], 1)).isTrue();
+        assertThat(host.reaches(h1, "198.51.100.10")).as(() -> "ping through the running VR; " + diagnose(h1, t[1], 1)).isTrue();
         VmRuntime vm = driver.inspect(1).orElseThrow();
         assertThat(vm.entry().vmFibEntries).isGreaterThanOrEqualTo(2L);
         assertThat(vm.entry().vmRouteEntries).isEqualTo(vm.entry().vmFibEntries);
@@ -197,13 +197,13 @@ class NetnsDriverTest {
         driver.stop(1);
         assertThat(power(1)).isEqualTo(PowerState.HALTED);
         assertThat(up(addr(1, "eth1"))).isFalse();
-        assertThat(host.ping(h1, "198.51.100.10")).as("ping through the stopped VR").isFalse();
+        assertThat(host.cannotReach(h1, "198.51.100.10")).as("ping through the stopped VR").isTrue();
 
         driver.start(1);
         driver.suspend(1, AdminState.PAUSED);
         assertThat(power(1)).isEqualTo(PowerState.PAUSED);
         assertThat(Files.readString(cgroup("freezer", 1).resolve("freezer.state")).strip()).isEqualTo("FROZEN");
-        assertThat(host.ping(h1, "198.51.100.10")).as("ping through the paused VR").isFalse();
+        assertThat(host.cannotReach(h1, "198.51.100.10")).as("ping through the paused VR").isTrue();
 
         assertThatThrownBy(() -> driver.suspend(1, AdminState.SUSPENDED)).isInstanceOf(DriverException.class)
                 .hasMessageContaining("cannot suspend");
@@ -213,7 +213,7 @@ class NetnsDriverTest {
         driver.start(1);
         assertThat(power(1)).isEqualTo(PowerState.RUNNING);
         assertThat(Files.readString(cgroup("freezer", 1).resolve("freezer.state")).strip()).isEqualTo("THAWED");
-        assertThat(host.ping(h1, "198.51.100.10")).as("ping after unpausing").isTrue();
+        assertThat(host.reaches(h1, "198.51.100.10")).as("ping after unpausing").isTrue();
         assertThat(heard).as("our own changes are not reported as outside ones").isEmpty();
     }
 
@@ -263,6 +263,25 @@ class NetnsDriverTest {
         driver.stop(14);
         driver.start(14);
         assertThat(ok("ip", "-n", ns(14), "route", "show")).doesNotContain("198.51.100.0/25");
+    }
+
+    @Test
+    void aVrWhoseNsidIsTakenGetsAnotherAndItsEventsStillArrive() throws Exception {
+        // Another namespace holds the nsid the driver gives VR 15.
+        String other = host.prefix + "other";
+        ok("ip", "netns", "add", other);
+        try {
+            ok("ip", "netns", "set", other, NetnsDriver.nsidOf(15));
+            driver.provision(vr(15, null, iface(1, host.bridge("a"), "192.0.2.1", 25)));
+            driver.start(15);
+            assertThat(ok("ip", "-j", "netns", "list-id")).contains("\"name\":\"" + ns(15) + "\"");
+            ok("ip", "-n", ns(15), "route", "add", "198.51.100.0/25", "via", "192.0.2.2");
+            Path kept = runDir.resolve(ns(15)).resolve("static-routes");
+            assertThat(TestHost.await(() -> ok2("cat", kept.toString()).contains("198.51.100.0/25"), 5))
+                    .as("the route event reached the driver").isTrue();
+        } finally {
+            sh("ip", "netns", "del", other);
+        }
     }
 
     @Test

@@ -77,9 +77,17 @@ public final class TestHost implements AutoCloseable {
         bridges.add(name);
     }
 
-    public boolean ping(String fromNs, String to) throws IOException, InterruptedException {
-        // Up to two seconds for one reply: an ARP entry that failed before may take a retransmission to resolve.
-        return sh("ip", "netns", "exec", fromNs, "ping", "-c", "1", "-w", "2", to).exit() == 0;
+    /**
+     * Whether one ping gets through within five seconds: an ARP entry that failed before may take a
+     * retransmission (a second) to resolve, and a busy machine more.
+     */
+    public boolean reaches(String fromNs, String to) throws IOException, InterruptedException {
+        return sh("ip", "netns", "exec", fromNs, "ping", "-c", "1", "-w", "5", to).exit() == 0;
+    }
+
+    /** Whether two seconds of pings get no reply. */
+    public boolean cannotReach(String fromNs, String to) throws IOException, InterruptedException {
+        return sh("ip", "netns", "exec", fromNs, "ping", "-c", "1", "-w", "2", to).exit() != 0;
     }
 
     /**
