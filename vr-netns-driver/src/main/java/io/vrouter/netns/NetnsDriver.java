@@ -372,7 +372,7 @@ public final class NetnsDriver implements HypervisorDriver {
                 "net.ipv4.ip_forward=1", "net.ipv6.conf.all.forwarding=1"), null);
         List<String> inside = new ArrayList<>(List.of("link set dev lo up"));
         for (Plan p : plans) inside.addAll(configureInside(p, false));
-        show(v, view(v, inside));
+        read(v, inside);
         if (v.record.template().equals(Bird.TEMPLATE)) Bird.writeConfig(v.dir, v.vmIndex, routerId(v.vmIndex, plans));
     }
 
@@ -483,9 +483,9 @@ public final class NetnsDriver implements HypervisorDriver {
                 withBridges(v.record.interfaces().values().stream().distinct().sorted().toList(),
                         () -> commands.batch(null, false, host));
             }
-            show(v, view(v, inside));
+            read(v, inside);
             // Links coming down took the routes through them; the ones added by hand come back.
-            if (!v.staticRoutes.isEmpty()) show(v, parseView(v, commands.batchForce(v.netns, withQuery(v.staticRoutes))));
+            if (!v.staticRoutes.isEmpty()) read(v, v.staticRoutes, true);
             if (v.record.template().equals(Bird.TEMPLATE) && Bird.pid(v.dir).isEmpty()) {
                 long pid = bird.start(v.netns, v.dir, cgroups, v.netns);
                 log.debug("VR {}: bird runs as pid {}", vmIndex, pid);
@@ -505,7 +505,8 @@ public final class NetnsDriver implements HypervisorDriver {
             stopProcesses(v, true);
             List<String> inside = new ArrayList<>();
             for (int n : v.record.interfaces().keySet()) inside.add("link set dev " + Names.vrSide(n) + " down");
-            show(v, view(v, inside).withRib(Optional.empty()));
+            read(v, inside);
+            v.view = v.view.withRib(Optional.empty());
             v.record = v.record.withPower(HostRecord.HALTED, 0);
             v.record.write(v.dir);
         });
@@ -522,7 +523,7 @@ public final class NetnsDriver implements HypervisorDriver {
             requireNetns(v);
             List<String> inside = new ArrayList<>();
             for (int n : v.record.interfaces().keySet()) inside.add("link set dev " + Names.vrSide(n) + " down");
-            show(v, view(v, inside));
+            read(v, inside);
             cgroups.freeze(v.netns, true);
             v.record = v.record.withPower(HostRecord.PAUSED, v.record.startedAt());
             v.record.write(v.dir);
@@ -686,7 +687,7 @@ public final class NetnsDriver implements HypervisorDriver {
             v.record.write(v.dir);
             try {
                 attach(v, List.of(p), List.of());
-                show(v, view(v, configureInside(p, v.record.power().equals(HostRecord.RUNNING))));
+                read(v, configureInside(p, v.record.power().equals(HostRecord.RUNNING)));
             } catch (DriverException | RuntimeException e) {
                 log.warn("adding interface {} to VR {} failed: {}; removing what was built", p.index, vmIndex, e.getMessage());
                 detach(v, p.index);
@@ -700,7 +701,7 @@ public final class NetnsDriver implements HypervisorDriver {
         Vr vr = require(vmIndex);
         ours(vr, "removing an interface", v -> {
             detach(v, networkIndex);
-            show(v, view(v, List.of()));
+            read(v, List.of());
         });
     }
 
@@ -770,7 +771,7 @@ public final class NetnsDriver implements HypervisorDriver {
             v.staticRoutes = readStaticRoutes(v.dir);
             readLinks(v);
             try {
-                show(v, view(v, List.of()));
+                read(v, List.of());
             } catch (DriverException e) {
                 log.warn("VR {}: reading its namespace failed: {}", v.vmIndex, e.getMessage());
             }
@@ -887,31 +888,38 @@ public final class NetnsDriver implements HypervisorDriver {
      * Runs the batch in the namespace followed by the view's queries: the changes and the reading of
      * their result are one process.
      */
-    private NsView view(Vr v, List<String> changes) throws DriverException {
-        return parseView(v, commands.batch(v.netns, true, withQuery(changes)));
+    private void read(Vr v, List<String> changes) throws DriverException {
+        read(v, changes, false);
     }
 
-    private static List<String> withQuery(List<String> changes) {
+    /**
+     * Runs the changes in the namespace followed by the view's queries (the changes and the reading
+     * of their result are one process) and shows what it read. {@code force}: every line tried, the
+     * ones that fail logged.
+     */
+    private void read(Vr v, List<String> changes, boolean force) throws DriverException {
         List<String> lines = new ArrayList<>(changes);
         lines.addAll(NsView.QUERY);
-        return lines;
-    }
-
-    private NsView parseView(Vr v, String out) throws DriverException {
-        v.viewAt = System.nanoTime();
+        long started = System.nanoTime();
+        String out = force ? commands.batchForce(v.netns, lines) : commands.batch(v.netns, true, lines);
         try {
-            return NsView.parse(json, out).withRib(v.view.rib());
+            show(v, NsView.parse(json, out).withRib(v.view.rib()), started);
         } catch (IOException e) {
             throw new DriverException(Commands.FAILED, "reading namespace " + v.netns + ": " + e.getMessage(), e);
         }
     }
 
     /**
-     * Takes a new view of the namespace; while the VR runs with every interface up, the routes added
+     * Shows a reading of the namespace unless a later one is shown already; while the VR runs with every interface up, the routes added
      * by hand in it are remembered (file {@code static-routes}), to be put back when it starts again.
      */
-    private void show(Vr v, NsView view) {
-        v.view = view;
+    private void show(Vr v, NsView view, long started) {
+        synchronized (v) {
+            // A reading that started before the one shown (a slow refresh beside an operation) is stale.
+            if (started < v.viewAt) return;
+            v.viewAt = started;
+            v.view = view;
+        }
         HostRecord r = v.record;
         if (r == null || !r.power().equals(HostRecord.RUNNING) || !view.interfacesUp() || view.staticRoutes().equals(v.staticRoutes)) {
             return;
@@ -1021,10 +1029,15 @@ public final class NetnsDriver implements HypervisorDriver {
         if (!v.refreshQueued.compareAndSet(false, true)) return;
         refresher.schedule(() -> {
             v.refreshQueued.set(false);
-            // An operation of ours read the namespace after the event: nothing to read again.
+            // An operation of ours reads the namespace when it is done: the event is looked at after it.
+            if (v.busy.get() > 0) {
+                queueRefresh(v);
+                return;
+            }
+            // A reading started after the event: nothing new to read.
             if (v.record == null || v.viewAt > v.eventAt) return;
             try {
-                show(v, view(v, List.of()));
+                read(v, List.of());
                 refreshRib(v);
             } catch (DriverException e) {
                 log.debug("VR {}: reading its namespace failed: {}", v.vmIndex, e.getMessage());
