@@ -2,10 +2,12 @@
 # The evaluation of issue 6: the paper's Section IV (seed 000) for SNMPv2c, SNMPv3, NETCONF, REST/XML and
 # REST/JSON, beside Net-SNMP's snmpd and yuma123's netconfd, as CSV, a Markdown report and PNG plots.
 #
-#   integration-tests/bench.sh [--quick] [--build] [--out DIR]
+#   integration-tests/bench.sh [--quick] [--build] [--out DIR] [--netns]
 #
 # --quick: fewer cycles and points, under 5 minutes. --build: package the server first even if
 # vr-api/target/vrouter.jar exists. Default output: integration-tests/target/bench.
+# --netns: only the netns driver's figures (issue 10): real VRs on this host, create-to-running and
+# remove-to-gone for the kernel and bird templates, 1,000 VRs in one batch (netns.md, netns.json).
 # Needs root (apt-get, ip netns, tcpdump). Traffic stays on 127.0.0.1 and in a network namespace it makes;
 # every server it starts (vrouter, snmpd, netconfd, sshd, nginx) is stopped before it exits. The server runs
 # as the README starts it, through bin/vrouter.
@@ -15,21 +17,23 @@ repo=$(pwd)
 
 quick=()
 build=false
+netns=false
 out=integration-tests/target/bench
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=(--quick); shift ;;
     --build) build=true; shift ;;
+    --netns) netns=true; shift ;;
     --out) out=$2; shift 2 ;;
     --out=*) out=${1#--out=}; shift ;;
-    -h|--help) sed -n 2,11p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,13p "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
 
 export DEBIAN_FRONTEND=noninteractive
 missing=()
-for pkg in snmp snmpd tcpdump netconfd openssh-server openssh-client iproute2 nginx-light wrk; do
+for pkg in snmp snmpd tcpdump netconfd openssh-server openssh-client iproute2 nginx-light wrk procps bird2; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -46,5 +50,8 @@ if $build || [ ! -f "$jar" ]; then
   mvn -B -q -o package -DskipTests -pl vr-api -am || mvn -B -q package -DskipTests -pl vr-api -am
 fi
 
-PYTHONPATH="$repo/integration-tests/src/bench${PYTHONPATH:+:$PYTHONPATH}" \
-  exec python3 -m vrbench run "${quick[@]}" --out "$out" --jar "$repo/$jar" --launcher "$repo/bin/vrouter" --repo "$repo"
+export PYTHONPATH="$repo/integration-tests/src/bench${PYTHONPATH:+:$PYTHONPATH}"
+if $netns; then
+  exec python3 -m vrbench netns "${quick[@]}" --out "$out" --jar "$repo/$jar" --launcher "$repo/bin/vrouter"
+fi
+exec python3 -m vrbench run "${quick[@]}" --out "$out" --jar "$repo/$jar" --launcher "$repo/bin/vrouter" --repo "$repo"

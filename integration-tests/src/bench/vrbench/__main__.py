@@ -232,6 +232,11 @@ def main(argv=None):
     fp.add_argument("--walks", type=int, default=30)
     fp.add_argument("--env", action="append", default=[], help="NAME=VALUE for the server's environment")
     fp.add_argument("flags", nargs="*", help="JVM flags (after --)")
+    n = sub.add_parser("netns", help="the netns driver's figures (issue 10): real VRs on this host")
+    n.add_argument("--quick", action="store_true")
+    n.add_argument("--out", required=True)
+    n.add_argument("--jar", required=True)
+    n.add_argument("--launcher")
     w = sub.add_parser("walk")
     w.add_argument("--port", type=int, required=True)
     w.add_argument("--community", default="public")
@@ -242,6 +247,9 @@ def main(argv=None):
     if a.cmd == "report":
         report.rewrite(a.out)
         return 0
+    if a.cmd == "netns":
+        from . import netns
+        return netns.run(a)
     if a.cmd == "footprint":
         import tempfile
         res = phases.Results()

@@ -23,9 +23,11 @@ class Server:
     """launcher: a start script (bin/vrouter, as the README runs the server) instead of `java -jar`;
     jvm_flags then go in JAVA_OPTS, after the script's own settings."""
 
-    def __init__(self, jar, workdir, name, jvm_flags=(), sim="none", trap_port=None, launcher=None, env=None):
+    def __init__(self, jar, workdir, name, jvm_flags=(), sim="none", trap_port=None, launcher=None, env=None,
+                 extra_args=()):
         self.jar, self.name, self.jvm_flags, self.sim, self.trap_port = jar, name, list(jvm_flags), sim, trap_port
         self.launcher, self.env = launcher, dict(env or {})
+        self.extra_args = list(extra_args)
         self.dir = os.path.join(workdir, "server-" + name)
         os.makedirs(self.dir, exist_ok=True)
         self.rest_port = free_port()
@@ -53,6 +55,7 @@ class Server:
             cmd = ["java"] + self.jvm_flags + ["-jar", self.jar] + args
         if self.trap_port:
             cmd += ["--snmp-trap-target", "udp:127.0.0.1:%d" % self.trap_port]
+        cmd += self.extra_args
         self.log_path = os.path.join(self.dir, "server.log")
         self.proc = subprocess.Popen(cmd, stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT,
                                      start_new_session=True, env=env)
