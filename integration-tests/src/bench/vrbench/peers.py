@@ -174,14 +174,19 @@ class NetconfdPeer:
                 "UsePAM no", "StrictModes no", "MaxStartups 100", "MaxSessions 100",
                 'Subsystem netconf "/usr/sbin/netconf-subsystem --ncxserver-sockname=%d@%s"' % (self.port, sock), ""]))
         os.makedirs("/run/sshd", exist_ok=True)
-        yang_dir = os.path.join(self.repo, YANG_DIR)
+        # Our module and the one it imports that yuma lacks, alone: the server's YANG directory also holds
+        # modules of yuma's own (notifications, nc-notifications) that netconfd must take from its library.
+        yang_dir = os.path.join(d, "yang")
+        os.makedirs(yang_dir, exist_ok=True)
+        for name in (YANG, "ietf-yang-smiv2@2012-06-22.yang"):
+            shutil.copy(os.path.join(self.repo, YANG_DIR, name), yang_dir)
         self.netconfd = subprocess.Popen(
             ["/usr/sbin/netconfd", "--module=%s" % os.path.join(yang_dir, YANG),
              "--modpath=%s:/usr/share/yuma/modules" % yang_dir, "--ncxserver-sockname=%s" % sock, "--port=%d" % self.port,
              "--no-startup", "--target=%s" % self.target, "--superuser=root", "--access-control=off",
              "--log=%s/netconfd.log" % d, "--log-level=warn", "--max-sessions=200", "--home=%s" % d],
             stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, start_new_session=True, env=dict(os.environ, HOME=d),
-            cwd=d)  # it writes backup-cfg.xml where it runs
+            cwd=os.path.dirname(d))  # it writes backup-cfg.xml where it runs: in the run's work directory
         end = time.time() + 20
         while not os.path.exists(sock) and time.time() < end:
             if self.netconfd.poll() is not None:
