@@ -14,8 +14,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import org.apache.sshd.common.SshConstants;
 import org.apache.sshd.common.session.Session;
 import org.apache.sshd.common.session.SessionListener;
 import org.apache.sshd.common.compression.BuiltinCompressions;
@@ -38,7 +41,9 @@ import org.slf4j.LoggerFactory;
  * <p>Settings: {@code bind} (127.0.0.1), {@code netconf-port} (8830; 0 picks a free port),
  * {@code data-dir} (the host key is kept there as {@code netconf-host-key}), and, in the config file,
  * {@code netconf.idle-timeout} (seconds, 600; 0 disables; a session with a notification subscription
- * is never idle), {@code netconf.max-sessions} (16),
+ * is never idle), {@code netconf.max-sessions} (16 logged-in sessions), {@code netconf.login-grace-time}
+ * (10 s from connecting to logging in), {@code netconf.max-unauthenticated} (32 connections not logged
+ * in yet) and {@code netconf.max-unauthenticated-per-client} (4 of them from one address),
  * {@code netconf.authorized-keys} (an OpenSSH authorized_keys file; its keys log in with operator
  * rights), {@code netconf.max-message-bytes} (16 MiB).
  */
@@ -67,8 +72,14 @@ public final class NetconfInterface implements ManagementInterface {
         int port = s.getInt("netconf-port", 8830);
         int idleSeconds = s.getInt("netconf.idle-timeout", 600);
         int maxSessions = s.getInt("netconf.max-sessions", 16);
+        int maxUnauthenticated = s.getInt("netconf.max-unauthenticated", 32);
+        int maxUnauthenticatedPerClient = s.getInt("netconf.max-unauthenticated-per-client", 4);
+        Duration loginGrace = s.getDuration("netconf.login-grace-time", "10s");
         int maxMessage = s.getInt("netconf.max-message-bytes", 16 * 1024 * 1024);
-        if (maxSessions < 1) throw new IllegalArgumentException("setting 'netconf.max-sessions' must be at least 1");
+        if (maxSessions < 1 || maxUnauthenticated < 1 || maxUnauthenticatedPerClient < 1) {
+            throw new IllegalArgumentException("settings 'netconf.max-sessions' and 'netconf.max-unauthenticated[-per-client]'"
+                    + " must be at least 1");
+        }
 
         ctx = new NetconfServerContext(context.service(), context.metrics(), maxMessage);
         sshd = SshServer.setUpDefaultServer();
@@ -112,7 +123,8 @@ public final class NetconfInterface implements ManagementInterface {
         sshd.setForwardingFilter(RejectAllForwardingFilter.INSTANCE);
         sshd.setSubsystemFactories(List.of(NetconfSubsystem.factory(ctx)));
         CoreModuleProperties.IDLE_TIMEOUT.set(sshd, Duration.ofSeconds(idleSeconds));
-        CoreModuleProperties.AUTH_TIMEOUT.set(sshd, Duration.ofSeconds(30));
+        // A connection has this long from its first byte to a successful login, then it is closed.
+        CoreModuleProperties.AUTH_TIMEOUT.set(sshd, loginGrace);
         // Replies and notifications are small writes: with Nagle on, a notification that follows a
         // reply waits for the client's delayed ACK (the benchmark measured 41 ms).
         CoreModuleProperties.TCP_NODELAY.set(sshd, true);
@@ -121,7 +133,7 @@ public final class NetconfInterface implements ManagementInterface {
         // authentication). The evaluation report measures what it saves on batches and large gets.
         sshd.setCompressionFactories(List.of(BuiltinCompressions.none, BuiltinCompressions.delayedZlib,
                 BuiltinCompressions.zlib));
-        sshd.addSessionListener(new SessionCap(maxSessions));
+        sshd.addSessionListener(new SessionLimits(maxSessions, maxUnauthenticated, maxUnauthenticatedPerClient));
         sshd.start();
         if (idleSeconds > 0) {
             // Sessions with a subscription wait for notifications: they are not idle.
@@ -179,33 +191,66 @@ public final class NetconfInterface implements ManagementInterface {
         }
     }
 
-    /** Closes SSH connections beyond the configured number at once. */
-    private static final class SessionCap implements SessionListener {
-        private final int max;
-        private final Set<Session> open = ConcurrentHashMap.newKeySet();
+    /**
+     * Connections not logged in yet are counted apart from sessions: a few idle connections (in all,
+     * and from one client address) are closed at once beyond their caps, so they never take the
+     * places of {@code netconf.max-sessions}, which count logged-in sessions only. An operator from
+     * another address can always log in.
+     */
+    private static final class SessionLimits implements SessionListener {
+        private final int maxSessions;
+        private final int maxUnauthenticated;
+        private final int maxUnauthenticatedPerClient;
+        private final Set<Session> authenticated = new HashSet<>();
+        private final Map<Session, InetAddress> unauthenticated = new HashMap<>();
 
-        SessionCap(int max) {
-            this.max = max;
+        SessionLimits(int maxSessions, int maxUnauthenticated, int maxUnauthenticatedPerClient) {
+            this.maxSessions = maxSessions;
+            this.maxUnauthenticated = maxUnauthenticated;
+            this.maxUnauthenticatedPerClient = maxUnauthenticatedPerClient;
         }
 
         @Override
         public void sessionCreated(Session session) {
-            synchronized (open) {
-                if (open.size() >= max) {
-                    log.warn("refusing an SSH connection from {}: {} sessions are open (netconf.max-sessions)",
-                            session.getIoSession().getRemoteAddress(), open.size());
-                    session.close(true);
+            InetAddress client = session.getIoSession().getRemoteAddress() instanceof InetSocketAddress a
+                    ? a.getAddress() : null;
+            synchronized (this) {
+                long fromClient = unauthenticated.values().stream().filter(c -> c != null && c.equals(client)).count();
+                if (unauthenticated.size() < maxUnauthenticated && fromClient < maxUnauthenticatedPerClient) {
+                    unauthenticated.put(session, client);
                     return;
                 }
-                open.add(session);
+            }
+            log.warn("refusing an SSH connection from {}: too many not logged in yet (netconf.max-unauthenticated"
+                    + "[-per-client])", client);
+            session.close(true);
+        }
+
+        @Override
+        public void sessionEvent(Session session, Event event) {
+            if (event != Event.Authenticated) return;
+            boolean full;
+            synchronized (this) {
+                unauthenticated.remove(session);
+                full = authenticated.size() >= maxSessions;
+                if (!full) authenticated.add(session);
+            }
+            if (full) {
+                log.warn("closing the session of '{}' from {}: {} sessions are open (netconf.max-sessions)",
+                        session.getUsername(), session.getIoSession().getRemoteAddress(), maxSessions);
+                try {
+                    session.disconnect(SshConstants.SSH2_DISCONNECT_TOO_MANY_CONNECTIONS,
+                            "too many sessions (netconf.max-sessions)");
+                } catch (IOException e) {
+                    session.close(true);
+                }
             }
         }
 
         @Override
-        public void sessionClosed(Session session) {
-            synchronized (open) {
-                open.remove(session);
-            }
+        public synchronized void sessionClosed(Session session) {
+            unauthenticated.remove(session);
+            authenticated.remove(session);
         }
     }
 }

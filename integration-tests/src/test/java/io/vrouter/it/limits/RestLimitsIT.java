@@ -5,13 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vrouter.it.ServerProcess;
+import io.vrouter.it.Sockets;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -64,27 +62,9 @@ class RestLimitsIT {
     }
 
     private Socket connect(String from) throws IOException {
-        Socket s = new Socket();
-        s.bind(new InetSocketAddress(InetAddress.getByName(from), 0));
-        s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.restPort), 2000);
+        Socket s = Sockets.connectFrom(from, server.restPort);
         sockets.add(s);
         return s;
-    }
-
-    /** Whether the server closed the socket within the time (a read sees the end of the stream). */
-    private static boolean closedWithin(Socket s, int millis) throws IOException {
-        s.setSoTimeout(millis);
-        try {
-            InputStream in = s.getInputStream();
-            while (in.read() >= 0) {
-                // whatever the server said before closing
-            }
-            return true;
-        } catch (SocketTimeoutException stillOpen) {
-            return false;
-        } catch (IOException reset) {
-            return true;
-        }
     }
 
     private static void assertServing() throws Exception {
@@ -109,11 +89,11 @@ class RestLimitsIT {
         // One address has 16 connections being read at most: the rest were closed at once.
         int closedAtOnce = 0;
         for (Socket s : slow) {
-            if (closedWithin(s, 50)) closedAtOnce++;
+            if (Sockets.closedWithin(s, 50)) closedAtOnce++;
         }
         assertThat(closedAtOnce).isGreaterThanOrEqualTo(64 - 16);
         // The others are closed once the request time-out has passed.
-        for (Socket s : slow) assertThat(closedWithin(s, 6_000)).isTrue();
+        for (Socket s : slow) assertThat(Sockets.closedWithin(s, 6_000)).isTrue();
         assertServing();
         assertThat(metrics()).containsPattern(
                 "vrouter_rest_refused_total\\{reason=\"connections-per-client\"} [1-9]");
