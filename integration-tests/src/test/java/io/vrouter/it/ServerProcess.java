@@ -121,6 +121,12 @@ public final class ServerProcess implements AutoCloseable {
         return send(request(path).GET());
     }
 
+    /** The Prometheus text of /metrics (no Accept: JSON, no credentials). */
+    public String metrics() throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(URI.create(restBase() + "/metrics")).timeout(Duration.ofSeconds(30))
+                .build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
     public HttpResponse<String> post(String path, String json) throws IOException, InterruptedException {
         return send(request(path).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)));
     }

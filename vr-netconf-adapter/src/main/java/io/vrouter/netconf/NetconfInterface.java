@@ -98,9 +98,10 @@ public final class NetconfInterface implements ManagementInterface {
         sshd.setKeyPairProvider(hostKey);
 
         sshd.setPasswordAuthenticator((PasswordAuthenticator) (user, password, session) -> {
-            var role = credentials.authenticate(user, password);
-            role.ifPresent(r -> session.setAttribute(NetconfSubsystem.ROLE, r));
-            return role.isPresent();
+            InetAddress client = session.getClientAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
+            Credentials.Login login = credentials.login("netconf", client, user, password);
+            login.role().ifPresent(r -> session.setAttribute(NetconfSubsystem.ROLE, r));
+            return login.accepted();
         });
         String keys = s.get("netconf.authorized-keys").orElse(null);
         if (keys != null) {

@@ -1,5 +1,6 @@
 package io.vrouter.snmp;
 
+import io.vrouter.core.config.AuthThrottle;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.service.VirtualRouterService;
 import java.io.IOException;
@@ -15,6 +16,7 @@ import java.util.Properties;
 import org.snmp4j.CommandResponderEvent;
 import org.snmp4j.MessageDispatcherImpl;
 import org.snmp4j.PDU;
+import org.snmp4j.TransportStateReference;
 import org.snmp4j.agent.AgentConfigManager;
 import org.snmp4j.agent.CommandProcessor;
 import org.snmp4j.agent.DefaultMOServer;
@@ -32,6 +34,7 @@ import org.snmp4j.cfg.EngineBootsProvider;
 import org.snmp4j.mp.CounterSupport;
 import org.snmp4j.mp.MPv3;
 import org.snmp4j.mp.MessageProcessingModel;
+import org.snmp4j.mp.SnmpConstants;
 import org.snmp4j.security.AuthSHA;
 import org.snmp4j.security.SecurityLevel;
 import org.snmp4j.security.SecurityModel;
@@ -39,6 +42,7 @@ import org.snmp4j.security.SecurityModels;
 import org.snmp4j.security.SecurityProtocols;
 import org.snmp4j.security.UsmUser;
 import org.snmp4j.smi.Address;
+import org.snmp4j.smi.IpAddress;
 import org.snmp4j.smi.OID;
 import org.snmp4j.smi.OctetString;
 import org.snmp4j.smi.UdpAddress;
@@ -68,7 +72,8 @@ final class VrSnmpAgent {
     private final VmmInstrumentation instrumentation;
     private final VrMetrics metrics;
     private final DefaultMOServer server = new DefaultMOServer();
-    private final MessageDispatcherImpl dispatcher = new MessageDispatcherImpl();
+    private final AuthThrottle throttle;
+    private final MessageDispatcherImpl dispatcher = new ThrottledDispatcher();
     private final UdpAddress address;
     private final Manager manager;
     private final ThreadLocal<Long> started = new ThreadLocal<>();
@@ -120,6 +125,35 @@ final class VrSnmpAgent {
         }
     }
 
+    /**
+     * Drops, unread, what comes from a source whose logins are throttled: a community or USM
+     * credential guessed wrong too often (see {@link AuthThrottle}).
+     */
+    private final class ThrottledDispatcher extends MessageDispatcherImpl {
+        ThrottledDispatcher() {
+            addAuthenticationFailureListener(new org.snmp4j.event.AuthenticationFailureListener() {
+                @Override
+                public <A extends Address> void authenticationFailure(org.snmp4j.event.AuthenticationFailureEvent<A> e) {
+                    if (GUESSES.contains(e.getError()) && e.getAddress() instanceof IpAddress ip) {
+                        throttle.failed("snmp", ip.getInetAddress(), null);
+                    }
+                }
+            });
+        }
+
+        @Override
+        public <A extends Address> void processMessage(org.snmp4j.TransportMapping<? super A> transport, A from,
+                                                       java.nio.ByteBuffer message, TransportStateReference state) {
+            if (from instanceof IpAddress ip && !throttle.allow("snmp", ip.getInetAddress())) return;
+            super.processMessage(transport, from, message, state);
+        }
+    }
+
+    /** USM's refusals that mean a wrong guess (not engine discovery or time synchronisation). */
+    private static final java.util.Set<Integer> GUESSES = java.util.Set.of(SnmpConstants.SNMPv3_USM_UNKNOWN_SECURITY_NAME,
+            SnmpConstants.SNMPv3_USM_AUTHENTICATION_FAILURE, SnmpConstants.SNMPv3_USM_AUTHENTICATION_ERROR,
+            SnmpConstants.SNMP_MP_WRONG_USER_NAME);
+
     /** A CommandProcessor that times every request for the metrics. */
     private final class TimedCommandProcessor extends CommandProcessor {
         TimedCommandProcessor(OctetString engineId) {
@@ -130,6 +164,10 @@ final class VrSnmpAgent {
         public <A extends Address> void processPdu(CommandResponderEvent<A> event) {
             started.set(System.nanoTime());
             answered.set(false);
+            if (event.getSecurityModel() == SecurityModel.SECURITY_MODEL_SNMPv2c && !knownCommunity(event)
+                    && event.getPeerAddress() instanceof IpAddress ip) {
+                throttle.failed("snmp", ip.getInetAddress(), null);
+            }
             try {
                 super.processPdu(event);
             } finally {
@@ -153,6 +191,11 @@ final class VrSnmpAgent {
                         : PDU.toErrorStatusText(response.getErrorStatus());
                 metrics.recordRequest("snmp", operation(requestEvent.getPDU()), outcome, System.nanoTime() - t0);
             }
+        }
+
+        private boolean knownCommunity(CommandResponderEvent<?> event) {
+            String community = new String(event.getSecurityName(), StandardCharsets.ISO_8859_1);
+            return config.readCommunities().contains(community) || config.writeCommunities().contains(community);
         }
 
         private String operation(PDU pdu) {
@@ -186,9 +229,10 @@ final class VrSnmpAgent {
         }
     }
 
-    VrSnmpAgent(SnmpConfig config, Path stateDir, VirtualRouterService service, PendingRows pending, VrMetrics metrics)
-            throws IOException {
+    VrSnmpAgent(SnmpConfig config, Path stateDir, VirtualRouterService service, PendingRows pending, VrMetrics metrics,
+                AuthThrottle throttle) throws IOException {
         this.config = config;
+        this.throttle = throttle;
         this.metrics = metrics;
         this.engine = EngineState.loadAndBoot(stateDir);
         this.instrumentation = new VmmInstrumentation(service, pending);

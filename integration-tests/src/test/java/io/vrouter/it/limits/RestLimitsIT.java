@@ -10,9 +10,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -95,7 +92,7 @@ class RestLimitsIT {
         // The others are closed once the request time-out has passed.
         for (Socket s : slow) assertThat(Sockets.closedWithin(s, 6_000)).isTrue();
         assertServing();
-        assertThat(metrics()).containsPattern(
+        assertThat(server.metrics()).containsPattern(
                 "vrouter_rest_refused_total\\{reason=\"connections-per-client\"} [1-9]");
     }
 
@@ -148,7 +145,7 @@ class RestLimitsIT {
             }
         });
         long deadline = System.nanoTime() + 5_000_000_000L;
-        while (!metrics().contains("vrouter_routers{state=\"shuttingdown\"} 1.0")) {
+        while (!server.metrics().contains("vrouter_routers{state=\"shuttingdown\"} 1.0")) {
             assertThat(System.nanoTime()).as("the removal under way").isLessThan(deadline);
             Thread.sleep(20);
         }
@@ -168,10 +165,6 @@ class RestLimitsIT {
         return new ObjectMapper().readTree(r.body());
     }
 
-    private static String metrics() throws Exception {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.restBase() + "/metrics")).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
-    }
 
     private static String statusLine(InputStream in) throws IOException {
         StringBuilder line = new StringBuilder();

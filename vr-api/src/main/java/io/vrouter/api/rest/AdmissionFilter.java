@@ -55,6 +55,15 @@ final class AdmissionFilter extends Filter {
 
     @Override
     public void doFilter(HttpExchange exchange, Chain chain) throws IOException {
+        ClientAddress.set(exchange.getRemoteAddress().getAddress());
+        try {
+            admit(exchange, chain);
+        } finally {
+            ClientAddress.clear();
+        }
+    }
+
+    private void admit(HttpExchange exchange, Chain chain) throws IOException {
         String path = exchange.getRequestURI().getPath();
         if (path.equals("/metrics") || path.equals("/health") || path.startsWith("/health/")) {
             chain.doFilter(exchange);

@@ -34,10 +34,18 @@ final class BasicAuthFilter implements ContainerRequestFilter {
         if (!path.startsWith("api/v1") || path.startsWith("api/v1/openapi.")) return;
         String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
         Optional<String[]> userAndPassword = decode(header);
-        Optional<Credentials.Role> role = userAndPassword.flatMap(up -> credentials.authenticate(up[0], up[1]));
+        if (header == null) {
+            throw new ProblemException(Response.Status.UNAUTHORIZED, "authentication is required", null, REALM);
+        }
+        Credentials.Login login = credentials.login("rest", ClientAddress.current(),
+                userAndPassword.map(up -> up[0]).orElse(null), userAndPassword.map(up -> up[1]).orElse(null));
+        if (login.throttled()) {
+            throw new ProblemException(Response.Status.TOO_MANY_REQUESTS, "too many failed logins from this address:"
+                    + " try again in a moment", null, null).retryAfter(1);
+        }
+        Optional<Credentials.Role> role = login.role();
         if (role.isEmpty()) {
-            String detail = header == null ? "authentication is required" : "wrong user name or password";
-            throw new ProblemException(Response.Status.UNAUTHORIZED, detail, null, REALM);
+            throw new ProblemException(Response.Status.UNAUTHORIZED, "wrong user name or password", null, REALM);
         }
         boolean read = request.getMethod().equals("GET") || request.getMethod().equals("HEAD");
         if (!read && role.get() != Credentials.Role.OPERATOR) {

@@ -8,11 +8,18 @@ final class ProblemException extends RuntimeException {
     final String field;
     /** A WWW-Authenticate challenge, for 401. */
     final String challenge;
+    /** Seconds for Retry-After, for 429 and 503; 0 for none. */
+    int retryAfter;
 
     ProblemException(Response.StatusType status, String detail, String field, String challenge) {
         super(detail);
         this.status = status;
         this.field = field;
         this.challenge = challenge;
+    }
+
+    ProblemException retryAfter(int seconds) {
+        this.retryAfter = seconds;
+        return this;
     }
 }

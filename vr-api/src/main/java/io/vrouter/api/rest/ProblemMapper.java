@@ -40,6 +40,7 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
         if (failure instanceof ProblemException pe && pe.challenge != null) {
             r.header(HttpHeaders.WWW_AUTHENTICATE, pe.challenge);
         }
+        if (failure instanceof ProblemException pe && pe.retryAfter > 0) r.header(HttpHeaders.RETRY_AFTER, pe.retryAfter);
         if (failure instanceof WebApplicationException wae && wae.getResponse().getStatus() == 405) {
             r.allow(wae.getResponse().getAllowedMethods());
         }

@@ -47,6 +47,9 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--recover", description = "Start from every intact record of a damaged journal or snapshot, "
             + "setting the damaged files aside (once, after start-up refused them).")
     Boolean recover;
+    @Option(names = "--hash-password", description = "Read a password from standard input, print the form to store "
+            + "in user.NAME = ROLE:FORM (a salted PBKDF2 hash), and exit.")
+    boolean hashPassword;
     @Option(names = "--snmp-trap-target", paramLabel = "udp:HOST:PORT", description = "Adds an SNMP notification target (repeatable).")
     List<String> trapTargets = new ArrayList<>();
 
@@ -77,6 +80,7 @@ public final class Main implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (hashPassword) return hashPassword(System.in, System.out);
         Settings settings = settings(System.getenv());
         long t0 = System.nanoTime();
         VrouterServer server = VrouterServer.start(settings);
@@ -88,6 +92,25 @@ public final class Main implements Callable<Integer> {
             stopped.countDown();
         }, "vrouter-shutdown"));
         stopped.await();
+        return 0;
+    }
+
+    /** Prints the stored form of the password on the first line of the input (a terminal does not echo it). */
+    static int hashPassword(java.io.InputStream in, java.io.PrintStream out) throws IOException {
+        java.io.Console console = System.console();
+        String password;
+        if (console != null && in == System.in) {
+            char[] typed = console.readPassword("password: ");
+            password = typed == null ? null : new String(typed);
+        } else {
+            password = new java.io.BufferedReader(new java.io.InputStreamReader(in, java.nio.charset.StandardCharsets.UTF_8))
+                    .readLine();
+        }
+        if (password == null || password.isEmpty()) {
+            System.err.println("vrouter: no password given on standard input");
+            return 2;
+        }
+        out.println(io.vrouter.core.config.Credentials.hash(password));
         return 0;
     }
 

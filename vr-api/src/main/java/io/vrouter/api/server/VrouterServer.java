@@ -72,6 +72,7 @@ public final class VrouterServer implements AutoCloseable {
         new UptimeMetrics().bindTo(registry);
         new FileDescriptorMetrics().bindTo(registry);
         VrMetrics metrics = new VrMetrics(registry);
+        credentials.throttle().bindTo(registry);
 
         HypervisorDriver driver = driver(settings);
         service = new VirtualRouterService(driver, new ConfigStore(dataDir, settings.getBoolean("recover", false)), metrics);

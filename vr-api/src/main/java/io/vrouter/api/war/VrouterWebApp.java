@@ -1,5 +1,6 @@
 package io.vrouter.api.war;
 
+import io.vrouter.api.rest.ClientAddress;
 import io.vrouter.api.rest.RestApplication;
 import io.vrouter.api.server.SettingsLoader;
 import io.vrouter.api.server.VrouterServer;
@@ -41,6 +42,15 @@ public final class VrouterWebApp implements ServletContextListener {
             jersey.addMapping("/*");
             jersey.setLoadOnStartup(1);
             jersey.setAsyncSupported(true);
+            // The client's address, for the brake on password guessing (Jersey does not pass it on).
+            ctx.addFilter("vrouter-client-address", (jakarta.servlet.Filter) (request, response, chain) -> {
+                ClientAddress.set(java.net.InetAddress.getByName(request.getRemoteAddr()));
+                try {
+                    chain.doFilter(request, response);
+                } finally {
+                    ClientAddress.clear();
+                }
+            }).addMappingForServletNames(null, false, "vrouter-rest");
             log.info("REST on {} (in the servlet container), data in {}", ctx.getContextPath() + "/api/v1", settings.dataDir());
         } catch (Exception e) {
             throw new IllegalStateException("vrouter cannot start: " + e.getMessage(), e);

@@ -102,4 +102,15 @@ class MainTest {
             assertThat(server.service().findByName("m2")).isEmpty();
         }
     }
+
+    @Test
+    void hashPasswordPrintsAFormThatLogsIn() throws Exception {
+        var out = new java.io.ByteArrayOutputStream();
+        int code = Main.hashPassword(new java.io.ByteArrayInputStream("t0ps3cret\n".getBytes()), new java.io.PrintStream(out));
+        assertThat(code).isZero();
+        String stored = out.toString().strip();
+        assertThat(stored).startsWith("{pbkdf2-sha256}").doesNotContain("t0ps3cret");
+        var c = io.vrouter.core.config.Credentials.from(Settings.of(Map.of("user.ops", "operator:" + stored)));
+        assertThat(c.authenticate("ops", "t0ps3cret")).isPresent();
+    }
 }

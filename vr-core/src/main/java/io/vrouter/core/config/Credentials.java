@@ -2,34 +2,75 @@ package io.vrouter.core.config;
 
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.crypto.Mac;
+import javax.crypto.SecretKeyFactory;
+import javax.crypto.spec.PBEKeySpec;
+import javax.crypto.spec.SecretKeySpec;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The users of the HTTP and SSH interfaces and their roles, from the settings
- * ({@code user.NAME = ROLE:PASSWORD}, the password in clear or as {@code {sha256}HEX}).
+ * ({@code user.NAME = ROLE:PASSWORD}), and the brake on password guessing ({@link AuthThrottle}).
+ *
+ * <p>A password is best stored as a slow salted hash, {@code {pbkdf2-sha256}ITERATIONS$SALT$HASH}
+ * (PBKDF2 with HMAC-SHA-256, base64; {@code java -jar vrouter.jar --hash-password} makes one). The
+ * older forms, the password in clear or as {@code {sha256}HEX}, are still accepted, with a warning at
+ * start-up. Since every REST request carries its password, a password once verified against its
+ * slow hash is remembered (as an HMAC under a key made for this process) so that the next request
+ * costs microseconds, not the hash's hundreds of milliseconds.
  *
  * <p>With no user configured, the development users {@code admin}/{@code admin} (operator) and
  * {@code viewer}/{@code viewer} (read-only) apply, and the server refuses to listen anywhere but on
  * the loopback interface.
  */
 public final class Credentials {
+    private static final Logger log = LoggerFactory.getLogger(Credentials.class);
     public enum Role { VIEWER, OPERATOR }
+
+    static final String PBKDF2 = "{pbkdf2-sha256}";
+    static final String SHA256 = "{sha256}";
+    /** OWASP's figure for PBKDF2-HMAC-SHA256 (2023). */
+    static final int ITERATIONS = 600_000;
+    private static final int VERIFIED_MAX = 1024;
 
     private record User(Role role, String password) {
     }
 
+    /**
+     * The outcome of a login: the role when the password is right, none when it is not, and
+     * {@code throttled} when the source has failed too often to be checked now.
+     */
+    public record Login(Optional<Role> role, boolean throttled) {
+        public boolean accepted() {
+            return role.isPresent();
+        }
+    }
+
     private final Map<String, User> users;
     private final boolean developmentDefaults;
+    private final AuthThrottle throttle;
+    private final Map<String, Role> verified = new ConcurrentHashMap<>();
+    private final SecretKeySpec verifiedKey;
 
-    private Credentials(Map<String, User> users, boolean developmentDefaults) {
+    private Credentials(Map<String, User> users, boolean developmentDefaults, AuthThrottle throttle) {
         this.users = users;
         this.developmentDefaults = developmentDefaults;
+        this.throttle = throttle;
+        byte[] key = new byte[32];
+        new SecureRandom().nextBytes(key);
+        this.verifiedKey = new SecretKeySpec(key, "HmacSHA256");
     }
 
     public static Credentials from(Settings settings) {
@@ -45,12 +86,22 @@ public final class Credentials {
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("setting 'user." + name + "': role must be operator or viewer");
             }
-            users.put(name, new User(role, spec.substring(colon + 1)));
+            String password = spec.substring(colon + 1);
+            if (password.startsWith(PBKDF2)) {
+                parse(password).orElseThrow(() -> new IllegalArgumentException("setting 'user." + name
+                        + "': a " + PBKDF2 + " password must be ITERATIONS$SALT$HASH (java -jar vrouter.jar --hash-password)"));
+            } else {
+                log.warn("setting 'user.{}': the password is stored {}; store a slow salted hash instead "
+                        + "(java -jar vrouter.jar --hash-password)", name,
+                        password.startsWith(SHA256) ? "as an unsalted SHA-256" : "in clear");
+            }
+            users.put(name, new User(role, password));
         });
-        if (!users.isEmpty()) return new Credentials(users, false);
+        AuthThrottle throttle = AuthThrottle.from(settings);
+        if (!users.isEmpty()) return new Credentials(users, false, throttle);
         users.put("admin", new User(Role.OPERATOR, "admin"));
         users.put("viewer", new User(Role.VIEWER, "viewer"));
-        return new Credentials(users, true);
+        return new Credentials(users, true, throttle);
     }
 
     /** True when no user is configured and the well-known development users apply. */
@@ -58,24 +109,99 @@ public final class Credentials {
         return developmentDefaults;
     }
 
-    /** The user's role when the password is right. */
+    /** The brake on password guessing shared by every interface. */
+    public AuthThrottle throttle() {
+        return throttle;
+    }
+
+    /** The user's role when the password is right; no brake, no count (see {@link #login}). */
     public Optional<Role> authenticate(String user, String password) {
         User u = users.get(user);
         if (u == null || password == null) return Optional.empty();
-        return matches(u.password, password) ? Optional.of(u.role) : Optional.empty();
+        if (!u.password.startsWith(PBKDF2)) return matches(u.password, password) ? Optional.of(u.role) : Optional.empty();
+        String key = remembered(user, password);
+        Role known = verified.get(key);
+        if (known != null) return Optional.of(known);
+        if (!matches(u.password, password)) return Optional.empty();
+        if (verified.size() >= VERIFIED_MAX) verified.clear();
+        verified.put(key, u.role);
+        return Optional.of(u.role);
+    }
+
+    /**
+     * A login over an interface from a source: refused unchecked while the source is throttled,
+     * otherwise checked, and a failure counted against the source.
+     */
+    public Login login(String iface, InetAddress source, String user, String password) {
+        if (!throttle.allow(iface, source)) return new Login(Optional.empty(), true);
+        Optional<Role> role = authenticate(user, password);
+        if (role.isEmpty()) throttle.failed(iface, source, user);
+        return new Login(role, false);
+    }
+
+    /** A stored form of the password: PBKDF2-HMAC-SHA256 with a random salt, for {@code user.NAME}. */
+    public static String hash(String password) {
+        byte[] salt = new byte[16];
+        new SecureRandom().nextBytes(salt);
+        return hash(password, salt, ITERATIONS);
+    }
+
+    static String hash(String password, byte[] salt, int iterations) {
+        Base64.Encoder b64 = Base64.getEncoder().withoutPadding();
+        return PBKDF2 + iterations + "$" + b64.encodeToString(salt) + "$"
+                + b64.encodeToString(pbkdf2(password, salt, iterations));
+    }
+
+    private record Pbkdf2(int iterations, byte[] salt, byte[] hash) {
+    }
+
+    private static Optional<Pbkdf2> parse(String stored) {
+        String[] parts = stored.substring(PBKDF2.length()).split("\\$");
+        try {
+            Pbkdf2 p = new Pbkdf2(Integer.parseInt(parts[0]), Base64.getDecoder().decode(parts[1]),
+                    Base64.getDecoder().decode(parts[2]));
+            return parts.length == 3 && p.iterations() > 0 && p.salt().length > 0 && p.hash().length > 0
+                    ? Optional.of(p) : Optional.empty();
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static byte[] pbkdf2(String password, byte[] salt, int iterations) {
+        try {
+            PBEKeySpec spec = new PBEKeySpec(password.toCharArray(), salt, iterations, 256);
+            return SecretKeyFactory.getInstance("PBKDF2WithHmacSHA256").generateSecret(spec).getEncoded();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static boolean matches(String stored, String given) {
         byte[] expected;
         byte[] actual;
-        if (stored.startsWith("{sha256}")) {
-            expected = HexFormat.of().parseHex(stored.substring("{sha256}".length()).toLowerCase(Locale.ROOT));
+        if (stored.startsWith(PBKDF2)) {
+            Pbkdf2 p = parse(stored).orElseThrow();
+            expected = p.hash();
+            actual = pbkdf2(given, p.salt(), p.iterations());
+        } else if (stored.startsWith(SHA256)) {
+            expected = HexFormat.of().parseHex(stored.substring(SHA256.length()).toLowerCase(Locale.ROOT));
             actual = sha256(given);
         } else {
             expected = stored.getBytes(StandardCharsets.UTF_8);
             actual = given.getBytes(StandardCharsets.UTF_8);
         }
         return MessageDigest.isEqual(expected, actual);
+    }
+
+    /** What a verified password is remembered by: an HMAC under this process's key, never the password. */
+    private String remembered(String user, String password) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(verifiedKey);
+            return Base64.getEncoder().encodeToString(mac.doFinal((user + '\0' + password).getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     static byte[] sha256(String s) {

@@ -1,0 +1,88 @@
+package io.vrouter.it.limits;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vrouter.it.ServerProcess;
+import io.vrouter.it.Sockets;
+import java.io.InputStream;
+import java.net.Socket;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Password guessing is braked per source on every interface (issue 12): after auth.max-failures
+ * wrong logins from one address, tries from there are refused unchecked, while the real user logs in
+ * from another address; each failure is logged and counted. One source address per interface.
+ */
+class AuthThrottleIT {
+    @TempDir
+    Path dir;
+
+    @Test
+    void guessingIsThrottledPerSourceOnRestNetconfAndSnmp() throws Exception {
+        Path config = dir.resolve("vrouter.properties");
+        Files.writeString(config, "auth.max-failures=5\nauth.failure-interval=60s\n");
+        try (ServerProcess server = ServerProcess.start(dir, "--config", config.toString())) {
+            // REST from 127.0.0.2: five 401s, then 429 unchecked, the right password included.
+            List<String> rest = new ArrayList<>();
+            for (int k = 0; k < 7; k++) rest.add(restStatus(server, "127.0.0.2", "admin", "guess" + k));
+            rest.add(restStatus(server, "127.0.0.2", "admin", "admin"));
+            assertThat(rest).containsExactly("401", "401", "401", "401", "401", "429", "429", "429");
+            assertThat(restStatus(server, "127.0.0.1", "admin", "admin")).isEqualTo("200");
+
+            // NETCONF (SSH) from 127.0.0.3.
+            ServerProcess.Result ssh = ServerProcess.run(List.of("python3", "src/test/python/ssh_logins.py",
+                    Integer.toString(server.netconfPort), "127.0.0.3", "admin", "g1", "g2", "g3", "g4", "g5", "admin"));
+            assertThat(ssh.out().strip().split("\n")).as(ssh.toString())
+                    .containsExactly("refused", "refused", "refused", "refused", "refused", "refused");
+            ServerProcess.Result operator = ServerProcess.run(List.of("python3", "src/test/python/ssh_logins.py",
+                    Integer.toString(server.netconfPort), "127.0.0.1", "admin", "admin"));
+            assertThat(operator.out().strip()).as(operator.toString()).isEqualTo("accepted");
+
+            // SNMPv2c community guesses from 127.0.0.4: then even "public" gets no answer from there.
+            for (int k = 0; k < 5; k++) assertThat(snmpget(server, "127.0.0.4", "guess" + k).exit()).isNotZero();
+            assertThat(snmpget(server, "127.0.0.4", "public").exit()).isNotZero();
+            ServerProcess.Result manager = snmpget(server, "127.0.0.1", "public");
+            assertThat(manager.exit()).as(manager.toString()).isZero();
+
+            String metrics = server.metrics();
+            assertThat(metrics).contains("vrouter_auth_failures_total{interface=\"rest\"} 5.0",
+                    "vrouter_auth_failures_total{interface=\"netconf\"} 5.0",
+                    "vrouter_auth_failures_total{interface=\"snmp\"} 5.0",
+                    "vrouter_auth_throttled_total{interface=\"rest\"} 3.0",
+                    "vrouter_auth_throttled_total{interface=\"netconf\"} 1.0",
+                    "vrouter_auth_throttled_total{interface=\"snmp\"} 1.0",
+                    "vrouter_auth_throttled_sources 3.0");
+            assertThat(server.log()).contains("5 failed logins from 127.0.0.2", "5 failed logins from 127.0.0.3",
+                    "5 failed logins from 127.0.0.4");
+        }
+    }
+
+    /** One REST request from a source address, by hand: its status code. */
+    private static String restStatus(ServerProcess server, String source, String user, String password) throws Exception {
+        try (Socket s = Sockets.connectFrom(source, server.restPort)) {
+            String auth = Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+            s.getOutputStream().write(("GET /api/v1/hypervisor HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                    + "Authorization: Basic " + auth + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            s.setSoTimeout(10_000);
+            InputStream in = s.getInputStream();
+            StringBuilder line = new StringBuilder();
+            int c;
+            while ((c = in.read()) >= 0 && c != '\n') line.append((char) c);
+            return line.toString().split(" ")[1];
+        }
+    }
+
+    private static ServerProcess.Result snmpget(ServerProcess server, String source, String community) throws Exception {
+        return ServerProcess.run(List.of("snmpget", "-v2c", "-c", community, "--clientaddr=" + source, "-t", "0.5",
+                "-r", "0", "udp:127.0.0.1:" + server.snmpPort, "1.3.6.1.2.1.1.3.0"));
+    }
+
+}

@@ -1,0 +1,120 @@
+package io.vrouter.core.config;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Slows down password guessing from one source, on every interface: a source address may fail
+ * {@code auth.max-failures} (10) logins in a row; after that it gets one more try per
+ * {@code auth.failure-interval} (1 s), and tries in between are refused without being checked. The
+ * real user, from another address, is never held back, and not locked out from the same one either:
+ * the allowance comes back with time. Failures are logged and counted
+ * ({@code vrouter_auth_failures_total{interface}}, {@code vrouter_auth_throttled_total{interface}}).
+ *
+ * <p>A token bucket per source: capacity max-failures, one token back per interval, one spent per
+ * failed login. At most {@value #MAX_SOURCES} sources are tracked (SNMP's source addresses can be
+ * forged); beyond, sources whose allowance is whole are forgotten first.
+ */
+public final class AuthThrottle implements MeterBinder {
+    private static final Logger log = LoggerFactory.getLogger(AuthThrottle.class);
+    static final int MAX_SOURCES = 10_000;
+
+    private final int maxFailures;
+    private final long intervalNanos;
+    private final Map<InetAddress, Bucket> sources = new ConcurrentHashMap<>();
+    private volatile MeterRegistry registry = new SimpleMeterRegistry();
+
+    private final class Bucket {
+        private double tokens = maxFailures;
+        private long updated = System.nanoTime();
+
+        /** Refills by the time passed; whether a try is allowed now. */
+        synchronized boolean allows(long now) {
+            tokens = Math.min(maxFailures, tokens + (double) (now - updated) / intervalNanos);
+            updated = now;
+            return tokens >= 1;
+        }
+
+        /** Spends a token; true when this failure used the last one. */
+        synchronized boolean spend(long now) {
+            allows(now);
+            tokens = Math.max(0, tokens - 1);
+            return tokens < 1;
+        }
+
+        synchronized boolean whole(long now) {
+            allows(now);
+            return tokens >= maxFailures;
+        }
+    }
+
+    public AuthThrottle(int maxFailures, Duration interval) {
+        if (maxFailures < 1 || interval.isNegative() || interval.isZero()) {
+            throw new IllegalArgumentException("auth.max-failures must be at least 1 and auth.failure-interval positive");
+        }
+        this.maxFailures = maxFailures;
+        this.intervalNanos = interval.toNanos();
+    }
+
+    static AuthThrottle from(Settings s) {
+        return new AuthThrottle(s.getInt("auth.max-failures", 10), s.getDuration("auth.failure-interval", "1s"));
+    }
+
+    /**
+     * Whether a source may try to log in now. When not, the try is counted as throttled and must be
+     * refused without checking the credentials. An unknown source (null) is never held back.
+     */
+    public boolean allow(String iface, InetAddress source) {
+        Bucket b = source == null ? null : sources.get(source);
+        if (b == null || b.allows(System.nanoTime())) return true;
+        Counter.builder("vrouter.auth.throttled").description("Logins refused unchecked: too many failures from the source")
+                .tag("interface", iface).register(registry).increment();
+        return false;
+    }
+
+    /** Records a failed login from a source: a log line, a count, and one try less for the source. */
+    public void failed(String iface, InetAddress source, String user) {
+        Counter.builder("vrouter.auth.failures").description("Failed logins").tag("interface", iface)
+                .register(registry).increment();
+        log.info("{}: failed login{} from {}", iface, user == null ? "" : " as '" + user + "'",
+                source == null ? "an unknown address" : source.getHostAddress());
+        if (source == null) return;
+        Bucket b = sources.get(source);
+        if (b == null) {
+            if (sources.size() >= MAX_SOURCES) forgetIdle();
+            if (sources.size() >= MAX_SOURCES) return;
+            b = sources.computeIfAbsent(source, k -> new Bucket());
+        }
+        if (b.spend(System.nanoTime())) {
+            log.warn("{}: {} failed logins from {}: one more try every {} ms from there (auth.max-failures, "
+                    + "auth.failure-interval)", iface, maxFailures, source.getHostAddress(), intervalNanos / 1_000_000);
+        }
+    }
+
+    private void forgetIdle() {
+        long now = System.nanoTime();
+        sources.values().removeIf(b -> b.whole(now));
+    }
+
+    /** Sources held back right now. */
+    int throttledSources() {
+        long now = System.nanoTime();
+        return (int) sources.values().stream().filter(b -> !b.allows(now)).count();
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        this.registry = registry;
+        Gauge.builder("vrouter.auth.throttled.sources", this, AuthThrottle::throttledSources)
+                .description("Source addresses whose logins are throttled now").register(registry);
+    }
+}

@@ -1,0 +1,87 @@
+package io.vrouter.core.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class CredentialsTest {
+    private static final InetAddress GUESSER = address("192.0.2.7");
+    private static final InetAddress OPERATOR = address("192.0.2.8");
+
+    private static InetAddress address(String a) {
+        try {
+            return InetAddress.getByName(a);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void aSlowSaltedHashIsAcceptedAndTwoHashesOfOnePasswordDiffer() {
+        String stored = Credentials.hash("s3cret");
+        assertThat(stored).startsWith("{pbkdf2-sha256}600000$");
+        assertThat(Credentials.hash("s3cret")).isNotEqualTo(stored);
+        Credentials c = Credentials.from(Settings.of(Map.of("user.ops", "operator:" + stored)));
+        assertThat(c.authenticate("ops", "s3cret")).hasValue(Credentials.Role.OPERATOR);
+        assertThat(c.authenticate("ops", "s3cret")).as("remembered once verified").hasValue(Credentials.Role.OPERATOR);
+        assertThat(c.authenticate("ops", "S3cret")).isEmpty();
+    }
+
+    @Test
+    void theOlderFormsAreStillAccepted() {
+        String sha = "{sha256}" + HexFormat.of().formatHex(Credentials.sha256("old"));
+        Credentials c = Credentials.from(Settings.of(Map.of("user.a", "viewer:plain", "user.b", "operator:" + sha)));
+        assertThat(c.authenticate("a", "plain")).hasValue(Credentials.Role.VIEWER);
+        assertThat(c.authenticate("b", "old")).hasValue(Credentials.Role.OPERATOR);
+        assertThat(c.authenticate("b", sha)).isEmpty();
+    }
+
+    @Test
+    void aMalformedHashIsRefusedAtStartUp() {
+        assertThatThrownBy(() -> Credentials.from(Settings.of(Map.of("user.a", "viewer:{pbkdf2-sha256}12$$"))))
+                .hasMessageContaining("user.a").hasMessageContaining("ITERATIONS$SALT$HASH");
+    }
+
+    @Test
+    void aGuessingSourceIsThrottledWhileTheOperatorElsewhereLogsIn() throws Exception {
+        String stored = Credentials.hash("right", "salt".getBytes(StandardCharsets.UTF_8), 1000);
+        Credentials c = Credentials.from(Settings.of(Map.of("user.ops", "operator:" + stored,
+                "auth.max-failures", "5", "auth.failure-interval", "200ms")));
+        for (int k = 0; k < 5; k++) {
+            Credentials.Login l = c.login("rest", GUESSER, "ops", "wrong" + k);
+            assertThat(l.accepted()).isFalse();
+            assertThat(l.throttled()).isFalse();
+        }
+        // Spent: even the right password is not checked from there for now.
+        assertThat(c.login("rest", GUESSER, "ops", "right").throttled()).isTrue();
+        assertThat(c.login("netconf", GUESSER, "ops", "right").throttled()).isTrue();
+        // Not a lock-out of the user: from elsewhere at once, and from there again a moment later.
+        assertThat(c.login("rest", OPERATOR, "ops", "right").role()).hasValue(Credentials.Role.OPERATOR);
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        Credentials.Login again;
+        do {
+            Thread.sleep(20);
+            again = c.login("rest", GUESSER, "ops", "right");
+        } while (again.throttled() && System.nanoTime() < deadline);
+        assertThat(again.accepted()).isTrue();
+        // One try per interval after that: a wrong one spends it.
+        assertThat(c.login("rest", GUESSER, "ops", "wrong").accepted()).isFalse();
+        assertThat(c.login("rest", GUESSER, "ops", "right").throttled()).isTrue();
+    }
+
+    @Test
+    void failuresAndThrottledTriesAreCounted() {
+        var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        Credentials c = Credentials.from(Settings.of(Map.of("auth.max-failures", "2")));
+        c.throttle().bindTo(registry);
+        for (int k = 0; k < 4; k++) c.login("snmp", GUESSER, null, "guess");
+        assertThat(registry.get("vrouter.auth.failures").tag("interface", "snmp").counter().count()).isEqualTo(2);
+        assertThat(registry.get("vrouter.auth.throttled").tag("interface", "snmp").counter().count()).isEqualTo(2);
+        assertThat(registry.get("vrouter.auth.throttled.sources").gauge().value()).isEqualTo(1);
+    }
+}
