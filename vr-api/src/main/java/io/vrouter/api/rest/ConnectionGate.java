@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * cannot take the threads everyone else needs. The address is read from the server's exchange, a
  * class of the JDK's {@code sun.net.httpserver} package: that needs {@code --add-opens
  * jdk.httpserver/sun.net.httpserver=ALL-UNNAMED}, which the executable jar's manifest carries.
- * Without it the cap is not applied, with a warning at start-up (docs/adr/0003).
+ * Without it the cap is not applied, with a warning at start-up (docs/adr/0005).
  *
  * <p>Threads are made as connections need them, up to the server's connection cap, and die when
  * idle: an accepted connection always finds one.

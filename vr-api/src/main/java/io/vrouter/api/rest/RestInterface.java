@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  * and with the add-on about one connection in six stalled after a POST. The JDK server answers such
  * requests in HTTP/1.1, as RFC 9110 allows, and loads a fraction of the classes.
  *
- * <p>Its limits (docs/adr/0003): a time for each request to arrive, connections per client address
+ * <p>Its limits (docs/adr/0005): a time for each request to arrive, connections per client address
  * ({@link ConnectionGate}), places for API requests and for event streams ({@link AdmissionFilter}).
  */
 public final class RestInterface implements ManagementInterface {
