@@ -262,6 +262,18 @@ class NetnsDriverIT {
     }
 
     @Test
+    void withoutRootsCapabilitiesTheServerRefusesToStartInOneLine() throws Exception {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        ServerProcess.Result r = ServerProcess.run(List.of("setpriv", "--bounding-set=-net_admin,-sys_admin",
+                "--inh-caps=-net_admin,-sys_admin", java, "-jar", System.getProperty("vrouter.jar"), "--driver", "netns",
+                "--data-dir", dir.resolve("unprivileged").toString(), "--rest-port", Integer.toString(ServerProcess.freeTcpPort()),
+                "--snmp-port", Integer.toString(ServerProcess.freeUdpPort()), "--netconf-port", Integer.toString(ServerProcess.freeTcpPort())));
+        assertThat(r.exit()).as(r.toString()).isEqualTo(1);
+        assertThat(r.err().strip()).isEqualTo("vrouter: --driver netns needs root (CAP_NET_ADMIN and CAP_SYS_ADMIN);"
+                + " this process lacks CAP_NET_ADMIN and CAP_SYS_ADMIN");
+    }
+
+    @Test
     void aKillDuringProvisioningIsProvisionedAgainWholeAfterTheRestart() throws Exception {
         StringBuilder ifaces = new StringBuilder();
         for (int n = 1; n <= 100; n++) {
