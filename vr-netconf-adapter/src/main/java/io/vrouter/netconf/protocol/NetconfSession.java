@@ -365,6 +365,9 @@ public final class NetconfSession {
             return Outcome.of(getSchema(op));
         } else if (Ns.NMDA.equals(ns) && "get-data".equals(name)) {
             return Outcome.of(Retrieval.getData(ctx, this, op));
+        } else if (Ns.NMDA.equals(ns) && "edit-data".equals(name)) {
+            writer(name);
+            return editData(op);
         }
         throw new RpcError(Type.PROTOCOL, "operation-not-supported", null, null,
                 "unknown operation '" + name + "' in namespace '" + ns + "'").info("bad-element", name);
@@ -422,19 +425,43 @@ public final class NetconfSession {
 
     // ------------------------------------------------------------------ edit-config, copy-config
 
+    /**
+     * {@code <edit-data>} (RFC 8526): edit-config on an NMDA datastore (running or candidate), always
+     * all or nothing (test-then-set, rollback-on-error).
+     */
+    private Outcome editData(Element op) throws RpcError {
+        Element dsElement = SecureXml.child(op, Ns.NMDA, "datastore");
+        if (dsElement == null) throw RpcError.missingElement(Type.PROTOCOL, null, "datastore", "edit-data needs <datastore>");
+        String ds = Retrieval.datastore(dsElement);
+        if (ds.equals("operational")) {
+            throw RpcError.invalidValue(null, "the operational datastore is not writable").info("bad-element", "datastore");
+        }
+        EditConfig.Op defaultOp = defaultOperation(SecureXml.child(op, Ns.NMDA, "default-operation"));
+        Element config = SecureXml.child(op, Ns.NMDA, "config");
+        if (config == null) {
+            if (SecureXml.child(op, Ns.NMDA, "url") != null) {
+                throw new RpcError(Type.PROTOCOL, "operation-not-supported", ":url is not supported").info("bad-element", "url");
+            }
+            throw RpcError.missingElement(Type.PROTOCOL, null, "config", "edit-data needs <config>");
+        }
+        return Outcome.errors(edit(Datastores.parse(ds, null), config, defaultOp, EditConfig.ErrorOption.ROLLBACK_ON_ERROR,
+                TestOption.TEST_THEN_SET));
+    }
+
+    private static EditConfig.Op defaultOperation(Element d) throws RpcError {
+        if (d == null) return EditConfig.Op.MERGE;
+        return switch (SecureXml.text(d).trim()) {
+            case "merge" -> EditConfig.Op.MERGE;
+            case "replace" -> EditConfig.Op.REPLACE;
+            case "none" -> EditConfig.Op.NONE;
+            default -> throw RpcError.invalidValue(null, "default-operation must be merge, replace or none")
+                    .info("bad-element", "default-operation");
+        };
+    }
+
     private Outcome editConfig(Element op) throws RpcError {
         Datastores.Name target = datastore(op, "target");
-        EditConfig.Op defaultOp = EditConfig.Op.MERGE;
-        Element d = SecureXml.child(op, Ns.BASE, "default-operation");
-        if (d != null) {
-            defaultOp = switch (SecureXml.text(d).trim()) {
-                case "merge" -> EditConfig.Op.MERGE;
-                case "replace" -> EditConfig.Op.REPLACE;
-                case "none" -> EditConfig.Op.NONE;
-                default -> throw RpcError.invalidValue(null, "default-operation must be merge, replace or none")
-                        .info("bad-element", "default-operation");
-            };
-        }
+        EditConfig.Op defaultOp = defaultOperation(SecureXml.child(op, Ns.BASE, "default-operation"));
         TestOption test = TestOption.TEST_THEN_SET;
         Element t = SecureXml.child(op, Ns.BASE, "test-option");
         if (t != null) {

@@ -209,6 +209,35 @@ class StandardsTest {
         assertThat(c.rpc(getData("operational", "<with-defaults>trim</with-defaults>"))).contains("<error-tag>invalid-value</error-tag>");
     }
 
+    static String editData(String datastore, String tables) {
+        return "<edit-data xmlns='" + NMDA + "' xmlns:ds='" + DS + "'><datastore>ds:" + datastore + "</datastore><config>"
+                + "<NEW-VMM-MIB xmlns='" + VMM + "' xmlns:nc='urn:ietf:params:xml:ns:netconf:base:1.0'>" + tables
+                + "</NEW-VMM-MIB></config></edit-data>";
+    }
+
+    @Test
+    void editDataWritesRunningOrCandidateAllOrNothing() throws Exception {
+        TestClient c = client();
+        assertThat(c.rpc(editData("candidate", configTable(entry(1, "ed1", ""))))).contains("<ok/>");
+        assertThat(service.indices()).isEmpty();
+        assertThat(c.rpc(getData("candidate", ""))).contains("<vmName>ed1</vmName>");
+        assertThat(c.rpc("<commit/>")).contains("<ok/>");
+        assertThat(service.indices()).containsExactly(1);
+        assertThat(c.rpc(editData("running", configTable(entry(2, "ed2", ""))))).contains("<ok/>");
+        assertThat(service.indices()).containsExactly(1, 2);
+        // One bad entry: nothing of the edit is applied.
+        assertThat(c.rpc(editData("running", configTable(entry(3, "ed3", "") + entry(4, "ed4", "<vmConfigMemory>1</vmConfigMemory>")))))
+                .contains("<error-tag>invalid-value</error-tag>");
+        assertThat(service.indices()).containsExactly(1, 2);
+        assertThat(c.rpc(editData("operational", configTable(entry(5, "ed5", ""))))).contains("<error-tag>invalid-value</error-tag>");
+        assertThat(c.rpc("<edit-data xmlns='" + NMDA + "' xmlns:ds='" + DS + "'><datastore>ds:running</datastore></edit-data>"))
+                .contains("<error-tag>missing-element</error-tag>");
+        TestClient viewer = new TestClient(ctx, "viewer", true, true);
+        clients.add(viewer);
+        assertThat(viewer.rpc(editData("running", configTable(entry(6, "ed6", ""))))).contains("<error-tag>access-denied</error-tag>");
+        assertThat(service.indices()).containsExactly(1, 2);
+    }
+
     @Test
     void maxDepthCutsEachSelectedNodeBelowTheGivenLevel() throws Exception {
         TestClient c = client();
