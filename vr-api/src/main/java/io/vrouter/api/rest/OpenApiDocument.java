@@ -83,7 +83,7 @@ public class OpenApiDocument {
                     .addSecurityItem(new SecurityRequirement().addList("basic"));
             Reader reader = new Reader(new SwaggerConfiguration().openAPI(base).sortOutput(true));
             Set<Class<?>> resources = new LinkedHashSet<>(List.of(RoutersResource.class, HypervisorResource.class,
-                    EventsResource.class));
+                    EventsResource.class, SessionResource.class));
             OpenAPI read = reader.read(resources);
             addProblemResponses(read);
             document = read;

@@ -1,5 +1,6 @@
 package io.vrouter.api.rest;
 
+import io.vrouter.api.console.ConsoleResource;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.core.spi.ServerContext;
@@ -24,10 +25,13 @@ public final class RestApplication {
         rc.register(HealthResource.class);
         rc.register(MetricsResource.class);
         rc.register(OpenApiDocument.class);
+        rc.register(SessionResource.class);
+        rc.register(ConsoleResource.class);
         rc.register(JacksonFeature.withoutExceptionMappers());
         rc.register(new JsonMapping());
         rc.register(new SafeXmlReader());
         rc.register(ProblemMapper.class);
+        rc.register(new CsrfFilter());
         rc.register(new BasicAuthFilter(context.credentials()));
         rc.register(new BodyLimitFilter(context.settings().getInt("rest.max-body-bytes", (int) DEFAULT_MAX_BODY)));
         rc.register(new RequestLogFilter(context.metrics()));

@@ -121,6 +121,11 @@ public final class VirtualRouterService implements AutoCloseable {
         return driver.adminStates();
     }
 
+    /** The templates the driver makes VRs from, its default first. */
+    public List<String> templates() {
+        return driver.templates();
+    }
+
     // ---------------------------------------------------------------- start-up and reconciliation
 
     /** What reconciliation found at start-up. */

@@ -1,0 +1,254 @@
+package io.vrouter.it.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vrouter.it.ServerProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.WebElement;
+
+/**
+ * The web console in Debian's headless chromium against the packaged server, with the paper's
+ * hypervisor timings so that transitions can be watched: the whole lifecycle through the pages, a
+ * refused creation's error beside its field, a viewer without write controls, and the CSRF defence.
+ * Screenshots go to target/console-screenshots; with -Dconsole.screenshots.docs=DIR the README's two
+ * are written there too.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ConsoleIT {
+    private static final Path SHOTS = Path.of("target", "console-screenshots");
+    private final ObjectMapper json = new ObjectMapper();
+    private final List<String> pageMessages = new ArrayList<>();
+    private Path dir;
+    private ServerProcess server;
+    private Browser browser;
+
+    @BeforeAll
+    void start() throws Exception {
+        dir = Files.createTempDirectory("console-it");
+        server = ServerProcess.start(dir.resolve("server"), "--sim-latency", "paper");
+        browser = new Browser(dir.resolve("chromium-profile"), SHOTS);
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (browser != null) browser.close();
+        if (server != null) server.close();
+    }
+
+    private void signInAs(String user) {
+        browser.open(server.restBase() + "/");
+        browser.await(10, d -> browser.find("#login-user").isDisplayed());
+        browser.signIn(user, user);
+        browser.await(10, d -> !browser.all(".vr-table").isEmpty());
+        // Set once per page load: still there at the end means nothing reloaded the page.
+        browser.script("window.vrouterTestPage = 'not reloaded'");
+    }
+
+    private void go(String hash) {
+        browser.script("location.hash = arguments[0]", hash);
+    }
+
+    /** The state the VR's page shows (read in the page: the pill is redrawn on every change). */
+    private String shownState() {
+        return (String) browser.script("const p = document.querySelector('.head-state .pill'); return p && p.dataset.state;");
+    }
+
+    private String operState() {
+        return browser.await(10, d -> shownState());
+    }
+
+    private void awaitState(String state, int seconds) {
+        browser.await(seconds, d -> state.equals(shownState()));
+    }
+
+    private void collectMessages() {
+        pageMessages.addAll(browser.consoleMessages());
+    }
+
+    @Test
+    @Order(1)
+    void anOperatorCreatesStopsStartsAndDeletesAVrWithoutReloading() throws Exception {
+        signInAs("admin");
+        browser.find(".page-head a[href='#/create']").click();
+        browser.await(5, d -> !browser.all("form.form").isEmpty());
+        browser.find("[name=vmName]").sendKeys("web1");
+        browser.find("[name=vmConfigMemory]").clear();
+        browser.find("[name=vmConfigMemory]").sendKeys("256");
+        browser.find(".if-row [name=vmNetworkConfigParent]").sendKeys("xenbr0");
+        browser.find(".if-row [name=vmNetworkConfigAddress]").sendKeys("192.0.2.10");
+        browser.find("form.form button[type=submit]").click();
+
+        // The VR's page: accepted as preparing, then running when the event says so.
+        browser.await(10, d -> d.getCurrentUrl().matches(".*#/vr/\\d+$"));
+        String url = browser.driver.getCurrentUrl();
+        int vmIndex = Integer.parseInt(url.substring(url.lastIndexOf('/') + 1));
+        List<String> seen = new ArrayList<>();
+        browser.await(15, d -> {
+            String s = shownState();
+            if (s != null && (seen.isEmpty() || !seen.get(seen.size() - 1).equals(s))) seen.add(s);
+            return "running".equals(s);
+        });
+        assertThat(seen).as("states shown").startsWith("preparing").endsWith("running");
+        assertThat(browser.find("#view h1").getText()).isEqualTo("web1");
+        assertThat(browser.find(".cards").getText()).contains("256 MiB");
+        assertThat(browser.all("tbody tr").stream().map(WebElement::getText).toList())
+                .anyMatch(row -> row.contains("xenbr0") && row.contains("192.0.2.10/24"));
+
+        browser.find("[data-action=stop]").click();
+        awaitState("shutdown", 15);
+        assertThat(browser.find("[data-action=stop]").isEnabled()).isFalse();
+        browser.find("[data-action=start]").click();
+        awaitState("running", 15);
+        // The charts fill from samples taken every few seconds.
+        browser.await(15, d -> browser.find(".chart .chart-latest").getText().contains("%"));
+        browser.screenshot("vr");
+
+        // The list shows it running, updated live.
+        go("#/");
+        browser.await(10, d -> "running".equals(browser.script(
+                "const r = document.querySelector(`tr[data-index='${arguments[0]}']`); return r && r.dataset.state;", vmIndex)));
+        browser.screenshot("list");
+
+        // The same name again: the server's 409 shown next to the name field.
+        go("#/create");
+        browser.await(5, d -> !browser.all("form.form").isEmpty());
+        WebElement name = browser.find("[name=vmName]");
+        name.sendKeys("web1");
+        browser.find("form.form button[type=submit]").click();
+        WebElement error = browser.await(10, d -> {
+            WebElement e = browser.find("#" + name.getAttribute("aria-describedby").split(" ")[0]);
+            return e.getText().isEmpty() ? null : e;
+        });
+        assertThat(error.getText()).contains("already exists");
+        assertThat(name.getAttribute("aria-invalid")).isEqualTo("true");
+        // Next to its field: the message sits in the name input's own field box.
+        assertThat(error.findElement(By.xpath("..")).findElement(By.cssSelector("input")).getAttribute("name")).isEqualTo("vmName");
+        browser.screenshot("create-refused");
+
+        // Delete, confirmed in a dialog; back on the list the row goes when the event says it is gone.
+        go("#/vr/" + vmIndex);
+        awaitState("running", 10);
+        browser.find("[data-action=delete]").click();
+        WebElement dialog = browser.await(5, d -> browser.find("dialog[open]"));
+        assertThat(dialog.getText()).contains("Delete web1?");
+        dialog.findElement(By.cssSelector(".btn-danger")).click();
+        browser.await(5, d -> d.getCurrentUrl().endsWith("#/"));
+        browser.await(20, d -> browser.all("tr[data-index='" + vmIndex + "']").isEmpty());
+        assertThat(server.get("/api/v1/routers/" + vmIndex).statusCode()).isEqualTo(404);
+
+        assertThat(browser.script("return window.vrouterTestPage")).isEqualTo("not reloaded");
+        collectMessages();
+    }
+
+    @Test
+    @Order(2)
+    void theListFiltersByNameAndStateFromTheKeyboard() throws Exception {
+        for (String n : List.of("edge1", "edge2", "core1")) {
+            assertThat(server.post("/api/v1/routers?wait=10s", "{\"vmName\":\"" + n + "\",\"vmNetworkConfigTable\":"
+                    + "[{\"vmNetworkConfigParent\":\"xenbr0\"},{\"vmNetworkConfigParent\":\"xenbr1\"}]}").statusCode()).isEqualTo(201);
+        }
+        int core = json.readTree(server.get("/api/v1/routers?name=core1").body()).at("/virtualRouter/0/vmIndex").asInt();
+        assertThat(server.post("/api/v1/routers/" + core + "/stop?wait=10s", "").statusCode()).isEqualTo(200);
+        signInAs("admin");
+        // "/" jumps to the filter.
+        browser.find("body").sendKeys("/");
+        browser.driver.switchTo().activeElement().sendKeys("edge*");
+        browser.await(5, d -> visibleNames().equals(List.of("edge1", "edge2")));
+        browser.find("#filter-name").sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.DELETE);
+        new org.openqa.selenium.support.ui.Select(browser.find("#filter-state")).selectByValue("shutdown");
+        browser.await(5, d -> visibleNames().equals(List.of("core1")));
+        assertThat(browser.find("#list-summary").getText()).contains("1 shutdown").contains("1 shown");
+
+        // The topology draws each VR with a port on each network it is plugged into.
+        go("#/topology");
+        browser.await(5, d -> browser.all(".topology .vr-node").size() == 3);
+        assertThat(browser.all(".topology .net-label").stream().map(WebElement::getText).toList()).containsExactly("xenbr0", "xenbr1");
+        assertThat(browser.all(".topology .link")).hasSize(6);
+        browser.screenshot("topology");
+        go("#/host");
+        browser.await(5, d -> browser.find("#h-driver").findElement(By.xpath("..")).getText().contains("ready"));
+        browser.await(5, d -> browser.find(".counts").getText().contains("shutdown"));
+        browser.screenshot("host");
+        collectMessages();
+    }
+
+    private List<String> visibleNames() {
+        return browser.all(".vr-table tbody tr").stream().filter(WebElement::isDisplayed)
+                .map(tr -> tr.findElement(By.cssSelector(".vr-link")).getText()).toList();
+    }
+
+    @Test
+    @Order(3)
+    void aViewerSeesNoWriteControlsAndTheServerRefusesTheirWritesAnyway() throws Exception {
+        int vmIndex = json.readTree(server.post("/api/v1/routers?wait=10s", "{\"vmName\":\"seen\"}").body()).get("vmIndex").asInt();
+        if (!browser.all("#logout").isEmpty() && browser.find("#logout").isDisplayed()) browser.find("#logout").click();
+        signInAs("viewer");
+        assertThat(browser.find("#who").getText()).contains("viewer");
+        assertThat(browser.all("a[href='#/create']").stream().filter(WebElement::isDisplayed)).isEmpty();
+        go("#/vr/" + vmIndex);
+        assertThat(operState()).isEqualTo("running");
+        assertThat(browser.all("[data-action]")).isEmpty();
+        assertThat(browser.all("form")).noneMatch(WebElement::isDisplayed);
+        assertThat(browser.all("button").stream().filter(WebElement::isDisplayed).map(WebElement::getText).toList())
+                .containsExactly("Sign out");
+        browser.screenshot("viewer");
+        // Even with the console's header, the server refuses a viewer's write.
+        Object status = browser.asyncScript("const done = arguments[arguments.length - 1];"
+                + "fetch('api/v1/routers/' + arguments[0] + '/stop', {method: 'POST', credentials: 'omit',"
+                + " headers: {Authorization: 'Basic ' + btoa('viewer:viewer'), 'X-Requested-By': 'test'}})"
+                + ".then(r => done(r.status))", vmIndex);
+        assertThat(status).isEqualTo(403L);
+        assertThat(json.readTree(server.get("/api/v1/routers/" + vmIndex).body()).at("/vmEntry/vmOperState").asText())
+                .isEqualTo("running");
+        collectMessages();
+    }
+
+    @Test
+    @Order(4)
+    void aBrowsersWriteWithoutTheCsrfDefenceIsRefused() throws Exception {
+        int vmIndex = json.readTree(server.post("/api/v1/routers?wait=10s", "{\"vmName\":\"guarded\"}").body()).get("vmIndex").asInt();
+        browser.open(server.restBase() + "/");
+        // From the console's own origin, with the operator's credentials, but without X-Requested-By
+        // (a form, or a script that is not the console): chromium sends Origin and Sec-Fetch-Site.
+        String call = "const done = arguments[arguments.length - 1];"
+                + "fetch('api/v1/routers/' + arguments[0] + '/stop', {method: 'POST', credentials: 'omit', headers: arguments[1]})"
+                + ".then(r => r.json().then(p => done([r.status, p.detail || ''])))";
+        List<?> refused = (List<?>) browser.asyncScript(call, vmIndex, Map.of("Authorization", "Basic YWRtaW46YWRtaW4="));
+        assertThat(refused.get(0)).isEqualTo(403L);
+        assertThat((String) refused.get(1)).contains("X-Requested-By");
+        assertThat(json.readTree(server.get("/api/v1/routers/" + vmIndex).body()).at("/vmEntry/vmOperState").asText())
+                .isEqualTo("running");
+        // The same with the console's header is the console's own write: accepted.
+        List<?> accepted = (List<?>) browser.asyncScript(call, vmIndex,
+                Map.of("Authorization", "Basic YWRtaW46YWRtaW4=", "X-Requested-By", "vrouter-console"));
+        assertThat(accepted.get(0)).isEqualTo(202L);
+        collectMessages();
+        // Nothing on any page broke the Content-Security-Policy or failed.
+        assertThat(pageMessages).noneMatch(m -> m.contains("Content Security Policy") || m.contains("Uncaught"));
+        docsScreenshots();
+    }
+
+    /** The README's two pictures, when asked for: the list and one VR's page. */
+    private void docsScreenshots() throws Exception {
+        String docs = System.getProperty("console.screenshots.docs");
+        if (docs == null || docs.isBlank()) return;
+        Files.copy(SHOTS.resolve("list.png"), Path.of(docs, "console-list.png"), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(SHOTS.resolve("vr.png"), Path.of(docs, "console-vr.png"), StandardCopyOption.REPLACE_EXISTING);
+    }
+}

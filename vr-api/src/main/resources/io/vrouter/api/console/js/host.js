@@ -1,0 +1,100 @@
+// The host: the vmHypervisor group, the VRs counted by state (live), the driver and its readiness,
+// and the events seen since login.
+import { api, health } from './api.js';
+import { OPER_STATES, store, subscribe } from './store.js';
+import { formatNumber, formatUptime, h, statePill } from './ui.js';
+
+const REFRESH_MS = 5000;
+const LOG_ROWS = 200;
+
+export function renderHost(view) {
+  document.title = 'Host · vrouter';
+  const hypervisor = h('dl.facts');
+  const driver = h('dl.facts');
+  const counts = h('ul.counts');
+  const log = h('tbody');
+  view.append(
+    h('div.page-head', {}, h('div', {}, h('h1', {}, 'Host'),
+      h('p.summary', {}, 'The hypervisor this vrouter manages, its driver, and what happened since you signed in.'))),
+    h('div.cards', {},
+      h('section.card', { 'aria-labelledby': 'h-hv' }, h('h2', { id: 'h-hv' }, 'Hypervisor'), hypervisor),
+      h('section.card', { 'aria-labelledby': 'h-driver' }, h('h2', { id: 'h-driver' }, 'Driver'), driver),
+      h('section.card', { 'aria-labelledby': 'h-counts' }, h('h2', { id: 'h-counts' }, 'VRs by state'), counts)),
+    h('section.card', { 'aria-labelledby': 'h-log' }, h('h2', { id: 'h-log' }, 'Event log'),
+      h('table.grid', {}, h('caption.visually-hidden', {}, 'Events, newest first'),
+        h('thead', {}, h('tr', {}, ['Time', 'VR', 'Event', 'State', 'Reason'].map((c) => h('th', { scope: 'col' }, c)))),
+        log)));
+
+  const facts = (dl, pairs) => dl.replaceChildren(...pairs.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v ?? '—')]));
+
+  async function refresh() {
+    const [hv, ready] = await Promise.all([api('GET', 'hypervisor'), health()]).catch(() => [null, null]);
+    if (hv) {
+      facts(hypervisor, [
+        ['Software', hv.vmHvSoftware], ['Version', hv.vmHvVersion], ['Object ID', hv.vmHvObjectID],
+        ['Uptime', formatUptime(hv.vmHvUpTime / 100)], ['VMs (vmNumber)', formatNumber(hv.vmNumber)],
+        ['Configured VRs', formatNumber(hv.vmConfiguredVMs)], ['Active VRs', formatNumber(hv.vmActiveVMs)],
+        ['Next free index', hv.vmConfigNextAvailableVmIndex],
+        ['Notifications', (hv.vmPerVMNotificationsEnabled ? 'per VR' : '') + (hv.vmBulkNotificationsEnabled ? ' bulk' : '') || 'off']]);
+    }
+    if (ready) {
+      facts(driver, [
+        ['Driver', ready.driver],
+        ['Readiness', h('span.pill.pill-' + (ready.status === 'UP' ? 'ok' : 'bad'), {}, h('span.dot', { 'aria-hidden': 'true' }),
+          ready.status === 'UP' ? 'ready' : 'not ready')],
+        ['Problem', ready.driverProblem || 'none'],
+        ['Admin states', store.session.adminStates.join(', ')],
+        ['Templates', store.session.templates.join(', ')],
+        ['Unresolved VMs', formatNumber(ready.unresolvedVms)],
+        ['Event stream', store.live === 'live' ? 'connected' : 'reconnecting']]);
+    }
+  }
+
+  function drawCounts() {
+    const by = {};
+    for (const vr of store.vrs.values()) {
+      const s = vr.vmEntry?.vmOperState || 'unknown';
+      by[s] = (by[s] || 0) + 1;
+    }
+    const present = OPER_STATES.filter((s) => by[s]);
+    counts.replaceChildren(...(present.length ? present.map((s) => h('li', {},
+      h('a', { href: '#/?state=' + s, 'aria-label': `${by[s]} ${s}: show them` }, statePill(s), h('span.count', {}, formatNumber(by[s])))))
+      : [h('li.muted', {}, 'No VRs.')]));
+  }
+
+  function logRow(e) {
+    const change = e.previousOperState && e.previousOperState !== e.vmOperState
+      ? [statePill(e.previousOperState), h('span.arrow', { 'aria-label': 'to' }, '→'), statePill(e.vmOperState)]
+      : [statePill(e.vmOperState)];
+    return h('tr', {}, h('td.mono', {}, new Date(e.timestamp).toLocaleTimeString()),
+      h('td', {}, e.type === 'deleted' ? e.vmName : h('a', { href: '#/vr/' + e.vmIndex }, e.vmName)),
+      h('td', {}, e.type), h('td', {}, h('div.state-line', {}, change)), h('td.reason', {}, e.reason || ''));
+  }
+
+  function drawLog() {
+    const rows = store.events.slice(0, LOG_ROWS).map(logRow);
+    log.replaceChildren(...(rows.length ? rows
+      : [h('tr', {}, h('td.muted', { colspan: 5 }, 'No event since you signed in. Events appear here as they happen.'))]));
+  }
+
+  let pending = null;
+  const unsubscribe = subscribe((change) => {
+    if (change.kind === 'live') refresh();
+    if (change.kind !== 'event' && change.kind !== 'all') return;
+    // A burst of events is drawn once.
+    if (!pending) pending = requestAnimationFrame(() => {
+      pending = null;
+      drawCounts();
+      drawLog();
+    });
+  });
+  refresh();
+  drawCounts();
+  drawLog();
+  const timer = setInterval(refresh, REFRESH_MS);
+  return () => {
+    clearInterval(timer);
+    unsubscribe();
+    if (pending) cancelAnimationFrame(pending);
+  };
+}

@@ -1,0 +1,312 @@
+// One VR: its configuration and state tables, the actions the driver offers, its interfaces, and
+// live charts sampled from GET routers/{vmIndex} every few seconds. State changes come from the
+// event stream at once.
+import { api } from './api.js';
+import { LiveChart } from './chart.js';
+import { reload, store, subscribe } from './store.js';
+import {
+  announce, clearProblems, confirmDialog, field, formatBytes, formatMiB, formatNumber, formatUptime, h, showProblem,
+  statePill, toast,
+} from './ui.js';
+
+const SAMPLE_MS = 3000;
+/** The actions, the admin state each asks for, and when it would change anything. */
+const ACTIONS = [
+  ['start', 'Start', 'running', (oper, admin) => oper !== 'running' || admin !== 'running'],
+  ['stop', 'Stop', 'shutdown', (oper, admin) => oper !== 'shutdown' || admin !== 'shutdown'],
+  ['pause', 'Pause', 'paused', (oper) => oper === 'running'],
+  ['suspend', 'Suspend', 'suspended', (oper) => oper === 'running' || oper === 'paused'],
+];
+
+export function renderRouter(view, [indexText]) {
+  const vmIndex = Number(indexText);
+  const canWrite = store.canWrite();
+  let vr = store.vrs.get(vmIndex) || null;
+  let previous = null;
+  let timer = null;
+  let gone = false;
+
+  const title = h('h1');
+  const pills = h('div.head-state');
+  const actionError = h('p.alert', { role: 'alert', hidden: true });
+  const actions = h('div.actions', { role: 'toolbar', 'aria-label': 'Actions' });
+  const buttons = {};
+  if (canWrite) {
+    for (const [name, label, target] of ACTIONS) {
+      if (!store.session.adminStates.includes(target)) continue;
+      buttons[name] = h('button.btn', { type: 'button', 'data-action': name, onclick: () => act(name, label) }, label);
+      actions.append(buttons[name]);
+    }
+    actions.append(h('button.btn.btn-danger', { type: 'button', 'data-action': 'delete', onclick: remove }, 'Delete'));
+  }
+  const config = h('dl.facts');
+  const state = h('dl.facts');
+  const routing = h('dl.facts');
+  const interfaces = h('tbody');
+  const cpus = h('tbody');
+  const storage = h('tbody');
+  const charts = h('div.charts');
+  const cpuChart = new LiveChart(charts, { title: 'CPU use', format: (v) => v.toFixed(1) + ' %' });
+  const trafficChart = new LiveChart(charts, { title: 'Interface traffic', format: bitsPerSecond });
+  const diskChart = new LiveChart(charts, { title: 'Disk I/O', format: (v) => formatBytes(v) + '/s' });
+
+  view.append(
+    h('nav.crumbs', { 'aria-label': 'Breadcrumb' }, h('a', { href: '#/' }, 'Virtual routers'), h('span', { 'aria-hidden': 'true' }, ' / '),
+      h('span', { 'aria-current': 'page' }, vr ? vr.vmName : '#' + vmIndex)),
+    h('div.page-head', {}, h('div', {}, title, pills), actions),
+    actionError,
+    h('div.cards', {},
+      h('section.card', { 'aria-labelledby': 'h-config' }, h('h2', { id: 'h-config' }, 'Configuration'), config),
+      h('section.card', { 'aria-labelledby': 'h-state' }, h('h2', { id: 'h-state' }, 'State'), state),
+      h('section.card', { 'aria-labelledby': 'h-routing' }, h('h2', { id: 'h-routing' }, 'Routing'), routing)),
+    h('section.card', { 'aria-labelledby': 'h-charts' }, h('h2', { id: 'h-charts' }, 'Activity'), charts),
+    h('section.card', { 'aria-labelledby': 'h-if' }, h('h2', { id: 'h-if' }, 'Interfaces'),
+      h('table.grid', {}, h('caption.visually-hidden', {}, 'Interfaces: vmNetworkConfigTable with vmNetworkTable'),
+        h('thead', {}, h('tr', {}, ['Index', 'Network', 'MAC', 'Address', 'Model', 'Host ifIndex', canWrite ? 'Actions' : null]
+          .filter(Boolean).map((c) => h('th', { scope: 'col' }, c)))), interfaces),
+      canWrite ? addInterfaceForm() : null),
+    h('div.cards.cards-2', {},
+      h('section.card', { 'aria-labelledby': 'h-cpu' }, h('h2', { id: 'h-cpu' }, 'CPUs'),
+        h('table.grid', {}, h('caption.visually-hidden', {}, 'vmCpuTable'),
+          h('thead', {}, h('tr', {}, ['vCPU', 'CPU time', 'Physical CPU', 'Affinity'].map((c) => h('th', { scope: 'col' }, c)))), cpus)),
+      h('section.card', { 'aria-labelledby': 'h-storage' }, h('h2', { id: 'h-storage' }, 'Storage'),
+        h('table.grid', {}, h('caption.visually-hidden', {}, 'vmStorageTable'),
+          h('thead', {}, h('tr', {}, ['Disk', 'Resource', 'Type', 'Size', 'Read', 'Written'].map((c) => h('th', { scope: 'col' }, c)))), storage))));
+
+  function facts(dl, pairs) {
+    dl.replaceChildren(...pairs.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v ?? '—')]));
+  }
+
+  function draw() {
+    if (!vr) return;
+    const e = vr.vmEntry || {};
+    document.title = vr.vmName + ' · vrouter';
+    title.textContent = vr.vmName;
+    view.querySelector('.crumbs [aria-current]').textContent = vr.vmName;
+    pills.replaceChildren(statePill(e.vmOperState), h('span.admin', {}, 'admin ' + (vr.vmAdminState || '—')),
+      h('span.admin', {}, 'vmIndex ' + vr.vmIndex));
+    if (e.vmOperState === 'crashed' && e.vmOperStateReason) pills.append(h('p.reason', {}, 'Crashed: ' + e.vmOperStateReason));
+    for (const [name, , , useful] of ACTIONS) {
+      if (buttons[name]) buttons[name].disabled = gone || !useful(e.vmOperState, vr.vmAdminState);
+    }
+    facts(config, [
+      ['Template', vr.vmConfigTemplate], ['CPUs', vr.vmConfigCpuNumber], ['Memory', formatMiB(vr.vmConfigMemory)],
+      ['Auto-start', vr.vmConfigAutoStart === undefined ? null : vr.vmConfigAutoStart ? 'yes' : 'no'],
+      ['Admin state', vr.vmAdminState], ['UUID', e.vmUUID]]);
+    const unit = e.vmMemUnit || 1;
+    facts(state, [
+      ['Oper state', e.vmOperState], ['Uptime', formatUptime(e.vmOperState === 'running' || e.vmOperState === 'paused' ? (e.vmUpTime || 0) / 100 : null)],
+      ['CPU time', e.vmCpuTime == null ? null : (e.vmCpuTime / 1e6).toFixed(2) + ' s'],
+      ['CPUs now', e.vmCurCpuNumber], ['Memory now', e.vmCurMem == null ? null : formatBytes(e.vmCurMem * unit)],
+      ['OS type', e.vmOSType]]);
+    facts(routing, [
+      ['Router address', e.vmRouterAddr], ['Route entries', formatNumber(e.vmRouteEntries)],
+      ['FIB entries', formatNumber(e.vmFibEntries)], ['Protocols', e.vmRoutingProtocols || 'none']]);
+    const live = new Map((vr.vmNetworkTable || []).map((n) => [n.vmNetworkIndex, n]));
+    interfaces.replaceChildren(...(vr.vmNetworkConfigTable || []).map((n) => {
+      const s = live.get(n.vmNetworkConfigIndex) || {};
+      return h('tr', {},
+        h('td.num', {}, n.vmNetworkConfigIndex), h('td', {}, n.vmNetworkConfigParent),
+        h('td.mono', {}, s.vmNetworkPhysAddress || n.vmNetworkConfigPhysAddress || '—'),
+        h('td.mono', {}, n.vmNetworkConfigAddress ? n.vmNetworkConfigAddress + '/' + n.vmNetworkConfigPrefixLength : '—'),
+        h('td', {}, s.vmNetworkModel || '—'), h('td.num', {}, s.vmNetworkIfIndex ?? '—'),
+        canWrite ? h('td', {}, h('button.btn.btn-small', { type: 'button', onclick: () => removeInterface(n),
+          'aria-label': `Remove interface ${n.vmNetworkConfigIndex} (${n.vmNetworkConfigParent})` }, 'Remove')) : null);
+    }));
+    if (!interfaces.children.length) interfaces.append(h('tr', {}, h('td.muted', { colspan: canWrite ? 7 : 6 }, 'No interfaces.')));
+    cpus.replaceChildren(...(vr.vmCpuTable || []).map((c) => h('tr', {}, h('td.num', {}, c.vmCpuIndex),
+      h('td.num', {}, c.vmCpuCoreTime == null ? '—' : (c.vmCpuCoreTime / 1e6).toFixed(2) + ' s'),
+      h('td.num', {}, c.vmCpuPhysIndex || 'any'), h('td', {}, ['unknown', 'enabled', 'disabled'][c.vmCpuAffinity] || '—'))));
+    if (!cpus.children.length) cpus.append(h('tr', {}, h('td.muted', { colspan: 4 }, 'No virtual CPU is running.')));
+    storage.replaceChildren(...(vr.vmStorageTable || []).map((d) => h('tr', {}, h('td.num', {}, d.vmStorageIndex),
+      h('td.mono', {}, d.vmStorageResourceID || '—'), h('td', {}, d.vmStorageMediaTypeString || d.vmStorageSourceTypeString || '—'),
+      h('td.num', {}, d.vmStorageDefinedSize == null ? '—' : formatBytes(d.vmStorageDefinedSize * (d.vmStorageSizeUnit || 1))),
+      h('td.num', {}, formatBytes(d.vmStorageReadOctets)), h('td.num', {}, formatBytes(d.vmStorageWriteOctets)))));
+    if (!storage.children.length) storage.append(h('tr', {}, h('td.muted', { colspan: 6 }, 'No storage.')));
+  }
+
+  /** One sample for the charts: rates from the difference with the previous reading. */
+  function sample(now) {
+    const t = Date.now() / 1000;
+    if (previous) {
+      const dt = t - previous.t;
+      const e = now.vmEntry || {};
+      const cpusNow = e.vmCurCpuNumber || now.vmConfigCpuNumber || 1;
+      const cpu = e.vmCpuTime == null || previous.vr.vmEntry?.vmCpuTime == null ? 0
+        : Math.max(0, (e.vmCpuTime - previous.vr.vmEntry.vmCpuTime) / 1e6 / dt / cpusNow * 100);
+      cpuChart.push(t, { CPU: cpu });
+      const traffic = rates(counters(now), counters(previous.vr), dt, 8);
+      if (Object.keys(traffic).length) trafficChart.push(t, traffic);
+      else trafficChart.note(`The '${store.session.driver}' driver reports no traffic counters for this VR's interfaces.`);
+      diskChart.push(t, rates(disk(now), disk(previous.vr), dt, 1));
+    }
+    previous = { t, vr: now };
+  }
+
+  async function poll() {
+    timer = null;
+    try {
+      const fresh = await api('GET', 'routers/' + vmIndex);
+      if (gone) return;
+      vr = fresh;
+      draw();
+      sample(fresh);
+    } catch (problem) {
+      if (problem.status === 404) return vanished();
+    }
+    if (!gone) timer = setTimeout(poll, SAMPLE_MS);
+  }
+
+  function vanished() {
+    gone = true;
+    actionError.hidden = false;
+    actionError.replaceChildren('This VR no longer exists. ', h('a', { href: '#/' }, 'Back to the list.'));
+    draw();
+  }
+
+  async function act(name, label) {
+    actionError.hidden = true;
+    try {
+      const answer = await api('POST', `routers/${vmIndex}/${name}`);
+      vr = Object.assign(vr || {}, answer);
+      draw();
+      announce(`${label}: asked; ${answer.vmName} is ${answer.vmEntry?.vmOperState}`);
+    } catch (problem) {
+      actionError.hidden = false;
+      actionError.textContent = `${label} refused: ${problem.message}`;
+    }
+  }
+
+  async function remove() {
+    const ok = await confirmDialog({ title: `Delete ${vr.vmName}?`, confirm: 'Delete',
+      text: 'The VR is shut down and removed from the host, with its interfaces. This cannot be undone.' });
+    if (!ok) return;
+    try {
+      await api('DELETE', 'routers/' + vmIndex);
+      toast(`${vr.vmName} is being deleted.`);
+      location.hash = '#/';
+    } catch (problem) {
+      actionError.hidden = false;
+      actionError.textContent = 'Delete refused: ' + problem.message;
+    }
+  }
+
+  async function removeInterface(n) {
+    const ok = await confirmDialog({ title: `Remove interface ${n.vmNetworkConfigIndex}?`, confirm: 'Remove',
+      text: `The interface on ${n.vmNetworkConfigParent} is unplugged from ${vr.vmName}.` });
+    if (!ok) return;
+    try {
+      await api('DELETE', `routers/${vmIndex}/interfaces/${n.vmNetworkConfigIndex}`);
+      toast(`Interface ${n.vmNetworkConfigIndex} removed.`);
+      refreshNow();
+    } catch (problem) {
+      actionError.hidden = false;
+      actionError.textContent = 'Remove refused: ' + problem.message;
+    }
+  }
+
+  function addInterfaceForm() {
+    const form = h('form.inline-form', { novalidate: true, 'aria-labelledby': 'h-add-if' },
+      h('h3', { id: 'h-add-if' }, 'Add an interface'),
+      h('div.form-row', {},
+        field({ label: 'Network', name: 'vmNetworkConfigParent', attrs: { placeholder: 'xenbr0', required: true } }),
+        field({ label: 'Address', name: 'vmNetworkConfigAddress', attrs: { placeholder: '192.0.2.1' } }),
+        field({ label: 'Prefix', name: 'vmNetworkConfigPrefixLength', type: 'number', attrs: { min: 0, max: 128 } }),
+        field({ label: 'MAC', name: 'vmNetworkConfigPhysAddress', attrs: { placeholder: 'generated' } }),
+        h('div.field.field-submit', {}, h('button.btn', { type: 'submit' }, 'Add interface'))),
+      h('p.form-summary', { role: 'alert', tabindex: '-1' }));
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      clearProblems(form);
+      const body = {};
+      for (const input of form.querySelectorAll('[data-field]')) {
+        if (input.value.trim() === '') continue;
+        body[input.name] = input.type === 'number' ? Number(input.value) : input.value.trim();
+      }
+      try {
+        const added = await api('POST', `routers/${vmIndex}/interfaces`, body);
+        form.reset();
+        toast(`Interface ${added.vmNetworkConfigIndex} added on ${added.vmNetworkConfigParent}.`);
+        refreshNow();
+      } catch (problem) {
+        showProblem(form, problem);
+      }
+    });
+    return form;
+  }
+
+  function refreshNow() {
+    if (timer) clearTimeout(timer);
+    if (!gone) poll();
+  }
+
+  // An event for this VR: draw what it says now, then read the rest.
+  let soon = null;
+  const unsubscribe = subscribe((change) => {
+    if (change.kind !== 'vr' || change.vmIndex !== vmIndex || gone) return;
+    const known = store.vrs.get(vmIndex);
+    if (!known) return vanished();
+    if (vr) {
+      vr.vmAdminState = known.vmAdminState;
+      vr.vmName = known.vmName;
+      vr.vmEntry = Object.assign(vr.vmEntry || {}, {
+        vmOperState: known.vmEntry.vmOperState, vmOperStateReason: known.vmEntry.vmOperStateReason });
+      draw();
+    }
+    if (!soon) soon = setTimeout(() => { soon = null; refreshNow(); }, 200);
+  });
+
+  draw();
+  poll();
+  return () => {
+    gone = true;
+    if (timer) clearTimeout(timer);
+    if (soon) clearTimeout(soon);
+    unsubscribe();
+    for (const c of [cpuChart, trafficChart, diskChart]) c.destroy();
+  };
+}
+
+/**
+ * The interfaces' byte counters, whatever the driver calls them: every numeric column of a
+ * vmNetworkTable row whose name ends in "Octets" (the IF-MIB convention), by interface and direction.
+ */
+function counters(vr) {
+  const out = {};
+  for (const n of vr.vmNetworkTable || []) {
+    for (const [k, v] of Object.entries(n)) {
+      if (!/Octets$/.test(k) || typeof v !== 'number') continue;
+      const direction = /In|Rx|Received/i.test(k) ? 'in' : /Out|Tx|Sent/i.test(k) ? 'out' : k;
+      out[`if${n.vmNetworkIndex} ${direction}`] = v;
+    }
+  }
+  return out;
+}
+
+function disk(vr) {
+  let read = 0;
+  let written = 0;
+  for (const d of vr.vmStorageTable || []) {
+    read += d.vmStorageReadOctets || 0;
+    written += d.vmStorageWriteOctets || 0;
+  }
+  return { read, written };
+}
+
+function rates(now, before, dt, scale) {
+  const out = {};
+  for (const [k, v] of Object.entries(now)) {
+    out[k] = k in before && dt > 0 ? Math.max(0, (v - before[k]) / dt) * scale : 0;
+  }
+  return out;
+}
+
+function bitsPerSecond(v) {
+  const units = ['bit/s', 'kbit/s', 'Mbit/s', 'Gbit/s'];
+  let i = 0;
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return (i ? v.toFixed(1) : Math.round(v)) + ' ' + units[i];
+}

@@ -1,0 +1,175 @@
+// What the console knows of the server: the session, every VR (one list call, then the event
+// stream), and the events seen since login. Views subscribe to changes.
+import { api, followEvents } from './api.js';
+
+export const OPER_STATES = ['unknown', 'other', 'preparing', 'running', 'suspending', 'suspended', 'resuming',
+  'paused', 'migrating', 'shuttingdown', 'shutdown', 'crashed'];
+const PAGE = 1000;
+const EVENT_LOG = 500;
+/** More changed VRs than this in one flush are re-read with one list call, not one call each. */
+const RELIST_ABOVE = 20;
+
+export const store = {
+  session: null,
+  /** vmIndex -> VR as the API represents it, plus _at: when its vmUpTime was read (performance.now()). */
+  vrs: new Map(),
+  loaded: false,
+  /** The newest events first. */
+  events: [],
+  live: 'down',
+  canWrite() {
+    return this.session && this.session.role === 'operator';
+  },
+};
+
+const listeners = new Set();
+/** Calls fn(change) on every change: {kind: 'vr', vmIndex} | {kind: 'all'} | {kind: 'event', event} | {kind: 'live'}. */
+export function subscribe(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+function notify(change) {
+  for (const fn of listeners) fn(change);
+}
+
+let stopEvents = null;
+let lastSequence = 0;
+
+/** After login: the whole list, then the event stream. */
+export async function start(session) {
+  store.session = session;
+  await loadAll();
+  stopEvents = followEvents(onEvent, (status) => {
+    const reconnected = status === 'live' && store.live === 'down' && store.loaded;
+    store.live = status;
+    notify({ kind: 'live' });
+    // Events may have been missed while the stream was down: read the list again.
+    if (reconnected && lastSequence > 0) loadAll();
+  });
+}
+
+export function stop() {
+  if (stopEvents) stopEvents();
+  stopEvents = null;
+  store.session = null;
+  store.vrs.clear();
+  store.events = [];
+  store.loaded = false;
+  store.live = 'down';
+  lastSequence = 0;
+}
+
+/** Reads every VR, a page of a thousand at a time. */
+export async function loadAll() {
+  const sequenceAtStart = lastSequence;
+  const fresh = new Map();
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await api('GET', `routers?offset=${offset}&limit=${PAGE}`);
+    const at = performance.now();
+    for (const vr of page.virtualRouter || []) {
+      vr._at = at;
+      fresh.set(vr.vmIndex, vr);
+    }
+    if (!page.virtualRouter || offset + PAGE >= page.total) break;
+  }
+  // Events that arrived while the list was read are newer than it: keep what they said.
+  for (const [index, old] of store.vrs) {
+    const vr = fresh.get(index);
+    if (vr && old._seq > sequenceAtStart) keepState(vr, old);
+  }
+  store.vrs = fresh;
+  store.loaded = true;
+  notify({ kind: 'all' });
+}
+
+/** Reads one VR again (its interfaces, CPUs or memory changed); gone VRs are dropped. */
+export async function reload(vmIndex) {
+  const sequenceAtStart = lastSequence;
+  let vr;
+  try {
+    vr = await api('GET', 'routers/' + vmIndex);
+  } catch (e) {
+    if (e.status === 404) {
+      store.vrs.delete(vmIndex);
+      notify({ kind: 'vr', vmIndex });
+    }
+    return null;
+  }
+  vr._at = performance.now();
+  const old = store.vrs.get(vmIndex);
+  if (old && old._seq > sequenceAtStart) keepState(vr, old);
+  store.vrs.set(vmIndex, vr);
+  notify({ kind: 'vr', vmIndex });
+  return vr;
+}
+
+function keepState(vr, newer) {
+  vr.vmAdminState = newer.vmAdminState;
+  vr.vmEntry = Object.assign(vr.vmEntry || {}, {
+    vmOperState: newer.vmEntry.vmOperState,
+    vmOperStateReason: newer.vmEntry.vmOperStateReason,
+  });
+  vr._seq = newer._seq;
+}
+
+// VRs whose configuration changed, read again together a moment later.
+const stale = new Set();
+let flushTimer = null;
+function markStale(vmIndex) {
+  stale.add(vmIndex);
+  if (!flushTimer) flushTimer = setTimeout(flush, 150);
+}
+async function flush() {
+  flushTimer = null;
+  const indices = [...stale];
+  stale.clear();
+  if (indices.length > RELIST_ABOVE) {
+    await loadAll();
+  } else {
+    await Promise.all(indices.map(reload));
+  }
+}
+
+function onEvent(type, e) {
+  lastSequence = Math.max(lastSequence, e.sequence);
+  store.events.unshift(e);
+  if (store.events.length > EVENT_LOG) store.events.length = EVENT_LOG;
+  if (type === 'deleted') {
+    store.vrs.delete(e.vmIndex);
+  } else {
+    let vr = store.vrs.get(e.vmIndex);
+    if (!vr) {
+      // Shown at once with what the event says; the rest (CPUs, memory, interfaces) follows.
+      vr = { vmIndex: e.vmIndex, vmName: e.vmName, vmNetworkConfigTable: [], vmEntry: {}, _at: performance.now() };
+      store.vrs.set(e.vmIndex, vr);
+    }
+    const before = vr.vmEntry.vmOperState;
+    vr.vmName = e.vmName;
+    vr.vmAdminState = e.vmAdminState;
+    vr.vmEntry.vmOperState = e.vmOperState;
+    vr.vmEntry.vmOperStateReason = e.reason || null;
+    vr._seq = e.sequence;
+    if (e.vmOperState !== before) restartUptime(vr, before, e.vmOperState);
+    if (type === 'created' || type === 'configChanged') markStale(e.vmIndex);
+  }
+  notify({ kind: 'vr', vmIndex: e.vmIndex });
+  notify({ kind: 'event', event: e });
+}
+
+/** The uptime counts from a start; it stops when the VR goes down. */
+function restartUptime(vr, before, after) {
+  const up = (s) => s === 'running' || s === 'paused';
+  if (up(after) && !up(before)) {
+    vr.vmEntry.vmUpTime = 0;
+    vr._at = performance.now();
+  } else if (!up(after)) {
+    vr.vmEntry.vmUpTime = 0;
+  }
+}
+
+/** The VR's uptime now, in seconds: what the server said plus the time since, while it runs. */
+export function uptimeSeconds(vr) {
+  const e = vr.vmEntry || {};
+  if (e.vmOperState !== 'running' && e.vmOperState !== 'paused') return null;
+  return (e.vmUpTime || 0) / 100 + (performance.now() - (vr._at || performance.now())) / 1000;
+}

@@ -1,0 +1,193 @@
+package io.vrouter.api.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vrouter.api.server.VrouterServer;
+import io.vrouter.core.config.Settings;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The web console's side of the server over real HTTP: its static files and their headers, the
+ * session resource it starts from, and the CSRF rule for writes (browsers' writes from other origins
+ * refused, programs' writes untouched).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ConsoleTest {
+    private static final String ADMIN = RestClient.basic("admin", "admin");
+    private static final String VIEWER = RestClient.basic("viewer", "viewer");
+    private final ObjectMapper json = new ObjectMapper();
+    private VrouterServer server;
+    private RestClient rest;
+    private String host;
+
+    @BeforeAll
+    void start() throws Exception {
+        server = VrouterServer.start(Settings.of(Map.of("data-dir", Files.createTempDirectory("vrouter-console-test").toString(),
+                "rest-port", "0", "snmp-port", "0", "netconf-port", "0")));
+        int port = server.interfaces().stream().filter(i -> i instanceof RestInterface)
+                .mapToInt(i -> ((RestInterface) i).port()).findFirst().orElseThrow();
+        rest = new RestClient(port);
+        host = "127.0.0.1:" + port;
+    }
+
+    @AfterAll
+    void stop() {
+        server.close();
+    }
+
+    private HttpResponse<String> get(String path) throws Exception {
+        return rest.send(rest.request(path, null).GET());
+    }
+
+    @Test
+    void theConsoleIsServedAtTheRootWithAPolicyThatForbidsInlineScript() throws Exception {
+        HttpResponse<String> index = get("/");
+        assertThat(index.statusCode()).isEqualTo(200);
+        assertThat(index.headers().firstValue("Content-Type").orElse("")).startsWith("text/html");
+        String csp = index.headers().firstValue("Content-Security-Policy").orElse("");
+        assertThat(csp).contains("script-src 'self'").contains("default-src 'none'").contains("frame-ancestors 'none'")
+                .doesNotContain("unsafe-inline").doesNotContain("unsafe-eval");
+        assertThat(index.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+        // Every script of the page is a file of this origin: none is inline.
+        Matcher scripts = Pattern.compile("<script([^>]*)>").matcher(index.body());
+        int count = 0;
+        while (scripts.find()) {
+            assertThat(scripts.group(1)).contains("src=\"js/");
+            count++;
+        }
+        assertThat(count).isPositive();
+        assertThat(index.body()).doesNotContainPattern("\\son[a-z]+=").doesNotContain("style=");
+    }
+
+    @Test
+    void filesComeWithTheirTypeAndAnEntityTag() throws Exception {
+        HttpResponse<String> main = get("/js/main.js");
+        assertThat(main.statusCode()).isEqualTo(200);
+        assertThat(main.headers().firstValue("Content-Type").orElse("")).startsWith("text/javascript");
+        String tag = main.headers().firstValue("ETag").orElseThrow();
+        HttpResponse<String> again = rest.send(rest.request("/js/main.js", null).header("If-None-Match", tag).GET());
+        assertThat(again.statusCode()).isEqualTo(304);
+        assertThat(get("/console.css").headers().firstValue("Content-Type").orElse("")).startsWith("text/css");
+        // The chart library, from its WebJar in the jar: served locally, never from a CDN.
+        HttpResponse<String> chart = get("/lib/uPlot.iife.min.js");
+        assertThat(chart.statusCode()).isEqualTo(200);
+        assertThat(chart.body()).contains("uPlot");
+        assertThat(get("/lib/uPlot.min.css").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void nothingButTheConsolesFilesIsServed() throws Exception {
+        assertThat(get("/nope.js").statusCode()).isEqualTo(404);
+        assertThat(get("/js/..%2Findex.html").statusCode()).isEqualTo(404);
+        assertThat(get("/js/../../logback.xml").statusCode()).isEqualTo(404);
+        assertThat(get("/logback.xml").statusCode()).isEqualTo(404);
+        assertThat(get("/lib/uPlot.esm.js").statusCode()).isEqualTo(404);
+        assertThat(get("/io/vrouter/api/console/index.html").statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void theSessionSaysWhoTheCallerIsAndWhatTheDriverOffers() throws Exception {
+        JsonNode viewer = json.readTree(rest.get("/api/v1/session", VIEWER, "application/json").body());
+        assertThat(viewer.get("user").asText()).isEqualTo("viewer");
+        assertThat(viewer.get("role").asText()).isEqualTo("viewer");
+        assertThat(viewer.get("driver").asText()).isEqualTo("sim");
+        assertThat(viewer.get("adminStates").toString()).contains("\"running\"", "\"shutdown\"", "\"suspended\"", "\"paused\"");
+        assertThat(viewer.get("templates").get(0).asText()).isEqualTo("vyos");
+        JsonNode admin = json.readTree(rest.get("/api/v1/session", ADMIN, "application/json").body());
+        assertThat(admin.get("role").asText()).isEqualTo("operator");
+        assertThat(rest.get("/api/v1/session", null, "application/json").statusCode()).isEqualTo(401);
+        assertThat(rest.get("/api/v1/session", ADMIN, "application/xml").body()).contains("<role>operator</role>");
+    }
+
+    private int createRunning(String name) throws Exception {
+        HttpResponse<String> r = rest.post("/api/v1/routers?wait=10s", ADMIN, "application/json", "{\"vmName\":\"" + name + "\"}");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+        return json.readTree(r.body()).get("vmIndex").asInt();
+    }
+
+    private HttpResponse<String> stop(int vmIndex, String auth, String... headers) throws Exception {
+        HttpRequest.Builder b = rest.request("/api/v1/routers/" + vmIndex + "/stop?wait=10s", auth)
+                .header("Accept", "application/json").POST(HttpRequest.BodyPublishers.noBody());
+        for (int i = 0; i < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
+        return rest.send(b);
+    }
+
+    private String operState(int vmIndex) throws Exception {
+        return json.readTree(rest.get("/api/v1/routers/" + vmIndex, VIEWER, "application/json").body())
+                .at("/vmEntry/vmOperState").asText();
+    }
+
+    @Test
+    void aBrowsersWriteFromAnotherOriginIsRefusedAndChangesNothing() throws Exception {
+        int i = createRunning("csrf-target");
+        String[][] forged = {
+            {"Origin", "http://evil.example"},
+            {"Origin", "http://evil.example", "X-Requested-By", "x"},
+            {"Origin", "null", "X-Requested-By", "x"},
+            {"Sec-Fetch-Site", "cross-site"},
+            {"Sec-Fetch-Site", "same-site", "X-Requested-By", "x"},
+            // From this origin but without the console's header: a form or a no-cors fetch of ours would look so.
+            {"Origin", "http://" + host, "Sec-Fetch-Site", "same-origin"},
+            {"Origin", "http://" + host.replace("127.0.0.1", "localhost"), "X-Requested-By", "x"},
+        };
+        for (String[] headers : forged) {
+            HttpResponse<String> r = stop(i, ADMIN, headers);
+            assertThat(r.statusCode()).as(String.join(" ", headers) + ": " + r.body()).isEqualTo(403);
+            assertThat(r.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
+            assertThat(operState(i)).isEqualTo("running");
+        }
+        // Refused before authentication: no credentials prompt for a forged request.
+        HttpResponse<String> anonymous = stop(i, null, "Origin", "http://evil.example");
+        assertThat(anonymous.statusCode()).isEqualTo(403);
+        assertThat(anonymous.headers().firstValue("WWW-Authenticate")).isEmpty();
+        // The same DELETE from another site is refused too.
+        HttpResponse<String> delete = rest.send(rest.request("/api/v1/routers/" + i, ADMIN)
+                .header("Sec-Fetch-Site", "cross-site").DELETE());
+        assertThat(delete.statusCode()).isEqualTo(403);
+        assertThat(operState(i)).isEqualTo("running");
+    }
+
+    @Test
+    void theConsolesOwnWritesAndProgramsWritesAreAccepted() throws Exception {
+        int i = createRunning("csrf-allowed");
+        HttpResponse<String> console = stop(i, ADMIN, "Origin", "http://" + host, "Sec-Fetch-Site", "same-origin",
+                "X-Requested-By", "vrouter-console");
+        assertThat(console.statusCode()).as(console.body()).isEqualTo(200);
+        assertThat(operState(i)).isEqualTo("shutdown");
+        // A program (curl, a generated client) sends none of the browser's headers: as before.
+        HttpResponse<String> program = rest.send(rest.request("/api/v1/routers/" + i + "/start?wait=10s", ADMIN)
+                .POST(HttpRequest.BodyPublishers.noBody()));
+        assertThat(program.statusCode()).as(program.body()).isEqualTo(200);
+        assertThat(operState(i)).isEqualTo("running");
+        // Reads are not writes: a browser's GET from anywhere is answered (the same-origin policy keeps
+        // its answer from another page).
+        assertThat(rest.send(rest.request("/api/v1/routers/" + i, VIEWER).header("Sec-Fetch-Site", "cross-site").GET())
+                .statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void originsCompareByHostAndPortWithDefaultPorts() {
+        assertThat(CsrfFilter.sameOrigin("http://example.net", "example.net")).isTrue();
+        assertThat(CsrfFilter.sameOrigin("http://example.net", "example.net:80")).isTrue();
+        assertThat(CsrfFilter.sameOrigin("https://example.net", "example.net:443")).isTrue();
+        assertThat(CsrfFilter.sameOrigin("https://example.net", "example.net:80")).isFalse();
+        assertThat(CsrfFilter.sameOrigin("http://[::1]:8080", "[::1]:8080")).isTrue();
+        assertThat(CsrfFilter.sameOrigin("http://EXAMPLE.net:8080", "example.net:8080")).isTrue();
+        assertThat(CsrfFilter.sameOrigin("http://example.net:8081", "example.net:8080")).isFalse();
+        assertThat(CsrfFilter.sameOrigin("http://example.net.evil:8080", "example.net:8080")).isFalse();
+        assertThat(CsrfFilter.sameOrigin("null", "example.net")).isFalse();
+        assertThat(CsrfFilter.sameOrigin("http://example.net", null)).isFalse();
+        assertThat(CsrfFilter.sameOrigin("not a uri", "example.net")).isFalse();
+    }
+}
