@@ -123,7 +123,7 @@ class ConsoleIT {
         go("#/");
         browser.await(10, d -> "running".equals(browser.script(
                 "const r = document.querySelector(`tr[data-index='${arguments[0]}']`); return r && r.dataset.state;", vmIndex)));
-        browser.screenshot("list");
+        browser.screenshot("list-live");
 
         // The same name again: the server's 409 shown next to the name field.
         go("#/create");
@@ -159,13 +159,23 @@ class ConsoleIT {
     @Test
     @Order(2)
     void theListFiltersByNameAndStateFromTheKeyboard() throws Exception {
-        for (String n : List.of("edge1", "edge2", "core1")) {
-            assertThat(server.post("/api/v1/routers?wait=10s", "{\"vmName\":\"" + n + "\",\"vmNetworkConfigTable\":"
-                    + "[{\"vmNetworkConfigParent\":\"xenbr0\"},{\"vmNetworkConfigParent\":\"xenbr1\"}]}").statusCode()).isEqualTo(201);
+        // A small router: two edges, a core that is stopped, a firewall paused, a lab VR suspended.
+        Map<String, String> made = new java.util.LinkedHashMap<>();
+        String[][] vrs = {{"edge1", "2", "1024", "192.0.2.1"}, {"edge2", "2", "1024", "192.0.2.2"}, {"core1", "4", "2048", "198.51.100.1"},
+            {"dmz-fw", "1", "512", "203.0.113.1"}, {"lab", "1", "256", "198.51.100.9"}};
+        for (String[] v : vrs) {
+            String body = "{\"vmName\":\"" + v[0] + "\",\"vmConfigCpuNumber\":" + v[1] + ",\"vmConfigMemory\":" + v[2]
+                    + ",\"vmNetworkConfigTable\":[{\"vmNetworkConfigParent\":\"xenbr0\",\"vmNetworkConfigAddress\":\"" + v[3]
+                    + "\"},{\"vmNetworkConfigParent\":\"" + (v[0].startsWith("edge") ? "uplink" : "xenbr1") + "\"}]}";
+            var r = server.post("/api/v1/routers?wait=10s", body);
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+            made.put(v[0], json.readTree(r.body()).get("vmIndex").asText());
         }
-        int core = json.readTree(server.get("/api/v1/routers?name=core1").body()).at("/virtualRouter/0/vmIndex").asInt();
-        assertThat(server.post("/api/v1/routers/" + core + "/stop?wait=10s", "").statusCode()).isEqualTo(200);
+        assertThat(server.post("/api/v1/routers/" + made.get("core1") + "/stop?wait=10s", "").statusCode()).isEqualTo(200);
+        assertThat(server.post("/api/v1/routers/" + made.get("dmz-fw") + "/pause?wait=10s", "").statusCode()).isEqualTo(200);
+        assertThat(server.post("/api/v1/routers/" + made.get("lab") + "/suspend?wait=10s", "").statusCode()).isEqualTo(200);
         signInAs("admin");
+        browser.screenshot("list");
         // "/" jumps to the filter.
         browser.find("body").sendKeys("/");
         browser.driver.switchTo().activeElement().sendKeys("edge*");
@@ -177,14 +187,23 @@ class ConsoleIT {
 
         // The topology draws each VR with a port on each network it is plugged into.
         go("#/topology");
-        browser.await(5, d -> browser.all(".topology .vr-node").size() == 3);
-        assertThat(browser.all(".topology .net-label").stream().map(WebElement::getText).toList()).containsExactly("xenbr0", "xenbr1");
-        assertThat(browser.all(".topology .link")).hasSize(6);
+        browser.find("#topology-filter").sendKeys("edge*");
+        browser.await(5, d -> browser.all(".topology .vr-node").size() == 2);
+        assertThat(browser.all(".topology .net-label").stream().map(WebElement::getText).toList()).containsExactly("uplink", "xenbr0");
+        assertThat(browser.all(".topology .link")).hasSize(4);
+        browser.find("#topology-filter").sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.DELETE);
+        browser.await(5, d -> browser.all(".topology .vr-node").size() == vrs.length);
         browser.screenshot("topology");
         go("#/host");
         browser.await(5, d -> browser.find("#h-driver").findElement(By.xpath("..")).getText().contains("ready"));
         browser.await(5, d -> browser.find(".counts").getText().contains("shutdown"));
         browser.screenshot("host");
+
+        // A VR that has run for a while: its charts have several samples.
+        go("#/vr/" + made.get("edge1"));
+        browser.await(30, d -> browser.all(".chart[data-samples]").stream()
+                .allMatch(f -> Integer.parseInt(f.getAttribute("data-samples")) >= 5) && browser.all(".chart[data-samples]").size() == 2);
+        browser.screenshot("vr-running");
         collectMessages();
     }
 
@@ -249,6 +268,6 @@ class ConsoleIT {
         String docs = System.getProperty("console.screenshots.docs");
         if (docs == null || docs.isBlank()) return;
         Files.copy(SHOTS.resolve("list.png"), Path.of(docs, "console-list.png"), StandardCopyOption.REPLACE_EXISTING);
-        Files.copy(SHOTS.resolve("vr.png"), Path.of(docs, "console-vr.png"), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(SHOTS.resolve("vr-running.png"), Path.of(docs, "console-vr.png"), StandardCopyOption.REPLACE_EXISTING);
     }
 }

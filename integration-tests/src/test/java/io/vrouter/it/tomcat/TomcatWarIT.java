@@ -79,6 +79,22 @@ class TomcatWarIT {
             assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "/health")).build(),
                     HttpResponse.BodyHandlers.ofString()).body()).contains("\"UP\"");
 
+            // The web console at the context's root, from the WAR's classes, with its policy; its files by relative paths.
+            HttpResponse<String> console = http.send(HttpRequest.newBuilder(URI.create(base + "/")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(console.statusCode()).isEqualTo(200);
+            assertThat(console.body()).contains("src=\"js/main.js\"");
+            assertThat(console.headers().firstValue("Content-Security-Policy").orElse("")).contains("script-src 'self'");
+            for (String file : List.of("/js/main.js", "/console.css", "/lib/uPlot.iife.min.js")) {
+                assertThat(http.send(HttpRequest.newBuilder(URI.create(base + file)).build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode()).as(file).isEqualTo(200);
+            }
+            // A browser's write from another origin is refused here too.
+            HttpResponse<String> forged = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/routers"))
+                    .header("Authorization", AUTH).header("Content-Type", "application/json").header("Origin", "http://evil.example")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"vmName\":\"forged\"}")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(forged.statusCode()).isEqualTo(403);
+
             // The SNMP agent runs beside REST in the same web application.
             ServerProcess.Result walk = ServerProcess.run(List.of("snmpget", "-v2c", "-c", "public", "-On",
                     "udp:127.0.0.1:" + snmpPort, "1.3.6.1.3.7666.1.15.0"));

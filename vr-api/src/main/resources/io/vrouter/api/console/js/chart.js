@@ -68,6 +68,7 @@ export class LiveChart {
     }));
     this.figure.setAttribute('aria-label', `${this.title}, sampled every few seconds; now ${now}`);
     this.canvas.hidden = false;
+    this.figure.dataset.samples = this.times.length;
     const uPlot = await loadLibrary();
     if (!this.plot) {
       const clock = (t) => new Date(t * 1000).toLocaleTimeString('en-GB');

@@ -38,6 +38,7 @@ $('login-form').addEventListener('submit', async (e) => {
     return;
   }
   $('login-password').value = '';
+  performance.mark('vr:session');
   await enter(session);
 });
 

@@ -34,18 +34,31 @@ function notify(change) {
 
 let stopEvents = null;
 let lastSequence = 0;
+/** vmIndex -> sequence of its deleted event, so that a list read before the removal does not bring it back. */
+const deletedAt = new Map();
 
-/** After login: the whole list, then the event stream. */
+/**
+ * After login: the event stream, then the whole list. Subscribed first, so that no change falls
+ * between the list and the stream (what happens during the list call is merged by sequence).
+ */
 export async function start(session) {
   store.session = session;
-  await loadAll();
+  let opened;
+  const open = new Promise((resolve) => (opened = resolve));
   stopEvents = followEvents(onEvent, (status) => {
     const reconnected = status === 'live' && store.live === 'down' && store.loaded;
     store.live = status;
     notify({ kind: 'live' });
+    if (status === 'live') {
+      performance.mark('vr:stream-open');
+      opened();
+    }
     // Events may have been missed while the stream was down: read the list again.
-    if (reconnected && lastSequence > 0) loadAll();
+    if (reconnected) loadAll();
   });
+  // Without a stream (refused, say) the list still comes, a little later.
+  await Promise.race([open, new Promise((resolve) => setTimeout(resolve, 2000))]);
+  await loadAll();
 }
 
 export function stop() {
@@ -57,6 +70,7 @@ export function stop() {
   store.loaded = false;
   store.live = 'down';
   lastSequence = 0;
+  deletedAt.clear();
 }
 
 /** Reads every VR, a page of a thousand at a time. */
@@ -72,13 +86,21 @@ export async function loadAll() {
     }
     if (!page.virtualRouter || offset + PAGE >= page.total) break;
   }
-  // Events that arrived while the list was read are newer than it: keep what they said.
+  // Events that arrived while the list was read are newer than it: keep what they said, the VRs
+  // they created and the removals they announced.
   for (const [index, old] of store.vrs) {
+    if (!(old._seq > sequenceAtStart)) continue;
     const vr = fresh.get(index);
-    if (vr && old._seq > sequenceAtStart) keepState(vr, old);
+    if (vr) keepState(vr, old);
+    else fresh.set(index, old);
+  }
+  for (const [index, sequence] of deletedAt) {
+    if (sequence > sequenceAtStart) fresh.delete(index);
+    else deletedAt.delete(index);
   }
   store.vrs = fresh;
   store.loaded = true;
+  performance.mark('vr:list-loaded');
   notify({ kind: 'all' });
 }
 
@@ -136,6 +158,7 @@ function onEvent(type, e) {
   if (store.events.length > EVENT_LOG) store.events.length = EVENT_LOG;
   if (type === 'deleted') {
     store.vrs.delete(e.vmIndex);
+    deletedAt.set(e.vmIndex, e.sequence);
   } else {
     let vr = store.vrs.get(e.vmIndex);
     if (!vr) {
