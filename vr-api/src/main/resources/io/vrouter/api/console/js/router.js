@@ -267,18 +267,12 @@ export function renderRouter(view, [indexText]) {
   };
 }
 
-/**
- * The interfaces' byte counters, whatever the driver calls them: every numeric column of a
- * vmNetworkTable row whose name ends in "Octets" (the IF-MIB convention), by interface and direction.
- */
+/** The interfaces' byte counters (vmNetworkInOctets, vmNetworkOutOctets), where the driver counts. */
 function counters(vr) {
   const out = {};
   for (const n of vr.vmNetworkTable || []) {
-    for (const [k, v] of Object.entries(n)) {
-      if (!/Octets$/.test(k) || typeof v !== 'number') continue;
-      const direction = /In|Rx|Received/i.test(k) ? 'in' : /Out|Tx|Sent/i.test(k) ? 'out' : k;
-      out[`if${n.vmNetworkIndex} ${direction}`] = v;
-    }
+    if (typeof n.vmNetworkInOctets === 'number') out[`if${n.vmNetworkIndex} in`] = n.vmNetworkInOctets;
+    if (typeof n.vmNetworkOutOctets === 'number') out[`if${n.vmNetworkIndex} out`] = n.vmNetworkOutOctets;
   }
   return out;
 }
