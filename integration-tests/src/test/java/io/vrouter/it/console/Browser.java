@@ -51,6 +51,15 @@ public final class Browser implements AutoCloseable {
         driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(20));
     }
 
+    /**
+     * A config file that lets one address hold many event streams. Every page load opens a stream,
+     * and the server notices that the page before has gone only when its next keep-alive fails (up to
+     * 15 s later): tests that reload the console often would otherwise meet the default cap of 4.
+     */
+    public static Path manyStreams(Path dir) throws IOException {
+        return Files.writeString(dir.resolve("many-streams.properties"), "rest.max-event-streams-per-client = 64\n");
+    }
+
     public void open(String url) {
         driver.get(url);
     }

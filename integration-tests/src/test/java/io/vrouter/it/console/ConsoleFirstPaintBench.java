@@ -29,7 +29,7 @@ class ConsoleFirstPaintBench {
     @Test
     void firstPaintOfTheListWithAThousandVrs() throws Exception {
         Path dir = Files.createTempDirectory("console-bench");
-        try (ServerProcess server = ServerProcess.start(dir.resolve("server"));
+        try (ServerProcess server = ServerProcess.start(dir.resolve("server"), "--config", Browser.manyStreams(dir).toString());
              Browser browser = new Browser(dir.resolve("profile"), Path.of("target", "console-screenshots"))) {
             for (int first = 0; first < VRS; first += 100) {
                 StringBuilder batch = new StringBuilder("{\"virtualRouter\":[");

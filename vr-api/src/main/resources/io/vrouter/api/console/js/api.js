@@ -75,8 +75,8 @@ export async function health() {
 /**
  * Follows api/v1/events until stopped: EventSource cannot send an Authorization header, so the stream
  * is read with fetch. Calls onEvent(type, event) per event and onStatus('live' | 'down') when the
- * stream opens or breaks; after a break it reconnects, with growing pauses, and calls onStatus('live')
- * again (the caller re-reads what it may have missed). Returns a function that stops it.
+ * stream opens or breaks (with why); after a break it reconnects, with growing pauses, and calls
+ * onStatus('live') again (the caller re-reads what it may have missed). Returns a function that stops it.
  */
 export function followEvents(onEvent, onStatus) {
   const stop = new AbortController();
@@ -92,14 +92,19 @@ export function followEvents(onEvent, onStatus) {
           onUnauthorized(new Problem({ detail: 'the credentials are no longer accepted' }, 401));
           return;
         }
-        if (!response.ok) throw new Error('HTTP ' + response.status);
+        if (!response.ok) {
+          // 429 or 503: the server's limits on event streams (rest.max-event-streams[-per-client]).
+          const problem = await response.json().catch(() => ({}));
+          throw new Error(problem.detail || 'HTTP ' + response.status);
+        }
         onStatus('live');
         pause = 500;
         await readServerSentEvents(response.body, onEvent);
+        onStatus('down', 'the event stream ended');
       } catch (e) {
         if (stop.signal.aborted) return;
+        onStatus('down', e.message);
       }
-      onStatus('down');
       await new Promise((resolve) => setTimeout(resolve, pause));
       pause = Math.min(pause * 2, 10000);
     }

@@ -77,6 +77,7 @@ subscribe((change) => {
   const live = $('live');
   live.className = 'live live-' + store.live;
   live.textContent = store.live === 'live' ? 'Live' : 'Reconnecting…';
+  live.title = store.liveProblem ? 'Live updates stopped: ' + store.liveProblem : '';
 });
 
 /** The route part of the hash, without its query (#/?name=x keeps the list's filter). */

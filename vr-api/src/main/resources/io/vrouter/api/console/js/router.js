@@ -246,6 +246,7 @@ export function renderRouter(view, [indexText]) {
     if (change.kind !== 'vr' || change.vmIndex !== vmIndex || gone) return;
     const known = store.vrs.get(vmIndex);
     if (!known) return vanished();
+    if (vr && known.vmEntry.vmOperState !== vr.vmEntry?.vmOperState) announce(`${known.vmName} is ${known.vmEntry.vmOperState}`);
     if (vr) {
       vr.vmAdminState = known.vmAdminState;
       vr.vmName = known.vmName;

@@ -45,18 +45,18 @@ export async function start(session) {
   store.session = session;
   let opened;
   const open = new Promise((resolve) => (opened = resolve));
-  stopEvents = followEvents(onEvent, (status) => {
+  stopEvents = followEvents(onEvent, (status, why) => {
     const reconnected = status === 'live' && store.live === 'down' && store.loaded;
     store.live = status;
+    store.liveProblem = why || null;
     notify({ kind: 'live' });
-    if (status === 'live') {
-      performance.mark('vr:stream-open');
-      opened();
-    }
+    if (status === 'live') performance.mark('vr:stream-open');
+    // Open, or refused for now (the server's stream limits): either way the list need not wait.
+    opened();
     // Events may have been missed while the stream was down: read the list again.
     if (reconnected) loadAll();
   });
-  // Without a stream (refused, say) the list still comes, a little later.
+  // Should the stream's answer be slow to come, the list comes anyway, a little later.
   await Promise.race([open, new Promise((resolve) => setTimeout(resolve, 2000))]);
   await loadAll();
 }
