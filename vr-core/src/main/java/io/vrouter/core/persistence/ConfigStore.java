@@ -6,9 +6,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vrouter.core.model.ModelJson;
 import io.vrouter.core.model.VmConfigEntry;
 import java.io.ByteArrayOutputStream;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -83,7 +84,12 @@ public final class ConfigStore implements AutoCloseable {
     private final boolean recover;
     private final ObjectMapper json = ModelJson.mapper();
     private final Map<Integer, StoredVr> rows = new TreeMap<>();
-    private FileChannel journal;
+    /**
+     * Written with RandomAccessFile, not a FileChannel: a channel closes for good when the thread
+     * writing to it is interrupted (an SSH session ending, a pool shutting down), and every later
+     * change would fail.
+     */
+    private RandomAccessFile journal;
     /** The sequence number of the last record made durable. */
     private long seq;
     private int opsSinceSnapshot;
@@ -126,8 +132,7 @@ public final class ConfigStore implements AutoCloseable {
             if (rewrite || !Files.exists(dir.resolve(SNAPSHOT))) {
                 compact();
             } else {
-                journal = FileChannel.open(dir.resolve(JOURNAL), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                        StandardOpenOption.APPEND);
+                journal = openForAppend(dir.resolve(JOURNAL));
                 syncDirectory();
             }
             return new ArrayList<>(rows.values());
@@ -501,10 +506,11 @@ public final class ConfigStore implements AutoCloseable {
         }
         long end = -1;
         try {
-            ByteBuffer bytes = ByteBuffer.wrap(line(seq + 1, ops, json).getBytes(StandardCharsets.UTF_8));
-            end = journal.size();
-            while (bytes.hasRemaining()) journal.write(bytes);
-            journal.force(false);
+            byte[] bytes = line(seq + 1, ops, json).getBytes(StandardCharsets.UTF_8);
+            end = journal.length();
+            journal.seek(end);
+            journal.write(bytes);
+            journal.getFD().sync();
         } catch (IOException e) {
             undo(end, e);
             throw new UncheckedIOException("cannot write the configuration journal in " + dir, e);
@@ -526,8 +532,8 @@ public final class ConfigStore implements AutoCloseable {
     private void undo(long end, IOException cause) {
         if (end < 0) return;
         try {
-            journal.truncate(end);
-            journal.force(false);
+            journal.setLength(end);
+            journal.getFD().sync();
         } catch (IOException e) {
             cause.addSuppressed(e);
             broken = cause;
@@ -542,11 +548,9 @@ public final class ConfigStore implements AutoCloseable {
      */
     synchronized void compact() throws IOException {
         Path tmp = dir.resolve(SNAPSHOT + ".tmp");
-        try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            ByteBuffer bytes = ByteBuffer.wrap(snapshotBytes());
-            while (bytes.hasRemaining()) out.write(bytes);
-            out.force(true);
+        try (FileOutputStream out = new FileOutputStream(tmp.toFile())) {
+            out.write(snapshotBytes());
+            out.getFD().sync();
         }
         Path snapshot = dir.resolve(SNAPSHOT);
         Path journalFile = dir.resolve(JOURNAL);
@@ -554,15 +558,20 @@ public final class ConfigStore implements AutoCloseable {
         keep(journalFile, dir.resolve(PREVIOUS_JOURNAL));
         Files.move(tmp, snapshot, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         Path fresh = dir.resolve(JOURNAL + ".tmp");
-        try (FileChannel empty = FileChannel.open(fresh, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            empty.force(true);
+        try (FileOutputStream empty = new FileOutputStream(fresh.toFile())) {
+            empty.getFD().sync();
         }
         if (journal != null) journal.close();
         Files.move(fresh, journalFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        journal = FileChannel.open(journalFile, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        journal = openForAppend(journalFile);
         syncDirectory();
         opsSinceSnapshot = 0;
+    }
+
+    private static RandomAccessFile openForAppend(Path file) throws IOException {
+        RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw");
+        f.seek(f.length());
+        return f;
     }
 
     /** Keeps a file under another name without copying it (a second link), replacing what that name held. */

@@ -6,16 +6,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vrouter.core.model.ModelJson;
 import io.vrouter.core.model.VrEvent;
 import java.io.BufferedReader;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -48,7 +46,8 @@ public final class EventLog implements AutoCloseable {
     private final Duration maxAge;
     private final Clock clock;
     private final ObjectMapper json = ModelJson.mapper();
-    private FileChannel out;
+    /** A stream, not a FileChannel: a channel closes for good when a writing thread is interrupted. */
+    private FileOutputStream out;
     private Instant created;
     private Instant agedAt;
     private long lastSequence;
@@ -96,15 +95,16 @@ public final class EventLog implements AutoCloseable {
         } else {
             remember(kept);
         }
-        out = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+        out = new FileOutputStream(file.toFile(), true);
     }
 
     /** Appends one event. */
     public synchronized void append(VrEvent e) {
         try {
             byte[] line = json.writeValueAsBytes(e);
-            ByteBuffer b = ByteBuffer.allocate(line.length + 1).put(line).put((byte) '\n').flip();
-            while (b.hasRemaining()) out.write(b);
+            byte[] withNewline = java.util.Arrays.copyOf(line, line.length + 1);
+            withNewline[line.length] = '\n';
+            out.write(withNewline);
         } catch (IOException ex) {
             // A notification log that cannot be written must not stop the VRs' lifecycle.
             log.warn("cannot append event {} to {}: {}", e.sequence, file, ex.toString());
@@ -164,7 +164,7 @@ public final class EventLog implements AutoCloseable {
             if (kept.size() < all.size()) agedAt = clock.instant();
             out.close();
             write(kept);
-            out = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND);
+            out = new FileOutputStream(file.toFile(), true);
         } catch (IOException e) {
             log.warn("cannot compact the event log {}: {}", file, e.toString());
         }
@@ -179,8 +179,7 @@ public final class EventLog implements AutoCloseable {
 
     private void write(List<VrEvent> events) throws IOException {
         Path tmp = file.resolveSibling(FILE + ".tmp");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (FileOutputStream ch = new FileOutputStream(tmp.toFile())) {
             ObjectNode header = json.createObjectNode();
             ObjectNode h = header.putObject(HEADER);
             h.put("created", created.toString());
@@ -189,9 +188,8 @@ public final class EventLog implements AutoCloseable {
             h.put("lastSequence", lastSequence);
             StringBuilder sb = new StringBuilder(json.writeValueAsString(header)).append('\n');
             for (VrEvent e : events) sb.append(json.writeValueAsString(e)).append('\n');
-            ByteBuffer b = ByteBuffer.wrap(sb.toString().getBytes(StandardCharsets.UTF_8));
-            while (b.hasRemaining()) ch.write(b);
-            ch.force(true);
+            ch.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+            ch.getFD().sync();
         }
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         remember(events);

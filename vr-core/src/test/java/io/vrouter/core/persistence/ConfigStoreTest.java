@@ -92,6 +92,24 @@ class ConfigStoreTest {
     }
 
     @Test
+    void aWriteOnAnInterruptedThreadIsDurableAndTheJournalStaysOpen() {
+        try (ConfigStore store = new ConfigStore(dir)) {
+            store.open();
+            store.put(row(1), false);
+            // A thread interrupted by whoever runs it (an SSH session ending, a pool shutting down)
+            // must neither lose its write nor close the journal under every later writer.
+            Thread.currentThread().interrupt();
+            try {
+                store.put(row(2), false);
+            } finally {
+                assertThat(Thread.interrupted()).as("the interrupt is left for its owner").isTrue();
+            }
+            store.put(row(3), false);
+        }
+        assertThat(reopened()).containsExactly(1, 2, 3);
+    }
+
+    @Test
     void aDamagedRecordInTheMiddleStopsTheStartUpAndChangesNothing() throws Exception {
         storeRows(1, 20);
         byte[] damaged = garble(journal(), 10);

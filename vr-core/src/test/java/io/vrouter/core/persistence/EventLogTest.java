@@ -34,6 +34,24 @@ class EventLogTest {
     }
 
     @Test
+    void anAppendOnAnInterruptedThreadIsKeptAndTheLogStaysOpen() {
+        Instant now = Instant.now();
+        try (EventLog log = EventLog.open(dir, 100, Duration.ofDays(1))) {
+            log.append(event(1, now));
+            Thread.currentThread().interrupt();
+            try {
+                log.append(event(2, now));
+            } finally {
+                assertThat(Thread.interrupted()).isTrue();
+            }
+            log.append(event(3, now));
+        }
+        try (EventLog log = EventLog.open(dir, 100, Duration.ofDays(1))) {
+            assertThat(sequences(log)).containsExactly(1L, 2L, 3L);
+        }
+    }
+
+    @Test
     void eventsOutliveAReopenAndTheLogKeepsItsCreationTime() {
         Instant now = Instant.now();
         Instant created;
