@@ -116,6 +116,11 @@ class ConsoleIT {
         assertThat(browser.find("[data-action=stop]").isEnabled()).isFalse();
         browser.find("[data-action=start]").click();
         awaitState("running", 15);
+        // Straight on, as a person clicks: the answer to start must not put back an older state.
+        browser.find("[data-action=pause]").click();
+        awaitState("paused", 15);
+        browser.find("[data-action=start]").click();
+        awaitState("running", 15);
         // The charts fill from samples taken every few seconds.
         browser.await(15, d -> browser.find(".chart .chart-latest").getText().contains("%"));
         browser.screenshot("vr");

@@ -146,8 +146,16 @@ export function renderRouter(view, [indexText]) {
   async function poll() {
     timer = null;
     try {
+      const seenBefore = store.vrs.get(vmIndex)?._seq;
       const fresh = await api('GET', 'routers/' + vmIndex);
       if (gone) return;
+      // An event that came while the answer was on its way is newer than the answer's state.
+      const known = store.vrs.get(vmIndex);
+      if (known && known._seq !== seenBefore && fresh.vmEntry) {
+        fresh.vmAdminState = known.vmAdminState;
+        fresh.vmEntry.vmOperState = known.vmEntry.vmOperState;
+        fresh.vmEntry.vmOperStateReason = known.vmEntry.vmOperStateReason;
+      }
       vr = fresh;
       draw();
       sample(fresh);
@@ -167,10 +175,11 @@ export function renderRouter(view, [indexText]) {
   async function act(name, label) {
     actionError.hidden = true;
     try {
+      // The answer is the VR as accepted; the events that follow may already be here and newer,
+      // so the state shown comes from them and from a fresh read, not from the answer.
       const answer = await api('POST', `routers/${vmIndex}/${name}`);
-      vr = Object.assign(vr || {}, answer);
-      draw();
-      announce(`${label}: asked; ${answer.vmName} is ${answer.vmEntry?.vmOperState}`);
+      announce(`${label}: accepted for ${answer.vmName}`);
+      refreshNow();
     } catch (problem) {
       actionError.hidden = false;
       actionError.textContent = `${label} refused: ${problem.message}`;
