@@ -204,14 +204,13 @@ class XenDriverIT {
     }
 
     @Test
-    void aFailedProvisioningCrashesTheVrWithXenApisErrorAndLeavesNothing() throws Exception {
+    void aFailedProvisioningIsUndoneWithXenApisErrorAndLeavesNothing() throws Exception {
         xen.failNext("VM.provision", "SR_FULL", "4294967296", "1073741824");
-        HttpResponse<String> r = server.post("/api/v1/routers", "{\"vmIndex\":3,\"vmName\":\"edge3\"}");
-        assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
-        JsonNode vr = server.awaitRouter(3, v -> operState(v).equals("crashed"), "crashed");
-        assertThat(vr.path("vmEntry").path("vmOperStateReason").asText()).contains("SR_FULL", "4294967296");
+        HttpResponse<String> r = server.post("/api/v1/routers?wait=30s", "{\"vmIndex\":3,\"vmName\":\"edge3\"}");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(502);
+        assertThat(r.body()).contains("SR_FULL", "4294967296", "provision failed");
+        assertThat(server.get("/api/v1/routers/3").statusCode()).isEqualTo(404);
         assertThat(xen.vms()).doesNotContainKey("edge3");
-        delete(3);
     }
 
     @Test

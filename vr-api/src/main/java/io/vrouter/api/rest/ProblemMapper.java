@@ -4,10 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-import io.vrouter.core.service.ConflictException;
-import io.vrouter.core.service.NotFoundException;
-import io.vrouter.core.service.NotSupportedException;
-import io.vrouter.core.service.ValidationException;
+import io.vrouter.core.service.VrException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
@@ -54,16 +51,7 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
             }
         }
         if (failure instanceof ProblemException pe) return new Problem(pe.status, pe.getMessage(), pe.field);
-        if (failure instanceof ValidationException ve) {
-            return new Problem(Response.Status.BAD_REQUEST, ve.getMessage(), ve.field());
-        }
-        if (failure instanceof NotFoundException) return new Problem(Response.Status.NOT_FOUND, failure.getMessage(), null);
-        if (failure instanceof ConflictException ce) {
-            return new Problem(Response.Status.CONFLICT, ce.getMessage(), ce.field());
-        }
-        if (failure instanceof NotSupportedException ns) {
-            return new Problem(Response.Status.CONFLICT, ns.getMessage(), ns.field());
-        }
+        if (failure instanceof VrException ve) return new Problem(status(ve.reason()), ve.getMessage(), ve.field());
         if (failure instanceof ParamException pe) {
             return new Problem(Response.Status.BAD_REQUEST, "parameter '" + pe.getParameterName() + "' has a value of the"
                     + " wrong type", pe.getParameterName());
@@ -80,6 +68,17 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
         }
         log.error("request failed", failure);
         return new Problem(Response.Status.INTERNAL_SERVER_ERROR, "internal error: " + failure, null);
+    }
+
+    /** The service's one error, by its reason. */
+    private static Response.StatusType status(VrException.Reason reason) {
+        return switch (reason) {
+            case INVALID, MISSING -> Response.Status.BAD_REQUEST;
+            case NOT_FOUND -> Response.Status.NOT_FOUND;
+            case EXISTS, NOT_UNIQUE, NOT_SHUT_DOWN, STATE, FIXED, NOT_SUPPORTED -> Response.Status.CONFLICT;
+            // Accepted, then the hypervisor failed (and the change was undone): an upstream's failure.
+            case FAILED -> Response.Status.BAD_GATEWAY;
+        };
     }
 
     private static Problem jsonProblem(JsonProcessingException e) {

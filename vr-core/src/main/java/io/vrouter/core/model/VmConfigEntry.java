@@ -26,7 +26,7 @@ public class VmConfigEntry {
     public String vmName;
     /** Desired state; running or shutdown on creation. Default running. */
     public AdminState vmAdminState;
-    /** Hypervisor template the VR is cloned from. Default {@value Defaults#TEMPLATE}. */
+    /** Hypervisor template the VR is cloned from; fixed once it exists. Default: the driver's first. */
     public String vmConfigTemplate;
     /** Virtual CPUs. Default 1. */
     public Integer vmConfigCpuNumber;
@@ -59,12 +59,7 @@ public class VmConfigEntry {
      */
     public void copyColumnsTo(VmConfigEntry target) {
         target.vmIndex = vmIndex;
-        target.vmName = vmName;
-        target.vmAdminState = vmAdminState;
-        target.vmConfigTemplate = vmConfigTemplate;
-        target.vmConfigCpuNumber = vmConfigCpuNumber;
-        target.vmConfigMemory = vmConfigMemory;
-        target.vmConfigAutoStart = vmConfigAutoStart;
+        for (ConfigColumn c : ConfigColumn.values()) c.set(target, c.get(this));
         target.vmNetworkConfigTable = vmNetworkConfigTable;
     }
 
@@ -73,7 +68,7 @@ public class VmConfigEntry {
         return vmNetworkConfigTable == null ? List.of() : vmNetworkConfigTable;
     }
 
-    /** Defaults applied on creation where a field is absent. */
+    /** Defaults of absent columns ({@link ConfigColumn#defaultValue}), and the template of drivers that offer no other. */
     public static final class Defaults {
         public static final String TEMPLATE = "vyos";
         public static final int CPU_NUMBER = 1;

@@ -25,11 +25,7 @@ public class VmNetworkConfigEntry {
     public VmNetworkConfigEntry copy() {
         VmNetworkConfigEntry c = new VmNetworkConfigEntry();
         c.vmNetworkConfigIndex = vmNetworkConfigIndex;
-        c.vmNetworkConfigParent = vmNetworkConfigParent;
-        c.vmNetworkConfigPhysAddress = vmNetworkConfigPhysAddress;
-        c.vmNetworkConfigAddressType = vmNetworkConfigAddressType;
-        c.vmNetworkConfigAddress = vmNetworkConfigAddress;
-        c.vmNetworkConfigPrefixLength = vmNetworkConfigPrefixLength;
+        for (NetworkColumn n : NetworkColumn.values()) n.set(c, n.get(this));
         return c;
     }
 }

@@ -16,7 +16,8 @@ public record Accepted(VirtualRouter accepted, CompletableFuture<Optional<Virtua
 
     /**
      * Waits up to the given time for the work to finish; returns the final VR, or empty when the time
-     * ran out (the work goes on).
+     * ran out (the work goes on). A change that failed on the hypervisor (and was undone) throws its
+     * {@link VrException}.
      */
     public Optional<Optional<VirtualRouter>> await(Duration timeout) throws InterruptedException {
         try {
@@ -24,6 +25,7 @@ public record Accepted(VirtualRouter accepted, CompletableFuture<Optional<Virtua
         } catch (TimeoutException e) {
             return Optional.empty();
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof VrException failed) throw failed;
             throw new IllegalStateException("VR operation failed unexpectedly", e.getCause());
         }
     }

@@ -2,15 +2,14 @@ package io.vrouter.core.service;
 
 /** The request contradicts what exists: a duplicate name or index, or a state that forbids it. */
 public class ConflictException extends VrException {
-    private final String field;
 
+    /** A state that forbids the change. */
     public ConflictException(String field, String message) {
-        super(message);
-        this.field = field;
+        this(Reason.STATE, field, message);
     }
 
-    /** The field in conflict, or null when the VR's state is. */
-    public String field() {
-        return field;
+    /** One of the reasons {@link Reason#EXISTS}, {@link Reason#NOT_UNIQUE}, {@link Reason#NOT_SHUT_DOWN}, {@link Reason#FIXED}. */
+    public ConflictException(Reason reason, String field, String message) {
+        super(reason, field, message);
     }
 }

@@ -2,7 +2,8 @@ package io.vrouter.core.service;
 
 /** No VR (or interface) with the given index. */
 public class NotFoundException extends VrException {
+
     public NotFoundException(String message) {
-        super(message);
+        super(Reason.NOT_FOUND, null, message);
     }
 }

@@ -1,16 +1,18 @@
 package io.vrouter.core.service;
 
-/** A field has a value the model does not allow. */
+/** A field has a value the model does not allow, or a required field is absent. */
 public class ValidationException extends VrException {
-    private final String field;
 
     public ValidationException(String field, String message) {
-        super(field + ": " + message);
-        this.field = field;
+        this(Reason.INVALID, field, message);
     }
 
-    /** The MIB object name of the offending field. */
-    public String field() {
-        return field;
+    private ValidationException(Reason reason, String field, String message) {
+        super(reason, field, field + ": " + message);
+    }
+
+    /** A required field that is absent. */
+    public static ValidationException missing(String field) {
+        return new ValidationException(Reason.MISSING, field, "is required");
     }
 }

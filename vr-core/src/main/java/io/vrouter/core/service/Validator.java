@@ -1,20 +1,26 @@
 package io.vrouter.core.service;
 
-import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.Column;
+import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.InetAddressType;
+import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-/** Checks and completes what a client writes, so every interface enforces the same rules. */
+/**
+ * The values a row may hold, column by column, from the bounds of the column tables
+ * ({@link ConfigColumn}, {@link NetworkColumn}) and the formats of their kinds. What may change
+ * when, and between VRs, is {@link ChangeCheck}'s.
+ */
 public final class Validator {
     public static final int MAX_VM_INDEX = Integer.MAX_VALUE;
-    public static final int MAX_NETWORK_INDEX = 65535;
+    /** @deprecated {@link NetworkColumn#MAX_INDEX}; for the adapters until they build change sets. */
+    @Deprecated
+    public static final int MAX_NETWORK_INDEX = NetworkColumn.MAX_INDEX;
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     private static final Pattern MAC = Pattern.compile("[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}");
     private static final Pattern IPV4 = Pattern.compile(
@@ -24,87 +30,25 @@ public final class Validator {
     private Validator() {
     }
 
-    /** Returns a completed copy of a creation request: defaults filled in, interfaces numbered. */
-    public static VmConfigEntry forCreate(VmConfigEntry request) {
-        if (request == null) throw new ValidationException("body", "a VR description is required");
-        VmConfigEntry c = request.copy();
-        if (c.vmIndex != null && (c.vmIndex < 1)) {
+    /** Checks every column of a VR's row that has a value; vmName is required. */
+    static void row(VmConfigEntry c) {
+        if (c.vmIndex != null && c.vmIndex < 1) {
             throw new ValidationException("vmIndex", "must be between 1 and " + MAX_VM_INDEX);
         }
-        name(c.vmName);
-        if (c.vmAdminState == null) c.vmAdminState = AdminState.RUNNING;
-        if (c.vmAdminState != AdminState.RUNNING && c.vmAdminState != AdminState.SHUTDOWN) {
-            throw new ValidationException("vmAdminState", "a VR is created running or shutdown, not "
-                    + c.vmAdminState.label());
+        if (c.vmName == null) throw ValidationException.missing("vmName");
+        if (!NAME.matcher(c.vmName).matches()) {
+            throw new ValidationException("vmName", "must be 1 to 64 letters, digits, '.', '_' or '-',"
+                    + " starting with a letter or digit");
         }
-        // The default template is the driver's: the service fills it in.
-        if (c.vmConfigTemplate != null) text("vmConfigTemplate", c.vmConfigTemplate);
-        if (c.vmConfigCpuNumber == null) c.vmConfigCpuNumber = VmConfigEntry.Defaults.CPU_NUMBER;
-        range("vmConfigCpuNumber", c.vmConfigCpuNumber, 1, 64);
-        if (c.vmConfigMemory == null) c.vmConfigMemory = VmConfigEntry.Defaults.MEMORY_MIB;
-        range("vmConfigMemory", c.vmConfigMemory, 64, 1_048_576);
-        if (c.vmConfigAutoStart == null) c.vmConfigAutoStart = Boolean.FALSE;
-        List<VmNetworkConfigEntry> ifaces = new ArrayList<>();
-        Set<Integer> used = new HashSet<>();
-        for (VmNetworkConfigEntry n : c.interfaces()) {
-            if (n == null) throw new ValidationException("vmNetworkConfigTable", "an interface entry is empty");
-            if (n.vmNetworkConfigIndex != null && !used.add(n.vmNetworkConfigIndex)) {
-                throw new ValidationException("vmNetworkConfigIndex", "interface " + n.vmNetworkConfigIndex
-                        + " is given twice");
-            }
-        }
-        for (VmNetworkConfigEntry n : c.interfaces()) {
-            ifaces.add(forInterface(n, used, c.vmIndex == null ? 0 : c.vmIndex));
-        }
-        c.vmNetworkConfigTable = ifaces.isEmpty() ? null : List.copyOf(ifaces);
-        return c;
+        for (ConfigColumn col : ConfigColumn.values()) value(col, col.get(c));
     }
 
     /**
-     * Returns the row that results from applying the non-null columns of {@code changes} to
-     * {@code current}: vmName, vmConfigCpuNumber, vmConfigMemory, vmConfigAutoStart (and
-     * vmConfigTemplate, which the service then refuses to change). vmIndex must name the row, if
-     * given; vmAdminState and the interfaces have calls of their own (an empty interface list is
-     * taken as absent).
+     * Checks an interface and completes it: its index when absent (the lowest one not in
+     * {@code used}, which it is then added to), the address type and prefix length from the address,
+     * the MAC in lower case. The MAC itself, when absent, is the driver's to generate.
      */
-    public static VmConfigEntry forReconfigure(VmConfigEntry current, VmConfigEntry changes) {
-        if (changes == null) throw new ValidationException("body", "the columns to change are required");
-        if (changes.vmIndex != null && !changes.vmIndex.equals(current.vmIndex)) {
-            throw new ValidationException("vmIndex", "cannot change: it names the VR");
-        }
-        if (changes.vmAdminState != null) {
-            throw new ValidationException("vmAdminState", "is changed by starting, stopping, suspending or pausing the VR");
-        }
-        // An empty list is what generated clients send for "not set"; a non-empty one is an attempt.
-        if (changes.vmNetworkConfigTable != null && !changes.vmNetworkConfigTable.isEmpty()) {
-            throw new ValidationException("vmNetworkConfigTable", "interfaces are added and removed one at a time");
-        }
-        VmConfigEntry next = current.copy();
-        if (changes.vmName != null) {
-            name(changes.vmName);
-            next.vmName = changes.vmName;
-        }
-        if (changes.vmConfigTemplate != null) {
-            text("vmConfigTemplate", changes.vmConfigTemplate);
-            next.vmConfigTemplate = changes.vmConfigTemplate;
-        }
-        if (changes.vmConfigCpuNumber != null) {
-            range("vmConfigCpuNumber", changes.vmConfigCpuNumber, 1, 64);
-            next.vmConfigCpuNumber = changes.vmConfigCpuNumber;
-        }
-        if (changes.vmConfigMemory != null) {
-            range("vmConfigMemory", changes.vmConfigMemory, 64, 1_048_576);
-            next.vmConfigMemory = changes.vmConfigMemory;
-        }
-        if (changes.vmConfigAutoStart != null) next.vmConfigAutoStart = changes.vmConfigAutoStart;
-        return next;
-    }
-
-    /**
-     * Returns a completed copy of an interface: its index (the lowest one not in {@code used}, which
-     * it is then added to) and a MAC derived from the VR's index when absent.
-     */
-    public static VmNetworkConfigEntry forInterface(VmNetworkConfigEntry request, Set<Integer> used, int vmIndex) {
+    static VmNetworkConfigEntry iface(VmNetworkConfigEntry request, Set<Integer> used) {
         VmNetworkConfigEntry n = request.copy();
         if (n.vmNetworkConfigIndex == null) {
             int i = 1;
@@ -112,16 +56,10 @@ public final class Validator {
             n.vmNetworkConfigIndex = i;
             used.add(i);
         }
-        range("vmNetworkConfigIndex", n.vmNetworkConfigIndex, 1, MAX_NETWORK_INDEX);
-        if (n.vmNetworkConfigParent == null) {
-            throw new ValidationException("vmNetworkConfigParent", "the host network to attach to is required");
-        }
-        text("vmNetworkConfigParent", n.vmNetworkConfigParent);
+        range("vmNetworkConfigIndex", n.vmNetworkConfigIndex, 1, NetworkColumn.MAX_INDEX);
+        if (n.vmNetworkConfigParent == null) throw ValidationException.missing("vmNetworkConfigParent");
+        for (NetworkColumn col : NetworkColumn.values()) value(col, col.get(n));
         if (n.vmNetworkConfigPhysAddress != null) {
-            if (!MAC.matcher(n.vmNetworkConfigPhysAddress).matches()) {
-                throw new ValidationException("vmNetworkConfigPhysAddress",
-                        "must be six colon-separated hex octets, like 02:00:00:00:00:01");
-            }
             if ((Integer.parseInt(n.vmNetworkConfigPhysAddress.substring(0, 2), 16) & 1) != 0) {
                 throw new ValidationException("vmNetworkConfigPhysAddress", "must be a unicast address");
             }
@@ -146,28 +84,80 @@ public final class Validator {
         return n;
     }
 
-    static void name(String name) {
-        if (name == null) throw new ValidationException("vmName", "is required");
-        if (!NAME.matcher(name).matches()) {
-            throw new ValidationException("vmName", "must be 1 to 64 letters, digits, '.', '_' or '-',"
-                    + " starting with a letter or digit");
-        }
-    }
-
-    private static void text(String field, String value) {
-        if (value.isBlank() || value.length() > 64) {
-            throw new ValidationException(field, "must be 1 to 64 characters");
-        }
-        for (int i = 0; i < value.length(); i++) {
-            if (Character.isISOControl(value.charAt(i))) {
-                throw new ValidationException(field, "must not contain control characters");
+    /** A column's value within its kind's format and the column's bounds (null: absent, fine here). */
+    private static void value(Column<?> col, Object v) {
+        if (v == null) return;
+        switch (col.kind()) {
+            case TEXT -> text(col, (String) v);
+            case INTEGER, UNSIGNED -> range(col.field(), (Integer) v, col.min(), col.max());
+            case MAC -> {
+                if (!MAC.matcher((String) v).matches()) {
+                    throw new ValidationException(col.field(), "must be six colon-separated hex octets, like 02:00:00:00:00:01");
+                }
+            }
+            default -> {
+                // enumerations and booleans: every value of the type is allowed
             }
         }
     }
 
-    private static void range(String field, int value, int min, int max) {
+    private static void text(Column<?> col, String value) {
+        int octets = value.getBytes(StandardCharsets.UTF_8).length;
+        if (octets < col.min() || octets > col.max() || (col.min() > 0 && value.isBlank())) {
+            throw new ValidationException(col.field(), col.min() == 0 ? "must be at most " + col.max() + " octets in UTF-8"
+                    : "must be " + col.min() + " to " + col.max() + " characters");
+        }
+        for (int i = 0; i < value.length(); i++) {
+            if (Character.isISOControl(value.charAt(i))) {
+                throw new ValidationException(col.field(), "must not contain control characters");
+            }
+        }
+    }
+
+    private static void range(String field, long value, long min, long max) {
         if (value < min || value > max) {
             throw new ValidationException(field, "must be between " + min + " and " + max + ", not " + value);
         }
+    }
+
+    // ------------------------------------------------------------------ until every adapter builds change sets
+
+    /** @deprecated the service checks creations ({@link ChangeCheck}); for the adapters not yet on change sets. */
+    @Deprecated
+    public static VmConfigEntry forCreate(VmConfigEntry request) {
+        if (request == null) throw new ValidationException("body", "a VR description is required");
+        VmConfigEntry c = request.copy();
+        for (ConfigColumn col : ConfigColumn.values()) {
+            if (col.get(c) == null && col.defaultValue() != null) col.set(c, col.defaultValue());
+        }
+        row(c);
+        if (c.vmAdminState != io.vrouter.core.model.AdminState.RUNNING
+                && c.vmAdminState != io.vrouter.core.model.AdminState.SHUTDOWN) {
+            throw new ValidationException("vmAdminState", "a VR is created running or shutdown, not "
+                    + c.vmAdminState.label());
+        }
+        ChangeCheck.interfaces(c, null);
+        return c;
+    }
+
+    /** @deprecated the service checks changes ({@link ChangeCheck}); for the adapters not yet on change sets. */
+    @Deprecated
+    public static VmConfigEntry forReconfigure(VmConfigEntry current, VmConfigEntry changes) {
+        if (changes.vmIndex != null && !changes.vmIndex.equals(current.vmIndex)) {
+            throw new ValidationException("vmIndex", "cannot change: it names the VR");
+        }
+        if (changes.vmAdminState != null) {
+            throw new ValidationException("vmAdminState", "is changed by starting, stopping, suspending or pausing the VR");
+        }
+        VmConfigEntry next = current.copy();
+        ChangeSet.columns(changes).apply(next);
+        row(next);
+        return next;
+    }
+
+    /** @deprecated the service checks interfaces ({@link ChangeCheck}); for the adapters not yet on change sets. */
+    @Deprecated
+    public static VmNetworkConfigEntry forInterface(VmNetworkConfigEntry request, Set<Integer> used, int vmIndex) {
+        return iface(request, used);
     }
 }

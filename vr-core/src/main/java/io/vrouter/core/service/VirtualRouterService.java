@@ -15,20 +15,27 @@ import io.vrouter.core.model.VirtualRouterList;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
+import io.vrouter.core.model.VmNetworkEntry;
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.persistence.ConfigStore;
+import io.vrouter.core.service.ChangeCheck.Kind;
+import io.vrouter.core.service.ChangeCheck.Target;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableSet;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ExecutorService;
@@ -43,10 +50,12 @@ import org.slf4j.LoggerFactory;
 /**
  * The one lifecycle service behind every management interface.
  *
- * <p>VRs are held in a map keyed by vmIndex. A request is checked, made durable in the
- * {@link ConfigStore} and answered at once; the hypervisor work runs afterwards on a worker, in
- * request order per VR (each VR has its own queue, its "lane"), moving vmOperState through its
- * transitional states and publishing every change on the {@link EventBus}.
+ * <p>Every change, from any interface, is a {@link ChangeSet}: {@link #apply} checks all of it
+ * against the VRs as they are ({@link ChangeCheck}: every rule about VRs is there), makes it durable
+ * with one journal write, answers at once, and runs the hypervisor work afterwards on the workers
+ * ({@link ChangeRun}), after the earlier work of every VR and name it touches; a step that fails
+ * undoes the whole set. VRs are held in a map keyed by vmIndex; every change of state is published on
+ * the {@link EventBus}.
  */
 public final class VirtualRouterService implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(VirtualRouterService.class);
@@ -56,10 +65,17 @@ public final class VirtualRouterService implements AutoCloseable {
     private final VrMetrics metrics;
     private final EventBus events = new EventBus();
     private final ConcurrentSkipListMap<Integer, VrRecord> routers = new ConcurrentSkipListMap<>();
-    /** vmName to vmIndex, claimed before a row exists so that two creations cannot share a name. */
+    /** vmName to vmIndex, as the rows have it; a removed VR keeps its name until its VM is gone. */
     private final ConcurrentHashMap<String, Integer> names = new ConcurrentHashMap<>();
-    /** Indices claimed by creations whose rows are not in the map yet; also the lock for claims. */
-    private final Set<Integer> pendingIndices = new HashSet<>();
+    /**
+     * Taken to check, record and schedule a change set (and to put one back), so that sets are
+     * checked against each other in the order they are accepted. Reads never take it.
+     */
+    private final Object writeLock = new Object();
+    /** The last set accepted on each VR and on each name, until it is done; guarded by writeLock. */
+    private final Map<Integer, ChangeRun> vrTails = new HashMap<>();
+    private final Map<String, ChangeRun> nameTails = new HashMap<>();
+    private long sets;
     /** Where the search for a free vmIndex starts: one past the last index created. */
     private final AtomicInteger nextIndex = new AtomicInteger(1);
     private final Map<OperState, AtomicInteger> stateCounts = new EnumMap<>(OperState.class);
@@ -69,23 +85,7 @@ public final class VirtualRouterService implements AutoCloseable {
     private volatile boolean perVmNotifications = true;
     private volatile boolean bulkNotifications = true;
     private volatile List<VmRuntime> unresolved = List.of();
-
-    /** One VR. Its fields change only on its lane or under its monitor. */
-    private static final class VrRecord {
-        final int vmIndex;
-        volatile VmConfigEntry config;
-        volatile OperState operState;
-        volatile String reason;
-        volatile boolean removing;
-        /** The tail of this VR's queue of hypervisor work; guarded by this. */
-        CompletableFuture<Void> lane = CompletableFuture.completedFuture(null);
-
-        VrRecord(VmConfigEntry config, OperState operState) {
-            this.vmIndex = config.vmIndex;
-            this.config = config;
-            this.operState = operState;
-        }
-    }
+    private volatile boolean undo = true;
 
     public VirtualRouterService(HypervisorDriver driver, ConfigStore store, VrMetrics metrics) {
         this.driver = driver;
@@ -121,7 +121,7 @@ public final class VirtualRouterService implements AutoCloseable {
         return driver.adminStates();
     }
 
-    /** The templates the driver makes VRs from, its default first. */
+    /** The vmConfigTemplate values the driver offers, its default first. */
     public List<String> templates() {
         return driver.templates();
     }
@@ -133,9 +133,10 @@ public final class VirtualRouterService implements AutoCloseable {
     }
 
     /**
-     * Loads the stored configuration and reconciles it with the host: adopts the VMs that exist,
-     * re-drives the ones that are missing or not in their admin state, resumes unfinished removals,
-     * and reports VMs that carry our marker but have no configuration.
+     * Loads the stored configuration and reconciles it with the host: adopts the VMs that exist and
+     * brings each to its row (name, CPUs, memory, interfaces, admin state: a change set cut short by
+     * a crash is finished), provisions the ones that are missing, resumes unfinished removals, and
+     * reports VMs that carry our marker but have no configuration.
      */
     public ReconcileReport start() throws DriverException {
         List<ConfigStore.StoredVr> stored = store.open();
@@ -148,6 +149,7 @@ public final class VirtualRouterService implements AutoCloseable {
         int reprovisioned = 0;
         int removals = 0;
         int maxIndex = 0;
+        Map<VrRecord, VmRuntime> drifted = new LinkedHashMap<>();
         for (ConfigStore.StoredVr s : stored) {
             VmConfigEntry config = s.config();
             maxIndex = Math.max(maxIndex, config.vmIndex);
@@ -163,15 +165,13 @@ public final class VirtualRouterService implements AutoCloseable {
             } else if (vm == null) {
                 reprovisioned++;
                 log.warn("VR {} ({}) is configured but not on the host: provisioning it again", r.vmIndex, config.vmName);
-                enqueue(r, () -> doCreate(r, r.config.vmAdminState));
+                enqueue(r, () -> doCreate(r));
             } else {
                 adopted++;
-                if (stableStateFor(config.vmAdminState) != r.operState) {
-                    AdminState target = config.vmAdminState;
-                    enqueue(r, () -> doAdminState(r, target));
-                }
+                if (!matches(config, vm) || stableStateFor(config.vmAdminState) != r.operState) drifted.put(r, vm);
             }
         }
+        if (!drifted.isEmpty()) converge(drifted);
         nextIndex.set(maxIndex + 1);
         unresolved = List.copyOf(onHost.values());
         for (VmRuntime vm : unresolved) {
@@ -185,6 +185,99 @@ public final class VirtualRouterService implements AutoCloseable {
         log.info("reconciled with driver '{}': {} adopted, {} provisioned again, {} removals resumed, {} unresolved",
                 driver.name(), adopted, reprovisioned, removals, unresolved.size());
         return new ReconcileReport(adopted, reprovisioned, removals, unresolved);
+    }
+
+    /** Whether the VM is as the row says: its name, CPUs, memory and interfaces (parent, MAC if given). */
+    private static boolean matches(VmConfigEntry c, VmRuntime vm) {
+        VmEntry e = vm.entry();
+        long unit = e.vmMemUnit == null ? 1 : e.vmMemUnit;
+        if (!c.vmName.equals(vm.vmName()) || !Objects.equals(e.vmMaxCpuNumber, c.vmConfigCpuNumber)
+                || e.vmMaxMem == null || e.vmMaxMem * unit != c.vmConfigMemory * 1024L * 1024L) {
+            return false;
+        }
+        List<VmNetworkEntry> nets = vm.networks() == null ? List.of() : vm.networks();
+        if (nets.size() != c.interfaces().size()) return false;
+        for (VmNetworkConfigEntry n : c.interfaces()) {
+            if (nets.stream().noneMatch(h -> sameOnHost(n, h))) return false;
+        }
+        return true;
+    }
+
+    private static boolean sameOnHost(VmNetworkConfigEntry n, VmNetworkEntry h) {
+        return Objects.equals(h.vmNetworkIndex, n.vmNetworkConfigIndex)
+                && Objects.equals(h.vmNetworkParent, n.vmNetworkConfigParent)
+                && (n.vmNetworkConfigPhysAddress == null || n.vmNetworkConfigPhysAddress.equals(h.vmNetworkPhysAddress));
+    }
+
+    /**
+     * Brings adopted VMs that differ from their rows to them, in one task on their lanes: stops,
+     * renames (in an order where no two VMs share a name), the rest of each row, interfaces, admin
+     * states. A step that fails crashes its VR with the reason, as any work of reconciliation.
+     */
+    private void converge(Map<VrRecord, VmRuntime> drifted) {
+        Map<VrRecord, String> current = new LinkedHashMap<>();
+        Map<VrRecord, String> wanted = new LinkedHashMap<>();
+        drifted.forEach((r, vm) -> {
+            current.put(r, vm.vmName());
+            wanted.put(r, r.config.vmName);
+        });
+        CompletableFuture<Void> task = CompletableFuture.runAsync(() -> {
+            Set<VrRecord> crashed = new LinkedHashSet<>();
+            drifted.forEach((r, vm) -> {
+                boolean off = r.config.vmAdminState == AdminState.SHUTDOWN || !sizeMatches(r.config, vm);
+                if (off && r.operState != OperState.SHUTDOWN) guarded(r, crashed, () -> bringTo(r, AdminState.SHUTDOWN));
+            });
+            for (var wave : RenameOrder.waves(current, wanted, r -> "vr" + r.vmIndex + "-renaming")) {
+                for (var m : wave) {
+                    VmConfigEntry row = r(m.vm().config, m.name());
+                    guarded(m.vm(), crashed, () -> call("reconfigure", () -> driver.reconfigure(row)));
+                }
+            }
+            drifted.forEach((r, vm) -> guarded(r, crashed, () -> {
+                call("reconfigure", () -> driver.reconfigure(r.config));
+                List<VmNetworkEntry> nets = vm.networks() == null ? List.of() : vm.networks();
+                for (VmNetworkEntry h : nets) {
+                    if (r.config.interfaces().stream().noneMatch(n -> sameOnHost(n, h))) {
+                        call("removeInterface", () -> driver.removeInterface(r.vmIndex, h.vmNetworkIndex));
+                    }
+                }
+                for (VmNetworkConfigEntry n : r.config.interfaces()) {
+                    if (nets.stream().noneMatch(h -> sameOnHost(n, h))) call("addInterface", () -> driver.addInterface(r.vmIndex, n));
+                }
+                bringTo(r, r.config.vmAdminState);
+            }));
+        }, workers);
+        for (VrRecord r : drifted.keySet()) {
+            synchronized (r) {
+                r.lane = task;
+            }
+        }
+    }
+
+    /** Whether the VM has the CPUs and memory of its row (a resize needs it shut down). */
+    private static boolean sizeMatches(VmConfigEntry c, VmRuntime vm) {
+        VmEntry e = vm.entry();
+        long unit = e.vmMemUnit == null ? 1 : e.vmMemUnit;
+        return Objects.equals(e.vmMaxCpuNumber, c.vmConfigCpuNumber) && e.vmMaxMem != null
+                && e.vmMaxMem * unit == c.vmConfigMemory * 1024L * 1024L;
+    }
+
+    private static VmConfigEntry r(VmConfigEntry row, String name) {
+        VmConfigEntry c = row.copy();
+        c.vmName = name;
+        return c;
+    }
+
+    /** Runs a step of reconciliation; a failure crashes the VR with the reason, and its later steps are skipped. */
+    private void guarded(VrRecord r, Set<VrRecord> crashed, DriverStep step) {
+        if (crashed.contains(r)) return;
+        try {
+            step.run();
+        } catch (DriverException e) {
+            crashed.add(r);
+            log.warn("VR {} ({}): bringing it to its configuration failed: {}", r.vmIndex, r.config.vmName, e.toString());
+            transition(r, OperState.CRASHED, "reconciliation failed: " + e);
+        }
     }
 
     /** What keeps the driver from knowing the host's state right now, or empty. */
@@ -255,13 +348,9 @@ public final class VirtualRouterService implements AutoCloseable {
 
     /** vmConfigNextAvailableVmIndex: an index no VR has, to be used for the next row created. */
     public int nextAvailableVmIndex() {
-        synchronized (pendingIndices) {
-            int i = nextIndex.get();
-            while (routers.containsKey(i) || pendingIndices.contains(i)) {
-                i = i == Validator.MAX_VM_INDEX ? 1 : i + 1;
-            }
-            return i;
-        }
+        int i = nextIndex.get();
+        while (routers.containsKey(i)) i = i == Validator.MAX_VM_INDEX ? 1 : i + 1;
+        return i;
     }
 
     public void setNotificationsEnabled(boolean perVm, boolean bulk) {
@@ -277,175 +366,306 @@ public final class VirtualRouterService implements AutoCloseable {
         return bulkNotifications;
     }
 
-    // ---------------------------------------------------------------- writes
+    // ---------------------------------------------------------------- writes: change sets
+
+    /** What {@link #apply} accepted: each VR as accepted (in the set's order), and the set's outcome. */
+    public record Applied(List<Accepted> routers, CompletableFuture<Void> completion) {
+        /** The one VR of a set of one. */
+        public Accepted only() {
+            return routers.get(0);
+        }
+    }
+
+    /**
+     * Checks a change set against the VRs as they are and, when every rule holds, accepts it: one
+     * journal record makes it durable, the VRs show their new rows at once, and the hypervisor work
+     * runs afterwards, after the earlier work of every VR and name it touches. A set that breaks a
+     * rule throws the {@link VrException} naming the VR, the column and the reason, and changes
+     * nothing; a set whose hypervisor work fails is undone whole, and its completion (and that of each
+     * VR) fails with a {@link ChangeFailedException}.
+     */
+    public Applied apply(ChangeSet set) {
+        if (set == null || set.isEmpty()) throw new ValidationException("body", "nothing to change");
+        synchronized (writeLock) {
+            List<Target> targets = checker().check(set);
+            journal(targets);
+            ChangeRun run = new ChangeRun(this, ++sets, register(targets));
+            schedule(run);
+            List<Accepted> accepted = new ArrayList<>(run.targets.size());
+            for (Target t : run.targets) accepted.add(accepted(run, t.record()));
+            return new Applied(accepted, run.outcome);
+        }
+    }
+
+    /**
+     * Checks a change set as {@link #apply} does, and changes nothing: for NETCONF's test-option and
+     * validate, a candidate's commit, any dry run.
+     */
+    public void validate(ChangeSet set) {
+        if (set == null || set.isEmpty()) return;
+        synchronized (writeLock) {
+            checker().check(set);
+        }
+    }
+
+    private ChangeCheck checker() {
+        return new ChangeCheck(routers, driver, i -> !routers.containsKey(i), nextAvailableVmIndex());
+    }
+
+    /** The set's one journal record: the rows it writes, and the VRs it marks as being removed. */
+    private void journal(List<Target> targets) {
+        ConfigStore.Change record = store.change();
+        for (Target t : targets) {
+            if (t.kind() == Kind.REMOVE) {
+                record.markRemoving(t.before());
+            } else if (t.kind() != Kind.JOIN) {
+                record.put(t.after());
+            }
+        }
+        record.commit();
+    }
+
+    /** Puts the accepted rows in the registry; returns the targets with the records of the new VRs. */
+    private List<Target> register(List<Target> targets) {
+        List<Target> out = new ArrayList<>(targets.size());
+        for (Target t : targets) {
+            if (t.kind() == Kind.CHANGE) names.remove(t.before().vmName, t.vmIndex());
+        }
+        for (Target t : targets) {
+            switch (t.kind()) {
+                case CREATE -> {
+                    VrRecord r = new VrRecord(t.after(), OperState.PREPARING);
+                    routers.put(r.vmIndex, r);
+                    names.put(t.after().vmName, r.vmIndex);
+                    nextIndex.set(r.vmIndex == Validator.MAX_VM_INDEX ? 1 : r.vmIndex + 1);
+                    tableLastChangeNanos = System.nanoTime();
+                    count(null, OperState.PREPARING);
+                    publish(r, VrEvent.Type.CREATED, null);
+                    out.add(new Target(t.kind(), t.vmIndex(), r, null, t.after()));
+                    continue;
+                }
+                case CHANGE -> {
+                    t.record().config = t.after();
+                    names.put(t.after().vmName, t.vmIndex());
+                }
+                case REMOVE -> t.record().removing = true;
+                default -> {
+                    // JOIN: the removal under way answers
+                }
+            }
+            out.add(t);
+        }
+        return out;
+    }
+
+    /**
+     * Queues the set after the earlier sets and work of every VR and name it touches, so that two
+     * sets on one VR never interleave, and a set that takes a name another gives up waits for it;
+     * it becomes a dependent of those sets, and is not applied if one of them fails.
+     */
+    private void schedule(ChangeRun run) {
+        Map<Object, CompletableFuture<Void>> before = new LinkedHashMap<>();
+        for (Target t : run.targets) {
+            VrRecord r = t.record();
+            synchronized (r) {
+                before.put(r, r.lane);
+            }
+            dependOn(run, vrTails.get(r.vmIndex));
+            for (VmConfigEntry row : new VmConfigEntry[] {t.before(), t.after()}) {
+                if (row != null) dependOn(run, nameTails.get(row.vmName));
+            }
+        }
+        for (ChangeRun earlier : new LinkedHashSet<>(run.dependsOn)) before.put(earlier, earlier.done);
+        CompletableFuture<Throwable> ended = CompletableFuture.allOf(before.values().toArray(CompletableFuture[]::new))
+                .thenComposeAsync(v -> run.execute(), workers)
+                .handle((v, e) -> {
+                    finished(run);
+                    return e;
+                });
+        CompletableFuture<Void> done = ended.thenApply(e -> null);
+        // The outcome follows the lanes: whoever learns that a set is done finds its VRs idle.
+        done.thenRun(() -> run.complete(ended.join()));
+        run.done = done;
+        for (Target t : run.targets) {
+            synchronized (t.record()) {
+                t.record().lane = done;
+            }
+            vrTails.put(t.vmIndex(), run);
+            if (t.before() != null) nameTails.put(t.before().vmName, run);
+            if (t.after() != null) nameTails.put(t.after().vmName, run);
+        }
+    }
+
+    private static void dependOn(ChangeRun run, ChangeRun earlier) {
+        if (earlier == null || earlier == run || run.dependsOn.contains(earlier)) return;
+        run.dependsOn.add(earlier);
+        earlier.dependents.add(run);
+    }
+
+    private void finished(ChangeRun run) {
+        synchronized (writeLock) {
+            vrTails.values().removeIf(x -> x == run);
+            nameTails.values().removeIf(x -> x == run);
+        }
+    }
+
+    /** A VR's part of an accepted set: its row as accepted, and its view once the set is done. */
+    private Accepted accepted(ChangeRun run, VrRecord r) {
+        CompletableFuture<Optional<VirtualRouter>> completion = run.outcome.handle((v, e) -> {
+            if (e != null) throw e instanceof CompletionException ce ? ce : new CompletionException(e);
+            return routers.get(r.vmIndex) == r ? Optional.of(view(r)) : Optional.<VirtualRouter>empty();
+        });
+        return new Accepted(view(r), completion);
+    }
+
+    /** A set applied: VMs destroyed by it take their rows with them. */
+    Void applied(ChangeRun run) {
+        if (!run.destroyed.isEmpty()) {
+            synchronized (writeLock) {
+                ConfigStore.Change record = store.change();
+                for (VrRecord r : run.destroyed) record.remove(r.vmIndex);
+                record.commit();
+                for (VrRecord r : run.destroyed) forget(r, null);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A set undone: its rows go back as they were before it, and so do those of the sets that
+     * depend on it, which are then not applied (they were checked against rows that now never
+     * were); latest first, with one journal record. The VRs' states are then as the host reports.
+     */
+    void undone(ChangeRun run, VrRecord failed, List<VrRecord> undoFailed) {
+        VrException error = run.error();
+        synchronized (writeLock) {
+            List<ChangeRun> all = new ArrayList<>();
+            collectDependents(run, all);
+            for (ChangeRun d : all) {
+                d.abortedBy = (ChangeFailedException) new ChangeFailedException(error.field(), "not applied: it depended on"
+                        + " a change that failed (" + error.getMessage() + ")").at(error.vmIndex(), error.networkIndex());
+            }
+            all.sort(Comparator.comparingLong((ChangeRun x) -> x.sequence).reversed());
+            all.add(run);
+            Map<Integer, VmConfigEntry> puts = new LinkedHashMap<>();
+            Set<Integer> removes = new LinkedHashSet<>();
+            for (ChangeRun x : all) putBack(x, x == run ? error.getMessage() : x.abortedBy.getMessage(), puts, removes);
+            puts.keySet().removeAll(removes);
+            ConfigStore.Change record = store.change();
+            puts.values().forEach(record::put);
+            removes.forEach(record::remove);
+            record.commit();
+        }
+        for (Target t : run.targets) {
+            VrRecord r = t.record();
+            if (routers.get(r.vmIndex) != r || undoFailed.contains(r)) continue;
+            // As the host has it now, with why the change did not happen on the VR it failed on.
+            OperState host = driver.inspect(r.vmIndex).map(vm -> vm.power().operState()).orElse(OperState.CRASHED);
+            transition(r, host, r == failed ? error.getMessage() : null);
+        }
+    }
+
+    private static void collectDependents(ChangeRun run, List<ChangeRun> into) {
+        for (ChangeRun d : run.dependents) {
+            if (d.abortedBy == null && !into.contains(d)) {
+                into.add(d);
+                collectDependents(d, into);
+            }
+        }
+    }
+
+    /** Puts one set's rows back as they were before it. */
+    private void putBack(ChangeRun run, String reason, Map<Integer, VmConfigEntry> puts, Set<Integer> removes) {
+        for (Target t : run.targets) {
+            if (t.kind() == Kind.CHANGE) names.remove(t.after().vmName, t.vmIndex());
+        }
+        for (Target t : run.targets) {
+            VrRecord r = t.record();
+            switch (t.kind()) {
+                case CREATE -> {
+                    forget(r, reason);
+                    removes.add(r.vmIndex);
+                }
+                case CHANGE -> {
+                    r.config = t.before();
+                    names.put(t.before().vmName, t.vmIndex());
+                    puts.put(r.vmIndex, t.before());
+                }
+                case REMOVE -> {
+                    if (run.destroyed.contains(r)) {
+                        forget(r, reason);
+                        removes.add(r.vmIndex);
+                    } else {
+                        r.removing = false;
+                        puts.put(r.vmIndex, t.before());
+                    }
+                }
+                default -> {
+                    // JOIN: not this set's to put back
+                }
+            }
+        }
+    }
+
+    /** Drops a VR from the registry (its VM is gone) and says so. */
+    private void forget(VrRecord r, String reason) {
+        if (!routers.remove(r.vmIndex, r)) return;
+        names.remove(r.config.vmName, r.vmIndex);
+        tableLastChangeNanos = System.nanoTime();
+        count(r.operState, null);
+        r.reason = reason;
+        publish(r, VrEvent.Type.DELETED, r.operState);
+    }
+
+    /** For the tests that show what undoing is for: a failed set is then left half done. */
+    void setUndoForTests(boolean enabled) {
+        this.undo = enabled;
+    }
+
+    boolean undoEnabled() {
+        return undo;
+    }
+
+    // ---------------------------------------------------------------- writes: one VR at a time
 
     /** Creates one VR. */
     public Accepted create(VmConfigEntry request) {
         if (request == null) throw new ValidationException("body", "a VR description is required");
-        return createAll(List.of(request)).get(0);
+        return apply(ChangeSet.builder().create(request).build()).only();
     }
 
-    /**
-     * Creates several VRs as one transaction: every request is checked (names and indices unique
-     * among themselves and against existing VRs) before any is accepted, and all are made durable
-     * with one write. Either all are accepted or none is.
-     */
+    /** Creates several VRs as one transaction: either all are accepted or none is. */
     public List<Accepted> createAll(List<VmConfigEntry> requests) {
-        List<VmConfigEntry> configs = new ArrayList<>(requests.size());
-        for (VmConfigEntry request : requests) configs.add(withDriverTemplate(Validator.forCreate(request)));
-        List<VmConfigEntry> claimed = new ArrayList<>();
-        try {
-            for (VmConfigEntry c : configs) {
-                claim(c);
-                claimed.add(c);
-            }
-            store.putAll(configs);
-        } catch (RuntimeException e) {
-            for (VmConfigEntry c : claimed) unclaim(c);
-            // Hand the indices out again: vmConfigNextAvailableVmIndex stays where it was.
-            claimed.stream().mapToInt(c -> c.vmIndex).min()
-                    .ifPresent(lowest -> nextIndex.accumulateAndGet(lowest, Math::min));
-            throw e;
-        }
-        List<Accepted> accepted = new ArrayList<>(configs.size());
-        for (VmConfigEntry c : configs) {
-            VrRecord r = new VrRecord(c, OperState.PREPARING);
-            routers.put(r.vmIndex, r);
-            synchronized (pendingIndices) {
-                pendingIndices.remove(r.vmIndex);
-            }
-            tableLastChangeNanos = System.nanoTime();
-            count(null, OperState.PREPARING);
-            publish(r, VrEvent.Type.CREATED, null);
-            VirtualRouter snapshot = view(r);
-            AdminState asked = c.vmAdminState;
-            accepted.add(new Accepted(snapshot, enqueue(r, () -> doCreate(r, asked))));
-        }
-        return accepted;
-    }
-
-    /** Fills in the driver's default template, or refuses one the driver does not offer. */
-    private VmConfigEntry withDriverTemplate(VmConfigEntry c) {
-        List<String> offered = driver.templates();
-        if (c.vmConfigTemplate == null) {
-            c.vmConfigTemplate = offered.get(0);
-        } else if (!offered.contains(c.vmConfigTemplate)) {
-            throw new ValidationException("vmConfigTemplate", "driver '" + driver.name() + "' has no template '"
-                    + c.vmConfigTemplate + "'; it offers " + String.join(", ", offered));
-        }
-        return c;
-    }
-
-    /**
-     * Claims the name and the index (allocating one when absent) of a new row. Claims are taken
-     * under one lock; a claimed index stays in {@code pendingIndices} until its row is in the map.
-     */
-    private void claim(VmConfigEntry c) {
-        synchronized (pendingIndices) {
-            Integer other = names.get(c.vmName);
-            if (other != null) {
-                throw new ConflictException("vmName", "a VR named '" + c.vmName + "' already exists (vmIndex " + other + ")");
-            }
-            if (c.vmIndex == null) {
-                c.vmIndex = nextAvailableVmIndex();
-            } else if (routers.containsKey(c.vmIndex) || pendingIndices.contains(c.vmIndex)) {
-                throw new ConflictException("vmIndex", "vmIndex " + c.vmIndex + " is in use");
-            }
-            nextIndex.set(c.vmIndex == Validator.MAX_VM_INDEX ? 1 : c.vmIndex + 1);
-            names.put(c.vmName, c.vmIndex);
-            pendingIndices.add(c.vmIndex);
-        }
-    }
-
-    private void unclaim(VmConfigEntry c) {
-        synchronized (pendingIndices) {
-            names.remove(c.vmName, c.vmIndex);
-            pendingIndices.remove(c.vmIndex);
-        }
+        ChangeSet.Builder b = ChangeSet.builder();
+        for (VmConfigEntry r : requests) b.create(r);
+        return apply(b.build()).routers();
     }
 
     /** Removes a VR: shuts it down, destroys it on the host, and forgets it. */
     public Accepted remove(int vmIndex) {
-        VrRecord r = require(vmIndex);
-        synchronized (r) {
-            if (!r.removing) {
-                r.removing = true;
-                store.put(r.config, true);
-                return new Accepted(view(r), enqueue(r, () -> doRemove(r)));
-            }
-            // Already being removed: the same completion answers this request too.
-            return new Accepted(view(r), r.lane.thenApply(v -> Optional.empty()));
-        }
+        return apply(ChangeSet.builder().remove(vmIndex).build()).only();
     }
 
     /** Changes what the operator wants the VR to be: running, shutdown, suspended or paused. */
     public Accepted setAdminState(int vmIndex, AdminState target) {
         if (target == null) throw new ValidationException("vmAdminState", "is required");
-        VrRecord r = require(vmIndex);
-        if (!driver.adminStates().contains(target)) {
-            throw new NotSupportedException("vmAdminState", "driver '" + driver.name() + "' cannot make a VR "
-                    + target.label());
-        }
-        synchronized (r) {
-            notRemoving(r);
-            AdminState current = r.config.vmAdminState;
-            if ((target == AdminState.SUSPENDED || target == AdminState.PAUSED) && current == AdminState.SHUTDOWN) {
-                throw new ConflictException(null, "VR " + vmIndex + " is shut down: it cannot be " + target.label());
-            }
-            if (current != target) {
-                VmConfigEntry next = r.config.copy();
-                next.vmAdminState = target;
-                store.put(next, false);
-                r.config = next;
-            }
-            return new Accepted(view(r), enqueue(r, () -> doAdminState(r, target)));
-        }
+        return apply(ChangeSet.builder().edit(vmIndex, row -> row.vmAdminState = target).build()).only();
     }
 
     /**
-     * Changes columns of a VR's row: vmName, vmConfigCpuNumber, vmConfigMemory, vmConfigAutoStart
-     * (null columns stay as they are). vmConfigTemplate cannot change, the VM was made from it; CPUs
-     * and memory change only while the VR's admin state is shutdown, a cold resize as XenServer needs.
+     * Changes columns of a VR's row (null columns stay as they are): vmName, vmConfigCpuNumber,
+     * vmConfigMemory (while shut down), vmConfigAutoStart. vmAdminState and the interfaces have calls
+     * of their own here; a change set does all at once.
      */
     public Accepted reconfigure(int vmIndex, VmConfigEntry changes) {
-        VrRecord r = require(vmIndex);
-        synchronized (r) {
-            notRemoving(r);
-            VmConfigEntry current = r.config;
-            VmConfigEntry next = Validator.forReconfigure(current, changes);
-            if (!next.vmConfigTemplate.equals(current.vmConfigTemplate)) {
-                throw new ConflictException("vmConfigTemplate", "VR " + vmIndex + " was made from template '"
-                        + current.vmConfigTemplate + "': remove it and create it again to change the template");
-            }
-            boolean resize = !next.vmConfigCpuNumber.equals(current.vmConfigCpuNumber)
-                    || !next.vmConfigMemory.equals(current.vmConfigMemory);
-            if (resize && current.vmAdminState != AdminState.SHUTDOWN) {
-                throw new ConflictException(!next.vmConfigMemory.equals(current.vmConfigMemory) ? "vmConfigMemory"
-                        : "vmConfigCpuNumber", "VR " + vmIndex + " is " + current.vmAdminState.label()
-                        + ": stop it before changing its CPUs or memory");
-            }
-            boolean renamed = !next.vmName.equals(current.vmName);
-            if (renamed) {
-                synchronized (pendingIndices) {
-                    Integer other = names.putIfAbsent(next.vmName, vmIndex);
-                    if (other != null) {
-                        throw new ConflictException("vmName", "a VR named '" + next.vmName + "' already exists (vmIndex " + other + ")");
-                    }
-                }
-            }
-            try {
-                store.put(next, false);
-            } catch (RuntimeException e) {
-                if (renamed) names.remove(next.vmName, vmIndex);
-                throw e;
-            }
-            if (renamed) names.remove(current.vmName, vmIndex);
-            r.config = next;
-            return new Accepted(view(r), enqueue(r, () -> {
-                driverCall("reconfigure", r, () -> driver.reconfigure(next));
-                publish(r, VrEvent.Type.CONFIG_CHANGED, r.operState);
-            }));
+        if (changes == null) throw new ValidationException("body", "the columns to change are required");
+        if (changes.vmAdminState != null) {
+            throw new ValidationException("vmAdminState", "is changed by starting, stopping, suspending or pausing the VR");
         }
+        if (changes.vmNetworkConfigTable != null && !changes.vmNetworkConfigTable.isEmpty()) {
+            throw new ValidationException("vmNetworkConfigTable", "interfaces are added and removed one at a time");
+        }
+        return apply(ChangeSet.builder().edit(vmIndex, ChangeSet.columns(changes)).build()).only();
     }
 
     /**
@@ -454,67 +674,32 @@ public final class VirtualRouterService implements AutoCloseable {
      */
     public Accepted addInterface(int vmIndex, VmNetworkConfigEntry request) {
         if (request == null) throw new ValidationException("body", "an interface description is required");
-        VrRecord r = require(vmIndex);
-        synchronized (r) {
-            notRemoving(r);
-            Set<Integer> used = new HashSet<>();
-            for (VmNetworkConfigEntry n : r.config.interfaces()) used.add(n.vmNetworkConfigIndex);
-            if (request.vmNetworkConfigIndex != null && used.contains(request.vmNetworkConfigIndex)) {
-                throw new ConflictException("vmNetworkConfigIndex", "VR " + vmIndex + " already has interface "
-                        + request.vmNetworkConfigIndex);
+        return apply(ChangeSet.builder().edit(vmIndex, row -> {
+            Set<Integer> used = new java.util.HashSet<>();
+            for (VmNetworkConfigEntry n : row.interfaces()) used.add(n.vmNetworkConfigIndex);
+            if (request.vmNetworkConfigIndex == null) {
+                int i = 1;
+                while (used.contains(i)) i++;
+                request.vmNetworkConfigIndex = i;
+            } else if (used.contains(request.vmNetworkConfigIndex)) {
+                throw new ConflictException(VrException.Reason.EXISTS, "vmNetworkConfigIndex", "VR " + vmIndex
+                        + " already has interface " + request.vmNetworkConfigIndex).at(vmIndex, request.vmNetworkConfigIndex);
             }
-            VmNetworkConfigEntry iface = Validator.forInterface(request, used, vmIndex);
-            request.vmNetworkConfigIndex = iface.vmNetworkConfigIndex;
-            VmConfigEntry next = r.config.copy();
-            List<VmNetworkConfigEntry> ifaces = new ArrayList<>(next.interfaces());
-            ifaces.add(iface);
-            ifaces.sort((a, b) -> Integer.compare(a.vmNetworkConfigIndex, b.vmNetworkConfigIndex));
-            next.vmNetworkConfigTable = List.copyOf(ifaces);
-            store.put(next, false);
-            r.config = next;
-            return new Accepted(view(r), enqueue(r, () -> {
-                driverCall("addInterface", r, () -> driver.addInterface(vmIndex, iface));
-                publish(r, VrEvent.Type.CONFIG_CHANGED, r.operState);
-            }));
-        }
+            ChangeSet.putInterface(request).apply(row);
+        }).build()).only();
     }
 
     /** Removes an interface from a VR. */
     public Accepted removeInterface(int vmIndex, int networkIndex) {
-        VrRecord r = require(vmIndex);
+        return apply(ChangeSet.builder().edit(vmIndex, ChangeSet.removeInterface(networkIndex)).build()).only();
+    }
+
+    // ---------------------------------------------------------------- hypervisor work
+
+    /** Queues work of reconciliation on the VR's lane. */
+    private void enqueue(VrRecord r, Runnable work) {
         synchronized (r) {
-            notRemoving(r);
-            List<VmNetworkConfigEntry> ifaces = new ArrayList<>(r.config.interfaces());
-            if (!ifaces.removeIf(n -> n.vmNetworkConfigIndex == networkIndex)) {
-                throw new NotFoundException("VR " + vmIndex + " has no interface " + networkIndex);
-            }
-            VmConfigEntry next = r.config.copy();
-            next.vmNetworkConfigTable = ifaces.isEmpty() ? null : List.copyOf(ifaces);
-            store.put(next, false);
-            r.config = next;
-            return new Accepted(view(r), enqueue(r, () -> {
-                driverCall("removeInterface", r, () -> driver.removeInterface(vmIndex, networkIndex));
-                publish(r, VrEvent.Type.CONFIG_CHANGED, r.operState);
-            }));
-        }
-    }
-
-    private VrRecord require(int vmIndex) {
-        VrRecord r = routers.get(vmIndex);
-        if (r == null) throw new NotFoundException("no VR with vmIndex " + vmIndex);
-        return r;
-    }
-
-    private static void notRemoving(VrRecord r) {
-        if (r.removing) throw new ConflictException(null, "VR " + r.vmIndex + " is being removed");
-    }
-
-    // ---------------------------------------------------------------- hypervisor work (on lanes)
-
-    /** Queues work on the VR's lane; the result completes with the VR as it is afterwards. */
-    private CompletableFuture<Optional<VirtualRouter>> enqueue(VrRecord r, Runnable work) {
-        synchronized (r) {
-            CompletableFuture<Void> done = r.lane.thenRunAsync(() -> {
+            r.lane = r.lane.thenRunAsync(() -> {
                 try {
                     work.run();
                 } catch (RuntimeException e) {
@@ -522,95 +707,110 @@ public final class VirtualRouterService implements AutoCloseable {
                     transition(r, OperState.CRASHED, "internal error: " + e);
                 }
             }, workers);
-            r.lane = done;
-            return done.thenApply(v -> routers.get(r.vmIndex) == r ? Optional.of(view(r)) : Optional.empty());
         }
     }
 
-    /** Provisions the VM and brings it to the admin state asked for when the creation was accepted. */
-    private void doCreate(VrRecord r, AdminState asked) {
-        if (r.operState != OperState.PREPARING) transition(r, OperState.PREPARING, null);
-        if (!driverCall("provision", r, () -> driver.provision(r.config))) return;
-        if (asked == AdminState.RUNNING) {
-            if (!driverCall("start", r, () -> driver.start(r.vmIndex))) return;
-            transition(r, OperState.RUNNING, null);
-        } else {
-            transition(r, OperState.SHUTDOWN, null);
+    /** Provisions a VM again at start-up and brings it to its admin state. */
+    private void doCreate(VrRecord r) {
+        guarded(r, new java.util.HashSet<>(), () -> {
+            if (r.operState != OperState.PREPARING) transition(r, OperState.PREPARING, null);
+            call("provision", () -> driver.provision(r.config));
+            if (r.config.vmAdminState == AdminState.SHUTDOWN) {
+                transition(r, OperState.SHUTDOWN, null);
+            } else {
+                bringTo(r, r.config.vmAdminState);
+            }
+        });
+    }
+
+    /** Resumes a removal at start-up. */
+    private void doRemove(VrRecord r) {
+        Set<VrRecord> crashed = new java.util.HashSet<>();
+        guarded(r, crashed, () -> {
+            transition(r, OperState.SHUTTINGDOWN, null);
+            if (!halted(r.vmIndex)) call("stop", () -> driver.stop(r.vmIndex));
+            call("destroy", () -> driver.destroy(r.vmIndex));
+        });
+        if (!crashed.isEmpty()) {
+            // The operator may retry now; the stored intent stays, so a restart retries too.
+            r.removing = false;
+            return;
+        }
+        synchronized (writeLock) {
+            store.remove(r.vmIndex);
+            forget(r, null);
         }
     }
 
-    private void doAdminState(VrRecord r, AdminState target) {
+    /**
+     * Brings a VR to an admin state through the transitional states (preparing or resuming to
+     * running, shuttingdown to shutdown, suspending to suspended); nothing when it is there already.
+     * A driver failure is thrown; the state then is what the caller makes of it.
+     */
+    void bringTo(VrRecord r, AdminState target) throws DriverException {
         OperState now = r.operState;
         switch (target) {
-            case RUNNING:
+            case RUNNING -> {
                 if (now == OperState.RUNNING) return;
                 // Unpausing is immediate; resuming and booting pass a transitional state.
                 if (now != OperState.PAUSED) {
                     transition(r, now == OperState.SUSPENDED ? OperState.RESUMING : OperState.PREPARING, null);
                 }
-                if (driverCall("start", r, () -> driver.start(r.vmIndex))) transition(r, OperState.RUNNING, null);
-                return;
-            case SHUTDOWN:
+                call("start", () -> driver.start(r.vmIndex));
+                transition(r, OperState.RUNNING, null);
+            }
+            case SHUTDOWN -> {
                 if (now == OperState.SHUTDOWN) return;
                 transition(r, OperState.SHUTTINGDOWN, null);
-                if (driverCall("stop", r, () -> driver.stop(r.vmIndex))) transition(r, OperState.SHUTDOWN, null);
-                return;
-            case SUSPENDED:
-            case PAUSED:
+                call("stop", () -> driver.stop(r.vmIndex));
+                transition(r, OperState.SHUTDOWN, null);
+            }
+            default -> {
                 OperState end = target == AdminState.SUSPENDED ? OperState.SUSPENDED : OperState.PAUSED;
                 if (now == end) return;
                 if (now != OperState.RUNNING && now != OperState.PAUSED && now != OperState.SUSPENDED) {
-                    transition(r, OperState.CRASHED, "cannot be " + target.label() + " from " + now.label());
-                    return;
+                    throw new DriverException("BAD_POWER_STATE", "cannot be " + target.label() + " from " + now.label());
                 }
                 if (target == AdminState.SUSPENDED) transition(r, OperState.SUSPENDING, null);
-                if (driverCall(target.label(), r, () -> driver.suspend(r.vmIndex, target))) transition(r, end, null);
-                return;
-            default:
-                throw new IllegalArgumentException(String.valueOf(target));
+                call(target.label(), () -> driver.suspend(r.vmIndex, target));
+                transition(r, end, null);
+            }
         }
     }
 
-    private void doRemove(VrRecord r) {
-        transition(r, OperState.SHUTTINGDOWN, null);
-        boolean halted = driver.inspect(r.vmIndex).map(vm -> vm.power() == PowerState.HALTED).orElse(true);
-        if (!halted && !driverCall("stop", r, () -> driver.stop(r.vmIndex))) {
-            r.removing = false;
-            return;
-        }
-        if (!driverCall("destroy", r, () -> driver.destroy(r.vmIndex))) {
-            // The operator may retry now; the stored intent stays, so a restart retries too.
-            r.removing = false;
-            return;
-        }
-        store.remove(r.vmIndex);
-        routers.remove(r.vmIndex, r);
-        names.remove(r.config.vmName, r.vmIndex);
-        tableLastChangeNanos = System.nanoTime();
-        count(r.operState, null);
-        publish(r, VrEvent.Type.DELETED, r.operState);
+    boolean halted(int vmIndex) {
+        return driver.inspect(vmIndex).map(vm -> vm.power() == PowerState.HALTED).orElse(true);
     }
 
-    private interface DriverStep {
+    interface DriverStep {
         void run() throws DriverException;
     }
 
-    /** Runs one driver call, timed; on failure marks the VR crashed with the driver's reason. */
-    private boolean driverCall(String operation, VrRecord r, DriverStep step) {
+    /** Runs one driver call, timed. */
+    void call(String operation, DriverStep step) throws DriverException {
         long t0 = System.nanoTime();
         try {
             step.run();
             metrics.recordHypervisor(operation, true, System.nanoTime() - t0);
-            return true;
         } catch (DriverException e) {
             metrics.recordHypervisor(operation, false, System.nanoTime() - t0);
-            log.warn("VR {} ({}): {} failed: {}", r.vmIndex, r.config.vmName, operation, e.toString());
-            transition(r, OperState.CRASHED, operation + " failed: " + e);
-            return false;
+            throw e;
         }
     }
 
-    private void transition(VrRecord r, OperState to, String reason) {
+    HypervisorDriver driver() {
+        return driver;
+    }
+
+    ExecutorService workers() {
+        return workers;
+    }
+
+    void configChanged(VrRecord r) {
+        publish(r, VrEvent.Type.CONFIG_CHANGED, r.operState);
+    }
+
+    void transition(VrRecord r, OperState to, String reason) {
         OperState from;
         synchronized (r) {
             from = r.operState;
@@ -639,13 +839,24 @@ public final class VirtualRouterService implements AutoCloseable {
         events.publish(e);
     }
 
-    private static OperState stableStateFor(AdminState admin) {
-        switch (admin) {
-            case RUNNING: return OperState.RUNNING;
-            case SUSPENDED: return OperState.SUSPENDED;
-            case PAUSED: return OperState.PAUSED;
-            default: return OperState.SHUTDOWN;
-        }
+    static OperState stableStateFor(AdminState admin) {
+        return switch (admin) {
+            case RUNNING -> OperState.RUNNING;
+            case SUSPENDED -> OperState.SUSPENDED;
+            case PAUSED -> OperState.PAUSED;
+            default -> OperState.SHUTDOWN;
+        };
+    }
+
+    /** The admin state whose stable state this is, or null for a transitional or failed state. */
+    static AdminState adminStateFor(OperState state) {
+        return switch (state) {
+            case RUNNING -> AdminState.RUNNING;
+            case SUSPENDED -> AdminState.SUSPENDED;
+            case PAUSED -> AdminState.PAUSED;
+            case SHUTDOWN -> AdminState.SHUTDOWN;
+            default -> null;
+        };
     }
 
     /** Follows changes made on the host behind vrouter's back, when no operation of ours is under way. */
@@ -658,7 +869,7 @@ public final class VirtualRouterService implements AutoCloseable {
         @Override
         public void powerStateChanged(int vmIndex, PowerState state, String what) {
             VrRecord r = routers.get(vmIndex);
-            if (r != null && idle(r) && r.operState != state.operState()) {
+            if (r != null && r.idle() && r.operState != state.operState()) {
                 log.info("VR {} ({}) is now {} on the host{}", vmIndex, r.config.vmName, state, what == null ? "" : ": " + what);
                 transition(r, state.operState(), what == null ? "changed outside vrouter" : what + " (changed outside vrouter)");
             }
@@ -667,15 +878,9 @@ public final class VirtualRouterService implements AutoCloseable {
         @Override
         public void vmVanished(int vmIndex) {
             VrRecord r = routers.get(vmIndex);
-            if (r != null && idle(r)) {
+            if (r != null && r.idle()) {
                 log.warn("VR {} ({}) was deleted from the host outside vrouter", vmIndex, r.config.vmName);
                 transition(r, OperState.CRASHED, "the VM was deleted from the host outside vrouter");
-            }
-        }
-
-        private boolean idle(VrRecord r) {
-            synchronized (r) {
-                return r.lane.isDone() && !r.removing;
             }
         }
     }
@@ -683,7 +888,7 @@ public final class VirtualRouterService implements AutoCloseable {
     // ---------------------------------------------------------------- views
 
     /** The VR as interfaces show it: the configured row plus what the host reports now. */
-    private VirtualRouter view(VrRecord r) {
+    VirtualRouter view(VrRecord r) {
         VirtualRouter v = new VirtualRouter();
         r.config.copyColumnsTo(v);
         Optional<VmRuntime> vm = driver.inspect(r.vmIndex);

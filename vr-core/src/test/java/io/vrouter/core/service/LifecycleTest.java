@@ -140,24 +140,39 @@ class LifecycleTest {
     }
 
     @Test
-    void aDriverFailureCrashesTheVrAndKeepsTheReason() throws Exception {
+    void aDriverFailureUndoesTheCreationAndSaysWhy() throws Exception {
         f.driver.failOn("start", "fragile", "no memory left on host");
-        VirtualRouter vr = done(f.service.create(vr("fragile")));
-        assertThat(vr.operState()).isEqualTo(OperState.CRASHED);
-        assertThat(vr.vmEntry.vmOperStateReason).contains("start failed").contains("no memory left on host");
+        Accepted a = f.service.create(vr("fragile"));
+        assertThatThrownBy(() -> a.await(WAIT)).isInstanceOfSatisfying(ChangeFailedException.class, e -> {
+            assertThat(e.reason()).isEqualTo(VrException.Reason.FAILED);
+            assertThat(e.vmIndex()).isEqualTo(1);
+            assertThat(e.field()).isEqualTo("vmAdminState");
+            assertThat(e.getMessage()).contains("start failed").contains("no memory left on host");
+        });
+        // As it was: no VR, no VM on the host, the name free; the deletion says why.
+        assertThat(f.service.get(1)).isEmpty();
+        assertThat(f.driver.inspect(1)).isEmpty();
+        assertThat(f.service.findByName("fragile")).isEmpty();
+        VrEvent last = f.events.get(f.events.size() - 1);
+        assertThat(last.type).isEqualTo(VrEvent.Type.DELETED);
+        assertThat(last.reason).contains("start failed").contains("no memory left on host");
         // The operator can retry once the cause is gone.
         f.driver.clearFailures();
-        assertThat(done(f.service.setAdminState(vr.vmIndex, AdminState.RUNNING)).operState()).isEqualTo(OperState.RUNNING);
-        assertThat(f.service.get(vr.vmIndex).orElseThrow().vmEntry.vmOperStateReason).isNull();
+        VirtualRouter vr = done(f.service.create(vr("fragile")));
+        assertThat(vr.operState()).isEqualTo(OperState.RUNNING);
+        assertThat(vr.vmEntry.vmOperStateReason).isNull();
     }
 
     @Test
-    void aFailedRemovalKeepsTheVr() throws Exception {
+    void aFailedRemovalPutsTheVrBackAsItWas() throws Exception {
         int i = done(f.service.create(vr("sticky"))).vmIndex;
         f.driver.failOn("destroy", "sticky", "disk busy");
-        Optional<VirtualRouter> after = f.service.remove(i).await(WAIT).orElseThrow();
-        assertThat(after).isPresent();
-        assertThat(after.get().operState()).isEqualTo(OperState.CRASHED);
+        assertThatThrownBy(() -> f.service.remove(i).await(WAIT)).isInstanceOf(ChangeFailedException.class)
+                .hasMessageContaining("destroy failed").hasMessageContaining("disk busy");
+        VirtualRouter back = f.service.get(i).orElseThrow();
+        assertThat(back.operState()).as("started again, as it was").isEqualTo(OperState.RUNNING);
+        assertThat(back.vmEntry.vmOperStateReason).contains("disk busy");
+        assertThat(f.driver.inspect(i).orElseThrow().power()).isEqualTo(PowerState.RUNNING);
         f.driver.clearFailures();
         assertThat(f.service.remove(i).await(WAIT).orElseThrow()).isEmpty();
     }

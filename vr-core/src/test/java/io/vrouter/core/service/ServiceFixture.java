@@ -15,6 +15,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 final class ServiceFixture implements AutoCloseable {
     final Path dataDir;
     final SimulatedDriver driver;
+    /** The host as the service sees it: every call written down. */
+    final RecordingDriver recorder;
     final VirtualRouterService service;
     final List<VrEvent> events = new CopyOnWriteArrayList<>();
     final VirtualRouterService.ReconcileReport report;
@@ -35,7 +37,8 @@ final class ServiceFixture implements AutoCloseable {
     private ServiceFixture(Path dataDir, LatencyProfile latency, boolean recover) throws Exception {
         this.dataDir = dataDir;
         this.driver = new SimulatedDriver(latency, dataDir.resolve("sim-host.journal"));
-        this.service = new VirtualRouterService(driver, new ConfigStore(dataDir, recover), VrMetrics.inMemory());
+        this.recorder = new RecordingDriver(driver);
+        this.service = new VirtualRouterService(recorder, new ConfigStore(dataDir, recover), VrMetrics.inMemory());
         service.events().subscribe(events::add);
         try {
             this.report = service.start();

@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * they outlive a restart of vrouter and reconciliation has something to adopt. The state tables get
  * plausible values: CPU time grows while a VM runs (2% of each virtual CPU), so does uptime.
  *
- * <p>Tests can make an operation fail with {@link #failOn}.
+ * <p>VM names are unique on the host. Tests can make an operation fail with {@link #failOn}.
  */
 public final class SimulatedDriver implements HypervisorDriver {
     private static final Logger log = LoggerFactory.getLogger(SimulatedDriver.class);
@@ -152,6 +152,7 @@ public final class SimulatedDriver implements HypervisorDriver {
         if (vms.containsKey(config.vmIndex)) {
             throw new DriverException("VM_EXISTS", "a VM with vmIndex " + config.vmIndex + " exists already");
         }
+        nameFree(config.vmName, config.vmIndex);
         SimVm vm = new SimVm();
         vm.vmIndex = config.vmIndex;
         vm.name = config.vmName;
@@ -167,6 +168,7 @@ public final class SimulatedDriver implements HypervisorDriver {
     public void reconfigure(VmConfigEntry config) throws DriverException {
         SimVm vm = require(config.vmIndex);
         step("reconfigure", config.vmName, Duration.ZERO);
+        nameFree(config.vmName, config.vmIndex);
         vm.name = config.vmName;
         vm.cpus = config.vmConfigCpuNumber;
         vm.memoryMiB = config.vmConfigMemory;
@@ -263,6 +265,15 @@ public final class SimulatedDriver implements HypervisorDriver {
         if (vm == null) return;
         vm.power = power;
         if (listener != null) listener.powerStateChanged(vmIndex, power);
+    }
+
+    /** VM names are unique on this host, as domain or namespace names are on others. */
+    private void nameFree(String name, int vmIndex) throws DriverException {
+        for (SimVm other : vms.values()) {
+            if (other.vmIndex != vmIndex && other.name.equals(name)) {
+                throw new DriverException("VM_NAME_TAKEN", "VM " + other.vmIndex + " is named '" + name + "' already");
+            }
+        }
     }
 
     private SimVm require(int vmIndex) throws DriverException {

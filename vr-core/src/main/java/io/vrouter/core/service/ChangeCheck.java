@@ -1,0 +1,246 @@
+package io.vrouter.core.service;
+
+import io.vrouter.core.driver.HypervisorDriver;
+import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.ConfigColumn;
+import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.model.VmNetworkConfigEntry;
+import io.vrouter.core.service.VrException.Reason;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.IntPredicate;
+
+/**
+ * Every rule about changing VRs, checked once for a whole {@link ChangeSet} against the VRs as they
+ * are: the rows completed with their defaults, each column within bounds, the template fixed and
+ * offered by the driver, CPUs and memory changed only while shut down, the admin state reachable by
+ * the driver and from the VR's, names unique across the VRs as they will be (a name that a VR of the
+ * same set gives up, by a rename or a removal, is free for the others), indices free. The first
+ * broken rule is thrown, naming its VR and column; nothing is changed either way. Runs under the
+ * service's write lock.
+ */
+final class ChangeCheck {
+    /** What a set does to one VR: its row before (null: created) and after (null: removed). */
+    record Target(Kind kind, int vmIndex, VrRecord record, VmConfigEntry before, VmConfigEntry after) {
+    }
+
+    enum Kind {
+        CREATE, CHANGE, REMOVE,
+        /** A removal of a VR whose removal is under way already: this set waits for it. */
+        JOIN
+    }
+
+    private final Map<Integer, VrRecord> routers;
+    private final HypervisorDriver driver;
+    /** Tells an index that is free now; the check adds the indices this set takes. */
+    private final IntPredicate indexFree;
+    private final int firstFreeGuess;
+
+    ChangeCheck(Map<Integer, VrRecord> routers, HypervisorDriver driver, IntPredicate indexFree, int firstFreeGuess) {
+        this.routers = routers;
+        this.driver = driver;
+        this.indexFree = indexFree;
+        this.firstFreeGuess = firstFreeGuess;
+    }
+
+    /** The set's targets, in its order, every row complete; or the first broken rule. */
+    List<Target> check(ChangeSet set) {
+        List<Target> targets = new ArrayList<>(set.changes().size());
+        Set<Integer> seen = new HashSet<>();
+        List<VmConfigEntry> unindexed = new ArrayList<>();
+        for (ChangeSet.Change change : set.changes()) {
+            Target t;
+            if (change instanceof ChangeSet.Create c) {
+                t = create(c.row(), seen);
+            } else if (change instanceof ChangeSet.Edit e) {
+                t = edit(e.vmIndex(), e.edit());
+            } else {
+                t = remove(((ChangeSet.Remove) change).vmIndex());
+            }
+            if (t.kind() == Kind.CREATE && t.after().vmIndex == null) {
+                unindexed.add(t.after());
+            } else if (!seen.add(t.vmIndex())) {
+                throw new ValidationException("vmIndex", "VR " + t.vmIndex() + " is named twice in one change")
+                        .at(t.vmIndex(), null);
+            }
+            targets.add(t);
+        }
+        int next = firstFreeGuess;
+        for (VmConfigEntry c : unindexed) {
+            while (!indexFree.test(next) || seen.contains(next)) next = next == Validator.MAX_VM_INDEX ? 1 : next + 1;
+            c.vmIndex = next;
+            seen.add(next);
+        }
+        List<Target> indexed = new ArrayList<>(targets.size());
+        for (Target t : targets) {
+            indexed.add(t.vmIndex() == 0 ? new Target(t.kind(), t.after().vmIndex, null, null, t.after()) : t);
+        }
+        names(indexed);
+        return indexed;
+    }
+
+    // ---------------------------------------------------------------- one VR
+
+    private Target create(VmConfigEntry request, Set<Integer> seen) {
+        if (request == null) throw new ValidationException("body", "a VR description is required");
+        VmConfigEntry c = request.copy();
+        try {
+            defaults(c, null);
+            Validator.row(c);
+            if (c.vmAdminState != AdminState.RUNNING && c.vmAdminState != AdminState.SHUTDOWN) {
+                throw new ValidationException("vmAdminState", "a VR is created running or shutdown, not "
+                        + c.vmAdminState.label());
+            }
+            List<String> offered = driver.templates();
+            if (!offered.contains(c.vmConfigTemplate)) {
+                throw new ValidationException("vmConfigTemplate", "driver '" + driver.name() + "' has no template '"
+                        + c.vmConfigTemplate + "'; it offers " + String.join(", ", offered));
+            }
+            interfaces(c, null);
+            if (c.vmIndex != null && (!indexFree.test(c.vmIndex) || seen.contains(c.vmIndex))) {
+                throw new ConflictException(Reason.EXISTS, "vmIndex", "vmIndex " + c.vmIndex + " is in use");
+            }
+        } catch (VrException e) {
+            throw e.at(c.vmIndex, null);
+        }
+        return new Target(Kind.CREATE, c.vmIndex == null ? 0 : c.vmIndex, null, null, c);
+    }
+
+    private Target edit(int vmIndex, ChangeSet.RowEdit edit) {
+        VrRecord r = routers.get(vmIndex);
+        try {
+            if (r == null) throw new NotFoundException("no VR with vmIndex " + vmIndex);
+            if (r.removing) throw new ConflictException(null, "VR " + vmIndex + " is being removed");
+            VmConfigEntry before = r.config;
+            VmConfigEntry after = before.copy();
+            edit.apply(after);
+            if (!Objects.equals(after.vmIndex, vmIndex)) {
+                throw new ValidationException("vmIndex", "cannot change: it names the VR");
+            }
+            defaults(after, before);
+            Validator.row(after);
+            changes(before, after);
+            interfaces(after, before);
+            return new Target(Kind.CHANGE, vmIndex, r, before, after);
+        } catch (VrException e) {
+            throw e.at(vmIndex, null);
+        }
+    }
+
+    private Target remove(int vmIndex) {
+        VrRecord r = routers.get(vmIndex);
+        if (r == null) throw new NotFoundException("no VR with vmIndex " + vmIndex).at(vmIndex, null);
+        return new Target(r.removing ? Kind.JOIN : Kind.REMOVE, vmIndex, r, r.config, null);
+    }
+
+    /** Absent columns take their defaults; the template is the VR's own, or the driver's first for a new one. */
+    private void defaults(VmConfigEntry c, VmConfigEntry before) {
+        for (ConfigColumn col : ConfigColumn.values()) {
+            if (col.get(c) == null && col.defaultValue() != null) col.set(c, col.defaultValue());
+        }
+        if (c.vmConfigTemplate == null) c.vmConfigTemplate = before != null ? before.vmConfigTemplate : driver.templates().get(0);
+    }
+
+    /** What may change on an existing VR, and when. */
+    private void changes(VmConfigEntry before, VmConfigEntry after) {
+        int i = before.vmIndex;
+        boolean shutDown = before.vmAdminState == AdminState.SHUTDOWN || after.vmAdminState == AdminState.SHUTDOWN;
+        // Memory before CPUs: the column a client most often gets wrong is named first.
+        for (ConfigColumn col : List.of(ConfigColumn.VM_CONFIG_TEMPLATE, ConfigColumn.VM_CONFIG_MEMORY,
+                ConfigColumn.VM_CONFIG_CPU_NUMBER)) {
+            if (Objects.equals(col.get(before), col.get(after))) continue;
+            if (col.change() == ConfigColumn.Change.NEVER) {
+                throw new ConflictException(Reason.FIXED, col.field(), "VR " + i + " has " + col.field() + " '"
+                        + col.get(before) + "', which cannot change: remove the VR and create it again to change it");
+            }
+            if (col.change() == ConfigColumn.Change.WHILE_SHUT_DOWN && !shutDown) {
+                throw new ConflictException(Reason.NOT_SHUT_DOWN, col.field(), "VR " + i + " is "
+                        + before.vmAdminState.label() + ": stop it (vmAdminState shutdown, before or in the same change)"
+                        + " to change its CPUs or memory");
+            }
+        }
+        AdminState from = before.vmAdminState;
+        AdminState to = after.vmAdminState;
+        if (from != to) {
+            if (!driver.adminStates().contains(to)) {
+                throw new NotSupportedException("vmAdminState", "driver '" + driver.name() + "' cannot make a VR "
+                        + to.label());
+            }
+            if ((to == AdminState.SUSPENDED || to == AdminState.PAUSED) && from == AdminState.SHUTDOWN) {
+                throw new ConflictException("vmAdminState", "VR " + i + " is shut down: it cannot be " + to.label());
+            }
+        }
+    }
+
+    /**
+     * Checks the interfaces that are new or changed (those the VR has unchanged are valid already),
+     * numbers the new ones without an index, and orders them by index.
+     */
+    static void interfaces(VmConfigEntry c, VmConfigEntry before) {
+        Set<Integer> used = new HashSet<>();
+        for (VmNetworkConfigEntry n : c.interfaces()) {
+            if (n == null) throw new ValidationException("vmNetworkConfigTable", "an interface entry is empty");
+            if (n.vmNetworkConfigIndex != null && !used.add(n.vmNetworkConfigIndex)) {
+                throw new ValidationException("vmNetworkConfigIndex", "interface " + n.vmNetworkConfigIndex
+                        + " is given twice").at(c.vmIndex, n.vmNetworkConfigIndex);
+            }
+        }
+        Map<Integer, VmNetworkConfigEntry> had = new HashMap<>();
+        if (before != null) for (VmNetworkConfigEntry n : before.interfaces()) had.put(n.vmNetworkConfigIndex, n);
+        List<VmNetworkConfigEntry> out = new ArrayList<>();
+        for (VmNetworkConfigEntry n : c.interfaces()) {
+            VmNetworkConfigEntry old = n.vmNetworkConfigIndex == null ? null : had.get(n.vmNetworkConfigIndex);
+            if (old != null && sameInterface(old, n)) {
+                out.add(old);
+                continue;
+            }
+            try {
+                out.add(Validator.iface(n, used));
+            } catch (VrException e) {
+                throw e.at(c.vmIndex, n.vmNetworkConfigIndex);
+            }
+        }
+        out.sort((a, b) -> Integer.compare(a.vmNetworkConfigIndex, b.vmNetworkConfigIndex));
+        c.vmNetworkConfigTable = out.isEmpty() ? null : List.copyOf(out);
+    }
+
+    static boolean sameInterface(VmNetworkConfigEntry a, VmNetworkConfigEntry b) {
+        if (!Objects.equals(a.vmNetworkConfigIndex, b.vmNetworkConfigIndex)) return false;
+        for (var col : io.vrouter.core.model.NetworkColumn.values()) {
+            if (!Objects.equals(col.get(a), col.get(b))) return false;
+        }
+        return true;
+    }
+
+    // ---------------------------------------------------------------- across VRs
+
+    /**
+     * vmName is unique across the VRs as they will be: a VR outside the set keeps its name (one
+     * being removed too, until it is gone); within the set, the later of two VRs wanting one name is
+     * the one at fault.
+     */
+    private void names(List<Target> targets) {
+        Set<Integer> inSet = new HashSet<>();
+        for (Target t : targets) inSet.add(t.vmIndex());
+        Map<String, Integer> taken = new HashMap<>();
+        for (VrRecord r : routers.values()) {
+            if (!inSet.contains(r.vmIndex)) taken.put(r.config.vmName, r.vmIndex);
+        }
+        for (Target t : targets) {
+            if (t.kind() == Kind.JOIN) taken.put(t.before().vmName, t.vmIndex());
+        }
+        for (Target t : targets) {
+            if (t.after() == null) continue;
+            Integer other = taken.putIfAbsent(t.after().vmName, t.vmIndex());
+            if (other != null && other != t.vmIndex()) {
+                throw new ConflictException(Reason.NOT_UNIQUE, "vmName", "a VR named '" + t.after().vmName
+                        + "' already exists (vmIndex " + other + ")").at(t.vmIndex(), null);
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package io.vrouter.core.service;
+
+import io.vrouter.core.model.OperState;
+import io.vrouter.core.model.VmConfigEntry;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One VR in the service's registry. Its row is replaced whole (never changed in place) under the
+ * service's write lock; its operational state changes only on its lane, the queue of hypervisor work
+ * that carries out the VR's requests in order.
+ */
+final class VrRecord {
+    final int vmIndex;
+    volatile VmConfigEntry config;
+    volatile OperState operState;
+    volatile String reason;
+    /** Its removal was accepted and is not done (or failed) yet. */
+    volatile boolean removing;
+    /** The tail of this VR's queue of hypervisor work; guarded by this. */
+    CompletableFuture<Void> lane = CompletableFuture.completedFuture(null);
+
+    VrRecord(VmConfigEntry config, OperState operState) {
+        this.vmIndex = config.vmIndex;
+        this.config = config;
+        this.operState = operState;
+    }
+
+    /** Whether no hypervisor work of ours is queued or running for it. */
+    synchronized boolean idle() {
+        return lane.isDone() && !removing;
+    }
+}
