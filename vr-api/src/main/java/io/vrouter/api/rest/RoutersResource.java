@@ -13,6 +13,7 @@ import io.vrouter.core.model.VirtualRouterList;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.service.Accepted;
+import io.vrouter.core.service.ChangeSet;
 import io.vrouter.core.service.NotFoundException;
 import io.vrouter.core.service.RouterQuery;
 import io.vrouter.core.service.ValidationException;
@@ -94,18 +95,54 @@ public class RoutersResource {
         if (request == null || request.virtualRouter == null || request.virtualRouter.isEmpty()) {
             throw new ValidationException("virtualRouter", "at least one VR is required");
         }
-        Prefer p = Prefer.of(wait, prefer);
-        List<Accepted> accepted = service.createAll(new ArrayList<VmConfigEntry>(request.virtualRouter));
+        ChangeSet.Builder set = ChangeSet.builder();
+        for (VirtualRouter vr : request.virtualRouter) set.create(vr);
+        return writtenAll(service.apply(set.build()), Prefer.of(wait, prefer), Response.Status.CREATED);
+    }
+
+    @PATCH
+    @Operation(operationId = "changeRouters", summary = "Create, change and remove several VRs in one transaction:"
+            + " all of it is done or none", responses = {
+            @ApiResponse(responseCode = "200", description = "done, when asked to wait: the VRs created and changed",
+                    content = @Content(schema = @Schema(implementation = VirtualRouterList.class))),
+            @ApiResponse(responseCode = "202", description = "accepted: the hypervisor work goes on",
+                    content = @Content(schema = @Schema(implementation = VirtualRouterList.class)))})
+    public Response change(RouterChanges request, @QueryParam("wait") String wait, @HeaderParam("Prefer") String prefer)
+            throws InterruptedException {
+        if (request == null) throw new ValidationException("body", "the changes are required");
+        ChangeSet.Builder set = ChangeSet.builder();
+        for (VirtualRouter vr : listed("create", request.create)) set.create(vr);
+        for (VirtualRouter vr : listed("change", request.change)) {
+            if (vr.vmIndex == null) throw new ValidationException("vmIndex", "a change names its VR by vmIndex");
+            set.edit(vr.vmIndex, ChangeSet.columns(vr));
+        }
+        for (Integer i : listed("remove", request.remove)) set.remove(i);
+        if (set.isEmpty()) throw new ValidationException("body", "nothing to change");
+        return writtenAll(service.apply(set.build()), Prefer.of(wait, prefer), Response.Status.OK);
+    }
+
+    private static <T> List<T> listed(String field, List<T> list) {
+        if (list == null) return List.of();
+        for (T t : list) {
+            if (t == null) throw new ValidationException(field, "an entry is empty");
+        }
+        return list;
+    }
+
+    /** The answer to a write of several VRs: the VRs that exist afterwards, in the request's order. */
+    private Response writtenAll(VirtualRouterService.Applied applied, Prefer p, Response.Status done)
+            throws InterruptedException {
         long deadline = System.nanoTime() + p.waitFor().toNanos();
-        List<VirtualRouter> out = new ArrayList<>(accepted.size());
+        List<VirtualRouter> out = new ArrayList<>(applied.routers().size());
         boolean allDone = true;
-        for (Accepted a : accepted) {
-            Optional<Optional<VirtualRouter>> done = a.await(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
-            allDone &= done.isPresent();
-            VirtualRouter vr = done.flatMap(v -> v).orElse(a.accepted());
+        for (Accepted a : applied.routers()) {
+            Optional<Optional<VirtualRouter>> end = a.await(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            allDone &= end.isPresent();
+            if (end.isPresent() && end.get().isEmpty()) continue;
+            VirtualRouter vr = end.flatMap(v -> v).orElse(a.accepted());
             out.add(p.minimal() ? identity(vr) : vr);
         }
-        return Response.status(allDone && !p.waitFor().isZero() ? Response.Status.CREATED : Response.Status.ACCEPTED)
+        return Response.status(allDone && !p.waitFor().isZero() ? done : Response.Status.ACCEPTED)
                 .header("Preference-Applied", p.applied())
                 .entity(new VirtualRouterList(out.size(), 0, out.size(), out)).build();
     }
@@ -135,8 +172,9 @@ public class RoutersResource {
     @PATCH
     @Path(INDEX)
     @Consumes({"application/merge-patch+json", MediaType.APPLICATION_JSON, MediaType.APPLICATION_XML})
-    @Operation(operationId = "reconfigureRouter", summary = "Change columns of a VR: vmName, vmConfigCpuNumber,"
-            + " vmConfigMemory (while shut down), vmConfigAutoStart, vmAdminState; absent fields stay", responses = {
+    @Operation(operationId = "reconfigureRouter", summary = "Change columns of a VR, all or none: vmName, vmConfigCpuNumber"
+            + " and vmConfigMemory (while shut down, or shut down by the same request), vmConfigAutoStart, vmAdminState,"
+            + " vmNetworkConfigTable (the whole list); absent fields stay", responses = {
             @ApiResponse(responseCode = "200", description = "done, when asked to wait",
                     content = @Content(schema = @Schema(implementation = VirtualRouter.class))),
             @ApiResponse(responseCode = "202", description = "accepted: the hypervisor work goes on",
@@ -145,13 +183,8 @@ public class RoutersResource {
                                 @HeaderParam("Prefer") String prefer) {
         if (changes == null) throw new ValidationException("body", "the columns to change are required");
         Prefer p = Prefer.of(wait, prefer);
-        AdminState admin = changes.vmAdminState;
-        changes.vmAdminState = null;
-        // Stop before a resize, start after one: the service takes the steps in this order.
-        if (admin == AdminState.SHUTDOWN) service.setAdminState(vmIndex, admin);
-        Accepted last = service.reconfigure(vmIndex, changes);
-        if (admin != null && admin != AdminState.SHUTDOWN) last = service.setAdminState(vmIndex, admin);
-        return written(last, p, false);
+        ChangeSet set = ChangeSet.builder().edit(vmIndex, ChangeSet.columns(changes)).build();
+        return written(service.apply(set).only(), p, false);
     }
 
     @POST

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vrouter.api.server.VrouterServer;
 import io.vrouter.core.config.Settings;
+import io.vrouter.core.model.VrEvent;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.http.HttpRequest;
@@ -14,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -35,6 +37,7 @@ class RestApiTest {
     private Path dataDir;
     private VrouterServer server;
     private RestClient rest;
+    private final List<VrEvent> events = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
 
     @BeforeAll
     void start() throws Exception {
@@ -45,11 +48,21 @@ class RestApiTest {
         int port = server.interfaces().stream().filter(i -> i instanceof RestInterface)
                 .mapToInt(i -> ((RestInterface) i).port()).findFirst().orElseThrow();
         rest = new RestClient(port);
+        server.service().events().subscribe(events::add);
     }
 
     @AfterAll
     void stop() {
         server.close();
+    }
+
+    /** The oper states the service published for a VR, in order. */
+    private List<String> events(int vmIndex) {
+        synchronized (events) {
+            return events.stream().filter(e -> e.vmIndex == vmIndex && e.vmOperState != null)
+                    .filter(e -> e.type == VrEvent.Type.STATE_CHANGED)
+                    .map(e -> e.vmOperState.label()).distinct().toList();
+        }
     }
 
     private JsonNode body(HttpResponse<String> r) throws IOException {
@@ -129,6 +142,25 @@ class RestApiTest {
         assertProblem(rest.send(rest.request("/api/v1/routers/" + i, VIEWER).header("Content-Type", JSON)
                 .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"vmConfigAutoStart\":true}"))), 403,
                 "application/problem+json");
+    }
+
+    @Test
+    void aRefusedPatchChangesNothing() throws Exception {
+        int i = create("kept-running").get("vmIndex").asInt();
+        HttpResponse<String> r = rest.send(rest.request("/api/v1/routers/" + i + "?wait=10s", ADMIN)
+                .header("Content-Type", JSON).method("PATCH", HttpRequest.BodyPublishers.ofString(
+                        "{\"vmAdminState\":\"shutdown\",\"vmConfigMemory\":-5}")));
+        assertProblem(r, 400, "application/problem+json");
+        assertThat(body(r).get("field").asText()).isEqualTo("vmConfigMemory");
+        JsonNode vr = body(rest.get("/api/v1/routers/" + i, VIEWER, JSON));
+        assertThat(vr.get("vmAdminState").asText()).isEqualTo("running");
+        // Nothing was queued for the hypervisor either: a change after it, done once the queue is, finds it running.
+        HttpResponse<String> renamed = rest.send(rest.request("/api/v1/routers/" + i + "?wait=10s", ADMIN)
+                .header("Content-Type", JSON).method("PATCH", HttpRequest.BodyPublishers.ofString(
+                        "{\"vmName\":\"still-running\"}")));
+        assertThat(renamed.statusCode()).as(renamed.body()).isEqualTo(200);
+        assertThat(body(renamed).at("/vmEntry/vmOperState").asText()).isEqualTo("running");
+        assertThat(events(i)).as("never stopped").containsExactly("running");
     }
 
     @Test
@@ -273,6 +305,42 @@ class RestApiTest {
                 "{\"virtualRouter\":[{\"vmName\":\"b-3\"},{\"vmName\":\"b-1\"}]}");
         assertProblem(bad, 409, "application/problem+json");
         assertThat(body(rest.get("/api/v1/routers?name=b-3", VIEWER, JSON)).get("total").asInt()).isZero();
+    }
+
+    @Test
+    void aBatchChangeCreatesChangesAndRemovesAllOrNothing() throws Exception {
+        int a = create("chg-a").get("vmIndex").asInt();
+        int b = create("chg-b").get("vmIndex").asInt();
+        int c = create("chg-c").get("vmIndex").asInt();
+        // One bad change (a resize of a running VR) and nothing happens: no VR created, renamed or removed.
+        HttpResponse<String> bad = rest.send(rest.request("/api/v1/routers?wait=10s", ADMIN).header("Content-Type", JSON)
+                .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"create\":[{\"vmName\":\"chg-d\"}],"
+                        + "\"change\":[{\"vmIndex\":" + a + ",\"vmName\":\"chg-a2\"},{\"vmIndex\":" + b
+                        + ",\"vmConfigMemory\":1024}],\"remove\":[" + c + "]}")));
+        assertProblem(bad, 409, "application/problem+json");
+        assertThat(body(bad).get("field").asText()).isEqualTo("vmConfigMemory");
+        assertThat(body(rest.get("/api/v1/routers?name=chg-*", VIEWER, JSON)).get("virtualRouter"))
+                .extracting(v -> v.get("vmName").asText()).containsExactly("chg-a", "chg-b", "chg-c");
+        // The same with b shut down in it: all done; a swap of names among them too.
+        HttpResponse<String> ok = rest.send(rest.request("/api/v1/routers?wait=10s", ADMIN).header("Content-Type", JSON)
+                .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"create\":[{\"vmName\":\"chg-d\"}],"
+                        + "\"change\":[{\"vmIndex\":" + a + ",\"vmName\":\"chg-b\"},{\"vmIndex\":" + b
+                        + ",\"vmName\":\"chg-a\",\"vmConfigMemory\":1024,\"vmAdminState\":\"shutdown\"}],\"remove\":[" + c + "]}")));
+        assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+        assertThat(body(ok).get("virtualRouter")).extracting(v -> v.get("vmName").asText())
+                .containsExactly("chg-d", "chg-b", "chg-a");
+        assertThat(body(rest.get("/api/v1/routers/" + b, VIEWER, JSON)).at("/vmEntry/vmMaxMem").asLong()).isEqualTo(1024);
+        assertProblem(rest.get("/api/v1/routers/" + c, VIEWER, JSON), 404, "application/problem+json");
+        // In XML too.
+        HttpResponse<String> xml = rest.send(rest.request("/api/v1/routers?wait=10s", ADMIN).header("Content-Type", XML)
+                .header("Accept", XML).method("PATCH", HttpRequest.BodyPublishers.ofString("<routerChanges><change>"
+                        + "<virtualRouter><vmIndex>" + a + "</vmIndex><vmConfigAutoStart>true</vmConfigAutoStart></virtualRouter>"
+                        + "</change></routerChanges>")));
+        assertThat(xml.statusCode()).as(xml.body()).isEqualTo(200);
+        assertThat(xml.body()).contains("<vmConfigAutoStart>true</vmConfigAutoStart>");
+        assertProblem(rest.send(rest.request("/api/v1/routers", ADMIN).header("Content-Type", JSON)
+                .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"change\":[{\"vmName\":\"x\"}]}"))), 400,
+                "application/problem+json");
     }
 
     // ------------------------------------------------------------ errors

@@ -390,9 +390,10 @@ public final class VirtualRouterService implements AutoCloseable {
             List<Target> targets = checker().check(set);
             journal(targets);
             ChangeRun run = new ChangeRun(this, ++sets, register(targets));
-            schedule(run);
+            // The VRs as accepted, before their work can start.
             List<Accepted> accepted = new ArrayList<>(run.targets.size());
             for (Target t : run.targets) accepted.add(accepted(run, t.record()));
+            schedule(run);
             return new Applied(accepted, run.outcome);
         }
     }
