@@ -60,7 +60,9 @@ final class ChangeCheck {
             } else if (change instanceof ChangeSet.Edit e) {
                 t = edit(e.vmIndex(), e.edit());
             } else {
-                t = remove(((ChangeSet.Remove) change).vmIndex());
+                ChangeSet.Remove r = (ChangeSet.Remove) change;
+                if (!r.mustExist() && !routers.containsKey(r.vmIndex())) continue;
+                t = remove(r.vmIndex());
             }
             if (t.kind() == Kind.CREATE && t.after().vmIndex == null) {
                 unindexed.add(t.after());
@@ -195,7 +197,7 @@ final class ChangeCheck {
         List<VmNetworkConfigEntry> out = new ArrayList<>();
         for (VmNetworkConfigEntry n : c.interfaces()) {
             VmNetworkConfigEntry old = n.vmNetworkConfigIndex == null ? null : had.get(n.vmNetworkConfigIndex);
-            if (old != null && sameInterface(old, n)) {
+            if (old != null && ChangeSet.sameInterface(old, n)) {
                 out.add(old);
                 continue;
             }
@@ -209,20 +211,13 @@ final class ChangeCheck {
         c.vmNetworkConfigTable = out.isEmpty() ? null : List.copyOf(out);
     }
 
-    static boolean sameInterface(VmNetworkConfigEntry a, VmNetworkConfigEntry b) {
-        if (!Objects.equals(a.vmNetworkConfigIndex, b.vmNetworkConfigIndex)) return false;
-        for (var col : io.vrouter.core.model.NetworkColumn.values()) {
-            if (!Objects.equals(col.get(a), col.get(b))) return false;
-        }
-        return true;
-    }
-
     // ---------------------------------------------------------------- across VRs
 
     /**
      * vmName is unique across the VRs as they will be: a VR outside the set keeps its name (one
-     * being removed too, until it is gone); within the set, the later of two VRs wanting one name is
-     * the one at fault.
+     * being removed too, until it is gone), and so does one of the set that is not renamed; of the
+     * VRs that take a new name, the one at fault is the first that wants a name already taken (a VR
+     * the set renames or removes gives its name up for the others).
      */
     private void names(List<Target> targets) {
         Set<Integer> inSet = new HashSet<>();
@@ -231,11 +226,17 @@ final class ChangeCheck {
         for (VrRecord r : routers.values()) {
             if (!inSet.contains(r.vmIndex)) taken.put(r.config.vmName, r.vmIndex);
         }
+        List<Target> named = new ArrayList<>();
         for (Target t : targets) {
-            if (t.kind() == Kind.JOIN) taken.put(t.before().vmName, t.vmIndex());
+            if (t.kind() == Kind.JOIN) {
+                taken.put(t.before().vmName, t.vmIndex());
+            } else if (t.after() != null && t.before() != null && t.after().vmName.equals(t.before().vmName)) {
+                taken.put(t.after().vmName, t.vmIndex());
+            } else if (t.after() != null) {
+                named.add(t);
+            }
         }
-        for (Target t : targets) {
-            if (t.after() == null) continue;
+        for (Target t : named) {
             Integer other = taken.putIfAbsent(t.after().vmName, t.vmIndex());
             if (other != null && other != t.vmIndex()) {
                 throw new ConflictException(Reason.NOT_UNIQUE, "vmName", "a VR named '" + t.after().vmName

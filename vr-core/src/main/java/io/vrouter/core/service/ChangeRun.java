@@ -297,7 +297,7 @@ final class ChangeRun {
             List<Step> steps = new ArrayList<>();
             for (VmNetworkConfigEntry n : removals ? from : to) {
                 VmNetworkConfigEntry other = find(removals ? to : from, n.vmNetworkConfigIndex);
-                if (other != null && ChangeCheck.sameInterface(n, other)) continue;
+                if (other != null && ChangeSet.sameInterface(n, other)) continue;
                 steps.add(new InterfaceStep(t.record(), n, !removals));
             }
             lanes.add(steps);

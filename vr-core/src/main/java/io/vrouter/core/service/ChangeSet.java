@@ -1,10 +1,13 @@
 package io.vrouter.core.service;
 
 import io.vrouter.core.model.ConfigColumn;
+import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 
 /**
  * What a request wants of any number of VRs, in one transaction: VRs to create, VRs to change (their
@@ -33,8 +36,8 @@ public final class ChangeSet {
     public record Edit(int vmIndex, RowEdit edit) implements Change {
     }
 
-    /** The removal of a VR. */
-    public record Remove(int vmIndex) implements Change {
+    /** The removal of a VR; one that is gone already is none of the set's business unless it must exist. */
+    public record Remove(int vmIndex, boolean mustExist) implements Change {
     }
 
     /**
@@ -94,8 +97,9 @@ public final class ChangeSet {
             return edit(desired.vmIndex, replacing(desired));
         }
 
+        /** Removes a VR; a {@link NotFoundException} when there is none. */
         public Builder remove(int vmIndex) {
-            changes.add(new Remove(vmIndex));
+            changes.add(new Remove(vmIndex, true));
             return this;
         }
 
@@ -111,6 +115,76 @@ public final class ChangeSet {
         public ChangeSet build() {
             return new ChangeSet(changes);
         }
+    }
+
+    /**
+     * The set that takes the VRs from one configuration to another (two maps of rows by vmIndex, such
+     * as a NETCONF candidate and the running configuration it started from): VRs only in {@code to}
+     * are created, VRs only in {@code from} removed (unless gone already), and of the others the
+     * columns and interfaces that differ are changed on the VR as it is when the set is applied, so
+     * that changes made meanwhile to anything else are kept. An interface to remove that is gone
+     * already is a {@link NotFoundException}.
+     */
+    public static ChangeSet between(Map<Integer, VmConfigEntry> from, Map<Integer, VmConfigEntry> to) {
+        Builder b = builder();
+        for (VmConfigEntry row : to.values()) {
+            VmConfigEntry was = from.get(row.vmIndex);
+            if (was == null) {
+                b.create(row);
+            } else if (!same(was, row)) {
+                b.edit(row.vmIndex, difference(was, row));
+            }
+        }
+        for (Integer i : from.keySet()) {
+            if (!to.containsKey(i)) b.add(new Remove(i, false));
+        }
+        return b.build();
+    }
+
+    private static boolean same(VmConfigEntry a, VmConfigEntry b) {
+        for (ConfigColumn c : ConfigColumn.values()) {
+            if (!Objects.equals(c.get(a), c.get(b))) return false;
+        }
+        if (a.interfaces().size() != b.interfaces().size()) return false;
+        for (VmNetworkConfigEntry n : a.interfaces()) {
+            VmNetworkConfigEntry m = find(b.interfaces(), n.vmNetworkConfigIndex);
+            if (m == null || !sameInterface(n, m)) return false;
+        }
+        return true;
+    }
+
+    /** What changed from {@code was} to {@code now}, made on a VR's current row. */
+    private static RowEdit difference(VmConfigEntry was, VmConfigEntry now) {
+        VmConfigEntry w = was.copy();
+        VmConfigEntry n = now.copy();
+        return row -> {
+            for (ConfigColumn c : ConfigColumn.values()) {
+                if (!Objects.equals(c.get(w), c.get(n))) c.set(row, c.get(n));
+            }
+            for (VmNetworkConfigEntry i : w.interfaces()) {
+                if (find(n.interfaces(), i.vmNetworkConfigIndex) == null) removeInterface(i.vmNetworkConfigIndex).apply(row);
+            }
+            for (VmNetworkConfigEntry i : n.interfaces()) {
+                VmNetworkConfigEntry old = find(w.interfaces(), i.vmNetworkConfigIndex);
+                if (old == null || !sameInterface(old, i)) putInterface(i).apply(row);
+            }
+        };
+    }
+
+    private static VmNetworkConfigEntry find(List<VmNetworkConfigEntry> list, Integer index) {
+        for (VmNetworkConfigEntry n : list) {
+            if (Objects.equals(n.vmNetworkConfigIndex, index)) return n;
+        }
+        return null;
+    }
+
+    /** Whether two interfaces have the same index and columns. */
+    public static boolean sameInterface(VmNetworkConfigEntry a, VmNetworkConfigEntry b) {
+        if (!Objects.equals(a.vmNetworkConfigIndex, b.vmNetworkConfigIndex)) return false;
+        for (NetworkColumn c : NetworkColumn.values()) {
+            if (!Objects.equals(c.get(a), c.get(b))) return false;
+        }
+        return true;
     }
 
     // ---------------------------------------------------------------- the usual edits

@@ -400,13 +400,20 @@ public final class VirtualRouterService implements AutoCloseable {
 
     /**
      * Checks a change set as {@link #apply} does, and changes nothing: for NETCONF's test-option and
-     * validate, a candidate's commit, any dry run.
+     * validate, a candidate's commit, any dry run. Returns the rows the set would make (defaults
+     * filled in, interfaces numbered), of the VRs it creates or changes, in its order.
      */
-    public void validate(ChangeSet set) {
-        if (set == null || set.isEmpty()) return;
+    public List<VmConfigEntry> validate(ChangeSet set) {
+        if (set == null || set.isEmpty()) return List.of();
+        List<Target> targets;
         synchronized (writeLock) {
-            checker().check(set);
+            targets = checker().check(set);
         }
+        List<VmConfigEntry> rows = new ArrayList<>(targets.size());
+        for (Target t : targets) {
+            if (t.after() != null) rows.add(t.after().copy());
+        }
+        return rows;
     }
 
     private ChangeCheck checker() {

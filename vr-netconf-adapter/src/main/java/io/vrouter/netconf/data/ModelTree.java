@@ -2,7 +2,9 @@ package io.vrouter.netconf.data;
 
 import static io.vrouter.netconf.Ns.VMM;
 
+import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.Hypervisor;
+import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmCpuEntry;
@@ -115,23 +117,18 @@ public final class ModelTree {
         });
     }
 
+    /** A vmConfigEntry: its key, then a leaf per column of the column table that has a value. */
     public static DataNode configEntry(VmConfigEntry c) {
-        return DataNode.inner(VMM, "vmConfigEntry", "vmIndex")
-                .add("vmIndex", c.vmIndex).add("vmName", c.vmName)
-                .add("vmAdminState", c.vmAdminState == null ? null : c.vmAdminState.label())
-                .add("vmConfigTemplate", c.vmConfigTemplate).add("vmConfigCpuNumber", c.vmConfigCpuNumber)
-                .add("vmConfigMemory", c.vmConfigMemory).add("vmConfigAutoStart", c.vmConfigAutoStart);
+        DataNode.Inner e = DataNode.inner(VMM, "vmConfigEntry", "vmIndex").add("vmIndex", c.vmIndex);
+        for (ConfigColumn col : ConfigColumn.values()) e.add(col.field(), col.text(c));
+        return e;
     }
 
     public static DataNode networkConfigEntry(int vmIndex, VmNetworkConfigEntry n) {
-        return DataNode.inner(VMM, "vmNetworkConfigEntry", "vmIndex", "vmNetworkConfigIndex")
-                .add("vmIndex", vmIndex).add("vmNetworkConfigIndex", n.vmNetworkConfigIndex)
-                .add("vmNetworkConfigParent", n.vmNetworkConfigParent)
-                .add("vmNetworkConfigPhysAddress", n.vmNetworkConfigPhysAddress)
-                .add("vmNetworkConfigAddressType", n.vmNetworkConfigAddressType == null ? null
-                        : n.vmNetworkConfigAddressType.label())
-                .add("vmNetworkConfigAddress", n.vmNetworkConfigAddress)
-                .add("vmNetworkConfigPrefixLength", n.vmNetworkConfigPrefixLength);
+        DataNode.Inner e = DataNode.inner(VMM, "vmNetworkConfigEntry", "vmIndex", "vmNetworkConfigIndex")
+                .add("vmIndex", vmIndex).add("vmNetworkConfigIndex", n.vmNetworkConfigIndex);
+        for (NetworkColumn col : NetworkColumn.values()) e.add(col.field(), col.text(n));
+        return e;
     }
 
     private static List<DataNode> vmEntry(VirtualRouter vr) {

@@ -496,10 +496,11 @@ public final class NetconfSession {
     }
 
     /**
-     * Edits a datastore with the given config; for running, applies the difference to the service.
-     * With test-then-set (the default) or rollback-on-error, an edit with any error changes nothing;
-     * with test-option set, stop-on-error keeps what was edited before the error and
-     * continue-on-error everything but the failed entries.
+     * Edits a datastore with the given config; the service checks the result (every rule about VRs
+     * is its) and, for running, applies it as one change set. With test-then-set (the default) or
+     * rollback-on-error, an edit with any error changes nothing; with test-option set, stop-on-error
+     * keeps what was edited before the error and continue-on-error everything but the failed entries,
+     * and VRs the service refuses are left out of what is applied.
      */
     private List<RpcError> edit(Datastores.Name target, Element config, EditConfig.Op defaultOp,
                                 EditConfig.ErrorOption errorOption, TestOption test) throws RpcError {
@@ -508,26 +509,18 @@ public final class NetconfSession {
             ds.checkWritable(target, id);
             ConfigData running = ConfigData.of(ctx.service());
             ConfigData[] cb = target == Datastores.Name.CANDIDATE ? ds.candidateAndBase() : new ConfigData[] {running.copy(), running};
-            EditConfig edit = new EditConfig(cb[0], running, errorOption);
+            EditConfig edit = new EditConfig(cb[0], errorOption);
             List<RpcError> errors = new ArrayList<>(edit.apply(config, defaultOp));
             boolean allOrNothing = test != TestOption.SET || errorOption == EditConfig.ErrorOption.ROLLBACK_ON_ERROR;
-            if (test == TestOption.TEST_ONLY || (!errors.isEmpty() && allOrNothing)) {
-                // test-only on running checks what the service would be asked, as set does.
-                if (errors.isEmpty() && target == Datastores.Name.RUNNING) Plan.between(running.rows(), edit.data().rows());
-                return errors;
-            }
+            if (!errors.isEmpty() && allOrNothing) return errors;
+            errors.addAll(Changes.check(ctx.service(), cb[1], edit.data(), !allOrNothing));
+            if (test == TestOption.TEST_ONLY || (!errors.isEmpty() && allOrNothing)) return errors;
             if (target == Datastores.Name.CANDIDATE) {
                 ds.storeCandidate(edit.data(), cb[1]);
-                return errors;
-            }
-            Plan plan = Plan.between(running.rows(), edit.data().rows());
-            List<RpcError> failed = plan.apply(ctx.service(), errorOption);
-            errors.addAll(failed);
-            if (failed.isEmpty()) {
-                configChanged(running, edit.data());
-            } else if (errorOption != EditConfig.ErrorOption.ROLLBACK_ON_ERROR) {
-                // Applied in part: what the service holds now tells what.
-                configChanged(running, ConfigData.of(ctx.service()));
+            } else {
+                List<RpcError> refused = Changes.apply(ctx.service(), cb[1], edit.data());
+                errors.addAll(refused);
+                if (refused.isEmpty()) configChanged(cb[1], edit.data());
             }
             return errors;
         }
@@ -570,8 +563,7 @@ public final class NetconfSession {
             ds.checkWritable(Datastores.Name.RUNNING, id);
             if (!ds.candidateModified()) return Outcome.of(OK);
             ConfigData[] cb = ds.candidateAndBase();
-            Plan plan = Plan.between(cb[1].rows(), cb[0].rows());
-            List<RpcError> errors = plan.apply(ctx.service(), EditConfig.ErrorOption.ROLLBACK_ON_ERROR);
+            List<RpcError> errors = Changes.apply(ctx.service(), cb[1], cb[0]);
             if (errors.isEmpty()) {
                 ds.discardCandidate();
                 configChanged(cb[1], cb[0]);
@@ -595,15 +587,15 @@ public final class NetconfSession {
         Element inline = config(src);
         ConfigData running = ConfigData.of(ctx.service());
         if (inline != null) {
-            EditConfig edit = new EditConfig(new ConfigData(java.util.Map.of()), running, EditConfig.ErrorOption.STOP_ON_ERROR);
+            EditConfig edit = new EditConfig(new ConfigData(java.util.Map.of()), EditConfig.ErrorOption.STOP_ON_ERROR);
             List<RpcError> errors = new ArrayList<>(edit.apply(inline, EditConfig.Op.MERGE));
-            if (errors.isEmpty()) Plan.between(running.rows(), edit.data().rows());
+            if (errors.isEmpty()) errors.addAll(Changes.check(ctx.service(), running, edit.data(), false));
             return Outcome.errors(errors);
         }
         Datastores.Name source = datastore(op, "source");
         if (source == Datastores.Name.CANDIDATE) {
             ConfigData[] cb = ctx.datastores().candidateAndBase();
-            Plan.between(cb[1].rows(), cb[0].rows());
+            return Outcome.errors(Changes.check(ctx.service(), cb[1], cb[0], false));
         }
         return Outcome.of(OK);
     }

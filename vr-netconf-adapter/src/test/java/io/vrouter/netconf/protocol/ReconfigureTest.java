@@ -170,11 +170,17 @@ class ReconfigureTest {
         assertThat(e.vmConfigMemory).isEqualTo(256);
         assertThat(e.vmConfigCpuNumber).isEqualTo(1);
 
-        // A rename to a name another VR of the same edit gives up is refused before anything is applied.
+        // A rename to a name another VR of the same edit gives up: the service renames that one first.
         String chain = c.rpc(edit("running", leaves(1, "<vmName>b</vmName>") .replace("</vmConfigTable>", "")
                 + "<vmConfigEntry><vmIndex>2</vmIndex><vmName>c</vmName></vmConfigEntry></vmConfigTable>", ""));
-        assertThat(chain).contains("<error-app-tag>data-not-unique</error-app-tag>", "earlier edit");
-        assertThat(config(1).vmName).isEqualTo("a");
+        assertThat(chain).contains("<ok/>");
+        assertThat(config(1).vmName).isEqualTo("b");
+        assertThat(config(2).vmName).isEqualTo("c");
+        // And two VRs swap their names in one edit.
+        String swap = c.rpc(edit("running", leaves(1, "<vmName>c</vmName>") .replace("</vmConfigTable>", "")
+                + "<vmConfigEntry><vmIndex>2</vmIndex><vmName>b</vmName></vmConfigEntry></vmConfigTable>", ""));
+        assertThat(swap).contains("<ok/>");
+        assertThat(config(1).vmName).isEqualTo("c");
         assertThat(config(2).vmName).isEqualTo("b");
     }
 
