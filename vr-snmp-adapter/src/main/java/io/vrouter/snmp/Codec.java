@@ -1,6 +1,9 @@
 package io.vrouter.snmp;
 
+import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.Column;
 import io.vrouter.core.model.InetAddressType;
+import io.vrouter.core.model.SmiEnum;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
@@ -10,6 +13,8 @@ import java.util.Locale;
 import java.util.UUID;
 import org.snmp4j.smi.Integer32;
 import org.snmp4j.smi.OctetString;
+import org.snmp4j.smi.UnsignedInteger32;
+import org.snmp4j.smi.Variable;
 
 /** Conversions between the model's text values and their SNMP encodings. */
 final class Codec {
@@ -22,6 +27,36 @@ final class Codec {
 
     static String text(OctetString s) {
         return new String(s.getValue(), StandardCharsets.UTF_8);
+    }
+
+    /** A column's value in its SNMP encoding, by the column's kind; null when the row has none. */
+    static Variable encode(Column.Kind kind, Object v) {
+        return switch (kind) {
+            // RFC 4001: no address is unknown(0) and an empty address, both present.
+            case ADDRESS_TYPE -> new Integer32(v == null ? 0 : ((SmiEnum) v).code());
+            case INET_ADDRESS -> inet((String) v);
+            default -> v == null ? null : switch (kind) {
+                case TEXT -> text((String) v);
+                case INTEGER -> new Integer32((Integer) v);
+                case UNSIGNED -> new UnsignedInteger32((Integer) v);
+                case TRUTH -> truth((Boolean) v);
+                case MAC -> mac((String) v);
+                default -> new Integer32(((SmiEnum) v).code());
+            };
+        };
+    }
+
+    /** An enumerated SNMP value (TruthValue, an SMI enumeration) as the column's value; IllegalArgumentException when none. */
+    static Object decode(Column.Kind kind, int code) {
+        return switch (kind) {
+            case TRUTH -> {
+                if (code != 1 && code != 2) throw new IllegalArgumentException("TruthValue is true(1) or false(2)");
+                yield code == 1;
+            }
+            case ADMIN_STATE -> AdminState.ofCode(code);
+            case ADDRESS_TYPE -> InetAddressType.ofCode(code);
+            default -> throw new IllegalArgumentException(kind + " is not enumerated");
+        };
     }
 
     static Integer32 truth(boolean b) {

@@ -2,7 +2,10 @@ package io.vrouter.snmp;
 
 import static io.vrouter.snmp.VmmMib.*;
 
+import io.vrouter.core.model.Column;
+import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.Hypervisor;
+import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmCpuEntry;
@@ -19,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 import org.snmp4j.agent.MOScope;
 import org.snmp4j.smi.Counter64;
 import org.snmp4j.smi.Gauge32;
@@ -251,6 +255,12 @@ final class MibView {
     }
 
     /** The rows of a VR's entries, sorted by their index (the driver reports them in any order). */
+    /** The column numbers of a configuration table: those of the column table, and its RowStatus. */
+    static int[] writable(Column<?>[] table, int rowStatus) {
+        return IntStream.concat(Arrays.stream(table).mapToInt(Column::snmpColumn), IntStream.of(rowStatus))
+                .sorted().toArray();
+    }
+
     private static <T> List<Row> rowsOf(List<T> entries, Function<T, int[]> index) {
         if (entries == null) return List.of();
         List<Row> rows = new ArrayList<>(entries.size());
@@ -384,7 +394,7 @@ final class MibView {
     };
 
     /** vmConfigTable: the configured rows, and the rows created with createAndWait not yet active. */
-    private static final Table CONFIG_TABLE = new Table(VM_CONFIG_ENTRY, true, columns(1, 7)) {
+    private static final Table CONFIG_TABLE = new Table(VM_CONFIG_ENTRY, true, writable(ConfigColumn.values(), VM_CONFIG_ROW_STATUS)) {
         @Override
         Integer vmFrom(MibView v, long from) {
             if (from > MAX_VM_INDEX) return null;
@@ -404,22 +414,14 @@ final class MibView {
 
         @Override
         Variable value(Row row, int column) {
-            VmConfigEntry c = (VmConfigEntry) row.data;
-            return switch (column) {
-                case VM_NAME -> c.vmName == null ? null : Codec.text(c.vmName);
-                case VM_ADMIN_STATE -> c.vmAdminState == null ? null : new Integer32(c.vmAdminState.code());
-                case VM_CONFIG_TEMPLATE -> c.vmConfigTemplate == null ? null : Codec.text(c.vmConfigTemplate);
-                case VM_CONFIG_CPU_NUMBER -> c.vmConfigCpuNumber == null ? null : new Integer32(c.vmConfigCpuNumber);
-                case VM_CONFIG_MEMORY -> c.vmConfigMemory == null ? null : new Integer32(c.vmConfigMemory);
-                case VM_CONFIG_AUTO_START -> c.vmConfigAutoStart == null ? null : Codec.truth(c.vmConfigAutoStart);
-                case VM_CONFIG_ROW_STATUS -> new Integer32(row.rowStatus);
-                default -> null;
-            };
+            if (column == VM_CONFIG_ROW_STATUS) return new Integer32(row.rowStatus);
+            ConfigColumn c = ConfigColumn.ofSnmpColumn(column);
+            return c == null ? null : Codec.encode(c.kind(), c.get((VmConfigEntry) row.data));
         }
     };
 
     /** vmNetworkConfigTable: the configured interfaces, and those created with createAndWait not yet active. */
-    private static final Table NETWORK_CONFIG_TABLE = new Table(VM_NETWORK_CONFIG_ENTRY, false, columns(2, 7)) {
+    private static final Table NETWORK_CONFIG_TABLE = new Table(VM_NETWORK_CONFIG_ENTRY, false, writable(NetworkColumn.values(), NET_ROW_STATUS)) {
         @Override
         Integer vmFrom(MibView v, long from) {
             if (from > MAX_VM_INDEX) return null;
@@ -449,19 +451,9 @@ final class MibView {
 
         @Override
         Variable value(Row row, int column) {
-            VmNetworkConfigEntry n = (VmNetworkConfigEntry) row.data;
-            return switch (column) {
-                case NET_PARENT -> n.vmNetworkConfigParent == null ? null : Codec.text(n.vmNetworkConfigParent);
-                case NET_PHYS_ADDRESS -> n.vmNetworkConfigPhysAddress == null ? null
-                        : Codec.mac(n.vmNetworkConfigPhysAddress);
-                case NET_ADDRESS_TYPE -> new Integer32(n.vmNetworkConfigAddressType == null ? 0
-                        : n.vmNetworkConfigAddressType.code());
-                case NET_ADDRESS -> Codec.inet(n.vmNetworkConfigAddress);
-                case NET_PREFIX_LENGTH -> n.vmNetworkConfigPrefixLength == null ? null
-                        : new UnsignedInteger32(n.vmNetworkConfigPrefixLength);
-                case NET_ROW_STATUS -> new Integer32(row.rowStatus);
-                default -> null;
-            };
+            if (column == NET_ROW_STATUS) return new Integer32(row.rowStatus);
+            NetworkColumn c = NetworkColumn.ofSnmpColumn(column);
+            return c == null ? null : Codec.encode(c.kind(), c.get((VmNetworkConfigEntry) row.data));
         }
     };
 

@@ -2,6 +2,8 @@ package io.vrouter.snmp;
 
 import static io.vrouter.snmp.VmmMib.*;
 
+import io.vrouter.core.model.ConfigColumn;
+import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.service.VirtualRouterService;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -133,7 +135,14 @@ final class VmmInstrumentation implements GenericManagedObject {
                 return true;
             }
         }
-        return inColumns(oid, VM_CONFIG_ENTRY, 1, 7) || inColumns(oid, VM_NETWORK_CONFIG_ENTRY, 2, 7);
+        return configColumn(oid, VM_CONFIG_ENTRY, CONFIG_COLUMNS) || configColumn(oid, VM_NETWORK_CONFIG_ENTRY, NETWORK_COLUMNS);
+    }
+
+    private static final int[] CONFIG_COLUMNS = MibView.writable(ConfigColumn.values(), VM_CONFIG_ROW_STATUS);
+    private static final int[] NETWORK_COLUMNS = MibView.writable(NetworkColumn.values(), NET_ROW_STATUS);
+
+    private static boolean configColumn(OID oid, OID entry, int[] columns) {
+        return oid.size() > entry.size() + 1 && java.util.Arrays.binarySearch(columns, column(oid, entry)) >= 0;
     }
 
     static int column(OID oid, OID entry) {

@@ -208,10 +208,6 @@ class ReconfigureSetTest {
         vr(2, "beta", AdminState.SHUTDOWN);
         PDU r = a.set(vb(cfg(VM_NAME, 2), new OctetString("alpha")));
         assertThat(r.getErrorStatus()).as("another VR's name").isEqualTo(PDU.inconsistentValue);
-        // two rows swapping their names: the service renames one at a time, so it is refused
-        r = a.set(vb(cfg(VM_NAME, 1), new OctetString("beta")), vb(cfg(VM_NAME, 2), new OctetString("alpha")));
-        assertThat(r.getErrorStatus()).as("swap").isEqualTo(PDU.inconsistentValue);
-        assertThat(r.getErrorIndex()).isEqualTo(1);
         // two rows given the same new name
         r = a.set(vb(cfg(VM_NAME, 1), new OctetString("gamma")), vb(cfg(VM_NAME, 2), new OctetString("gamma")));
         assertThat(r.getErrorStatus()).as("twins").isEqualTo(PDU.inconsistentValue);
@@ -231,23 +227,34 @@ class ReconfigureSetTest {
         assertThat(config(2).vmName).isEqualTo("beta");
         Thread.sleep(200);
         assertThat(configChanges).isEmpty();
+        // two rows swapping their names is fine: the service orders the renames (through a temporary name)
+        r = a.set(vb(cfg(VM_NAME, 1), new OctetString("beta")), vb(cfg(VM_NAME, 2), new OctetString("alpha")));
+        assertThat(r.getErrorStatus()).as("swap").isEqualTo(PDU.noError);
+        assertThat(config(1).vmName).isEqualTo("beta");
+        assertThat(config(2).vmName).isEqualTo("alpha");
     }
 
     @Test
-    void aNameStaysTakenWhileItsVrIsBeingDestroyed() throws Exception {
+    void aNameStaysTakenWhileItsVrIsBeingDestroyedButIsFreeInTheSamePdu() throws Exception {
+        a.close();
+        // A slow destroy: the VR stays "being removed" long enough to be seen so.
+        a = new SnmpTestAgent(dir.resolve("slow"), new LatencyProfile(Duration.ZERO, Duration.ZERO, Duration.ZERO,
+                Duration.ofSeconds(2), Duration.ZERO), Map.of());
         vr(1, "old", AdminState.SHUTDOWN);
         vr(2, "other", AdminState.SHUTDOWN);
-        // the service frees a name when the hypervisor is done with the VR, after the PDU is answered
-        PDU r = a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 1), new Integer32(DESTROY)), vb(cfg(VM_NAME, 2), new OctetString("old")));
+        vr(3, "third", AdminState.SHUTDOWN);
+        // In one PDU the service frees the name: the VR removed steps aside, and is destroyed last.
+        PDU r = a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 3), new Integer32(DESTROY)),
+                vb(cfg(VM_CONFIG_ROW_STATUS, 4), new Integer32(CREATE_AND_GO)), vb(cfg(VM_NAME, 4), new OctetString("third")));
+        assertThat(r.getErrorStatus()).as(r.toString()).isEqualTo(PDU.noError);
+        assertThat(config(4).vmName).isEqualTo("third");
+        // In a later PDU, the name of a VR being destroyed is still its own until the VM is gone.
+        assertThat(a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 1), new Integer32(DESTROY))).getErrorStatus()).isEqualTo(PDU.noError);
+        r = a.set(vb(cfg(VM_CONFIG_AUTO_START, 2), new Integer32(1)), vb(cfg(VM_NAME, 2), new OctetString("old")));
         assertThat(r.getErrorStatus()).isEqualTo(PDU.inconsistentValue);
         assertThat(r.getErrorIndex()).isEqualTo(2);
-        r = a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 1), new Integer32(DESTROY)),
-                vb(cfg(VM_CONFIG_ROW_STATUS, 3), new Integer32(CREATE_AND_GO)), vb(cfg(VM_NAME, 3), new OctetString("old")));
-        assertThat(r.getErrorStatus()).as("refused whole, not a commitFailed").isEqualTo(PDU.inconsistentValue);
-        assertThat(r.getErrorIndex()).isEqualTo(3);
-        assertThat(config(1).vmName).isEqualTo("old");
         assertThat(config(2).vmName).isEqualTo("other");
-        assertThat(a.service.getConfig(3)).isEmpty();
+        assertThat(config(2).vmConfigAutoStart).isFalse();
     }
 
     @Test
@@ -293,7 +300,7 @@ class ReconfigureSetTest {
     }
 
     @Test
-    void aCommitThatFailsHalfWayPutsBackWhatItChanged() throws Exception {
+    void aPduThatChangesAVrBeingRemovedIsRefusedBeforeAnythingChanges() throws Exception {
         a.close();
         // A slow destroy: the VR stays "being removed" long enough for the service to refuse the change.
         a = new SnmpTestAgent(dir.resolve("slow"), new LatencyProfile(Duration.ZERO, Duration.ZERO, Duration.ZERO,
@@ -301,17 +308,20 @@ class ReconfigureSetTest {
         vr(1, "kept", AdminState.SHUTDOWN);
         vr(2, "going", AdminState.SHUTDOWN);
         a.service.remove(2);
-        // prepare sees the row (it is there until the hypervisor has destroyed the VM); commit does not get it
+        // Every rule is checked in prepare, for the whole PDU: the row being removed is named, nothing is done.
         PDU r = a.set(vb(cfg(VM_NAME, 1), new OctetString("kept-renamed")),
                 vb(cfg(VM_CONFIG_MEMORY, 1), new Integer32(1024)),
                 vb(cfg(VM_ADMIN_STATE, 1), new Integer32(AdminState.RUNNING.code())),
                 vb(cfg(VM_CONFIG_AUTO_START, 2), new Integer32(1)));
-        assertThat(r.getErrorStatus()).isEqualTo(PDU.commitFailed);
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.inconsistentValue);
+        assertThat(r.getErrorIndex()).isEqualTo(4);
         VmConfigEntry c = config(1);
         assertThat(c.vmName).isEqualTo("kept");
         assertThat(c.vmConfigMemory).isEqualTo(512);
         assertThat(c.vmAdminState).isEqualTo(AdminState.SHUTDOWN);
         assertThat(a.service.findByName("kept")).contains(1);
         assertThat(a.service.findByName("kept-renamed")).isEmpty();
+        Thread.sleep(200);
+        assertThat(configChanges).isEmpty();
     }
 }

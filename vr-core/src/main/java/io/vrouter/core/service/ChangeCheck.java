@@ -183,7 +183,7 @@ final class ChangeCheck {
      * Checks the interfaces that are new or changed (those the VR has unchanged are valid already),
      * numbers the new ones without an index, and orders them by index.
      */
-    static void interfaces(VmConfigEntry c, VmConfigEntry before) {
+    private static void interfaces(VmConfigEntry c, VmConfigEntry before) {
         Set<Integer> used = new HashSet<>();
         for (VmNetworkConfigEntry n : c.interfaces()) {
             if (n == null) throw new ValidationException("vmNetworkConfigTable", "an interface entry is empty");

@@ -16,11 +16,8 @@ import java.util.regex.Pattern;
  * ({@link ConfigColumn}, {@link NetworkColumn}) and the formats of their kinds. What may change
  * when, and between VRs, is {@link ChangeCheck}'s.
  */
-public final class Validator {
-    public static final int MAX_VM_INDEX = Integer.MAX_VALUE;
-    /** @deprecated {@link NetworkColumn#MAX_INDEX}; for the adapters until they build change sets. */
-    @Deprecated
-    public static final int MAX_NETWORK_INDEX = NetworkColumn.MAX_INDEX;
+final class Validator {
+    static final int MAX_VM_INDEX = Integer.MAX_VALUE;
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
     private static final Pattern MAC = Pattern.compile("[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}");
     private static final Pattern IPV4 = Pattern.compile(
@@ -118,46 +115,5 @@ public final class Validator {
         if (value < min || value > max) {
             throw new ValidationException(field, "must be between " + min + " and " + max + ", not " + value);
         }
-    }
-
-    // ------------------------------------------------------------------ until every adapter builds change sets
-
-    /** @deprecated the service checks creations ({@link ChangeCheck}); for the adapters not yet on change sets. */
-    @Deprecated
-    public static VmConfigEntry forCreate(VmConfigEntry request) {
-        if (request == null) throw new ValidationException("body", "a VR description is required");
-        VmConfigEntry c = request.copy();
-        for (ConfigColumn col : ConfigColumn.values()) {
-            if (col.get(c) == null && col.defaultValue() != null) col.set(c, col.defaultValue());
-        }
-        row(c);
-        if (c.vmAdminState != io.vrouter.core.model.AdminState.RUNNING
-                && c.vmAdminState != io.vrouter.core.model.AdminState.SHUTDOWN) {
-            throw new ValidationException("vmAdminState", "a VR is created running or shutdown, not "
-                    + c.vmAdminState.label());
-        }
-        ChangeCheck.interfaces(c, null);
-        return c;
-    }
-
-    /** @deprecated the service checks changes ({@link ChangeCheck}); for the adapters not yet on change sets. */
-    @Deprecated
-    public static VmConfigEntry forReconfigure(VmConfigEntry current, VmConfigEntry changes) {
-        if (changes.vmIndex != null && !changes.vmIndex.equals(current.vmIndex)) {
-            throw new ValidationException("vmIndex", "cannot change: it names the VR");
-        }
-        if (changes.vmAdminState != null) {
-            throw new ValidationException("vmAdminState", "is changed by starting, stopping, suspending or pausing the VR");
-        }
-        VmConfigEntry next = current.copy();
-        ChangeSet.columns(changes).apply(next);
-        row(next);
-        return next;
-    }
-
-    /** @deprecated the service checks interfaces ({@link ChangeCheck}); for the adapters not yet on change sets. */
-    @Deprecated
-    public static VmNetworkConfigEntry forInterface(VmNetworkConfigEntry request, Set<Integer> used, int vmIndex) {
-        return iface(request, used);
     }
 }
