@@ -506,9 +506,25 @@ def admin_state(args):
             return {"error": error_of(e)}
 
 
+def edits(args):
+    """Each line of the file --edits names is the content of one edit-config of running (the
+    NEW-VMM-MIB tables); all in one session. Prints, in order, ok or the rpc-errors of each."""
+    out = []
+    with open(args.edits) as f:
+        bodies = [line.rstrip("\n") for line in f if line.strip()]
+    with connect(args) as m:
+        for body in bodies:
+            try:
+                m.edit_config(target="running", config=config(body))
+                out.append({"ok": True})
+            except RPCError as e:
+                out.append({"ok": False, "errors": [error_of(x) for x in (e.errlist or [e])]})
+    return out
+
+
 SCENARIOS = {f.__name__: f for f in (hello, lifecycle, pipeline, notify, errors, schema, viewer, reconfigure, create,
                                       withdefaults, nmda, replay, sessions,
-                                      add_interface, network_table, admin_state)}
+                                      add_interface, network_table, admin_state, edits)}
 
 
 def main():
@@ -530,6 +546,7 @@ def main():
     p.add_argument("--out", default=".")
     p.add_argument("--since", help="replay: startTime")
     p.add_argument("--until", help="replay: stopTime")
+    p.add_argument("--edits", help="edits: a file with one edit-config content a line")
     args = p.parse_args()
     result = SCENARIOS[args.scenario](args)
     sys.stdout.write(json.dumps(result) + "\n")

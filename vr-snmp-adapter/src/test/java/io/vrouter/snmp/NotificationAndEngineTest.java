@@ -62,7 +62,10 @@ class NotificationAndEngineTest {
                         && System.nanoTime() < end) {
                     Thread.sleep(20);
                 }
-                assertThat(traps.poll(500, TimeUnit.MILLISECONDS)).isNull();
+                // No per-VR notification; a bulk one may still name VR 10 with VR 9, if both ran within its window.
+                for (PDU t = traps.poll(500, TimeUnit.MILLISECONDS); t != null; t = traps.poll(500, TimeUnit.MILLISECONDS)) {
+                    assertThat(((OID) t.getVariable(SnmpConstants.snmpTrapOID)).last()).as(t.toString()).isGreaterThan(10);
+                }
             }
         }
     }

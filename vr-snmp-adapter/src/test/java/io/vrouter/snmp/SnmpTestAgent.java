@@ -81,11 +81,14 @@ final class SnmpTestAgent implements AutoCloseable {
         }
     }
 
+    /** Generous: the first SNMPv3 request discovers the engine and localizes keys, on a machine others build on too. */
+    static final int TIMEOUT_MILLIS = 5000;
+
     Target<UdpAddress> v2c(String community) {
         CommunityTarget<UdpAddress> t = new CommunityTarget<>(new UdpAddress("127.0.0.1/" + port),
                 new OctetString(community));
         t.setVersion(SnmpConstants.version2c);
-        t.setTimeout(1500);
+        t.setTimeout(TIMEOUT_MILLIS);
         t.setRetries(0);
         return t;
     }
@@ -94,7 +97,7 @@ final class SnmpTestAgent implements AutoCloseable {
         UserTarget<UdpAddress> t = new UserTarget<>(new UdpAddress("127.0.0.1/" + port), new OctetString(user),
                 new byte[0], SecurityLevel.AUTH_PRIV);
         t.setVersion(SnmpConstants.version3);
-        t.setTimeout(1500);
+        t.setTimeout(TIMEOUT_MILLIS);
         t.setRetries(0);
         return t;
     }
