@@ -416,7 +416,10 @@ final class MibView {
         Variable value(Row row, int column) {
             if (column == VM_CONFIG_ROW_STATUS) return new Integer32(row.rowStatus);
             ConfigColumn c = ConfigColumn.ofSnmpColumn(column);
-            return c == null ? null : Codec.encode(c.kind(), c.get((VmConfigEntry) row.data));
+            if (c == null) return null;
+            Object v = c.get((VmConfigEntry) row.data);
+            // Text that may be empty is there, empty, when absent (its DEFVAL is "").
+            return Codec.encode(c.kind(), v == null && c.kind() == Column.Kind.TEXT && c.min() == 0 ? "" : v);
         }
     };
 

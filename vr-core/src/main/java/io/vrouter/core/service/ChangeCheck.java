@@ -2,6 +2,7 @@ package io.vrouter.core.service;
 
 import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.Column;
 import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
@@ -144,6 +145,8 @@ final class ChangeCheck {
     private void defaults(VmConfigEntry c, VmConfigEntry before) {
         for (ConfigColumn col : ConfigColumn.values()) {
             if (col.get(c) == null && col.defaultValue() != null) col.set(c, col.defaultValue());
+            // Optional text given empty is absent: one way to say "none" on every interface.
+            if (col.kind() == Column.Kind.TEXT && col.min() == 0 && "".equals(col.get(c))) col.set(c, null);
         }
         if (c.vmConfigTemplate == null) c.vmConfigTemplate = before != null ? before.vmConfigTemplate : driver.templates().get(0);
     }

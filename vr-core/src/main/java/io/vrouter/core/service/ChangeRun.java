@@ -248,6 +248,8 @@ final class ChangeRun {
                 finalRow.put(r, t.after());
             } else if (reconfigures(t.before(), t.after())) {
                 inPlace.add(List.of(new Reconfigure(r, t.before(), t.after())));
+            } else if (changesVrouterOnly(t.before(), t.after())) {
+                inPlace.add(List.of(new Noted(r)));
             }
         }
         List<List<List<Step>>> waves = new ArrayList<>();
@@ -270,6 +272,16 @@ final class ChangeRun {
     private static boolean reconfigures(VmConfigEntry before, VmConfigEntry after) {
         for (ConfigColumn c : ConfigColumn.values()) {
             if (c.reconfigures() && !Objects.equals(c.get(before), c.get(after))) return true;
+        }
+        return false;
+    }
+
+    /** Whether a column that only vrouter keeps (no driver applies it, nor is it the admin state) differs. */
+    private static boolean changesVrouterOnly(VmConfigEntry before, VmConfigEntry after) {
+        for (ConfigColumn c : ConfigColumn.values()) {
+            if (!c.reconfigures() && c != ConfigColumn.VM_ADMIN_STATE && !Objects.equals(c.get(before), c.get(after))) {
+                return true;
+            }
         }
         return false;
     }
@@ -473,6 +485,28 @@ final class ChangeRun {
             for (ConfigColumn c : ConfigColumn.values()) {
                 if (c.reconfigures() && !Objects.equals(c.get(from), c.get(to))) return c.field();
             }
+            return null;
+        }
+    }
+
+    /** A change of columns no driver applies (a description): nothing for the host, only said. */
+    private final class Noted extends Step {
+        Noted(VrRecord r) {
+            super(r);
+        }
+
+        @Override
+        void run() {
+            service.configChanged(r);
+        }
+
+        @Override
+        String operation() {
+            return "record";
+        }
+
+        @Override
+        String column() {
             return null;
         }
     }
