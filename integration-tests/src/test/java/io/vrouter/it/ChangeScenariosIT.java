@@ -42,7 +42,8 @@ class ChangeScenariosIT {
     private static final String MIB = "1.3.6.1.3.7666.1";
     /** The SNMP column of each writable column (NEW-VMM-MIB vmConfigEntry and vmNetworkConfigEntry). */
     private static final Map<String, Integer> SNMP_COLUMN = Map.of("vmName", 1, "vmAdminState", 2,
-            "vmConfigTemplate", 3, "vmConfigCpuNumber", 4, "vmConfigMemory", 5, "vmConfigAutoStart", 6);
+            "vmConfigTemplate", 3, "vmConfigCpuNumber", 4, "vmConfigMemory", 5, "vmConfigAutoStart", 6,
+            "vmConfigDescription", 8);
     private static final Map<String, Integer> ADMIN = Map.of("running", 1, "suspended", 2, "paused", 3, "shutdown", 4);
 
     enum Iface { REST, SNMP, NETCONF }
@@ -62,7 +63,10 @@ class ChangeScenariosIT {
         }
     }
 
-    /** A refusal: the reason's family, the VR and the column named. */
+    /**
+     * A refusal: the reason's family (invalid, too-long, not-shut-down, not-unique, state, fixed: each
+     * with its status, error-status and error-tag), the VR and the column named.
+     */
     record Refusal(String reason, String vr, String field) {
     }
 
@@ -122,6 +126,14 @@ class ChangeScenariosIT {
             new Scenario("one bad VR refuses the whole change",
                     List.of(Change.change("A", "vmName", "${A}-x"), Change.change("B", "vmConfigMemory", 32)),
                     new Refusal("invalid", "B", "vmConfigMemory"), Map.of("A", A_AS_IT_WAS, "B", B_AS_IT_WAS)),
+            new Scenario("a description, of a running VR and of one created",
+                    List.of(Change.change("A", "vmConfigDescription", "edge, rack 4"),
+                            Change.create("C", "vmName", "${C}", "vmConfigDescription", "spare")),
+                    null, Map.of("A", map("vmConfigDescription", "edge, rack 4", "vmAdminState", "running"), "B", B_AS_IT_WAS,
+                            "C", map("vmConfigDescription", "spare"))),
+            new Scenario("a description too long",
+                    List.of(Change.change("B", "vmConfigDescription", "x".repeat(256))),
+                    new Refusal("too-long", "B", "vmConfigDescription"), Map.of("A", A_AS_IT_WAS, "B", B_AS_IT_WAS)),
             new Scenario("a VR created with an interface while another is resized",
                     List.of(Change.create("C", "vmName", "${C}", "vmConfigCpuNumber", 2, "interface", "br0"),
                             Change.change("B", "vmConfigMemory", 768)),
@@ -235,7 +247,7 @@ class ChangeScenariosIT {
             return;
         }
         int status = switch (sc.refused().reason()) {
-            case "invalid" -> 400;
+            case "invalid", "too-long" -> 400;
             default -> 409;
         };
         soft.assertThat(r.statusCode()).as(what).isEqualTo(status);
@@ -283,7 +295,11 @@ class ChangeScenariosIT {
             soft.fail(what + ": no error-status in snmpset's answer");
             return;
         }
-        String status = sc.refused().reason().equals("invalid") ? "wrongValue" : "inconsistentValue";
+        String status = switch (sc.refused().reason()) {
+            case "invalid" -> "wrongValue";
+            case "too-long" -> "wrongLength";
+            default -> "inconsistentValue";
+        };
         soft.assertThat(m.group(1)).as(what).isEqualTo(status);
         String column = MIB + ".12.1." + SNMP_COLUMN.get(sc.refused().field()) + "." + index(s, Iface.SNMP, sc.refused().vr());
         soft.assertThat(m.group(2)).as(what).isEqualTo(column);
@@ -322,7 +338,7 @@ class ChangeScenariosIT {
         }
         JsonNode e = result.path("errors").path(0);
         String[] tagAndApp = switch (sc.refused().reason()) {
-            case "invalid" -> new String[] {"invalid-value", ""};
+            case "invalid", "too-long" -> new String[] {"invalid-value", ""};
             case "not-shut-down" -> new String[] {"operation-failed", "vr-not-shut-down"};
             case "not-unique" -> new String[] {"operation-failed", "data-not-unique"};
             case "fixed" -> new String[] {"operation-not-supported", ""};

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vrouter.core.driver.sim.LatencyProfile;
 import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VrEvent;
@@ -323,5 +324,29 @@ class ReconfigureSetTest {
         assertThat(a.service.findByName("kept-renamed")).isEmpty();
         Thread.sleep(200);
         assertThat(configChanges).isEmpty();
+    }
+
+    @Test
+    void aDescriptionIsUtf8TextOfAnyStateEmptyWhenNone() throws Exception {
+        vr(1, "described", AdminState.RUNNING);
+        OID description = cfg(ConfigColumn.VM_CONFIG_DESCRIPTION.snmpColumn(), 1);
+        assertThat(a.get(description)).as("none is empty").isEqualTo(new OctetString(""));
+        byte[] utf8 = "edge, Zürich".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        PDU r = a.set(vb(description, new OctetString(utf8)));
+        assertThat(r.getErrorStatus()).as(r.toString()).isEqualTo(PDU.noError);
+        assertThat(config(1).vmConfigDescription).isEqualTo("edge, Zürich");
+        assertThat(a.get(description)).isEqualTo(new OctetString(utf8));
+        assertThat(a.service.get(1).orElseThrow().operState()).as("running on").isEqualTo(OperState.RUNNING);
+        // Created with one; too long; a control character; not UTF-8.
+        r = a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 2), new Integer32(CREATE_AND_GO)), vb(cfg(VM_NAME, 2), new OctetString("two")),
+                vb(cfg(ConfigColumn.VM_CONFIG_DESCRIPTION.snmpColumn(), 2), new OctetString("spare")));
+        assertThat(r.getErrorStatus()).as(r.toString()).isEqualTo(PDU.noError);
+        assertThat(config(2).vmConfigDescription).isEqualTo("spare");
+        assertThat(a.set(vb(description, new OctetString("x".repeat(256)))).getErrorStatus()).isEqualTo(PDU.wrongLength);
+        assertThat(a.set(vb(description, new OctetString("a\tb"))).getErrorStatus()).isEqualTo(PDU.wrongValue);
+        assertThat(a.set(vb(description, new OctetString(new byte[] {(byte) 0xff}))).getErrorStatus()).isEqualTo(PDU.wrongValue);
+        assertThat(config(1).vmConfigDescription).isEqualTo("edge, Zürich");
+        assertThat(a.set(vb(description, new OctetString(""))).getErrorStatus()).isEqualTo(PDU.noError);
+        assertThat(config(1).vmConfigDescription).isNull();
     }
 }

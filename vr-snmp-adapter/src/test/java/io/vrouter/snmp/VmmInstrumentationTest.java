@@ -8,6 +8,7 @@ import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.driver.sim.LatencyProfile;
 import io.vrouter.core.driver.sim.SimulatedDriver;
 import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VmConfigEntry;
@@ -371,7 +372,7 @@ class VmmInstrumentationTest {
         createAndGo(3, "only");
         awaitState(3, OperState.RUNNING);
         PDU r = a.send(a.v2c("public"), PDU.GETNEXT, new VariableBinding(cell(VM_ENTRY, VM_OPER_STATE_REASON, 3)),
-                new VariableBinding(cfg(VM_CONFIG_ROW_STATUS, 3)), new VariableBinding(VmmMib.ROOT),
+                new VariableBinding(cfg(ConfigColumn.VM_CONFIG_DESCRIPTION.snmpColumn(), 3)), new VariableBinding(VmmMib.ROOT),
                 new VariableBinding(sub(OBJECTS, 16, 0)));
         assertThat(r.get(0).getOid()).isEqualTo(cell(VM_CPU_ENTRY, CPU_CORE_TIME, 3, 1));
         assertThat(r.get(1).getOid()).as("no interfaces: vmNetworkConfigTable is empty").isEqualTo(

@@ -308,6 +308,27 @@ class RestApiTest {
     }
 
     @Test
+    void aDescriptionIsWrittenOnCreationAndByPatchInJsonAndXml() throws Exception {
+        HttpResponse<String> made = rest.post("/api/v1/routers?wait=10s", ADMIN, JSON,
+                "{\"vmName\":\"described\",\"vmConfigDescription\":\"edge router, rack 4\"}");
+        assertThat(made.statusCode()).as(made.body()).isEqualTo(201);
+        int i = body(made).get("vmIndex").asInt();
+        assertThat(body(made).get("vmConfigDescription").asText()).isEqualTo("edge router, rack 4");
+        HttpResponse<String> xml = rest.send(rest.request("/api/v1/routers/" + i + "?wait=10s", ADMIN)
+                .header("Content-Type", XML).header("Accept", XML).method("PATCH", HttpRequest.BodyPublishers.ofString(
+                        "<virtualRouter><vmConfigDescription>core, Zürich</vmConfigDescription></virtualRouter>")));
+        assertThat(xml.statusCode()).as(xml.body()).isEqualTo(200);
+        assertThat(xml.body()).contains("<vmConfigDescription>core, Zürich</vmConfigDescription>");
+        HttpResponse<String> tooLong = rest.send(rest.request("/api/v1/routers/" + i, ADMIN).header("Content-Type", JSON)
+                .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"vmConfigDescription\":\"" + "x".repeat(256) + "\"}")));
+        assertProblem(tooLong, 400, "application/problem+json");
+        assertThat(body(tooLong).get("field").asText()).isEqualTo("vmConfigDescription");
+        HttpResponse<String> cleared = rest.send(rest.request("/api/v1/routers/" + i + "?wait=10s", ADMIN)
+                .header("Content-Type", JSON).method("PATCH", HttpRequest.BodyPublishers.ofString("{\"vmConfigDescription\":\"\"}")));
+        assertThat(body(cleared).has("vmConfigDescription")).as(cleared.body()).isFalse();
+    }
+
+    @Test
     void aBatchChangeCreatesChangesAndRemovesAllOrNothing() throws Exception {
         int a = create("chg-a").get("vmIndex").asInt();
         int b = create("chg-b").get("vmIndex").asInt();

@@ -24,8 +24,10 @@ public enum ConfigColumn implements Column<VmConfigEntry> {
             VmConfigEntry.Defaults.MEMORY_MIB,
             c -> c.vmConfigMemory, (c, v) -> c.vmConfigMemory = (Integer) v),
     VM_CONFIG_AUTO_START("vmConfigAutoStart", 6, Kind.TRUTH, 0, 0, Change.ANY, true, Boolean.FALSE,
-            c -> c.vmConfigAutoStart, (c, v) -> c.vmConfigAutoStart = (Boolean) v);
+            c -> c.vmConfigAutoStart, (c, v) -> c.vmConfigAutoStart = (Boolean) v),
     // SNMP column 7 is vmConfigRowStatus, SNMP's own.
+    VM_CONFIG_DESCRIPTION("vmConfigDescription", 8, Kind.TEXT, 0, 255, Change.ANY, false, null,
+            c -> c.vmConfigDescription, (c, v) -> c.vmConfigDescription = (String) v);
 
     /** When a column of an existing VR may change. */
     public enum Change {

@@ -17,7 +17,7 @@ import java.util.List;
  */
 @XmlRootElement(name = "vmConfigEntry")
 @XmlType(name = "vmConfigEntry", propOrder = {"vmIndex", "vmName", "vmAdminState", "vmConfigTemplate",
-        "vmConfigCpuNumber", "vmConfigMemory", "vmConfigAutoStart", "vmNetworkConfigTable"})
+        "vmConfigCpuNumber", "vmConfigMemory", "vmConfigAutoStart", "vmConfigDescription", "vmNetworkConfigTable"})
 @XmlAccessorType(XmlAccessType.FIELD)
 public class VmConfigEntry {
     /** The row's index, 1..2147483647; chosen by the service when absent on creation. */
@@ -34,6 +34,8 @@ public class VmConfigEntry {
     public Integer vmConfigMemory;
     /** Whether the hypervisor starts the VR when the host boots. Default false. */
     public Boolean vmConfigAutoStart;
+    /** Free text about the VR, for its operators (up to 255 octets of UTF-8); kept by vrouter, not the host. */
+    public String vmConfigDescription;
 
     @XmlElementWrapper(name = "vmNetworkConfigTable")
     @XmlElement(name = "vmNetworkConfigEntry")

@@ -227,6 +227,27 @@ class ChangeSetTest {
         assertThat(host(i).entry().vmMaxCpuNumber).isEqualTo(1);
     }
 
+    @Test
+    void aDescriptionIsKeptByVrouterAloneAndChangesInAnyState() throws Exception {
+        int a = make("a", AdminState.RUNNING);
+        f.recorder.calls.clear();
+        int events = f.events.size();
+        applied(set().edit(a, with(r -> r.vmConfigDescription = "edge router, rack 4 — Zürich")));
+        assertThat(row(a).vmConfigDescription).isEqualTo("edge router, rack 4 — Zürich");
+        assertThat(f.recorder.calls).as("nothing for the host").isEmpty();
+        assertThat(f.events.subList(events, f.events.size())).extracting(e -> e.type).containsExactly(VrEvent.Type.CONFIG_CHANGED);
+        // Empty is none; too long or with control characters is refused.
+        applied(set().edit(a, with(r -> r.vmConfigDescription = "")));
+        assertThat(row(a).vmConfigDescription).isNull();
+        assertRefused(set().edit(a, with(r -> r.vmConfigDescription = "é".repeat(128))), Reason.INVALID, "vmConfigDescription", a);
+        assertRefused(set().edit(a, with(r -> r.vmConfigDescription = "two\nlines")), Reason.INVALID, "vmConfigDescription", a);
+        // It survives a restart, as any column.
+        applied(set().edit(a, with(r -> r.vmConfigDescription = "kept")));
+        f.close();
+        f = new ServiceFixture(dir);
+        assertThat(row(a).vmConfigDescription).isEqualTo("kept");
+    }
+
     // ---------------------------------------------------------------- the order of the work
 
     @Test

@@ -246,4 +246,20 @@ class ReconfigureTest {
         assertThat(config(1).vmConfigCpuNumber).isEqualTo(1);
         assertThat(service.findByName("renamed")).isEmpty();
     }
+
+    @Test
+    void aDescriptionIsALeafOfAnyStateDeletedToNone() throws Exception {
+        assertThat(c.rpc(edit("running", leaves(2, "<vmConfigDescription>edge, Zürich</vmConfigDescription>"), "")))
+                .contains("<ok/>");
+        assertThat(config(2).vmConfigDescription).isEqualTo("edge, Zürich");
+        assertThat(c.rpc("<get-config><source><running/></source></get-config>"))
+                .contains("<vmConfigDescription>edge, Zürich</vmConfigDescription>");
+        String tooLong = c.rpc(edit("running", leaves(2, "<vmConfigDescription>" + "x".repeat(256) + "</vmConfigDescription>"), ""));
+        assertThat(tooLong).contains("<error-tag>invalid-value</error-tag>",
+                "vmIndex='2']/new-vmm-mib:vmConfigDescription</error-path>");
+        assertThat(c.rpc(edit("running", configTable("<vmConfigEntry><vmIndex>2</vmIndex><vmConfigDescription"
+                + " xmlns:nc='urn:ietf:params:xml:ns:netconf:base:1.0' nc:operation='delete'/></vmConfigEntry>"), "")))
+                .contains("<ok/>");
+        assertThat(config(2).vmConfigDescription).isNull();
+    }
 }
