@@ -8,7 +8,7 @@ import java.util.function.Function;
  * the column numbers and kinds, NETCONF the leaf names and kinds, and the service the bounds, the
  * defaults and when a column may change. A new column of the VR is a field of
  * {@link VmConfigEntry}, a constant here, an object in the MIB and a leaf in the YANG module
- * (docs/adr/0004-one-change-set.md).
+ * (docs/adr/0007-one-change-set.md).
  */
 public enum ConfigColumn implements Column<VmConfigEntry> {
     VM_NAME("vmName", 1, Kind.TEXT, 1, 64, Change.ANY, true, null,
