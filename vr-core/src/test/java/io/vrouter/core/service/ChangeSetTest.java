@@ -424,6 +424,31 @@ class ChangeSetTest {
         assertThat(host(b).power()).isEqualTo(io.vrouter.core.driver.PowerState.RUNNING);
     }
 
+    @Test
+    void aSetWhoseRecordACrashCutShortLeavesNothing() throws Exception {
+        int a = make("a", AdminState.RUNNING);
+        // The crash: the set's record is torn in the journal, and the host was not asked for anything.
+        f.recorder.hold("provision", 1);
+        VmConfigEntry b = vr("b");
+        b.vmIndex = 7;
+        VmConfigEntry c = vr("c");
+        c.vmIndex = 8;
+        f.service.apply(set().create(b).create(c).edit(a, with(r -> r.vmConfigAutoStart = true)).build());
+        assertThat(f.recorder.held.await(5, TimeUnit.SECONDS)).isTrue();
+        Path journal = dir.resolve("config.journal");
+        byte[] bytes = Files.readAllBytes(journal);
+        int lastLine = bytes.length - 2;
+        while (lastLine > 0 && bytes[lastLine] != '\n') lastLine--;
+        Files.write(journal, java.util.Arrays.copyOf(bytes, lastLine + 1 + (bytes.length - lastLine) / 2));
+        f = new ServiceFixture(dir);
+        // Nothing of it: no VR created, the change of VR a not made either.
+        assertThat(f.service.get(7)).isEmpty();
+        assertThat(f.service.get(8)).isEmpty();
+        assertThat(f.driver.inspect(7)).isEmpty();
+        assertThat(row(a).vmConfigAutoStart).isFalse();
+        assertThat(f.service.findByName("b")).isEmpty();
+    }
+
     private static void awaitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
         long end = System.nanoTime() + WAIT.toNanos();
         while (!condition.getAsBoolean()) {
