@@ -512,8 +512,11 @@ public final class VirtualRouterService implements AutoCloseable {
 
     private void finished(ChangeRun run) {
         synchronized (writeLock) {
-            vrTails.values().removeIf(x -> x == run);
-            nameTails.values().removeIf(x -> x == run);
+            for (Target t : run.targets) {
+                vrTails.remove(t.vmIndex(), run);
+                if (t.before() != null) nameTails.remove(t.before().vmName, run);
+                if (t.after() != null) nameTails.remove(t.after().vmName, run);
+            }
         }
     }
 
