@@ -131,7 +131,7 @@ public final class ChangeSet {
             VmConfigEntry was = from.get(row.vmIndex);
             if (was == null) {
                 b.create(row);
-            } else if (!same(was, row)) {
+            } else if (was != row && !same(was, row)) {
                 b.edit(row.vmIndex, difference(was, row));
             }
         }
