@@ -23,7 +23,7 @@ import org.snmp4j.smi.OID;
  */
 record SnmpConfig(String bind, int port, boolean v2c, List<String> readCommunities, List<String> writeCommunities,
                   List<User> users, List<String> trapTargets, String trapVersion, String trapType, String trapUser,
-                  String trapCommunity, boolean developmentDefaults) {
+                  String trapCommunity, boolean developmentDefaults, boolean replayProtection) {
 
     /** One USM user; {@code write} gives it the write view as well as the read view. */
     record User(String name, OID authProtocol, String authPassphrase, OID privProtocol, String privPassphrase,
@@ -59,7 +59,8 @@ record SnmpConfig(String bind, int port, boolean v2c, List<String> readCommuniti
         List<String> targets = s.getList("snmp-trap-target");
         for (String t : targets) parseTarget(t);
         return new SnmpConfig(s.get("bind", "127.0.0.1"), s.getInt("snmp-port", 1161), s.getBoolean("snmp.v2c", true),
-                read, write, users, targets, trapVersion, trapType, trapUser, trapCommunity, defaults);
+                read, write, users, targets, trapVersion, trapType, trapUser, trapCommunity, defaults,
+                s.getBoolean("snmp.v3.replay-protection", true));
     }
 
     /** {@code udp:HOST:PORT} (or {@code HOST:PORT}, or {@code udp:[V6]:PORT}) as host and port. */

@@ -10,12 +10,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import org.snmp4j.CommandResponderEvent;
 import org.snmp4j.MessageDispatcherImpl;
 import org.snmp4j.PDU;
+import org.snmp4j.SNMP4JSettings;
 import org.snmp4j.TransportStateReference;
 import org.snmp4j.agent.AgentConfigManager;
 import org.snmp4j.agent.CommandProcessor;
@@ -36,16 +39,23 @@ import org.snmp4j.mp.MPv3;
 import org.snmp4j.mp.MessageProcessingModel;
 import org.snmp4j.mp.SnmpConstants;
 import org.snmp4j.security.AuthSHA;
+import org.snmp4j.security.PrivAES128;
+import org.snmp4j.security.PrivAES192;
+import org.snmp4j.security.PrivAES256;
+import org.snmp4j.security.PrivacyProtocol;
 import org.snmp4j.security.SecurityLevel;
 import org.snmp4j.security.SecurityModel;
 import org.snmp4j.security.SecurityModels;
 import org.snmp4j.security.SecurityProtocols;
+import org.snmp4j.security.USM;
 import org.snmp4j.security.UsmUser;
 import org.snmp4j.smi.Address;
 import org.snmp4j.smi.IpAddress;
 import org.snmp4j.smi.OID;
 import org.snmp4j.smi.OctetString;
+import org.snmp4j.smi.SMIConstants;
 import org.snmp4j.smi.UdpAddress;
+import org.snmp4j.smi.VariableBinding;
 import org.snmp4j.transport.DefaultUdpTransportMapping;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,6 +83,8 @@ final class VrSnmpAgent {
     private final VrMetrics metrics;
     private final DefaultMOServer server = new DefaultMOServer();
     private final AuthThrottle throttle;
+    /** SNMPv3 SETs seen within the time window, when replays are refused. */
+    private final ReplayWindow replays;
     private final MessageDispatcherImpl dispatcher = new ThrottledDispatcher();
     private final UdpAddress address;
     private final Manager manager;
@@ -154,6 +166,62 @@ final class VrSnmpAgent {
             SnmpConstants.SNMPv3_USM_AUTHENTICATION_FAILURE, SnmpConstants.SNMPv3_USM_AUTHENTICATION_ERROR,
             SnmpConstants.SNMP_MP_WRONG_USER_NAME);
 
+    /**
+     * The most variable bindings one GETBULK may ask for, in all: more than a message can carry (a
+     * binding takes 11 bytes at the least), so capping at this costs no answer anything, and the
+     * work of one request stays bounded whatever its max-repetitions (100,000 times 8 OIDs, say).
+     */
+    static final int MAX_BULK_BINDINGS = 65_507 / 11;
+    /** The largest UDP payload over IPv4, and what a response's message headers may need of it. */
+    static final int MAX_UDP_PAYLOAD = 65_507;
+    private static final int MESSAGE_OVERHEAD = 400;
+
+    private static void capBulk(PDU pdu) {
+        if (pdu == null || pdu.getType() != PDU.GETBULK) return;
+        int repeaters = Math.max(1, pdu.size() - Math.max(0, pdu.getNonRepeaters()));
+        int most = Math.max(1, (MAX_BULK_BINDINGS - Math.max(0, pdu.getNonRepeaters())) / repeaters);
+        if (pdu.getMaxRepetitions() > most) pdu.setMaxRepetitions(most);
+    }
+
+    /**
+     * RFC 3416 §4.2.3: a GETBULK answer that would not fit in one message carries fewer variable
+     * bindings (whole repetitions, dropped from the end), not an error and not silence; and it stops
+     * at the first repetition that is all endOfMibView.
+     */
+    private static void fitBulk(CommandResponderEvent<?> request, PDU response) {
+        PDU asked = request.getPDU();
+        if (asked.getType() != PDU.GETBULK) return;
+        int limit = Math.min(request.getMaxSizeResponsePDU(), MAX_UDP_PAYLOAD - MESSAGE_OVERHEAD);
+        int nonRepeaters = Math.min(response.size(), Math.max(0, asked.getNonRepeaters()));
+        int repeaters = Math.max(1, asked.size() - nonRepeaters);
+        // Past the end of the view every repetition says endOfMibView again: one says it.
+        for (int i = nonRepeaters; i + repeaters <= response.size(); i += repeaters) {
+            boolean allEnd = true;
+            for (int k = i; k < i + repeaters; k++) {
+                allEnd &= response.get(k).getVariable().getSyntax() == SMIConstants.EXCEPTION_END_OF_MIB_VIEW;
+            }
+            if (allEnd) {
+                response.setVariableBindings(new ArrayList<>(response.getVariableBindings().subList(0, i + repeaters)));
+                break;
+            }
+        }
+        int length = response.getBERLength();
+        while (length > limit && response.size() > nonRepeaters + repeaters) {
+            // Drop about as many bindings as the excess takes, in whole repetitions, then measure again.
+            int average = Math.max(1, length / Math.max(1, response.size()));
+            int drop = Math.max(1, (length - limit) / average / repeaters + 1) * repeaters;
+            int keep = Math.max(nonRepeaters + repeaters, nonRepeaters
+                    + (response.size() - drop - nonRepeaters) / repeaters * repeaters);
+            List<VariableBinding> kept = new ArrayList<>(response.getVariableBindings().subList(0, keep));
+            response.setVariableBindings(kept);
+            length = response.getBERLength();
+        }
+        if (response.getErrorStatus() == PDU.tooBig && length <= limit) {
+            response.setErrorStatus(PDU.noError);
+            response.setErrorIndex(0);
+        }
+    }
+
     /** A CommandProcessor that times every request for the metrics. */
     private final class TimedCommandProcessor extends CommandProcessor {
         TimedCommandProcessor(OctetString engineId) {
@@ -164,6 +232,13 @@ final class VrSnmpAgent {
         public <A extends Address> void processPdu(CommandResponderEvent<A> event) {
             started.set(System.nanoTime());
             answered.set(false);
+            capBulk(event.getPDU());
+            if (replayed(event)) {
+                metrics.recordRequest("snmp", "set", "replayed", System.nanoTime() - started.get());
+                started.remove();
+                answered.remove();
+                return;
+            }
             if (event.getSecurityModel() == SecurityModel.SECURITY_MODEL_SNMPv2c && !knownCommunity(event)
                     && event.getPeerAddress() instanceof IpAddress ip) {
                 throttle.failed("snmp", ip.getInetAddress(), null);
@@ -183,6 +258,7 @@ final class VrSnmpAgent {
 
         @Override
         protected <A extends Address> void sendResponse(CommandResponderEvent<A> requestEvent, PDU response) {
+            fitBulk(requestEvent, response);
             super.sendResponse(requestEvent, response);
             Long t0 = started.get();
             if (t0 != null) {
@@ -191,6 +267,19 @@ final class VrSnmpAgent {
                         : PDU.toErrorStatusText(response.getErrorStatus());
                 metrics.recordRequest("snmp", operation(requestEvent.getPDU()), outcome, System.nanoTime() - t0);
             }
+        }
+
+        /** An SNMPv3 SET this agent carried out within the last 150 s, sent again (snmp.v3.replay-protection). */
+        private boolean replayed(CommandResponderEvent<?> event) {
+            if (replays == null || event.getPDU() == null || event.getPDU().getType() != PDU.SET
+                    || event.getSecurityModel() != SecurityModel.SECURITY_MODEL_USM || event.getStateReference() == null) {
+                return false;
+            }
+            String user = new String(event.getSecurityName(), StandardCharsets.UTF_8);
+            if (replays.firstTime(user, event.getStateReference().getMsgID().getID())) return false;
+            log.warn("SNMP: dropped a SET from {} that repeats one of user '{}' (msgID {}) seen within 150 s: a replay "
+                    + "(snmp.v3.replay-protection)", event.getPeerAddress(), user, event.getStateReference().getMsgID().getID());
+            return true;
         }
 
         private boolean knownCommunity(CommandResponderEvent<?> event) {
@@ -227,12 +316,18 @@ final class VrSnmpAgent {
         protected CommandProcessor createCommandProcessor(OctetString engineID) {
             return processors.apply(engineID);
         }
+
+        @Override
+        protected USM createUSM() {
+            return new ReportingUsm(securityProtocols, engineID, engineBootsProvider.updateEngineBoots(), counterSupport);
+        }
     }
 
     VrSnmpAgent(SnmpConfig config, Path stateDir, VirtualRouterService service, PendingRows pending, VrMetrics metrics,
                 AuthThrottle throttle) throws IOException {
         this.config = config;
         this.throttle = throttle;
+        this.replays = config.replayProtection() ? new ReplayWindow() : null;
         this.metrics = metrics;
         this.engine = EngineState.loadAndBoot(stateDir);
         this.instrumentation = new VmmInstrumentation(service, pending);
@@ -240,6 +335,14 @@ final class VrSnmpAgent {
         this.manager = new Manager(engine, dispatcher, server, config.v2c(), TimedCommandProcessor::new);
         SecurityProtocols protocols = new SecurityProtocols(SecurityProtocols.SecurityProtocolSet.defaultSecurity);
         protocols.addAuthenticationProtocol(new AuthSHA());   // HMAC-SHA-96, what net-snmp's "-a SHA" means
+        // A wrong privacy key (or another protocol) decrypts to noise: say so with a report.
+        for (PrivacyProtocol aes : List.of(new PrivAES128(), new PrivAES192(), new PrivAES256())) {
+            protocols.removePrivacyProtocol(aes.getID());
+            protocols.addPrivacyProtocol(new CheckedPrivacy(aes));
+        }
+        // RFC 3412 §7.1.3: a report the request's security level cannot carry (an unknown user, a
+        // key that does not decrypt) goes out at noAuthNoPriv, rather than not at all.
+        SNMP4JSettings.setReportSecurityLevelStrategy(SNMP4JSettings.ReportSecurityLevelStrategy.noAuthNoPrivIfNeeded);
         manager.setContext(new SecurityModels(), protocols, new CounterSupport());
     }
 

@@ -137,8 +137,10 @@ class NotificationAndEngineTest {
         try (SnmpTestAgent a = new SnmpTestAgent(dir, LatencyProfile.NONE, Map.of("snmp.v2c", "false",
                 "snmp.user.ops", "SHA256:opsauthpass1:AES256:opsprivpass1:write"))) {
             assertThat(a.send(a.v2c("public"), PDU.GET, new VariableBinding(scalar(VM_NUMBER)))).isNull();
-            // the development user is gone once a user is configured
-            assertThat(a.send(a.v3("admin"), PDU.GET, new VariableBinding(scalar(VM_NUMBER)))).isNull();
+            // the development user is gone once a user is configured: the agent reports it unknown
+            PDU unknown = a.send(a.v3("admin"), PDU.GET, new VariableBinding(scalar(VM_NUMBER)));
+            assertThat(unknown.getType()).isEqualTo(PDU.REPORT);
+            assertThat(unknown.get(0).getOid()).isEqualTo(org.snmp4j.mp.SnmpConstants.usmStatsUnknownUserNames);
             // the configured SHA-256 / AES-256 user reads
             a.client.getUSM().addUser(new org.snmp4j.security.UsmUser(new OctetString("ops"),
                     org.snmp4j.security.AuthHMAC192SHA256.ID, new OctetString("opsauthpass1"),

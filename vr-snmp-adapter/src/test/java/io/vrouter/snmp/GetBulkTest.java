@@ -1,0 +1,99 @@
+package io.vrouter.snmp;
+
+import static io.vrouter.snmp.VmmMib.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vrouter.core.model.VmConfigEntry;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.snmp4j.PDU;
+import org.snmp4j.ScopedPDU;
+import org.snmp4j.Target;
+import org.snmp4j.event.ResponseEvent;
+import org.snmp4j.smi.OID;
+import org.snmp4j.smi.SMIConstants;
+import org.snmp4j.smi.UdpAddress;
+import org.snmp4j.smi.VariableBinding;
+
+/**
+ * GETBULK with huge max-repetitions (issue 12): the answer carries as many variable bindings as fit
+ * in one message (RFC 3416 §4.2.3), never none and never an error, and the agent's work is bounded.
+ */
+class GetBulkTest {
+    /** The largest UDP payload over IPv4. */
+    private static final int MAX_UDP = 65_507;
+
+    @TempDir
+    Path dir;
+    private SnmpTestAgent a;
+
+    @BeforeEach
+    void manyVrs() throws Exception {
+        a = new SnmpTestAgent(dir);
+        List<VmConfigEntry> vrs = new ArrayList<>();
+        for (int k = 1; k <= 400; k++) {
+            VmConfigEntry c = new VmConfigEntry();
+            c.vmName = "bulk-" + k;
+            vrs.add(c);
+        }
+        a.service.createAll(vrs);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        a.close();
+    }
+
+    private PDU bulk(Target<UdpAddress> target, int maxRepetitions, OID... oids) throws Exception {
+        PDU pdu = target.getVersion() == org.snmp4j.mp.SnmpConstants.version3 ? new ScopedPDU() : new PDU();
+        pdu.setType(PDU.GETBULK);
+        pdu.setNonRepeaters(0);
+        pdu.setMaxRepetitions(maxRepetitions);
+        for (OID oid : oids) pdu.add(new VariableBinding(oid));
+        target.setTimeout(10_000);
+        ResponseEvent<UdpAddress> e = a.client.send(pdu, target);
+        return e.getResponse();
+    }
+
+    private static void assertFullAndInOrder(PDU r, int repeaters) throws Exception {
+        assertThat(r).as("an answer").isNotNull();
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.noError);
+        assertThat(r.size() % repeaters).isZero();
+        // As many as fit: more than half of the largest message a UDP datagram can carry (less than
+        // all of it), unless the walk reached the end of the view, which it then says once.
+        assertThat(r.getBERLength()).isLessThan(MAX_UDP);
+        int ends = 0;
+        for (VariableBinding vb : r.getVariableBindings()) {
+            if (vb.getVariable().getSyntax() == SMIConstants.EXCEPTION_END_OF_MIB_VIEW) ends++;
+        }
+        if (ends == 0) assertThat(r.getBERLength()).isGreaterThan(MAX_UDP / 2);
+        assertThat(ends).isLessThanOrEqualTo(repeaters);
+        // Each repeater's column goes on in order, repetition after repetition.
+        for (int i = repeaters; i < r.size() - ends; i++) {
+            assertThat(r.get(i).getOid().compareTo(r.get(i - repeaters).getOid())).as(i + ": " + r.get(i) + " after "
+                    + r.get(i - repeaters)).isPositive();
+        }
+    }
+
+    @Test
+    void eightOidsAThousandRepetitionsGetWhatFits() throws Exception {
+        OID root = VmmMib.ROOT;
+        OID[] eight = {root, root, root, root, root, root, root, root};
+        assertFullAndInOrder(bulk(a.v2c("public"), 1000, eight), 8);
+        assertFullAndInOrder(bulk(a.v3("admin"), 1000, eight), 8);
+    }
+
+    @Test
+    void maxRepetitionsOfAHundredThousandAnswersAtOnce() throws Exception {
+        long t0 = System.nanoTime();
+        PDU r = bulk(a.v2c("public"), 100_000, cell(VM_CONFIG_ENTRY, VM_NAME));
+        assertFullAndInOrder(r, 1);
+        assertThat(r.get(0).getOid()).isEqualTo(cell(VM_CONFIG_ENTRY, VM_NAME, 1));
+        assertThat((System.nanoTime() - t0) / 1_000_000).as("milliseconds").isLessThan(5_000);
+    }
+}
