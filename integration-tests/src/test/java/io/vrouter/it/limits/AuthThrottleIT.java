@@ -28,7 +28,8 @@ class AuthThrottleIT {
     @Test
     void guessingIsThrottledPerSourceOnRestNetconfAndSnmp() throws Exception {
         Path config = dir.resolve("vrouter.properties");
-        Files.writeString(config, "auth.max-failures=5\nauth.failure-interval=60s\n");
+        // One connection per SSH login: the cap on connections not logged in yet must not be what refuses them.
+        Files.writeString(config, "auth.max-failures=5\nauth.failure-interval=60s\nnetconf.max-unauthenticated-per-client=16\n");
         try (ServerProcess server = ServerProcess.start(dir, "--config", config.toString())) {
             // REST from 127.0.0.2: five 401s, then 429 unchecked, the right password included.
             List<String> rest = new ArrayList<>();
