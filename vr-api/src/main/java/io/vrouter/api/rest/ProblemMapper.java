@@ -78,6 +78,8 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
             case EXISTS, NOT_UNIQUE, NOT_SHUT_DOWN, STATE, FIXED, NOT_SUPPORTED -> Response.Status.CONFLICT;
             // Accepted, then the hypervisor failed (and the change was undone): an upstream's failure.
             case FAILED -> Response.Status.BAD_GATEWAY;
+            // If-Match named a version the VR is no longer at.
+            case CHANGED -> Response.Status.PRECONDITION_FAILED;
         };
     }
 

@@ -9,10 +9,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A request the service accepted: the VR as it was when the request was accepted, and the completion
- * of the hypervisor work, which yields the VR as it ended (empty once a VR was removed).
+ * A request the service accepted: the VR as it was when the request was accepted, its {@link Version}
+ * then (read before it, so that the VR is of that version or newer), and the completion of the
+ * hypervisor work, which yields the VR as it ended (empty once a VR was removed).
  */
-public record Accepted(VirtualRouter accepted, CompletableFuture<Optional<VirtualRouter>> completion) {
+public record Accepted(VirtualRouter accepted, Version version, CompletableFuture<Optional<VirtualRouter>> completion) {
 
     /**
      * Waits up to the given time for the work to finish; returns the final VR, or empty when the time

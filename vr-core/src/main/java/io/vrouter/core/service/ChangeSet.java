@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 
 /**
  * What a request wants of any number of VRs, in one transaction: VRs to create, VRs to change (their
@@ -50,14 +51,29 @@ public final class ChangeSet {
         void apply(VmConfigEntry row);
     }
 
-    private final List<Change> changes;
+    /**
+     * A condition the set is applied under, on the {@link Version} of a VR (vmIndex) or of the
+     * datastore (vmIndex null): the If-Match of REST and RESTCONF. Checked under the service's lock,
+     * after the VR is found to exist and before every rule; when it does not hold, the set is refused
+     * with {@link VrException.Reason#CHANGED}.
+     */
+    public record Condition(Integer vmIndex, Predicate<Version> holds) {
+    }
 
-    private ChangeSet(List<Change> changes) {
+    private final List<Change> changes;
+    private final List<Condition> conditions;
+
+    private ChangeSet(List<Change> changes, List<Condition> conditions) {
         this.changes = List.copyOf(changes);
+        this.conditions = List.copyOf(conditions);
     }
 
     public List<Change> changes() {
         return changes;
+    }
+
+    public List<Condition> conditions() {
+        return conditions;
     }
 
     public boolean isEmpty() {
@@ -70,7 +86,7 @@ public final class ChangeSet {
 
     /** A set of one change. */
     public static ChangeSet of(Change change) {
-        return new ChangeSet(List.of(change));
+        return new ChangeSet(List.of(change), List.of());
     }
 
     @Override
@@ -81,6 +97,7 @@ public final class ChangeSet {
     /** Collects the changes of one set. */
     public static final class Builder {
         private final List<Change> changes = new ArrayList<>();
+        private final List<Condition> conditions = new ArrayList<>();
 
         public Builder create(VmConfigEntry row) {
             changes.add(new Create(row));
@@ -108,12 +125,24 @@ public final class ChangeSet {
             return this;
         }
 
+        /** Applies the set only if the VR's version, when the set is applied, is one {@code holds} accepts. */
+        public Builder provided(int vmIndex, Predicate<Version> holds) {
+            conditions.add(new Condition(vmIndex, holds));
+            return this;
+        }
+
+        /** Applies the set only if the datastore's version, when the set is applied, is one {@code holds} accepts. */
+        public Builder provided(Predicate<Version> holds) {
+            conditions.add(new Condition(null, holds));
+            return this;
+        }
+
         public boolean isEmpty() {
             return changes.isEmpty();
         }
 
         public ChangeSet build() {
-            return new ChangeSet(changes);
+            return new ChangeSet(changes, conditions);
         }
     }
 

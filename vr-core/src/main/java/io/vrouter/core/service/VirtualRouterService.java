@@ -86,6 +86,12 @@ public final class VirtualRouterService implements AutoCloseable {
     private volatile boolean bulkNotifications = true;
     private volatile List<VmRuntime> unresolved = List.of();
     private volatile boolean undo = true;
+    /** Names this run of the service in every version's tag, so that tags never repeat across restarts. */
+    private final String epoch = Long.toString(System.currentTimeMillis(), 36);
+    /** Guards the version count; taken inside a VR's lock, never the other way round. */
+    private final Object versionLock = new Object();
+    private long versionCount;
+    private volatile Version storeVersion = nextVersion();
 
     public VirtualRouterService(HypervisorDriver driver, ConfigStore store, VrMetrics metrics) {
         this.driver = driver;
@@ -155,6 +161,7 @@ public final class VirtualRouterService implements AutoCloseable {
             maxIndex = Math.max(maxIndex, config.vmIndex);
             VmRuntime vm = onHost.remove(config.vmIndex);
             VrRecord r = new VrRecord(config, vm == null ? OperState.PREPARING : vm.power().operState());
+            touch(r);
             routers.put(r.vmIndex, r);
             names.put(config.vmName, r.vmIndex);
             count(null, r.operState);
@@ -297,6 +304,20 @@ public final class VirtualRouterService implements AutoCloseable {
         return r == null ? Optional.empty() : Optional.of(view(r));
     }
 
+    /**
+     * The VR's {@link Version}, for ETags and Last-Modified; read it before the representation it
+     * goes with.
+     */
+    public Optional<Version> version(int vmIndex) {
+        VrRecord r = routers.get(vmIndex);
+        return r == null ? Optional.empty() : Optional.of(r.version);
+    }
+
+    /** The datastore's {@link Version}: it changes with every VR's, and when a VR is gone (for lists). */
+    public Version version() {
+        return storeVersion;
+    }
+
     /** The configured row only, without asking the driver: cheap, for interfaces that need just that. */
     public Optional<VmConfigEntry> getConfig(int vmIndex) {
         VrRecord r = routers.get(vmIndex);
@@ -387,6 +408,7 @@ public final class VirtualRouterService implements AutoCloseable {
     public Applied apply(ChangeSet set) {
         if (set == null || set.isEmpty()) throw new ValidationException("body", "nothing to change");
         synchronized (writeLock) {
+            conditions(set);
             List<Target> targets = checker().check(set);
             journal(targets);
             ChangeRun run = new ChangeRun(this, ++sets, register(targets));
@@ -407,6 +429,7 @@ public final class VirtualRouterService implements AutoCloseable {
         if (set == null || set.isEmpty()) return List.of();
         List<Target> targets;
         synchronized (writeLock) {
+            conditions(set);
             targets = checker().check(set);
         }
         List<VmConfigEntry> rows = new ArrayList<>(targets.size());
@@ -414,6 +437,23 @@ public final class VirtualRouterService implements AutoCloseable {
             if (t.after() != null) rows.add(t.after().copy());
         }
         return rows;
+    }
+
+    /** The set's conditions on versions; a VR that is not there is left to the rules (a 404 before a 412). */
+    private void conditions(ChangeSet set) {
+        for (ChangeSet.Condition c : set.conditions()) {
+            if (c.vmIndex() == null) {
+                if (!c.holds().test(storeVersion)) {
+                    throw new PreconditionFailedException("the VRs have changed since the version the request names");
+                }
+                continue;
+            }
+            VrRecord r = routers.get(c.vmIndex());
+            if (r != null && !c.holds().test(r.version)) {
+                throw new PreconditionFailedException("VR " + c.vmIndex() + " has changed since the version the request"
+                        + " names").at(c.vmIndex(), null);
+            }
+        }
     }
 
     private ChangeCheck checker() {
@@ -455,8 +495,12 @@ public final class VirtualRouterService implements AutoCloseable {
                 case CHANGE -> {
                     t.record().config = t.after();
                     names.put(t.after().vmName, t.vmIndex());
+                    touch(t.record());
                 }
-                case REMOVE -> t.record().removing = true;
+                case REMOVE -> {
+                    t.record().removing = true;
+                    touch(t.record());
+                }
                 default -> {
                     // JOIN: the removal under way answers
                 }
@@ -526,7 +570,8 @@ public final class VirtualRouterService implements AutoCloseable {
             if (e != null) throw e instanceof CompletionException ce ? ce : new CompletionException(e);
             return routers.get(r.vmIndex) == r ? Optional.of(view(r)) : Optional.<VirtualRouter>empty();
         });
-        return new Accepted(view(r), completion);
+        Version version = r.version;
+        return new Accepted(view(r), version, completion);
     }
 
     /** A set applied: VMs destroyed by it take their rows with them. */
@@ -601,6 +646,7 @@ public final class VirtualRouterService implements AutoCloseable {
                     r.config = t.before();
                     names.put(t.before().vmName, t.vmIndex());
                     puts.put(r.vmIndex, t.before());
+                    touch(r);
                 }
                 case REMOVE -> {
                     if (run.destroyed.contains(r)) {
@@ -609,6 +655,7 @@ public final class VirtualRouterService implements AutoCloseable {
                     } else {
                         r.removing = false;
                         puts.put(r.vmIndex, t.before());
+                        touch(r);
                     }
                 }
                 default -> {
@@ -838,6 +885,7 @@ public final class VirtualRouterService implements AutoCloseable {
     }
 
     private void publish(VrRecord r, VrEvent.Type type, OperState previous) {
+        touch(r);
         VrEvent e = new VrEvent();
         e.timestamp = Instant.now().toString();
         e.type = type;
@@ -848,6 +896,24 @@ public final class VirtualRouterService implements AutoCloseable {
         e.previousOperState = previous;
         e.reason = r.reason;
         events.publish(e);
+    }
+
+    /**
+     * A new version for a VR whose change is now visible (and so for the datastore), made after the
+     * change so that a version is never read before the content it names.
+     */
+    private void touch(VrRecord r) {
+        synchronized (r) {
+            r.version = nextVersion();
+        }
+    }
+
+    private Version nextVersion() {
+        synchronized (versionLock) {
+            Version v = new Version(epoch + "-" + ++versionCount, Instant.now());
+            storeVersion = v;
+            return v;
+        }
     }
 
     static OperState stableStateFor(AdminState admin) {

@@ -30,7 +30,12 @@ public abstract class VrException extends RuntimeException {
         /** The hypervisor driver in use cannot do it (suspend, say). */
         NOT_SUPPORTED,
         /** Accepted, but the hypervisor failed a step: every VR of the change was put back as it was. */
-        FAILED
+        FAILED,
+        /**
+         * A condition of the set does not hold: the VR (or the datastore) is no longer at the
+         * {@link Version} the request was made against (REST's and RESTCONF's If-Match).
+         */
+        CHANGED
     }
 
     private final Reason reason;

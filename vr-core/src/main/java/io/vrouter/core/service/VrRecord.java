@@ -16,6 +16,8 @@ final class VrRecord {
     volatile String reason;
     /** Its removal was accepted and is not done (or failed) yet. */
     volatile boolean removing;
+    /** Its {@link Version}: changed (under this record's lock) after every change of its row or state is visible. */
+    volatile Version version;
     /** The tail of this VR's queue of hypervisor work; guarded by this. */
     CompletableFuture<Void> lane = CompletableFuture.completedFuture(null);
 

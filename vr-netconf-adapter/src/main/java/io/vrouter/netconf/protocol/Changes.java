@@ -74,7 +74,7 @@ final class Changes {
             case NOT_SHUT_DOWN -> new RpcError(Type.APPLICATION, "operation-failed", NOT_SHUT_DOWN, path, e.getMessage());
             // The operation (changing a template, suspending on this host) is what cannot be done, whatever the value.
             case FIXED, NOT_SUPPORTED -> new RpcError(Type.APPLICATION, "operation-not-supported", null, path, e.getMessage());
-            case STATE, FAILED -> new RpcError(Type.APPLICATION, "operation-failed", null, path, e.getMessage());
+            case STATE, FAILED, CHANGED -> new RpcError(Type.APPLICATION, "operation-failed", null, path, e.getMessage());
         };
         return field == null || field.equals("body") ? r : r.info("bad-element", field);
     }
