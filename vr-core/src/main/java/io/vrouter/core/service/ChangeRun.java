@@ -96,7 +96,7 @@ final class ChangeRun {
             int phase = k;
             chain = chain.thenCompose(v -> failure != null ? v(null) : run(phase, phases.get(phase).get()));
         }
-        return chain.thenCompose(v -> failure == null ? v(service.applied(this)) : undo());
+        return chain.thenCompose(v -> failure == null ? v(null) : undo());
     }
 
     /** Ends the set's outcome, once its lanes are free: with its error, or the unexpected one. */
@@ -599,6 +599,7 @@ final class ChangeRun {
         void run() throws DriverException {
             service.call("destroy", () -> service.driver().destroy(r.vmIndex));
             destroyed.add(r);
+            service.gone(r);
         }
 
         @Override

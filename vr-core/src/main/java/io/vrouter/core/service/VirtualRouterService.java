@@ -574,17 +574,16 @@ public final class VirtualRouterService implements AutoCloseable {
         return new Accepted(view(r), version, completion);
     }
 
-    /** A set applied: VMs destroyed by it take their rows with them. */
-    Void applied(ChangeRun run) {
-        if (!run.destroyed.isEmpty()) {
-            synchronized (writeLock) {
-                ConfigStore.Change record = store.change();
-                for (VrRecord r : run.destroyed) record.remove(r.vmIndex);
-                record.commit();
-                for (VrRecord r : run.destroyed) forget(r, null);
-            }
+    /**
+     * A VM destroyed by a set: its row goes at once (recorded first, so that its vmIndex and name are
+     * free only once the journal says so), as a destroy cannot be undone; the VRs of a removal of
+     * many disappear one by one, as their VMs do.
+     */
+    void gone(VrRecord r) {
+        synchronized (writeLock) {
+            store.remove(r.vmIndex);
+            forget(r, null);
         }
-        return null;
     }
 
     /**
@@ -649,10 +648,7 @@ public final class VirtualRouterService implements AutoCloseable {
                     touch(r);
                 }
                 case REMOVE -> {
-                    if (run.destroyed.contains(r)) {
-                        forget(r, reason);
-                        removes.add(r.vmIndex);
-                    } else {
+                    if (!run.destroyed.contains(r)) {
                         r.removing = false;
                         puts.put(r.vmIndex, t.before());
                         touch(r);

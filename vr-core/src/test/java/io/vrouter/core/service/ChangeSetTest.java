@@ -316,6 +316,23 @@ class ChangeSetTest {
                 .endsWith("destroy " + a);
     }
 
+    @Test
+    void theVrsOfOneRemovalGoOneByOneAsTheirVmsDo() throws Exception {
+        int a = make("a", AdminState.RUNNING);
+        int b = make("b", AdminState.RUNNING);
+        f.recorder.hold("destroy", 2);
+        VirtualRouterService.Applied removal = f.service.apply(set().remove(a).remove(b).build());
+        assertThat(f.recorder.held.await(5, TimeUnit.SECONDS)).isTrue();
+        // One destroy done, the other held: the first VR goes, the second stays until its VM is gone.
+        awaitUntil(() -> f.service.get(a).isEmpty() || f.service.get(b).isEmpty());
+        int second = f.service.get(a).isPresent() ? a : b;
+        assertThat(f.service.get(second)).isPresent();
+        assertThat(f.driver.inspect(second)).isPresent();
+        f.recorder.release.countDown();
+        removal.completion().get(10, TimeUnit.SECONDS);
+        assertThat(f.service.get(second)).isEmpty();
+    }
+
     // ---------------------------------------------------------------- undo
 
     /**
