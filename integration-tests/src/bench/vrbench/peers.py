@@ -14,7 +14,7 @@ import time
 
 from .util import free_port, log
 
-YANG_DIR = "vr-netconf-adapter/src/main/resources/io/vrouter/netconf/yang"
+YANG_DIR = "vr-yang/src/main/resources/io/vrouter/yang"
 YANG = "NEW-VMM-MIB@2026-11-22.yang"
 
 

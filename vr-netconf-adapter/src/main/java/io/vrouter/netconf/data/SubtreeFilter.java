@@ -1,7 +1,8 @@
 package io.vrouter.netconf.data;
 
 import io.vrouter.netconf.xml.SecureXml;
-import io.vrouter.netconf.xml.XmlOut;
+import io.vrouter.yang.DataNode;
+import io.vrouter.yang.XmlOut;
 import java.util.ArrayList;
 import java.util.List;
 import org.w3c.dom.Attr;

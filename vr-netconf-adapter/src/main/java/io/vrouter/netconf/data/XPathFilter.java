@@ -1,8 +1,9 @@
 package io.vrouter.netconf.data;
 
-import io.vrouter.netconf.Ns;
+import io.vrouter.yang.DataNode;
+import io.vrouter.yang.Ns;
 import io.vrouter.netconf.xml.SecureXml;
-import io.vrouter.netconf.xml.XmlOut;
+import io.vrouter.yang.XmlOut;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Iterator;

@@ -2,9 +2,9 @@ package io.vrouter.netconf.protocol;
 
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
-import io.vrouter.netconf.Ns;
-import io.vrouter.netconf.data.DataNode;
-import io.vrouter.netconf.data.ModelTree;
+import io.vrouter.yang.Ns;
+import io.vrouter.yang.DataNode;
+import io.vrouter.yang.ModelTree;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;

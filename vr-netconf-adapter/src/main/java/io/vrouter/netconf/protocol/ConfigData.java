@@ -2,7 +2,7 @@ package io.vrouter.netconf.protocol;
 
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.service.VirtualRouterService;
-import io.vrouter.netconf.data.ModelTree;
+import io.vrouter.yang.ModelTree;
 import java.util.Collection;
 import java.util.Map;
 import java.util.TreeMap;

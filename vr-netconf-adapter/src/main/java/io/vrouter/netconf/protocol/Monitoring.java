@@ -1,7 +1,8 @@
 package io.vrouter.netconf.protocol;
 
-import io.vrouter.netconf.Ns;
-import io.vrouter.netconf.data.DataNode;
+import io.vrouter.yang.Ns;
+import io.vrouter.yang.DataNode;
+import io.vrouter.yang.Schemas;
 
 /** The state data of ietf-netconf-monitoring (RFC 6022): capabilities, datastores, schemas, sessions. */
 final class Monitoring {

@@ -2,7 +2,7 @@ package io.vrouter.netconf.protocol;
 
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.service.VirtualRouterService;
-import io.vrouter.netconf.data.DataNode;
+import io.vrouter.yang.DataNode;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -1,14 +1,15 @@
 package io.vrouter.netconf.protocol;
 
-import io.vrouter.netconf.Ns;
-import io.vrouter.netconf.data.DataNode;
+import io.vrouter.yang.Ns;
+import io.vrouter.yang.DataNode;
 import io.vrouter.netconf.data.SubtreeFilter;
 import io.vrouter.netconf.protocol.RpcError.Type;
 import io.vrouter.netconf.transport.FrameDecoder;
 import io.vrouter.netconf.transport.FramingException;
 import io.vrouter.netconf.transport.MessageWriter;
 import io.vrouter.netconf.xml.SecureXml;
-import io.vrouter.netconf.xml.XmlOut;
+import io.vrouter.yang.Schemas;
+import io.vrouter.yang.XmlOut;
 import java.io.BufferedInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,6 @@
 package io.vrouter.netconf.protocol;
 
-import io.vrouter.netconf.Ns;
+import io.vrouter.yang.Ns;
 
 /** error-path values (RFC 6241 Appendix A): absolute instance identifiers with the module prefix. */
 final class Paths {

@@ -1,12 +1,13 @@
 package io.vrouter.netconf.protocol;
 
-import io.vrouter.netconf.Ns;
-import io.vrouter.netconf.data.DataNode;
-import io.vrouter.netconf.data.ModelTree;
+import io.vrouter.yang.Ns;
+import io.vrouter.yang.DataNode;
+import io.vrouter.yang.ModelTree;
 import io.vrouter.netconf.data.SubtreeFilter;
 import io.vrouter.netconf.data.XPathFilter;
 import io.vrouter.netconf.protocol.RpcError.Type;
 import io.vrouter.netconf.xml.SecureXml;
+import io.vrouter.yang.Schemas;
 import java.util.ArrayList;
 import java.util.List;
 import org.w3c.dom.Element;

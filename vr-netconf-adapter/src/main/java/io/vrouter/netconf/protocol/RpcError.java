@@ -1,7 +1,7 @@
 package io.vrouter.netconf.protocol;
 
-import io.vrouter.netconf.Ns;
-import io.vrouter.netconf.xml.XmlOut;
+import io.vrouter.yang.Ns;
+import io.vrouter.yang.XmlOut;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -1,7 +1,7 @@
 package io.vrouter.netconf.protocol;
 
-import io.vrouter.netconf.Ns;
-import io.vrouter.netconf.data.DataNode;
+import io.vrouter.yang.Ns;
+import io.vrouter.yang.DataNode;
 
 /** The notifications of ietf-netconf-notifications (RFC 6470) about the server's own sessions. */
 final class ServerNotifications {

@@ -2,8 +2,8 @@ package io.vrouter.netconf.protocol;
 
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.service.EventBus;
-import io.vrouter.netconf.Ns;
-import io.vrouter.netconf.data.DataNode;
+import io.vrouter.yang.Ns;
+import io.vrouter.yang.DataNode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.vrouter.netconf.protocol;
 
-import io.vrouter.netconf.Ns;
-import io.vrouter.netconf.data.DataNode;
+import io.vrouter.yang.Ns;
+import io.vrouter.yang.DataNode;
 import io.vrouter.netconf.protocol.RpcError.Type;
 import io.vrouter.netconf.xml.SecureXml;
 import java.util.Iterator;

@@ -3,7 +3,8 @@ package io.vrouter.netconf.data;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vrouter.netconf.xml.SecureXml;
-import io.vrouter.netconf.xml.XmlOut;
+import io.vrouter.yang.DataNode;
+import io.vrouter.yang.XmlOut;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.netconf.Ns;
+import io.vrouter.yang.DataNode;
+import io.vrouter.yang.ModelTree;
+import io.vrouter.yang.Ns;
 import io.vrouter.netconf.protocol.ConfigData;
 import io.vrouter.netconf.xml.SecureXml;
-import io.vrouter.netconf.xml.XmlOut;
+import io.vrouter.yang.XmlOut;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -15,6 +15,7 @@ import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.persistence.ConfigStore;
 import io.vrouter.core.persistence.EventLog;
 import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.yang.Schemas;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -160,7 +161,7 @@ class StandardsTest {
 
     @Test
     void theYangDefaultsWithDefaultsKnowsAreTheModules() throws Exception {
-        String module = Files.readString(Path.of("src/main/resources/io/vrouter/netconf/yang/NEW-VMM-MIB@2026-11-22.yang"));
+        String module = Files.readString(Path.of("../vr-yang/src/main/resources/io/vrouter/yang/NEW-VMM-MIB@2026-11-22.yang"));
         for (var d : WithDefaults.CONFIG_DEFAULTS.entrySet()) {
             Matcher m = Pattern.compile("leaf " + d.getKey() + " \\{(.*?)\\n {8}\\}", Pattern.DOTALL).matcher(module);
             assertThat(m.find()).as(d.getKey()).isTrue();

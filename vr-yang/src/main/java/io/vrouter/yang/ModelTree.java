@@ -1,6 +1,6 @@
-package io.vrouter.netconf.data;
+package io.vrouter.yang;
 
-import static io.vrouter.netconf.Ns.VMM;
+import static io.vrouter.yang.Ns.VMM;
 
 import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.Hypervisor;

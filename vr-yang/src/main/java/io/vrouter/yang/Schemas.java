@@ -1,7 +1,5 @@
-package io.vrouter.netconf.protocol;
+package io.vrouter.yang;
 
-import io.vrouter.netconf.Ns;
-import io.vrouter.netconf.data.DataNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -20,7 +18,7 @@ public final class Schemas {
     /** One module: its name, revision, namespace, whether the server implements it, and its features. */
     public record Module(String name, String revision, String namespace, boolean implemented, List<String> features) {
         String resource() {
-            return "/io/vrouter/netconf/yang/" + name + "@" + revision + ".yang";
+            return "/io/vrouter/yang/" + name + "@" + revision + ".yang";
         }
 
         /** The module capability of the hello (RFC 6020 section 5.6.4). */
@@ -80,13 +78,13 @@ public final class Schemas {
             + CONTENT_ID;
 
     /** The datastores this server implements, all with the one schema (RFC 8342 identities of ietf-datastores). */
-    static final List<String> DATASTORES = List.of("running", "candidate", "operational");
+    public static final List<String> DATASTORES = List.of("running", "candidate", "operational");
 
     /**
      * {@code /yang-library} (RFC 8525): one module set with every module, one schema of it, and the
      * datastores that use it.
      */
-    static DataNode library() {
+    public static DataNode library() {
         String y = Ns.YANG_LIBRARY;
         DataNode.Inner lib = DataNode.inner(y, "yang-library");
         DataNode.Inner set = DataNode.inner(y, "module-set", "name").add("name", "complete");

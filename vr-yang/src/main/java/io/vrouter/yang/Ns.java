@@ -1,4 +1,4 @@
-package io.vrouter.netconf;
+package io.vrouter.yang;
 
 /** The XML namespaces NETCONF and this server use. */
 public final class Ns {

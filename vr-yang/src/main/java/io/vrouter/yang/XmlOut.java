@@ -1,4 +1,4 @@
-package io.vrouter.netconf.xml;
+package io.vrouter.yang;
 
 import java.io.OutputStream;
 import java.util.ArrayDeque;

@@ -1,6 +1,5 @@
-package io.vrouter.netconf.data;
+package io.vrouter.yang;
 
-import io.vrouter.netconf.xml.XmlOut;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -132,7 +131,7 @@ public abstract class DataNode {
 
     /** The leaf with RFC 6243's {@code wd:default="true"}: its value is its schema default. */
     public static DataNode taggedDefault(DataNode leaf) {
-        return new Decorated(leaf.ns(), leaf.name(), leaf.value(), "wd", io.vrouter.netconf.Ns.DEFAULT_ATTRIBUTE, "default");
+        return new Decorated(leaf.ns(), leaf.name(), leaf.value(), "wd", Ns.DEFAULT_ATTRIBUTE, "default");
     }
 
     /** An element with no content that is there all the same: an empty leaf, an empty notification. */
