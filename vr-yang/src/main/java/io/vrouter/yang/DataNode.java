@@ -32,6 +32,36 @@ public abstract class DataNode {
         return false;
     }
 
+    /**
+     * How a leaf's value is written in JSON (RFC 7951 section 6.1): integers of 32 bits and fewer as
+     * numbers, booleans as literals, everything else as a string (64-bit integers, counters of 64
+     * bits, enumerations, text).
+     */
+    public enum Json { STRING, NUMBER, BOOLEAN }
+
+    /** The JSON form of a leaf's value. */
+    public Json json() {
+        return Json.STRING;
+    }
+
+    /** True for one value of a leaf-list (JSON writes a leaf-list as an array, however many values). */
+    public boolean isLeafList() {
+        return false;
+    }
+
+    /**
+     * The namespace of the module whose prefix starts the value (an identityref such as
+     * {@code ds:running}), or null; JSON names that module instead of the prefix (RFC 7951 section 6.8).
+     */
+    public String valueNs() {
+        return null;
+    }
+
+    /** True when the leaf carries RFC 6243's {@code default="true"}: its value is its schema default. */
+    public boolean taggedDefault() {
+        return false;
+    }
+
     /** A leaf's value; null for inner nodes. */
     public String value() {
         return null;
@@ -113,7 +143,7 @@ public abstract class DataNode {
     // ------------------------------------------------------------------ factories
 
     public static DataNode leaf(String ns, String name, String value) {
-        return new Leaf(ns, name, value);
+        return new Leaf(ns, name, value, Json.STRING, false);
     }
 
     /**
@@ -126,12 +156,12 @@ public abstract class DataNode {
 
     /** A leaf whose value uses a prefix (an identity, an instance-identifier): its start tag declares it. */
     public static DataNode withPrefix(String ns, String name, String value, String prefix, String prefixNs) {
-        return new Decorated(ns, name, value, prefix, prefixNs, null);
+        return new Decorated(ns, name, value, prefix, prefixNs, null, Json.STRING);
     }
 
     /** The leaf with RFC 6243's {@code wd:default="true"}: its value is its schema default. */
     public static DataNode taggedDefault(DataNode leaf) {
-        return new Decorated(leaf.ns(), leaf.name(), leaf.value(), "wd", Ns.DEFAULT_ATTRIBUTE, "default");
+        return new Decorated(leaf.ns(), leaf.name(), leaf.value(), "wd", Ns.DEFAULT_ATTRIBUTE, "default", leaf.json());
     }
 
     /** An element with no content that is there all the same: an empty leaf, an empty notification. */
@@ -160,8 +190,8 @@ public abstract class DataNode {
         private final String prefixNs;
         private final String attribute;
 
-        Decorated(String ns, String name, String value, String prefix, String prefixNs, String attribute) {
-            super(ns, name, value);
+        Decorated(String ns, String name, String value, String prefix, String prefixNs, String attribute, Json json) {
+            super(ns, name, value, json, false);
             this.prefix = prefix;
             this.prefixNs = prefixNs;
             this.attribute = attribute;
@@ -170,6 +200,16 @@ public abstract class DataNode {
         @Override
         public void write(XmlOut out) {
             out.leaf(ns(), name(), value(), prefix, prefixNs, attribute, "true");
+        }
+
+        @Override
+        public String valueNs() {
+            return attribute == null ? prefixNs : null;
+        }
+
+        @Override
+        public boolean taggedDefault() {
+            return attribute != null;
         }
     }
 
@@ -243,15 +283,29 @@ public abstract class DataNode {
 
     static class Leaf extends DataNode {
         private final String value;
+        private final Json json;
+        private final boolean leafList;
 
-        Leaf(String ns, String name, String value) {
+        Leaf(String ns, String name, String value, Json json, boolean leafList) {
             super(ns, name);
             this.value = value;
+            this.json = json;
+            this.leafList = leafList;
         }
 
         @Override
         public boolean isLeaf() {
             return true;
+        }
+
+        @Override
+        public Json json() {
+            return json;
+        }
+
+        @Override
+        public boolean isLeafList() {
+            return leafList;
         }
 
         @Override
@@ -275,9 +329,31 @@ public abstract class DataNode {
             return this;
         }
 
-        /** Adds a leaf in this node's namespace unless the value is null. */
+        /**
+         * Adds a leaf in this node's namespace unless the value is null: an Integer is a YANG
+         * integer of 32 bits or fewer, a Boolean a boolean, anything else (a Long is an int64 or a
+         * counter64) text.
+         */
         public Inner add(String leafName, Object value) {
-            if (value != null) children.add(new Leaf(ns(), leafName, String.valueOf(value)));
+            if (value == null) return this;
+            Json json = value instanceof Integer ? Json.NUMBER : value instanceof Boolean ? Json.BOOLEAN : Json.STRING;
+            return add(leafName, String.valueOf(value), json);
+        }
+
+        /** Adds a leaf of an unsigned 32-bit type (timeticks, gauge32) held in a Long, unless null. */
+        public Inner addUnsigned32(String leafName, Long value) {
+            return value == null ? this : add(leafName, String.valueOf(value), Json.NUMBER);
+        }
+
+        /** Adds a leaf whose value is given as text, written in JSON as {@code json} says, unless null. */
+        public Inner add(String leafName, String text, Json json) {
+            if (text != null) children.add(new Leaf(ns(), leafName, text, json, false));
+            return this;
+        }
+
+        /** Adds one value of a leaf-list. */
+        public Inner addLeafList(String leafName, String value) {
+            children.add(new Leaf(ns(), leafName, value, Json.STRING, true));
             return this;
         }
 

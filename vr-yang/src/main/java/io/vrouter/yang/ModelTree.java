@@ -85,13 +85,13 @@ public final class ModelTree {
         Hypervisor h = service.hypervisor();
         return DataNode.inner(VMM, "vmHypervisor")
                 .add("vmHvSoftware", h.vmHvSoftware).add("vmHvVersion", h.vmHvVersion)
-                .add("vmHvObjectID", h.vmHvObjectID).add("vmHvUpTime", h.vmHvUpTime);
+                .add("vmHvObjectID", h.vmHvObjectID).addUnsigned32("vmHvUpTime", h.vmHvUpTime);
     }
 
     private static DataNode objects(VirtualRouterService service) {
         Hypervisor h = service.hypervisor();
         return DataNode.inner(VMM, "vmObjects")
-                .add("vmNumber", h.vmNumber).add("vmTableLastChange", h.vmTableLastChange)
+                .add("vmNumber", h.vmNumber).addUnsigned32("vmTableLastChange", h.vmTableLastChange)
                 .add("vmPerVMNotificationsEnabled", h.vmPerVMNotificationsEnabled)
                 .add("vmBulkNotificationsEnabled", h.vmBulkNotificationsEnabled)
                 .add("vmConfigNextAvailableVmIndex", h.vmConfigNextAvailableVmIndex)
@@ -120,14 +120,14 @@ public final class ModelTree {
     /** A vmConfigEntry: its key, then a leaf per column of the column table that has a value. */
     public static DataNode configEntry(VmConfigEntry c) {
         DataNode.Inner e = DataNode.inner(VMM, "vmConfigEntry", "vmIndex").add("vmIndex", c.vmIndex);
-        for (ConfigColumn col : ConfigColumn.values()) e.add(col.field(), col.text(c));
+        for (ConfigColumn col : ConfigColumn.values()) e.add(col.field(), col.text(c), json(col.kind()));
         return e;
     }
 
     public static DataNode networkConfigEntry(int vmIndex, VmNetworkConfigEntry n) {
         DataNode.Inner e = DataNode.inner(VMM, "vmNetworkConfigEntry", "vmIndex", "vmNetworkConfigIndex")
                 .add("vmIndex", vmIndex).add("vmNetworkConfigIndex", n.vmNetworkConfigIndex);
-        for (NetworkColumn col : NetworkColumn.values()) e.add(col.field(), col.text(n));
+        for (NetworkColumn col : NetworkColumn.values()) e.add(col.field(), col.text(n), json(col.kind()));
         return e;
     }
 
@@ -141,8 +141,8 @@ public final class ModelTree {
                 .add("vmCurCpuNumber", e.vmCurCpuNumber).add("vmMinCpuNumber", e.vmMinCpuNumber)
                 .add("vmMaxCpuNumber", e.vmMaxCpuNumber).add("vmMemUnit", e.vmMemUnit)
                 .add("vmCurMem", e.vmCurMem).add("vmMinMem", e.vmMinMem).add("vmMaxMem", e.vmMaxMem)
-                .add("vmUpTime", e.vmUpTime).add("vmCpuTime", e.vmCpuTime)
-                .add("vmRouteEntries", e.vmRouteEntries).add("vmFibEntries", e.vmFibEntries)
+                .addUnsigned32("vmUpTime", e.vmUpTime).add("vmCpuTime", e.vmCpuTime)
+                .addUnsigned32("vmRouteEntries", e.vmRouteEntries).addUnsigned32("vmFibEntries", e.vmFibEntries)
                 .add("vmRoutingProtocols", e.vmRoutingProtocols)
                 .add("vmRouterAddrType", e.vmRouterAddrType == null ? null : e.vmRouterAddrType.label())
                 .add("vmRouterAddr", e.vmRouterAddr).add("vmOperStateReason", e.vmOperStateReason));
@@ -185,6 +185,15 @@ public final class ModelTree {
                 .add("vmNetworkModel", n.vmNetworkModel).add("vmNetworkPhysAddress", n.vmNetworkPhysAddress)
                 .add("vmNetworkInOctets", n.vmNetworkInOctets).add("vmNetworkInPkts", n.vmNetworkInPkts)
                 .add("vmNetworkOutOctets", n.vmNetworkOutOctets).add("vmNetworkOutPkts", n.vmNetworkOutPkts);
+    }
+
+    /** How a column's kind of value is written in JSON. */
+    private static DataNode.Json json(io.vrouter.core.model.Column.Kind kind) {
+        return switch (kind) {
+            case INTEGER, UNSIGNED -> DataNode.Json.NUMBER;
+            case TRUTH -> DataNode.Json.BOOLEAN;
+            default -> DataNode.Json.STRING;
+        };
     }
 
     /** An RFC 7666 enumeration value (1-based) as its label. */

@@ -1,6 +1,6 @@
 package io.vrouter.yang;
 
-/** The XML namespaces NETCONF and this server use. */
+/** The XML namespaces NETCONF, RESTCONF and this server use. */
 public final class Ns {
     /** NEW-VMM-MIB translated per RFC 6643. */
     public static final String VMM = "urn:ietf:params:xml:ns:yang:smiv2:NEW-VMM-MIB";
@@ -27,6 +27,13 @@ public final class Ns {
     public static final String DATASTORES = "urn:ietf:params:xml:ns:yang:ietf-datastores";
     /** RFC 8525 ietf-yang-library. */
     public static final String YANG_LIBRARY = "urn:ietf:params:xml:ns:yang:ietf-yang-library";
+
+    /** RFC 8040 ietf-restconf (the errors structure, the data wrapper). */
+    public static final String RESTCONF = "urn:ietf:params:xml:ns:yang:ietf-restconf";
+    /** RFC 8040 ietf-restconf-monitoring (capabilities, streams). */
+    public static final String RESTCONF_MONITORING = "urn:ietf:params:xml:ns:yang:ietf-restconf-monitoring";
+    /** RFC 8072 ietf-yang-patch. */
+    public static final String YANG_PATCH = "urn:ietf:params:xml:ns:yang:ietf-yang-patch";
 
     private Ns() {
     }

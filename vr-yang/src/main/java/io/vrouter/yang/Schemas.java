@@ -11,7 +11,8 @@ import java.util.List;
 
 /**
  * The YANG modules this server implements or imports: what the YANG library (RFC 8525) lists, the
- * hello advertises and get-schema (RFC 6022) serves. The texts are the published ones, kept as
+ * NETCONF hello advertises, get-schema (RFC 6022) serves and RESTCONF gives at the library's schema
+ * locations. NETCONF and RESTCONF each have their set; NEW-VMM-MIB is in both. The texts are the published ones, kept as
  * resources with their license headers.
  */
 public final class Schemas {
@@ -36,6 +37,7 @@ public final class Schemas {
         return new Module(name, revision, namespace, false, List.of());
     }
 
+    /** NETCONF's modules. */
     public static final List<Module> MODULES = List.of(
             implemented(Ns.VMM_MODULE, Ns.VMM_REVISION, Ns.VMM),
             implemented("ietf-netconf", "2011-06-01", Ns.BASE,
@@ -54,19 +56,53 @@ public final class Schemas {
             imported("ietf-netconf-acm", "2018-02-14", "urn:ietf:params:xml:ns:yang:ietf-netconf-acm"),
             imported("ietf-origin", "2018-02-14", "urn:ietf:params:xml:ns:yang:ietf-origin"));
 
+    /** RESTCONF's modules (RFC 8040 section 8 lists what a server implements). */
+    public static final List<Module> RESTCONF_MODULES = List.of(
+            implemented(Ns.VMM_MODULE, Ns.VMM_REVISION, Ns.VMM),
+            implemented("ietf-restconf", "2017-01-26", Ns.RESTCONF),
+            implemented("ietf-restconf-monitoring", "2017-01-26", Ns.RESTCONF_MONITORING),
+            implemented("ietf-yang-patch", "2017-02-22", Ns.YANG_PATCH),
+            implemented("ietf-yang-library", "2019-01-04", Ns.YANG_LIBRARY),
+            implemented("ietf-datastores", "2018-02-14", Ns.DATASTORES),
+            imported("ietf-netconf-with-defaults", "2011-06-01", Ns.WITH_DEFAULTS),
+            imported("ietf-yang-smiv2", "2012-06-22", "urn:ietf:params:xml:ns:yang:ietf-yang-smiv2"),
+            imported("ietf-yang-types", "2013-07-15", "urn:ietf:params:xml:ns:yang:ietf-yang-types"),
+            imported("ietf-inet-types", "2013-07-15", "urn:ietf:params:xml:ns:yang:ietf-inet-types"));
+
+    /** Every module of either set, once. */
+    public static final List<Module> ALL = all();
+
+    private static List<Module> all() {
+        java.util.Map<String, Module> byName = new java.util.LinkedHashMap<>();
+        for (Module m : MODULES) byName.putIfAbsent(m.name(), m);
+        for (Module m : RESTCONF_MODULES) byName.putIfAbsent(m.name(), m);
+        return List.copyOf(byName.values());
+    }
+
+    /** The module of either set with this name and revision, or null. */
+    public static Module find(String name, String revision) {
+        for (Module m : ALL) {
+            if (m.name().equals(name) && m.revision().equals(revision)) return m;
+        }
+        return null;
+    }
+
     /**
      * Identifies this set of modules (RFC 8525 content-id): a digest of every module's name, revision,
      * conformance and features, so that it changes whenever the set does.
      */
-    public static final String CONTENT_ID = contentId();
+    public static final String CONTENT_ID = contentId(MODULES);
+
+    /** RESTCONF's content-id. */
+    public static final String RESTCONF_CONTENT_ID = contentId(RESTCONF_MODULES);
 
     private Schemas() {
     }
 
-    private static String contentId() {
+    private static String contentId(List<Module> modules) {
         try {
             MessageDigest d = MessageDigest.getInstance("SHA-256");
-            for (Module m : MODULES) d.update((m.capability() + "|" + m.implemented() + "\n").getBytes(StandardCharsets.UTF_8));
+            for (Module m : modules) d.update((m.capability() + "|" + m.implemented() + "\n").getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(d.digest(), 0, 8);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
@@ -85,28 +121,41 @@ public final class Schemas {
      * datastores that use it.
      */
     public static DataNode library() {
+        return library(MODULES, CONTENT_ID, DATASTORES, m -> null);
+    }
+
+    /**
+     * {@code /yang-library} of a set of modules: one module set, one schema, the datastores that use
+     * it; {@code location} gives each module's schema location (null: none, the module is served by
+     * get-schema).
+     */
+    public static DataNode library(List<Module> modules, String contentId, List<String> datastores,
+                                   java.util.function.Function<Module, String> location) {
         String y = Ns.YANG_LIBRARY;
         DataNode.Inner lib = DataNode.inner(y, "yang-library");
         DataNode.Inner set = DataNode.inner(y, "module-set", "name").add("name", "complete");
-        for (Module m : MODULES) {
+        for (Module m : modules) {
             if (!m.implemented()) continue;
             DataNode.Inner mod = DataNode.inner(y, "module", "name")
                     .add("name", m.name()).add("revision", m.revision()).add("namespace", m.namespace());
-            for (String f : m.features()) mod.add("feature", f);
+            if (location.apply(m) != null) mod.addLeafList("location", location.apply(m));
+            for (String f : m.features()) mod.addLeafList("feature", f);
             set.add(mod);
         }
-        for (Module m : MODULES) {
+        for (Module m : modules) {
             if (m.implemented()) continue;
-            set.add(DataNode.inner(y, "import-only-module", "name", "revision")
-                    .add("name", m.name()).add("revision", m.revision()).add("namespace", m.namespace()));
+            DataNode.Inner mod = DataNode.inner(y, "import-only-module", "name", "revision")
+                    .add("name", m.name()).add("revision", m.revision()).add("namespace", m.namespace());
+            if (location.apply(m) != null) mod.addLeafList("location", location.apply(m));
+            set.add(mod);
         }
         lib.add(set);
-        lib.add(DataNode.inner(y, "schema", "name").add("name", "complete").add("module-set", "complete"));
-        for (String ds : DATASTORES) {
+        lib.add(DataNode.inner(y, "schema", "name").add("name", "complete").addLeafList("module-set", "complete"));
+        for (String ds : datastores) {
             lib.add(DataNode.inner(y, "datastore", "name")
                     .add(DataNode.identity(y, "name", "ds", Ns.DATASTORES, ds)).add("schema", "complete"));
         }
-        lib.add("content-id", CONTENT_ID);
+        lib.add("content-id", contentId);
         return lib;
     }
 

@@ -89,7 +89,7 @@ public final class NetconfSession {
                 "urn:ietf:params:netconf:capability:xpath:1.0",
                 "urn:ietf:params:netconf:capability:notification:1.0",
                 "urn:ietf:params:netconf:capability:interleave:1.0",
-                WithDefaults.CAPABILITY, Schemas.YANG_LIBRARY_CAPABILITY));
+                Retrieval.WITH_DEFAULTS_CAPABILITY, Schemas.YANG_LIBRARY_CAPABILITY));
         // The module capabilities stay beside the YANG library for clients that read only the hello.
         for (Schemas.Module m : Schemas.MODULES) {
             if (m.implemented()) caps.add(m.capability());

@@ -1,5 +1,7 @@
 package io.vrouter.netconf.protocol;
 
+import io.vrouter.core.persistence.EventLog;
+import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.yang.Ns;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.ModelTree;
@@ -8,8 +10,10 @@ import io.vrouter.netconf.data.XPathFilter;
 import io.vrouter.netconf.protocol.RpcError.Type;
 import io.vrouter.netconf.xml.SecureXml;
 import io.vrouter.yang.Schemas;
+import io.vrouter.yang.WithDefaults;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.w3c.dom.Element;
 
 /**
@@ -23,19 +27,39 @@ final class Retrieval {
         static final Filter NONE = new Filter(null, null, null);
     }
 
+    /** The {@code :with-defaults} capability (RFC 6243) of the hello. */
+    static final String WITH_DEFAULTS_CAPABILITY = "urn:ietf:params:netconf:capability:with-defaults:1.0?basic-mode="
+            + WithDefaults.BASIC.label + "&also-supported=trim,report-all-tagged";
+
     private Retrieval() {
+    }
+
+    /**
+     * The mode a retrieval asks for: its {@code with-defaults} child in namespace {@code ns} (RFC
+     * 6243 augments get and get-config with it; RFC 8526's get-data has it in its own namespace), or
+     * the basic mode. A value this server does not support is refused with invalid-value.
+     */
+    static WithDefaults withDefaults(Element op, String ns) throws RpcError {
+        Element p = SecureXml.child(op, ns, "with-defaults");
+        if (p == null) return WithDefaults.BASIC;
+        String v = SecureXml.text(p).trim();
+        WithDefaults mode = WithDefaults.ofLabel(v);
+        if (mode != null) return mode;
+        throw new RpcError(Type.APPLICATION, "invalid-value", null, null, "with-defaults '" + v
+                + "' is not supported: this server offers report-all, trim and report-all-tagged")
+                .info("bad-element", "with-defaults");
     }
 
     /** {@code <get>}: the operational state and the running configuration. */
     static NetconfSession.Body get(NetconfServerContext ctx, NetconfSession session, Element op) throws RpcError {
-        WithDefaults wd = WithDefaults.of(op, Ns.WITH_DEFAULTS);
+        WithDefaults wd = withDefaults(op, Ns.WITH_DEFAULTS);
         DataNode root = DataNode.lazy(Ns.BASE, "data", () -> operational(ctx, session, true, true).iterator());
         return reply(Ns.BASE, wd.apply(root), filter(SecureXml.child(op, Ns.BASE, "filter")), DataNode.UNBOUNDED);
     }
 
     /** {@code <get-config>} of running or candidate. */
     static NetconfSession.Body getConfig(NetconfServerContext ctx, Element op, Datastores.Name source) throws RpcError {
-        WithDefaults wd = WithDefaults.of(op, Ns.WITH_DEFAULTS);
+        WithDefaults wd = withDefaults(op, Ns.WITH_DEFAULTS);
         DataNode root = DataNode.lazy(Ns.BASE, "data", () -> List.of(ModelTree.config(configSource(ctx, source))).iterator());
         return reply(Ns.BASE, wd.apply(root), filter(SecureXml.child(op, Ns.BASE, "filter")), DataNode.UNBOUNDED);
     }
@@ -61,7 +85,7 @@ final class Retrieval {
         if (state) {
             top.add(Monitoring.tree(ctx, session));
             top.add(Schemas.library());
-            top.add(Notifications.streams(ctx.service()));
+            top.add(streams(ctx.service()));
         }
         return top;
     }
@@ -94,7 +118,7 @@ final class Retrieval {
             configFilter = Boolean.valueOf(v);
         }
         int depth = maxDepth(SecureXml.child(op, Ns.NMDA, "max-depth"));
-        WithDefaults wd = WithDefaults.of(op, Ns.NMDA);
+        WithDefaults wd = withDefaults(op, Ns.NMDA);
         Element subtree = SecureXml.child(op, Ns.NMDA, "subtree-filter");
         Element xpath = SecureXml.child(op, Ns.NMDA, "xpath-filter");
         if (subtree != null && xpath != null) {
@@ -209,5 +233,18 @@ final class Retrieval {
             for (DataNode c : root.children()) c.write(x, depth);
             x.end();
         };
+    }
+
+    /**
+     * {@code /netconf/streams} (RFC 5277 section 3.2.5.1): the one stream, NETCONF, with replay from
+     * the service's replay log when it keeps one.
+     */
+    private static DataNode streams(VirtualRouterService service) {
+        DataNode.Inner stream = DataNode.inner(Ns.STREAMS, "stream", "name").add("name", "NETCONF")
+                .add("description", "the VR notifications of NEW-VMM-MIB and the server's own of ietf-netconf-notifications");
+        Optional<EventLog> log = service.events().replayLog();
+        stream.add("replaySupport", log.isPresent());
+        log.ifPresent(l -> stream.add("replayLogCreationTime", l.created()));
+        return DataNode.inner(Ns.STREAMS, "netconf").add(DataNode.inner(Ns.STREAMS, "streams").add(stream));
     }
 }

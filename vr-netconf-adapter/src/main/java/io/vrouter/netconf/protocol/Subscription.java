@@ -2,6 +2,7 @@ package io.vrouter.netconf.protocol;
 
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.service.EventBus;
+import io.vrouter.yang.Notifications;
 import io.vrouter.yang.Ns;
 import io.vrouter.yang.DataNode;
 import java.time.Duration;

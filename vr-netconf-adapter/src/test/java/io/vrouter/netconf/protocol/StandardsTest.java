@@ -16,6 +16,7 @@ import io.vrouter.core.persistence.ConfigStore;
 import io.vrouter.core.persistence.EventLog;
 import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.yang.Schemas;
+import io.vrouter.yang.WithDefaults;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

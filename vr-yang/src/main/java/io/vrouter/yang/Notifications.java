@@ -1,12 +1,9 @@
-package io.vrouter.netconf.protocol;
+package io.vrouter.yang;
 
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VrEvent;
-import io.vrouter.core.persistence.EventLog;
 import io.vrouter.core.service.VirtualRouterService;
-import io.vrouter.yang.Ns;
-import io.vrouter.yang.DataNode;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -16,23 +13,10 @@ import java.util.Optional;
  * a state change to running is vmRunning, to shutdown vmShutdown, and so on; a removal is vmDeleted.
  * Transitions to preparing and configuration changes have no notification of their own. As over
  * SNMP, notifications follow the vmPerVMNotificationsEnabled switch, and vmDeleted carries vmName,
- * vmUUID (as last seen) and vmPersistent.
+ * vmUUID (as last seen) and vmPersistent. NETCONF's stream and RESTCONF's carry them.
  */
 public final class Notifications {
     private Notifications() {
-    }
-
-    /**
-     * {@code /netconf/streams} (RFC 5277 section 3.2.5.1): the one stream, NETCONF, with replay from
-     * the service's replay log when it keeps one.
-     */
-    static DataNode streams(VirtualRouterService service) {
-        DataNode.Inner stream = DataNode.inner(Ns.STREAMS, "stream", "name").add("name", "NETCONF")
-                .add("description", "the VR notifications of NEW-VMM-MIB and the server's own of ietf-netconf-notifications");
-        Optional<EventLog> log = service.events().replayLog();
-        stream.add("replaySupport", log.isPresent());
-        log.ifPresent(l -> stream.add("replayLogCreationTime", l.created()));
-        return DataNode.inner(Ns.STREAMS, "netconf").add(DataNode.inner(Ns.STREAMS, "streams").add(stream));
     }
 
     /** The notification's name for an event, or empty when the event has none. */

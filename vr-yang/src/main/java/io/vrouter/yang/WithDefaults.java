@@ -1,17 +1,12 @@
-package io.vrouter.netconf.protocol;
+package io.vrouter.yang;
 
-import io.vrouter.yang.Ns;
-import io.vrouter.yang.DataNode;
-import io.vrouter.netconf.protocol.RpcError.Type;
-import io.vrouter.netconf.xml.SecureXml;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.w3c.dom.Element;
 
 /**
- * The {@code :with-defaults} capability (RFC 6243): how a reply shows the configuration leaves that
+ * With-defaults (RFC 6243; RESTCONF's {@code with-defaults} parameter, RFC 8040 section 4.8.9): how a reply shows the configuration leaves that
  * have a schema default. The leaves with one are those of vmConfigEntry that NEW-VMM-MIB gives a
  * {@code default} statement; state data has none.
  *
@@ -23,47 +18,35 @@ import org.w3c.dom.Element;
  *       {@code wd:default="true"}.</li>
  * </ul>
  */
-enum WithDefaults {
+public enum WithDefaults {
     REPORT_ALL("report-all"), TRIM("trim"), REPORT_ALL_TAGGED("report-all-tagged");
 
     /** The mode of a request without the parameter. */
-    static final WithDefaults BASIC = REPORT_ALL;
-
-    static final String CAPABILITY = "urn:ietf:params:netconf:capability:with-defaults:1.0?basic-mode="
-            + BASIC.label + "&also-supported=trim,report-all-tagged";
+    public static final WithDefaults BASIC = REPORT_ALL;
 
     /** The {@code default} statements of NEW-VMM-MIB's vmConfigEntry (YANG text, as the values are written). */
-    static final Map<String, String> CONFIG_DEFAULTS = Map.of("vmAdminState", "running", "vmConfigTemplate", "vyos",
+    public static final Map<String, String> CONFIG_DEFAULTS = Map.of("vmAdminState", "running", "vmConfigTemplate", "vyos",
             "vmConfigCpuNumber", "1", "vmConfigMemory", "512", "vmConfigAutoStart", "false");
 
     /** The nodes on the way from a reply's root to vmConfigEntry. */
     private static final Set<String> ON_THE_WAY = Set.of("data", "NEW-VMM-MIB", "vmConfigTable");
 
-    final String label;
+    public final String label;
 
     WithDefaults(String label) {
         this.label = label;
     }
 
-    /**
-     * The mode a retrieval asks for: its {@code with-defaults} child in namespace {@code ns} (RFC
-     * 6243 augments get and get-config with it; RFC 8526's get-data has it in its own namespace), or
-     * the basic mode. A value this server does not support is refused with invalid-value.
-     */
-    static WithDefaults of(Element op, String ns) throws RpcError {
-        Element p = SecureXml.child(op, ns, "with-defaults");
-        if (p == null) return BASIC;
-        String v = SecureXml.text(p).trim();
+    /** The mode with this label, or null (RFC 6243's explicit is not offered: see ADR 0008). */
+    public static WithDefaults ofLabel(String label) {
         for (WithDefaults m : values()) {
-            if (m.label.equals(v)) return m;
+            if (m.label.equals(label)) return m;
         }
-        throw new RpcError(Type.APPLICATION, "invalid-value", null, null, "with-defaults '" + v
-                + "' is not supported: this server offers report-all, trim and report-all-tagged")
-                .info("bad-element", "with-defaults");
+        return null;
     }
 
     /** The tree as this mode shows it; only the branch down to vmConfigEntry is looked at. */
-    DataNode apply(DataNode tree) {
+    public DataNode apply(DataNode tree) {
         return this == REPORT_ALL ? tree : view(tree);
     }
 
