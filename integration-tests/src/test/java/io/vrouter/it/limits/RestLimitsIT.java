@@ -156,6 +156,10 @@ class RestLimitsIT {
         assertThat(busy.statusCode()).as(busy.body()).isEqualTo(503);
         assertThat(busy.headers().firstValue("Retry-After")).hasValue("1");
         assertThat(busy.body()).contains("rest.worker-threads");
+        // A 5xx carries an id, and the log says it under the same id.
+        String errorId = new ObjectMapper().readTree(busy.body()).path("errorId").asText();
+        assertThat(errorId).isNotBlank();
+        assertThat(server.log()).contains("(error " + errorId + ")");
         assertThat(removal.get().statusCode()).isEqualTo(204);
         assertThat(server.get("/api/v1/hypervisor").statusCode()).isEqualTo(200);
     }

@@ -155,6 +155,7 @@ final class AdmissionFilter extends Filter {
         onRefusal.accept(reason);
         Problem p = new Problem(status, detail, null);
         p.instance = exchange.getRequestURI().getPath();
+        if (status.getStatusCode() >= 500) ProblemMapper.logged(p, null);
         byte[] body = ModelJson.mapper().writeValueAsBytes(p);
         exchange.getResponseHeaders().set("Content-Type", Problem.JSON.toString());
         if (status != Response.Status.REQUEST_ENTITY_TOO_LARGE) exchange.getResponseHeaders().set("Retry-After", "1");

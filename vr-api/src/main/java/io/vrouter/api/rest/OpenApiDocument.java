@@ -1,6 +1,7 @@
 package io.vrouter.api.rest;
 
 import io.swagger.v3.core.converter.ModelConverters;
+import io.swagger.v3.core.filter.SpecFilter;
 import io.swagger.v3.core.jackson.ModelResolver;
 import io.swagger.v3.core.util.Json;
 import io.swagger.v3.core.util.Yaml;
@@ -24,6 +25,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -84,7 +86,8 @@ public class OpenApiDocument {
             Reader reader = new Reader(new SwaggerConfiguration().openAPI(base).sortOutput(true));
             Set<Class<?>> resources = new LinkedHashSet<>(List.of(RoutersResource.class, HypervisorResource.class,
                     EventsResource.class, SessionResource.class));
-            OpenAPI read = reader.read(resources);
+            OpenAPI read = new SpecFilter().filter(reader.read(resources), new ParameterConstraints(), Map.of(), Map.of(),
+                    Map.of());
             addProblemResponses(read);
             document = read;
             return document;

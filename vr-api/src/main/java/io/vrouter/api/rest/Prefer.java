@@ -20,7 +20,9 @@ import java.util.regex.Pattern;
  */
 record Prefer(Duration waitFor, boolean waitFromHeader, boolean minimal) {
     static final Duration MAX_WAIT = Duration.ofMinutes(5);
-    private static final Pattern QUERY = Pattern.compile("(\\d{1,9})(ms|s|m)?");
+    /** What ?wait= takes: a number of seconds, or with ms, s or m (the OpenAPI document declares it). */
+    static final String WAIT_PATTERN = "^([0-9]{1,9})(ms|s|m)?$";
+    private static final Pattern QUERY = Pattern.compile(WAIT_PATTERN);
     private static final Pattern WAIT = Pattern.compile("(?:^|[,;\\s])wait\\s*=\\s*(\\d{1,9})");
     private static final Pattern MINIMAL = Pattern.compile("(?:^|[,;\\s])return\\s*=\\s*minimal\\b");
 

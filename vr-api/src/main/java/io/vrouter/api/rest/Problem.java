@@ -10,7 +10,7 @@ import jakarta.xml.bind.annotation.XmlType;
 /** An RFC 9457 problem details object; XML in the RFC's namespace. */
 @XmlRootElement(name = "problem", namespace = Problem.XML_NAMESPACE)
 @XmlType(name = "problem", namespace = Problem.XML_NAMESPACE,
-        propOrder = {"type", "title", "status", "detail", "instance", "field"})
+        propOrder = {"type", "title", "status", "detail", "instance", "field", "errorId"})
 @XmlAccessorType(XmlAccessType.FIELD)
 public class Problem {
     public static final String XML_NAMESPACE = "urn:ietf:rfc:7807";
@@ -24,6 +24,8 @@ public class Problem {
     public String instance;
     /** The MIB object name of the offending field, when one field is at fault. */
     public String field;
+    /** For a 5xx: the id of this error in the server's log. */
+    public String errorId;
 
     public Problem() {
     }

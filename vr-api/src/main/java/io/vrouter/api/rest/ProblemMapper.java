@@ -1,7 +1,10 @@
 package io.vrouter.api.rest;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.InvalidNullException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.vrouter.core.service.VrException;
@@ -13,6 +16,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import org.glassfish.jersey.server.ParamException;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +37,7 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
     public Response toResponse(Throwable failure) {
         Problem p = problem(failure);
         if (uri != null) p.instance = "/" + uri.getPath();
+        if (p.status >= 500) logged(p, failure);
         Response.ResponseBuilder r = Response.status(p.status).type(wantsXml() ? Problem.XML : Problem.JSON).entity(p);
         if (failure instanceof ProblemException pe && pe.challenge != null) {
             r.header(HttpHeaders.WWW_AUTHENTICATE, pe.challenge);
@@ -66,8 +71,22 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
             if (status.getStatusCode() == 415) detail = "unsupported media type: send application/json or application/xml";
             return new Problem(status, detail, null);
         }
-        log.error("request failed", failure);
-        return new Problem(Response.Status.INTERNAL_SERVER_ERROR, "internal error: " + failure, null);
+        // What went wrong inside stays in the log, under the id the client is given.
+        return new Problem(Response.Status.INTERNAL_SERVER_ERROR, "internal error", null);
+    }
+
+    /**
+     * Every 5xx gets an id, in the problem details and in the log line that says what happened, so
+     * that what a client reports can be found; no exception text reaches the client.
+     */
+    static void logged(Problem p, Throwable failure) {
+        p.errorId = UUID.randomUUID().toString();
+        if (p.detail == null || p.status == 500) p.detail = "internal error; the server's log names it " + p.errorId;
+        if (p.status == 500) {
+            log.error("{} {} (error {}): {}", p.status, p.instance, p.errorId, p.title, failure);
+        } else {
+            log.warn("{} {} (error {}): {}", p.status, p.instance, p.errorId, failure == null ? p.detail : failure.toString());
+        }
     }
 
     /** The service's one error, by its reason. */
@@ -83,22 +102,40 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
         };
     }
 
+    /** A JSON body that cannot be read, said in the client's terms: the field and what it must be. */
     private static Problem jsonProblem(JsonProcessingException e) {
         String field = null;
-        if (e instanceof JsonMappingException jme && !jme.getPath().isEmpty()) {
-            field = jme.getPath().get(jme.getPath().size() - 1).getFieldName();
+        if (e instanceof JsonMappingException jme) {
+            // The innermost named field: [null] in a list is the list's fault.
+            for (JsonMappingException.Reference r : jme.getPath()) {
+                if (r.getFieldName() != null) field = r.getFieldName();
+            }
         }
         String detail;
         if (e instanceof UnrecognizedPropertyException upe) {
             detail = "unknown field '" + upe.getPropertyName() + "'";
+        } else if (e instanceof InvalidNullException && field != null) {
+            detail = "'" + field + "' must not contain null";
         } else if (e instanceof MismatchedInputException mie && field != null && mie.getTargetType() != null) {
             detail = "'" + field + "' must be " + expected(mie.getTargetType());
         } else if (e instanceof MismatchedInputException mie && mie.getTargetType() != null) {
             detail = "the body must be " + expected(mie.getTargetType());
+        } else if (e instanceof JsonParseException) {
+            detail = "malformed JSON" + where(e.getLocation()) + ": " + withoutSource(e.getOriginalMessage());
         } else {
-            detail = "malformed JSON: " + e.getOriginalMessage().replaceAll("\\s+", " ");
+            detail = field == null ? "the body does not fit the schema" : "'" + field + "' does not fit the schema";
         }
         return new Problem(Response.Status.BAD_REQUEST, detail, field);
+    }
+
+    private static String where(JsonLocation at) {
+        return at == null || at.getLineNr() < 1 ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+    }
+
+    /** Jackson's parse message without its "[Source: ...]" part, which names the server's own classes. */
+    private static String withoutSource(String message) {
+        return message.replaceAll("\\s*\\(start marker at \\[Source:[^]]*][^)]*\\)", "")
+                .replaceAll("\\s*at \\[Source:[^]]*]", "").replace('`', '\'').replaceAll("\\s+", " ").trim();
     }
 
     /** What a JSON value of the type looks like, in the client's terms rather than Java's. */

@@ -31,6 +31,8 @@ public final class RestApplication {
         rc.register(new JsonMapping());
         rc.register(new SafeXmlReader());
         rc.register(ProblemMapper.class);
+        rc.register(RequestChecks.Head.class);
+        rc.register(RequestChecks.Query.class);
         rc.register(new CsrfFilter());
         rc.register(new BasicAuthFilter(context.credentials()));
         rc.register(new BodyLimitFilter(context.settings().getInt("rest.max-body-bytes", (int) DEFAULT_MAX_BODY)));

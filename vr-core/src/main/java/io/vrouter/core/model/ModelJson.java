@@ -1,6 +1,8 @@
 package io.vrouter.core.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
@@ -38,6 +40,10 @@ public final class ModelJson {
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .enable(DeserializationFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
                 .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+                // Integers are integers: 1.5 is not truncated to 1, 1e3 not taken for 1000.
+                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
+                // A null in a list ([null]) is refused where it is read, not met later as a null row.
+                .defaultSetterInfo(JsonSetter.Value.forContentNulls(Nulls.FAIL))
                 .serializationInclusion(JsonInclude.Include.NON_NULL)
                 .build();
         // A number or boolean where text belongs is a client's mistake, not something to guess at.

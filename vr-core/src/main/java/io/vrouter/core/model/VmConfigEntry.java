@@ -1,5 +1,6 @@
 package io.vrouter.core.model;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.xml.bind.annotation.XmlAccessType;
 import jakarta.xml.bind.annotation.XmlAccessorType;
 import jakarta.xml.bind.annotation.XmlElement;
@@ -20,21 +21,31 @@ import java.util.List;
         "vmConfigCpuNumber", "vmConfigMemory", "vmConfigAutoStart", "vmConfigDescription", "vmNetworkConfigTable"})
 @XmlAccessorType(XmlAccessType.FIELD)
 public class VmConfigEntry {
+    /** What a vmName looks like: the OpenAPI document declares it, the service checks it. */
+    public static final String NAME_PATTERN = "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$";
+
     /** The row's index, 1..2147483647; chosen by the service when absent on creation. */
+    @Schema(minimum = "1", maximum = "2147483647")
     public Integer vmIndex;
     /** Unique name of the VR, also its name on the hypervisor. */
+    @Schema(minLength = 1, maxLength = 64, pattern = NAME_PATTERN)
     public String vmName;
     /** Desired state; running or shutdown on creation. Default running. */
     public AdminState vmAdminState;
     /** Hypervisor template the VR is cloned from; fixed once it exists. Default: the driver's first. */
+    @Schema(minLength = 1, maxLength = 64, description = "one of the templates the driver offers (the simulated"
+            + " one: vyos, openwrt)")
     public String vmConfigTemplate;
     /** Virtual CPUs. Default 1. */
+    @Schema(minimum = "1", maximum = "64")
     public Integer vmConfigCpuNumber;
     /** Memory in MiB. Default 512. */
+    @Schema(minimum = "64", maximum = "1048576")
     public Integer vmConfigMemory;
     /** Whether the hypervisor starts the VR when the host boots. Default false. */
     public Boolean vmConfigAutoStart;
     /** Free text about the VR, for its operators (up to 255 octets of UTF-8); kept by vrouter, not the host. */
+    @Schema(maxLength = 255, description = "free text, up to 255 octets of UTF-8")
     public String vmConfigDescription;
 
     @XmlElementWrapper(name = "vmNetworkConfigTable")

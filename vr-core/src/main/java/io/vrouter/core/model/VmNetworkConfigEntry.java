@@ -1,5 +1,6 @@
 package io.vrouter.core.model;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.xml.bind.annotation.XmlAccessType;
 import jakarta.xml.bind.annotation.XmlAccessorType;
 import jakarta.xml.bind.annotation.XmlRootElement;
@@ -13,13 +14,17 @@ import jakarta.xml.bind.annotation.XmlType;
 @XmlAccessorType(XmlAccessType.FIELD)
 public class VmNetworkConfigEntry {
     /** Interface index within the VR, 1..65535; the next free one when absent. */
+    @Schema(minimum = "1", maximum = "65535")
     public Integer vmNetworkConfigIndex;
     /** The host network the interface attaches to (a bridge or XenServer network name). */
+    @Schema(minLength = 1, maxLength = 64)
     public String vmNetworkConfigParent;
     /** MAC address as six colon-separated hex octets; generated when absent. */
+    @Schema(pattern = "^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}$")
     public String vmNetworkConfigPhysAddress;
     public InetAddressType vmNetworkConfigAddressType;
     public String vmNetworkConfigAddress;
+    @Schema(minimum = "0", maximum = "128", description = "0..32 for IPv4, 0..128 for IPv6")
     public Integer vmNetworkConfigPrefixLength;
 
     public VmNetworkConfigEntry copy() {

@@ -1,0 +1,148 @@
+package io.vrouter.api.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vrouter.api.server.VrouterServer;
+import io.vrouter.core.config.Settings;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Bad REST input gets a clear 400 (or 415), never a 500 and never internal exception text; a 5xx
+ * carries an id that the server's log names too (issue 12).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RestInputTest {
+    private static final String ADMIN = RestClient.basic("admin", "admin");
+    private static final String JSON = "application/json";
+
+    private final ObjectMapper json = new ObjectMapper();
+    private VrouterServer server;
+    private RestClient rest;
+
+    @BeforeAll
+    void start() throws Exception {
+        Path dataDir = Files.createTempDirectory("vrouter-rest-input");
+        server = VrouterServer.start(Settings.of(Map.of("data-dir", dataDir.toString(), "rest-port", "0",
+                "snmp-port", "0", "netconf-port", "0")));
+        int port = server.interfaces().stream().filter(i -> i instanceof RestInterface)
+                .mapToInt(i -> ((RestInterface) i).port()).findFirst().orElseThrow();
+        rest = new RestClient(port);
+    }
+
+    @AfterAll
+    void stop() {
+        server.close();
+    }
+
+    /** A 400 problem naming the field, with nothing of Java in it. */
+    private JsonNode badRequest(HttpResponse<String> r, String field) throws Exception {
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(400);
+        assertThat(r.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
+        assertNoInternals(r.body());
+        JsonNode p = json.readTree(r.body());
+        if (field != null) assertThat(p.path("field").asText()).as(r.body()).isEqualTo(field);
+        return p;
+    }
+
+    private static void assertNoInternals(String body) {
+        assertThat(body).doesNotContain("java.", "Exception", "io.vrouter", "com.fasterxml", "jakarta.", "`");
+    }
+
+    private HttpResponse<String> post(String path, String body) throws Exception {
+        return rest.post(path, ADMIN, JSON, body);
+    }
+
+    private HttpResponse<String> patch(String path, String body) throws Exception {
+        return rest.send(rest.request(path, ADMIN).header("Content-Type", JSON).header("Accept", JSON)
+                .method("PATCH", HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    @Test
+    void nullListElementsAreABadRequest() throws Exception {
+        badRequest(post("/api/v1/routers", "{\"vmName\":\"n1\",\"vmNetworkConfigTable\":[null]}"), "vmNetworkConfigTable");
+        badRequest(post("/api/v1/routers/batch", "{\"virtualRouter\":[null]}"), "virtualRouter");
+        badRequest(post("/api/v1/routers/batch", "{\"virtualRouter\":[{\"vmName\":\"n2\",\"vmNetworkConfigTable\":[null]}]}"),
+                "vmNetworkConfigTable");
+        badRequest(patch("/api/v1/routers", "{\"create\":[{\"vmName\":\"n3\",\"vmNetworkConfigTable\":[null]}]}"),
+                "vmNetworkConfigTable");
+        badRequest(patch("/api/v1/routers", "{\"create\":[null]}"), "create");
+        badRequest(patch("/api/v1/routers", "{\"remove\":[null]}"), "remove");
+        assertThat(post("/api/v1/routers?wait=10s", "{\"vmName\":\"n4\"}").statusCode()).isEqualTo(201);
+        int n4 = server.service().findByName("n4").orElseThrow();
+        badRequest(patch("/api/v1/routers", "{\"change\":[{\"vmIndex\":" + n4 + ",\"vmNetworkConfigTable\":[null]}]}"),
+                "vmNetworkConfigTable");
+        badRequest(patch("/api/v1/routers/" + n4, "{\"vmNetworkConfigTable\":[null]}"), "vmNetworkConfigTable");
+        assertThat(server.service().findByName("n1")).isEmpty();
+        assertThat(server.service().findByName("n2")).isEmpty();
+        assertThat(server.service().findByName("n3")).isEmpty();
+        assertThat(server.service().get(n4).orElseThrow().interfaces()).isEmpty();
+    }
+
+    @Test
+    void integersMustBeIntegers() throws Exception {
+        JsonNode p = badRequest(post("/api/v1/routers", "{\"vmName\":\"i1\",\"vmIndex\":1.5}"), "vmIndex");
+        assertThat(p.path("detail").asText()).contains("whole number");
+        badRequest(post("/api/v1/routers", "{\"vmName\":\"i2\",\"vmConfigMemory\":1e3}"), "vmConfigMemory");
+        badRequest(post("/api/v1/routers", "{\"vmName\":\"i3\",\"vmConfigCpuNumber\":2.0}"), "vmConfigCpuNumber");
+        assertThat(server.service().findByName("i1")).isEmpty();
+        assertThat(server.service().findByName("i2")).isEmpty();
+    }
+
+    @Test
+    void aTemplateTheDriverDoesNotOfferIsABadRequest() throws Exception {
+        JsonNode p = badRequest(post("/api/v1/routers", "{\"vmName\":\"t1\",\"vmConfigTemplate\":\"../../../etc/passwd\"}"),
+                "vmConfigTemplate");
+        assertThat(p.path("detail").asText()).contains("vyos");
+        assertThat(server.service().findByName("t1")).isEmpty();
+    }
+
+    @Test
+    void unknownQueryParametersAreABadRequest() throws Exception {
+        JsonNode p = badRequest(rest.get("/api/v1/routers?nmae=x", ADMIN, JSON), "nmae");
+        assertThat(p.path("detail").asText()).contains("name", "limit");
+        badRequest(post("/api/v1/routers?wiat=10s", "{\"vmName\":\"q1\"}"), "wiat");
+        assertThat(server.service().findByName("q1")).isEmpty();
+        assertThat(rest.get("/api/v1/routers?name=x*&limit=5&offset=0", ADMIN, JSON).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void jsonInACharsetOtherThanUtf8IsRefused() throws Exception {
+        HttpResponse<String> r = rest.send(rest.request("/api/v1/routers", ADMIN)
+                .header("Content-Type", "application/json; charset=ISO-8859-1").header("Accept", JSON)
+                .POST(HttpRequest.BodyPublishers.ofByteArray("{\"vmName\":\"caf\u00e9\"}".getBytes(StandardCharsets.ISO_8859_1))));
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(415);
+        assertThat(r.body()).contains("UTF-8");
+        assertThat(server.service().findByName("caf\u00e9")).isEmpty();
+        assertThat(rest.send(rest.request("/api/v1/routers", ADMIN).header("Content-Type", "application/json; charset=utf-8")
+                .header("Accept", JSON).POST(HttpRequest.BodyPublishers.ofString("{\"vmName\":\"utf8ok\"}")))
+                .statusCode()).isEqualTo(202);
+    }
+
+    @Test
+    void anIndexOutOfRangeIsABadRequestWhateverItsLength() throws Exception {
+        badRequest(rest.get("/api/v1/routers/2147483648", ADMIN, JSON), "vmIndex");
+        badRequest(rest.get("/api/v1/routers/99999999999999999999999", ADMIN, JSON), "vmIndex");
+        badRequest(rest.get("/api/v1/routers/0", ADMIN, JSON), "vmIndex");
+        assertThat(rest.get("/api/v1/routers/2147483647", ADMIN, JSON).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void malformedBodiesSayWhatIsWrongWithoutJava() throws Exception {
+        badRequest(post("/api/v1/routers", "{\"vmName\":"), null);
+        badRequest(post("/api/v1/routers", "[1,2]"), null);
+        badRequest(post("/api/v1/routers", "{\"vmName\":{\"a\":1}}"), "vmName");
+        badRequest(post("/api/v1/routers", "{\"vmNetworkConfigTable\":{\"x\":1},\"vmName\":\"m\"}"), "vmNetworkConfigTable");
+        badRequest(post("/api/v1/routers", "{\"vmAdminState\":\"sideways\",\"vmName\":\"m\"}"), "vmAdminState");
+    }
+}
