@@ -178,10 +178,16 @@ public final class ServerProcess implements AutoCloseable {
 
     /** Runs a command-line client to completion (two minutes at most). */
     public static Result run(List<String> cmd) throws IOException, InterruptedException {
+        return run(cmd, null);
+    }
+
+    /** Runs a command-line client in a directory (null: this one), for a client that leaves files behind. */
+    public static Result run(List<String> cmd, Path workDir) throws IOException, InterruptedException {
         Path out = Files.createTempFile("cli", ".out");
         Path err = Files.createTempFile("cli", ".err");
         try {
-            Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            Process p = new ProcessBuilder(cmd).directory(workDir == null ? null : workDir.toFile())
+                    .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
             if (!p.waitFor(120, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 throw new IllegalStateException(String.join(" ", cmd) + " did not finish in 120 s");
