@@ -522,9 +522,66 @@ def edits(args):
     return out
 
 
+def confirmed(args):
+    """A confirmed commit (RFC 6241 8.4) that creates VR --index, resizes VR --index+1 and removes VR --index+2,
+    left unconfirmed: the server puts all three back when the timeout runs out. Then one that is confirmed."""
+    index, out = args.index, {"events": []}
+    with connect(args) as m:
+        def rows():
+            data = m.get_config(source="running").data_ele
+            return {i: {"name": data.xpath("string(//v:vmConfigEntry[v:vmIndex=%d]/v:vmName)" % i, namespaces=NS),
+                        "memory": data.xpath("string(//v:vmConfigEntry[v:vmIndex=%d]/v:vmConfigMemory)" % i, namespaces=NS)}
+                    for i in (index, index + 1, index + 2)}
+
+        m.edit_config(target="running", config=config("<vmConfigTable>%s%s</vmConfigTable>" % (
+            vr_entry(index + 1, args.name + "-kept", "<vmAdminState>shutdown</vmAdminState><vmConfigMemory>256</vmConfigMemory>"),
+            vr_entry(index + 2, args.name + "-removed", ""))))
+        wait_state(m, index + 2, "running")
+        out["before"] = rows()
+        m.create_subscription(filter=("subtree", '<netconf-confirmed-commit xmlns="%s"/>' % NCN))
+        m.edit_config(target="candidate", config=config("<vmConfigTable>%s%s%s</vmConfigTable>" % (
+            vr_entry(index, args.name + "-new", "", "create"),
+            "<vmConfigEntry><vmIndex>%d</vmIndex><vmConfigMemory>1024</vmConfigMemory></vmConfigEntry>" % (index + 1),
+            '<vmConfigEntry nc:operation="delete"><vmIndex>%d</vmIndex></vmConfigEntry>' % (index + 2))))
+        out["commit_ok"] = m.commit(confirmed=True, timeout="3").ok
+        out["during"] = rows()
+        end = time.time() + 3
+        while time.time() < end and xpath_oper_state(m, index + 2) is not None:
+            time.sleep(0.02)
+        out["removed_during"] = xpath_oper_state(m, index + 2) is None
+        end = time.time() + 30
+        while time.time() < end and not any(e["confirm-event"] == "timeout" for e in out["events"]):
+            n = m.take_notification(block=True, timeout=1)
+            if n is not None:
+                body = [c for c in n.notification_ele if etree.QName(c).localname != "eventTime"][0]
+                out["events"].append({etree.QName(c).localname: c.text for c in body})
+        end = time.time() + 20
+        while time.time() < end and rows() != out["before"]:
+            time.sleep(0.05)
+        out["after_timeout"] = rows()
+        out["removed_back"] = wait_state(m, index + 2, "running")[-1]
+
+        # Confirmed by a second commit: it stays.
+        m.edit_config(target="candidate", config=config("<vmConfigTable>%s</vmConfigTable>" % vr_entry(index, args.name + "-new", "", "create")))
+        m.commit(confirmed=True, timeout="60", persist="token-%d" % index)
+        try:
+            m.cancel_commit(persist_id="wrong")
+            out["wrong_persist_id"] = None
+        except RPCError as e:
+            out["wrong_persist_id"] = error_of(e)
+        out["confirm_ok"] = m.commit(persist_id="token-%d" % index).ok
+        out["confirmed"] = rows()
+        try:
+            m.cancel_commit()
+            out["cancel_nothing"] = None
+        except RPCError as e:
+            out["cancel_nothing"] = error_of(e)
+    return out
+
+
 SCENARIOS = {f.__name__: f for f in (hello, lifecycle, pipeline, notify, errors, schema, viewer, reconfigure, create,
                                       withdefaults, nmda, replay, sessions,
-                                      add_interface, network_table, admin_state, edits)}
+                                      add_interface, network_table, admin_state, edits, confirmed)}
 
 
 def main():

@@ -81,7 +81,9 @@ public final class NetconfInterface implements ManagementInterface {
                     + " must be at least 1");
         }
 
-        ctx = new NetconfServerContext(context.service(), context.metrics(), maxMessage);
+        ctx = new NetconfServerContext(context.service(), context.metrics(), maxMessage, s.dataDir());
+        // A confirmed commit the last run left unconfirmed is put back before anyone connects.
+        ctx.confirmedCommit().recover();
         sshd = SshServer.setUpDefaultServer();
         sshd.setHost(bind.getHostAddress());
         sshd.setPort(port);

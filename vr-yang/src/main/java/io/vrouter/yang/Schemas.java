@@ -41,7 +41,7 @@ public final class Schemas {
     public static final List<Module> MODULES = List.of(
             implemented(Ns.VMM_MODULE, Ns.VMM_REVISION, Ns.VMM),
             implemented("ietf-netconf", "2011-06-01", Ns.BASE,
-                    "writable-running", "candidate", "rollback-on-error", "validate", "xpath"),
+                    "writable-running", "candidate", "confirmed-commit", "rollback-on-error", "validate", "xpath"),
             implemented("ietf-netconf-monitoring", "2010-10-04", Ns.MONITORING),
             implemented("ietf-netconf-with-defaults", "2011-06-01", Ns.WITH_DEFAULTS),
             implemented("ietf-netconf-notifications", "2012-02-06", Ns.NETCONF_NOTIFICATIONS),

@@ -91,6 +91,33 @@ class NetconfStandardsIT extends WithServer {
     }
 
     @Test
+    void aConfirmedCommitLeftUnconfirmedIsPutBackWhenItsTimeoutRunsOut() throws Exception {
+        JsonNode r = Ncclient.scenario(server, "confirmed", "--index", "331", "--name", "cc");
+        JsonNode before = r.get("before");
+        assertThat(before.get("331").get("name").asText()).isEmpty();
+        assertThat(before.get("332").get("memory").asText()).isEqualTo("256");
+        // The commit created 331, resized 332 and removed 333 ...
+        assertThat(r.get("commit_ok").asBoolean()).isTrue();
+        assertThat(r.get("during").get("331").get("name").asText()).isEqualTo("cc-new");
+        assertThat(r.get("during").get("332").get("memory").asText()).isEqualTo("1024");
+        assertThat(r.get("removed_during").asBoolean()).isTrue();
+        // ... and nobody confirmed it: at the timeout the server put all three back.
+        List<String> events = new ArrayList<>();
+        r.get("events").forEach(e -> events.add(e.get("confirm-event").asText()));
+        assertThat(events).containsExactly("start", "timeout");
+        assertThat(r.get("events").get(0).get("timeout").asText()).isEqualTo("3");
+        assertThat(r.get("after_timeout")).isEqualTo(before);
+        assertThat(r.get("removed_back").asText()).isEqualTo("running");
+        assertThat(Ncclient.rest(server, "/api/v1/routers/333").get("vmName").asText()).isEqualTo("cc-removed");
+        // A persistent one: a wrong persist-id is invalid-value; the right one confirms it.
+        assertThat(r.get("wrong_persist_id").get("tag").asText()).isEqualTo("invalid-value");
+        assertThat(r.get("confirm_ok").asBoolean()).isTrue();
+        assertThat(r.get("confirmed").get("331").get("name").asText()).isEqualTo("cc-new");
+        assertThat(Ncclient.rest(server, "/api/v1/routers/331").get("vmName").asText()).isEqualTo("cc-new");
+        assertThat(r.get("cancel_nothing").get("tag").asText()).isEqualTo("operation-failed");
+    }
+
+    @Test
     void aReplayAfterARestartSendsWhatHappenedBeforeItUpToTheStopTime() throws Exception {
         Instant since = Instant.now();
         JsonNode created = Ncclient.scenario(server, "create", "--index", "321", "--name", "replay-321");

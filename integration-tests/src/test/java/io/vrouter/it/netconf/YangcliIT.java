@@ -40,6 +40,20 @@ class YangcliIT extends WithServer {
     }
 
     @Test
+    void yangcliCommitsWithConfirmationAndTheServerPutsItBackWhenNoneComes() throws Exception {
+        ServerProcess.Result r = yangcli("yangcli-confirmed.script",
+                "create /NEW-VMM-MIB/vmConfigTable/vmConfigEntry -- vmIndex=181 vmName=yuma-181\n"
+                        + "commit --confirmed --confirm-timeout=2 --persist=yuma-181\n"
+                        + "xget /NEW-VMM-MIB/vmConfigTable/vmConfigEntry[vmIndex=181]/vmName\n");
+        assertThat(r.out()).contains("<vmName>yuma-181</vmName>").doesNotContain("RPC Error");
+        // The persistent confirmed commit outlives yangcli's session; unconfirmed, it goes at the timeout.
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline && Ncclient.rest(server, "/api/v1/routers/181") != null) Thread.sleep(100);
+        assertThat(Ncclient.rest(server, "/api/v1/routers/181")).isNull();
+        assertThat(server.log()).contains("confirmed commit not confirmed (confirm timeout): restoring VRs [181]");
+    }
+
+    @Test
     void yangcliReadsWithDefaultsAndTheStatisticsAndReplaysTheNotificationsOfAStretchOfTime() throws Exception {
         Instant since = Instant.now();
         Ncclient.scenario(server, "create", "--index", "171", "--name", "yuma-171");

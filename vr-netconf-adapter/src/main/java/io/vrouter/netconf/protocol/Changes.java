@@ -8,6 +8,7 @@ import io.vrouter.core.service.VrException;
 import io.vrouter.netconf.protocol.RpcError.Type;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * A configuration edited (a candidate, or running edited by an edit-config) handed to the service as
@@ -49,15 +50,18 @@ final class Changes {
         return base.get(vmIndex) != edited.get(vmIndex);
     }
 
-    /** Applies the change from {@code base} to {@code edited}; the service's refusal, if any. */
-    static List<RpcError> apply(VirtualRouterService service, ConfigData base, ConfigData edited) {
+    /** What {@link #apply} did: the service's refusal, if any, and when the hypervisor work of the change is over. */
+    record Applied(List<RpcError> errors, CompletableFuture<?> work) {
+    }
+
+    /** Applies the change from {@code base} to {@code edited}. */
+    static Applied apply(VirtualRouterService service, ConfigData base, ConfigData edited) {
         ChangeSet set = ChangeSet.between(base.rows(), edited.rows());
-        if (set.isEmpty()) return List.of();
+        if (set.isEmpty()) return new Applied(List.of(), CompletableFuture.completedFuture(null));
         try {
-            service.apply(set);
-            return List.of();
+            return new Applied(List.of(), service.apply(set).completion());
         } catch (VrException e) {
-            return List.of(error(e));
+            return new Applied(List.of(error(e)), CompletableFuture.completedFuture(null));
         }
     }
 

@@ -33,11 +33,24 @@ public final class NetconfServerContext implements AutoCloseable {
         return t;
     });
 
+    private final ConfirmedCommit confirmedCommit;
+
     public NetconfServerContext(VirtualRouterService service, VrMetrics metrics, int maxMessageBytes) {
+        this(service, metrics, maxMessageBytes, null);
+    }
+
+    /** @param dataDir where a pending confirmed commit is kept across restarts (null: in memory only) */
+    public NetconfServerContext(VirtualRouterService service, VrMetrics metrics, int maxMessageBytes, java.nio.file.Path dataDir) {
         this.service = service;
         this.metrics = metrics;
         this.datastores = new Datastores(service);
         this.maxMessageBytes = maxMessageBytes;
+        this.confirmedCommit = new ConfirmedCommit(this, dataDir);
+    }
+
+    /** The server's one pending confirmed commit (RFC 6241 section 8.4). */
+    public ConfirmedCommit confirmedCommit() {
+        return confirmedCommit;
     }
 
     public VirtualRouterService service() {

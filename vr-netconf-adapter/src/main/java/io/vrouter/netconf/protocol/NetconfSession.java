@@ -1,5 +1,6 @@
 package io.vrouter.netconf.protocol;
 
+import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.yang.Ns;
 import io.vrouter.yang.DataNode;
 import io.vrouter.netconf.data.SubtreeFilter;
@@ -16,6 +17,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
@@ -83,6 +86,9 @@ public final class NetconfSession {
         List<String> caps = new ArrayList<>(List.of(BASE_10, BASE_11,
                 "urn:ietf:params:netconf:capability:writable-running:1.0",
                 "urn:ietf:params:netconf:capability:candidate:1.0",
+                // 1.1 (RFC 6241) adds persist and cancel-commit to 1.0 (RFC 4741); clients of 1.0 (yangcli) look for it.
+                "urn:ietf:params:netconf:capability:confirmed-commit:1.0",
+                "urn:ietf:params:netconf:capability:confirmed-commit:1.1",
                 "urn:ietf:params:netconf:capability:rollback-on-error:1.0",
                 "urn:ietf:params:netconf:capability:validate:1.0",
                 "urn:ietf:params:netconf:capability:validate:1.1",
@@ -178,6 +184,7 @@ public final class NetconfSession {
         termination.compareAndSet(null, ServerNotifications.Termination.DROPPED);
         Subscription s = subscription;
         if (s != null) s.close();
+        ctx.confirmedCommit().sessionEnded(this);
         ctx.unregister(this);
         closeTransport.run();
         ServerNotifications.Termination why = termination.get();
@@ -349,8 +356,7 @@ public final class NetconfSession {
                 case "unlock": writer(name); return lock(op, false);
                 case "commit": writer(name); return commit(op);
                 case "discard-changes": writer(name); return discard();
-                case "cancel-commit":
-                    throw new RpcError(Type.PROTOCOL, "operation-not-supported", ":confirmed-commit is not supported");
+                case "cancel-commit": writer(name); return cancelCommit(op);
                 case "validate": return validate(op);
                 case "close-session":
                     return new Outcome(OK, List.of(), () -> {
@@ -519,7 +525,7 @@ public final class NetconfSession {
             if (target == Datastores.Name.CANDIDATE) {
                 ds.storeCandidate(edit.data(), cb[1]);
             } else {
-                List<RpcError> refused = Changes.apply(ctx.service(), cb[1], edit.data());
+                List<RpcError> refused = Changes.apply(ctx.service(), cb[1], edit.data()).errors();
                 errors.addAll(refused);
                 if (refused.isEmpty()) configChanged(cb[1], edit.data());
             }
@@ -549,28 +555,57 @@ public final class NetconfSession {
             throw RpcError.invalidValue(null, "source and target are the same datastore").info("bad-element", "target");
         }
         if (target == Datastores.Name.CANDIDATE) return discard();
-        return commit(op);
+        synchronized (ctx.datastores()) {
+            ctx.datastores().checkWritable(Datastores.Name.RUNNING, id);
+            return Outcome.errors(commitCandidate(new HashMap<>()).errors());
+        }
     }
 
     // ------------------------------------------------------------------ candidate
 
+    /**
+     * {@code <commit>}: the candidate's changes to running, and the :confirmed-commit:1.1 parameters
+     * (RFC 6241 section 8.4): confirmed, confirm-timeout, persist, persist-id.
+     */
     private Outcome commit(Element op) throws RpcError {
-        if (SecureXml.child(op, Ns.BASE, "confirmed") != null) {
-            throw new RpcError(Type.PROTOCOL, "operation-not-supported", ":confirmed-commit is not supported")
-                    .info("bad-element", "confirmed");
-        }
+        ConfirmedCommit.Params p = ConfirmedCommit.Params.of(op);
         Datastores ds = ctx.datastores();
         synchronized (ds) {
             ds.checkWritable(Datastores.Name.RUNNING, id);
-            if (!ds.candidateModified()) return Outcome.of(OK);
-            ConfigData[] cb = ds.candidateAndBase();
-            List<RpcError> errors = Changes.apply(ctx.service(), cb[1], cb[0]);
-            if (errors.isEmpty()) {
-                ds.discardCandidate();
-                configChanged(cb[1], cb[0]);
-            }
-            return Outcome.errors(errors);
+            ctx.confirmedCommit().checkCommit(this, p);
+            Map<Integer, VmConfigEntry> touched = new HashMap<>();
+            Changes.Applied applied = commitCandidate(touched);
+            if (applied.errors().isEmpty()) ctx.confirmedCommit().committed(this, p, touched, applied.work());
+            return Outcome.errors(applied.errors());
         }
+    }
+
+    /**
+     * Applies the candidate's changes to running; {@code touched} gets the running rows, before, of
+     * the VRs they change (null for VRs they create). Called with the datastores locked.
+     */
+    private Changes.Applied commitCandidate(Map<Integer, VmConfigEntry> touched) {
+        Datastores ds = ctx.datastores();
+        if (!ds.candidateModified()) return new Changes.Applied(List.of(), java.util.concurrent.CompletableFuture.completedFuture(null));
+        ConfigData[] cb = ds.candidateAndBase();
+        java.util.Set<Integer> indices = new java.util.TreeSet<>(cb[0].rows().keySet());
+        indices.addAll(cb[1].rows().keySet());
+        for (int i : indices) {
+            if (cb[0].get(i) != cb[1].get(i)) touched.put(i, ctx.service().getConfig(i).orElse(null));
+        }
+        Changes.Applied applied = Changes.apply(ctx.service(), cb[1], cb[0]);
+        if (applied.errors().isEmpty()) {
+            ds.discardCandidate();
+            configChanged(cb[1], cb[0]);
+        }
+        return applied;
+    }
+
+    /** {@code <cancel-commit>}: the pending confirmed commit goes back now. */
+    private Outcome cancelCommit(Element op) throws RpcError {
+        Element pid = SecureXml.child(op, Ns.BASE, "persist-id");
+        ctx.confirmedCommit().cancel(this, pid == null ? null : SecureXml.text(pid));
+        return Outcome.of(OK);
     }
 
     private Outcome discard() throws RpcError {
@@ -687,7 +722,9 @@ public final class NetconfSession {
                         .info("bad-element", "stopTime");
             }
         }
+        // RFC 5277 puts the filter in its own namespace; ncclient sends NETCONF's <filter>: both are one.
         Element filter = SecureXml.child(op, Ns.NOTIFICATION, "filter");
+        if (filter == null) filter = SecureXml.child(op, Ns.BASE, "filter");
         if (filter != null) {
             String type = filter.getAttribute("type");
             if (!type.isEmpty() && !type.equals("subtree")) {

@@ -8,86 +8,30 @@ import static io.vrouter.netconf.protocol.TestClient.VMM;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vrouter.core.driver.sim.LatencyProfile;
-import io.vrouter.core.driver.sim.SimulatedDriver;
-import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.model.OperState;
-import io.vrouter.core.model.VirtualRouter;
-import io.vrouter.core.persistence.ConfigStore;
-import io.vrouter.core.persistence.EventLog;
-import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.yang.Schemas;
 import io.vrouter.yang.WithDefaults;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The standard capabilities beyond the base protocol, on the protocol engine with a real service
  * that keeps a replay log: with-defaults (RFC 6243), get-data and the YANG library (RFC 8526, 8525),
  * replay (RFC 5277), monitoring statistics (RFC 6022) and the session notifications (RFC 6470).
  */
-class StandardsTest {
+class StandardsTest extends ServerFixture {
     static final String NOTIF = "urn:ietf:params:xml:ns:netconf:notification:1.0";
     static final String WD = "urn:ietf:params:xml:ns:yang:ietf-netconf-with-defaults";
     static final String NMDA = "urn:ietf:params:xml:ns:yang:ietf-netconf-nmda";
     static final String DS = "urn:ietf:params:xml:ns:yang:ietf-datastores";
     static final String MON = "urn:ietf:params:xml:ns:yang:ietf-netconf-monitoring";
-
-    @TempDir
-    Path dir;
-    VirtualRouterService service;
-    NetconfServerContext ctx;
-    final List<TestClient> clients = new ArrayList<>();
-
-    @BeforeEach
-    void start() throws Exception {
-        startServer();
-    }
-
-    /** A service on the data directory (its configuration and replay log), and a NETCONF server on it. */
-    void startServer() throws Exception {
-        service = new VirtualRouterService(new SimulatedDriver(LatencyProfile.NONE), new ConfigStore(dir), VrMetrics.inMemory());
-        service.events().recordTo(EventLog.open(dir, 1000, Duration.ofDays(1)));
-        service.start();
-        ctx = new NetconfServerContext(service, VrMetrics.inMemory(), 1 << 20);
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        stopServer();
-    }
-
-    void stopServer() throws Exception {
-        for (TestClient c : clients) c.close();
-        clients.clear();
-        ctx.close();
-        service.close();
-    }
-
-    TestClient client() throws Exception {
-        TestClient c = new TestClient(ctx, "admin", false, true);
-        clients.add(c);
-        return c;
-    }
-
-    void awaitState(int vmIndex, OperState state) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (service.get(vmIndex).map(VirtualRouter::operState).orElse(null) == state) return;
-            Thread.sleep(10);
-        }
-        throw new AssertionError("VR " + vmIndex + " did not reach " + state);
-    }
 
     /** The notifications that arrive until one matches (that one included); fails after 10 s without. */
     static List<String> until(TestClient c, Predicate<String> last) throws Exception {
@@ -342,6 +286,16 @@ class StandardsTest {
     }
 
     @Test
+    void aSubscriptionFilterInNetconfsNamespaceAsNcclientSendsItFiltersToo() throws Exception {
+        TestClient c = client();
+        assertThat(c.rpc("<create-subscription xmlns='" + NOTIF + "'><filter xmlns='urn:ietf:params:xml:ns:netconf:base:1.0'"
+                + " type='subtree'><vmRunning xmlns='" + VMM + "'/></filter></create-subscription>")).contains("<ok/>");
+        c.rpc(edit("running", configTable(entry(1, "only-running", "")), ""));
+        String first = c.next();
+        assertThat(first).as("the config change is filtered out").contains("<vmRunning");
+    }
+
+    @Test
     void replayParametersAreChecked() throws Exception {
         TestClient c = client();
         String future = Instant.now().plusSeconds(3600).toString();
@@ -371,7 +325,7 @@ class StandardsTest {
         assertThat(Instant.parse(created)).isBeforeOrEqualTo(before);
 
         stopServer();
-        startServer();
+        startServer(LatencyProfile.NONE);
         TestClient after = client();
         assertThat(after.rpc("<create-subscription xmlns='" + NOTIF + "'><startTime>" + before + "</startTime></create-subscription>"))
                 .contains("<ok/>");
