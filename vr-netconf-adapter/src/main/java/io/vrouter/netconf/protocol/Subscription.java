@@ -52,7 +52,7 @@ final class Subscription implements AutoCloseable {
     private boolean closed;
 
     /**
-     * @param ended called (on the subscription's thread) once notificationComplete has been sent, so
+     * @param ended called (on the subscription's thread) right before notificationComplete is sent, so
      *              that the session may subscribe again
      */
     Subscription(NetconfServerContext ctx, int sessionId, Element filter, Instant startTime, Instant stopTime,
@@ -147,8 +147,11 @@ final class Subscription implements AutoCloseable {
     /** The stopTime has come: nothing more is sent but notificationComplete; then the subscription ends. */
     private void complete() {
         unsubscribe();
-        enqueue(() -> sink.send(Instant.now().toString(), DataNode.empty(Ns.STREAMS, "notificationComplete"), null));
-        enqueue(ended);
+        enqueue(() -> {
+            // The session may subscribe again as soon as the client reads notificationComplete.
+            ended.run();
+            sink.send(Instant.now().toString(), DataNode.empty(Ns.STREAMS, "notificationComplete"), null);
+        });
         writer.shutdown();
     }
 
