@@ -445,7 +445,7 @@ class ChangeSetTest {
     void aSetWhoseRecordACrashCutShortLeavesNothing() throws Exception {
         int a = make("a", AdminState.RUNNING);
         // The crash: the set's record is torn in the journal, and the host was not asked for anything.
-        f.recorder.hold("provision", 1);
+        f.recorder.holdAll("provision");
         VmConfigEntry b = vr("b");
         b.vmIndex = 7;
         VmConfigEntry c = vr("c");

@@ -24,7 +24,9 @@ final class RecordingDriver implements HypervisorDriver {
     final SimulatedDriver host;
     final List<String> calls = new CopyOnWriteArrayList<>();
     private volatile String holdOperation;
-    private volatile int holdCountdown;
+    // Atomic: the steps of different VRs call the driver from parallel workers.
+    private final java.util.concurrent.atomic.AtomicInteger holdCountdown = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile boolean holdLater;
     final CountDownLatch held = new CountDownLatch(1);
     final CountDownLatch release = new CountDownLatch(1);
     private final java.util.Map<String, String> failures = new java.util.concurrent.ConcurrentHashMap<>();
@@ -40,7 +42,18 @@ final class RecordingDriver implements HypervisorDriver {
 
     /** Holds the {@code nth} (from 1) later call of the operation until {@link #release} counts down. */
     void hold(String operation, int nth) {
-        holdCountdown = nth;
+        holdCountdown.set(nth);
+        holdLater = false;
+        holdOperation = operation;
+    }
+
+    /**
+     * Holds every later call of the operation, as a host behind a crashed server: the steps of
+     * different VRs run in parallel, so holding only the first would let the others reach the host.
+     */
+    void holdAll(String operation) {
+        holdCountdown.set(1);
+        holdLater = true;
         holdOperation = operation;
     }
 
@@ -48,7 +61,7 @@ final class RecordingDriver implements HypervisorDriver {
         StringBuilder b = new StringBuilder(operation);
         for (Object w : what) b.append(' ').append(w);
         calls.add(b.toString());
-        if (operation.equals(holdOperation) && --holdCountdown == 0) {
+        if (operation.equals(holdOperation) && (holdCountdown.decrementAndGet() == 0 || holdLater)) {
             held.countDown();
             try {
                 release.await();
