@@ -63,7 +63,7 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
         }
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof JsonProcessingException jpe) return jsonProblem(jpe);
-            if (t instanceof SafeXmlReader.BadXml bad) return new Problem(Response.Status.BAD_REQUEST, bad.getMessage(), null);
+            if (t instanceof SafeXmlReader.BadXml bad) return new Problem(Response.Status.BAD_REQUEST, bad.getMessage(), bad.field);
         }
         if (failure instanceof WebApplicationException wae) {
             Response.StatusType status = wae.getResponse().getStatusInfo();

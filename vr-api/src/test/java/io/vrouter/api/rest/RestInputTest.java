@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -97,6 +98,40 @@ class RestInputTest {
         badRequest(post("/api/v1/routers", "{\"vmName\":\"i3\",\"vmConfigCpuNumber\":2.0}"), "vmConfigCpuNumber");
         assertThat(server.service().findByName("i1")).isEmpty();
         assertThat(server.service().findByName("i2")).isEmpty();
+    }
+
+    /**
+     * XML is held to the columns' kinds as JSON is: JAXB alone took vmAdminState "sideways" as absent
+     * (the VR was created running) and vmConfigAutoStart "maybe" as false.
+     */
+    @Test
+    void xmlValuesOfTheWrongKindAreABadRequest() throws Exception {
+        String xml = "application/xml";
+        JsonNode p = badRequest(rest.post("/api/v1/routers", ADMIN, xml,
+                "<virtualRouter><vmName>x1</vmName><vmAdminState>sideways</vmAdminState></virtualRouter>"), "vmAdminState");
+        assertThat(p.path("detail").asText()).contains("running, suspended, paused or shutdown", "sideways");
+        badRequest(rest.post("/api/v1/routers", ADMIN, xml,
+                "<virtualRouter><vmName>x2</vmName><vmConfigAutoStart>maybe</vmConfigAutoStart></virtualRouter>"),
+                "vmConfigAutoStart");
+        badRequest(rest.post("/api/v1/routers", ADMIN, xml,
+                "<virtualRouter><vmName>x3</vmName><vmConfigMemory>1e3</vmConfigMemory></virtualRouter>"), "vmConfigMemory");
+        badRequest(rest.post("/api/v1/routers", ADMIN, xml, "<virtualRouter><vmName>x4</vmName><vmNetworkConfigTable>"
+                + "<vmNetworkConfigEntry><vmNetworkConfigParent>br0</vmNetworkConfigParent><vmNetworkConfigAddressType>ipv5"
+                + "</vmNetworkConfigAddressType></vmNetworkConfigEntry></vmNetworkConfigTable></virtualRouter>"),
+                "vmNetworkConfigAddressType");
+        // A label with white space around it was absent to JAXB too.
+        badRequest(rest.post("/api/v1/routers", ADMIN, xml,
+                "<virtualRouter><vmName>x5</vmName><vmAdminState> shutdown </vmAdminState></virtualRouter>"), "vmAdminState");
+        for (String name : List.of("x1", "x2", "x3", "x4", "x5")) assertThat(server.service().findByName(name)).isEmpty();
+        // What XML Schema allows and JAXB reads right still is: 1 for true, white space around a number.
+        HttpResponse<String> ok = rest.post("/api/v1/routers?wait=10s", ADMIN, xml, "<virtualRouter><vmName>x6</vmName>"
+                + "<vmAdminState>shutdown</vmAdminState><vmConfigAutoStart>1</vmConfigAutoStart>"
+                + "<vmConfigMemory> 1024 </vmConfigMemory></virtualRouter>");
+        assertThat(ok.statusCode()).as(ok.body()).isEqualTo(201);
+        JsonNode x6 = json.readTree(ok.body());
+        assertThat(x6.path("vmAdminState").asText()).isEqualTo("shutdown");
+        assertThat(x6.path("vmConfigAutoStart").asBoolean()).isTrue();
+        assertThat(x6.path("vmConfigMemory").asInt()).isEqualTo(1024);
     }
 
     @Test
