@@ -142,6 +142,40 @@ public abstract class DataNode {
 
     // ------------------------------------------------------------------ factories
 
+    /**
+     * The node {@code n} seen through {@code children}, which maps the iterator of its children (to
+     * filter or rewrite them, lazily); its name, keys and lookups stay {@code n}'s. For the views of
+     * a reply: with-defaults, RESTCONF's fields.
+     */
+    public static DataNode view(DataNode n, java.util.function.UnaryOperator<java.util.Iterator<DataNode>> children) {
+        return new DataNode(n.ns(), n.name()) {
+            @Override
+            public Iterable<DataNode> children() {
+                return () -> children.apply(n.children().iterator());
+            }
+
+            @Override
+            public Iterable<DataNode> children(java.util.Set<Integer> vmIndices) {
+                return () -> children.apply(n.children(vmIndices).iterator());
+            }
+
+            @Override
+            public List<String> keys() {
+                return n.keys();
+            }
+
+            @Override
+            public String vrKey() {
+                return n.vrKey();
+            }
+
+            @Override
+            public DataNode leaf(String leafName) {
+                return n.leaf(leafName);
+            }
+        };
+    }
+
     public static DataNode leaf(String ns, String name, String value) {
         return new Leaf(ns, name, value, Json.STRING, false);
     }

@@ -1,7 +1,6 @@
 package io.vrouter.yang;
 
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -55,46 +54,17 @@ public enum WithDefaults {
         if (Ns.VMM.equals(n.ns()) && n.name().equals("vmConfigEntry")) return entry(n);
         if (!ON_THE_WAY.contains(n.name())) return n;
         WithDefaults mode = this;
-        return new DataNode(n.ns(), n.name()) {
+        return DataNode.view(n, it -> new Iterator<>() {
             @Override
-            public Iterable<DataNode> children() {
-                return () -> mapped(n.children().iterator());
-            }
-
-            @Override
-            public Iterable<DataNode> children(Set<Integer> vmIndices) {
-                return () -> mapped(n.children(vmIndices).iterator());
-            }
-
-            private Iterator<DataNode> mapped(Iterator<DataNode> it) {
-                return new Iterator<>() {
-                    @Override
-                    public boolean hasNext() {
-                        return it.hasNext();
-                    }
-
-                    @Override
-                    public DataNode next() {
-                        return mode.view(it.next());
-                    }
-                };
+            public boolean hasNext() {
+                return it.hasNext();
             }
 
             @Override
-            public List<String> keys() {
-                return n.keys();
+            public DataNode next() {
+                return mode.view(it.next());
             }
-
-            @Override
-            public String vrKey() {
-                return n.vrKey();
-            }
-
-            @Override
-            public DataNode leaf(String leafName) {
-                return n.leaf(leafName);
-            }
-        };
+        });
     }
 
     private DataNode entry(DataNode e) {

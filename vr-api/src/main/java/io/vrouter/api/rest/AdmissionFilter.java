@@ -32,6 +32,8 @@ final class AdmissionFilter extends Filter {
     /** How long an API request may wait for a place before it is refused. */
     private static final long QUEUE_MILLIS = 2_000;
     static final String EVENTS = "/api/v1/events";
+    /** RESTCONF's event streams (RFC 8040 section 6), which hold their connection as REST's events do. */
+    static final String RESTCONF_STREAMS = "/restconf/streams/";
 
     private final Semaphore api;
     private final Semaphore streams;
@@ -67,7 +69,7 @@ final class AdmissionFilter extends Filter {
         String path = exchange.getRequestURI().getPath();
         if (path.equals("/metrics") || path.equals("/health") || path.startsWith("/health/")) {
             chain.doFilter(exchange);
-        } else if (path.equals(EVENTS) || path.equals(EVENTS + "/")) {
+        } else if (path.equals(EVENTS) || path.equals(EVENTS + "/") || path.startsWith(RESTCONF_STREAMS)) {
             stream(exchange, chain);
         } else {
             request(exchange, chain);

@@ -1,5 +1,6 @@
 package io.vrouter.api.rest;
 
+import io.vrouter.api.restconf.Restconf;
 import io.vrouter.core.config.Credentials;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.Priorities;
@@ -15,8 +16,9 @@ import java.util.Base64;
 import java.util.Optional;
 
 /**
- * HTTP Basic authentication for /api/v1. Reads (GET, HEAD) need a viewer or an operator; every
- * other method needs an operator. The OpenAPI document, /health and /metrics are public.
+ * HTTP Basic authentication for /api/v1 and RESTCONF's /restconf. Reads (GET, HEAD) need a viewer
+ * or an operator; every other method needs an operator. The OpenAPI document, /health, /metrics and
+ * RESTCONF's discovery document /.well-known/host-meta are public.
  */
 @PreMatching
 @Priority(Priorities.AUTHENTICATION)
@@ -31,7 +33,8 @@ final class BasicAuthFilter implements ContainerRequestFilter {
     @Override
     public void filter(ContainerRequestContext request) {
         String path = request.getUriInfo().getPath();
-        if (!path.startsWith("api/v1") || path.startsWith("api/v1/openapi.")) return;
+        boolean api = path.startsWith("api/v1") && !path.startsWith("api/v1/openapi.");
+        if (!api && !Restconf.owns(path)) return;
         String header = request.getHeaderString(HttpHeaders.AUTHORIZATION);
         Optional<String[]> userAndPassword = decode(header);
         if (header == null) {

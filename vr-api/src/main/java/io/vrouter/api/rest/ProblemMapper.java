@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidNullException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import io.vrouter.api.restconf.Restconf;
 import io.vrouter.core.service.VrException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Context;
@@ -38,7 +39,10 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
         Problem p = problem(failure);
         if (uri != null) p.instance = "/" + uri.getPath();
         if (p.status >= 500) logged(p, failure);
-        Response.ResponseBuilder r = Response.status(p.status).type(wantsXml() ? Problem.XML : Problem.JSON).entity(p);
+        // RESTCONF's refusals made before its resources run (login, limits, routing) are its own errors.
+        Response.ResponseBuilder r = uri != null && Restconf.owns(uri.getPath())
+                ? Response.fromResponse(Restconf.error(p.status, p.detail, headers))
+                : Response.status(p.status).type(wantsXml() ? Problem.XML : Problem.JSON).entity(p);
         if (failure instanceof ProblemException pe && pe.challenge != null) {
             r.header(HttpHeaders.WWW_AUTHENTICATE, pe.challenge);
         }

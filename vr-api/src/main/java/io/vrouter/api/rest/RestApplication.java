@@ -1,6 +1,7 @@
 package io.vrouter.api.rest;
 
 import io.vrouter.api.console.ConsoleResource;
+import io.vrouter.api.restconf.Restconf;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.core.spi.ServerContext;
@@ -27,6 +28,7 @@ public final class RestApplication {
         rc.register(OpenApiDocument.class);
         rc.register(SessionResource.class);
         rc.register(ConsoleResource.class);
+        Restconf.register(rc);
         rc.register(JacksonFeature.withoutExceptionMappers());
         rc.register(new JsonMapping());
         rc.register(new SafeXmlReader());

@@ -1,0 +1,33 @@
+package io.vrouter.api.restconf;
+
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+import org.glassfish.jersey.server.ResourceConfig;
+
+/** What the REST application takes from RESTCONF: its resources, and its errors for refusals made before them. */
+public final class Restconf {
+    private Restconf() {
+    }
+
+    /** Registers RESTCONF's resources in the REST application, beside REST's (the same port, users and limits). */
+    public static void register(ResourceConfig rc) {
+        rc.register(RestconfResource.class);
+        rc.register(StreamsResource.class);
+        rc.register(HostMeta.class);
+        rc.register(new ErrorMapper());
+    }
+
+    /** Whether a request path (relative to the application) is RESTCONF's. */
+    public static boolean owns(String path) {
+        return path.equals("restconf") || path.startsWith("restconf/");
+    }
+
+    /**
+     * A refusal made before RESTCONF's code runs (authentication, limits, an unknown resource, a
+     * method not allowed) as {@code ietf-restconf:errors} with the error-tag of its status.
+     */
+    public static Response error(int status, String message, HttpHeaders headers) {
+        return Errors.response(List.of(RestconfError.ofStatus(status, message)), headers);
+    }
+}

@@ -1,0 +1,404 @@
+package io.vrouter.api.restconf;
+
+import io.vrouter.core.service.ChangeSet;
+import io.vrouter.core.service.Version;
+import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.service.VrException;
+import io.vrouter.yang.DataNode;
+import io.vrouter.yang.JsonOut;
+import io.vrouter.yang.Ns;
+import io.vrouter.yang.Schemas;
+import io.vrouter.yang.WithDefaults;
+import io.vrouter.yang.XmlOut;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.Encoded;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.EntityTag;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MultivaluedMap;
+import jakarta.ws.rs.core.Request;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
+import jakarta.ws.rs.core.UriInfo;
+import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.util.Date;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * RESTCONF (RFC 8040) over NEW-VMM-MIB: the API root, the datastore resource {@code /restconf/data}
+ * (GET, POST, PUT, PATCH, YANG Patch, DELETE), the operations resource, the YANG library version and
+ * the module texts the library points at. Every write is one change set of the service
+ * ({@link ConfigEdit}): all of it or nothing, checked by the service's rules, none of RESTCONF's own.
+ * ETag and Last-Modified come from the service's versions: the VR's for a resource within one VR,
+ * the datastore's otherwise.
+ */
+@Path("restconf")
+public class RestconfResource {
+    /** The revision of ietf-yang-library this server implements (RFC 8040 section 3.3.3). */
+    static final String YANG_LIBRARY_REVISION = "2019-01-04";
+    private static final Set<String> GET_PARAMETERS = Set.of("depth", "fields", "content", "with-defaults");
+    private static final Set<String> WRITE_PARAMETERS = Set.of("insert", "point");
+
+    @Inject
+    private VirtualRouterService service;
+
+    @Context
+    private HttpHeaders headers;
+
+    @Context
+    private UriInfo uri;
+
+    @Context
+    private Request request;
+
+    /** The RESTCONF root URL, as the client reached it (in the WAR, with its context path). */
+    private String base() {
+        String b = uri.getBaseUri().toString();
+        return (b.endsWith("/") ? b : b + "/") + "restconf";
+    }
+
+    // ------------------------------------------------------------------ the API resource
+
+    /** {@code /restconf}: the API resource (RFC 8040 section 3.3). */
+    @GET
+    public Response root() {
+        parameters(Set.of());
+        String r = Ns.RESTCONF;
+        DataNode api = DataNode.inner(r, "restconf").add(DataNode.inner(r, "data")).add(DataNode.inner(r, "operations"))
+                .add("yang-library-version", YANG_LIBRARY_REVISION);
+        return document(api, DataNode.UNBOUNDED, null).build();
+    }
+
+    /** {@code /restconf/yang-library-version} (RFC 8040 section 3.3.3). */
+    @GET
+    @Path("yang-library-version")
+    public Response yangLibraryVersion() {
+        parameters(Set.of());
+        return document(DataNode.leaf(Ns.RESTCONF, "yang-library-version", YANG_LIBRARY_REVISION), DataNode.UNBOUNDED, null)
+                .build();
+    }
+
+    /**
+     * {@code /restconf/operations} (RFC 8040 section 3.3.2): none. NEW-VMM-MIB has no RPC or action;
+     * starting, stopping, suspending a VR are writes of vmAdminState, as over SNMP and NETCONF.
+     */
+    @GET
+    @Path("operations")
+    public Response operations() {
+        parameters(Set.of());
+        return document(DataNode.inner(Ns.RESTCONF, "operations"), DataNode.UNBOUNDED, null).build();
+    }
+
+    /** A module's text, where the YANG library's {@code location} points (RFC 8040 section 3.7). */
+    @GET
+    @Path("modules/{name}/{revision}")
+    public Response module(@PathParam("name") String name, @PathParam("revision") String revision) {
+        for (Schemas.Module m : Schemas.RESTCONF_MODULES) {
+            if (m.name().equals(name) && m.revision().equals(revision)) return Response.ok(Schemas.text(m), "application/yang").build();
+        }
+        throw RestconfError.notFound("no module " + name + "@" + revision + " here: see ietf-yang-library:yang-library");
+    }
+
+    // ------------------------------------------------------------------ reads
+
+    @GET
+    @Path("data")
+    public Response getData() {
+        return get("");
+    }
+
+    /** GET (and HEAD) of a data resource with depth, fields, content and with-defaults (RFC 8040 sections 4.3, 4.8). */
+    @GET
+    @Path("data/{path: .+}")
+    public Response get(@PathParam("path") @Encoded String path) {
+        MultivaluedMap<String, String> q = parameters(GET_PARAMETERS);
+        ApiPath target = ApiPath.parse(path);
+        int depth = depth(q.getFirst("depth"));
+        Fields fields = q.containsKey("fields") ? Fields.parse(q.getFirst("fields")) : null;
+        Datastore.Content content = content(q.getFirst("content"));
+        WithDefaults wd = withDefaults(q.getFirst("with-defaults"));
+        Version version = version(target); // before the representation (Version's contract)
+        Response.ResponseBuilder unchanged = request.evaluatePreconditions(Date.from(version.modified()), etag(version));
+        if (unchanged != null) return unchanged.build();
+        DataNode node = Datastore.find(Datastore.root(service, content, wd, base()), target).node();
+        if (fields != null) node = fields.select(node);
+        return document(node, depth, version).build();
+    }
+
+    /** The document of one node in the client's encoding, streamed, with the validators of {@code version}. */
+    private Response.ResponseBuilder document(DataNode node, int depth, Version version) {
+        Encoding enc = Encoding.accepted(headers);
+        StreamingOutput body = out -> {
+            if (enc == Encoding.JSON) {
+                try (JsonOut json = new JsonOut(out)) {
+                    json.document(List.of(node), depth);
+                }
+            } else {
+                try (XmlOut xml = new XmlOut(out)) {
+                    xml.declaration();
+                    node.write(xml, depth == DataNode.UNBOUNDED ? 65_535 : depth);
+                }
+            }
+        };
+        Response.ResponseBuilder r = Response.ok(body, enc.mediaType);
+        if (version != null) r.tag(etag(version)).lastModified(Date.from(version.modified()));
+        return r;
+    }
+
+    // ------------------------------------------------------------------ writes
+
+    @POST
+    @Path("data")
+    public Response postData(byte[] body) {
+        return post("", body);
+    }
+
+    /** POST: creates the one child the body is, below the target (RFC 8040 section 4.4.1); 201 with its Location. */
+    @POST
+    @Path("data/{path: .+}")
+    public Response post(@PathParam("path") @Encoded String path, byte[] body) {
+        parameters(WRITE_PARAMETERS);
+        ApiPath target = ApiPath.parse(path);
+        ConfigEdit.Target parent = ConfigEdit.target(target);
+        InNode data = one(InNode.read(body, Encoding.sent(headers)));
+        ConfigEdit edit = new ConfigEdit(service);
+        if (!edit.exists(parent)) throw RestconfError.notFound(ConfigEdit.path(parent).json() + " does not exist");
+        ConfigEdit.Target child = ConfigEdit.child(parent, data);
+        edit.create(child, data);
+        VirtualRouterService.Applied applied = apply(edit, target);
+        String location;
+        if (child == null) {
+            location = base() + "/data/" + Ns.VMM_MODULE + ":NEW-VMM-MIB/vmConfigTable/vmConfigEntry="
+                    + applied.only().accepted().vmIndex;
+        } else {
+            location = base() + "/data/" + relative(ConfigEdit.path(child));
+        }
+        return written(Response.created(URI.create(location)), target).build();
+    }
+
+    @PUT
+    @Path("data")
+    public Response putData(byte[] body) {
+        return put("", body);
+    }
+
+    /** PUT: creates or replaces the target (RFC 8040 section 4.5); 201 when it was created, else 204. */
+    @PUT
+    @Path("data/{path: .+}")
+    public Response put(@PathParam("path") @Encoded String path, byte[] body) {
+        parameters(WRITE_PARAMETERS);
+        ApiPath target = ApiPath.parse(path);
+        ConfigEdit.Target t = ConfigEdit.target(target);
+        InNode data = one(InNode.read(body, Encoding.sent(headers)));
+        ConfigEdit edit = new ConfigEdit(service);
+        boolean existed = edit.exists(t);
+        edit.replace(t, data);
+        apply(edit, target);
+        return written(existed ? Response.noContent() : Response.created(uri.getRequestUri()), target).build();
+    }
+
+    @PATCH
+    @Path("data")
+    public Response patchData(byte[] body) {
+        return patch("", body);
+    }
+
+    /**
+     * PATCH: a plain merge into the target, which must exist (RFC 8040 section 4.6.1), or a YANG
+     * Patch (RFC 8072) when the body is {@code application/yang-patch+json|xml}.
+     */
+    @PATCH
+    @Path("data/{path: .+}")
+    public Response patch(@PathParam("path") @Encoded String path, byte[] body) {
+        parameters(Set.of());
+        ApiPath target = ApiPath.parse(path);
+        if (Encoding.isYangPatch(headers)) return yangPatch(target, body);
+        ConfigEdit.Target t = ConfigEdit.target(target);
+        InNode data = one(InNode.read(body, Encoding.sent(headers)));
+        ConfigEdit edit = new ConfigEdit(service);
+        if (!edit.exists(t)) throw RestconfError.notFound(ConfigEdit.path(t).json() + " does not exist: PUT or POST creates it");
+        edit.merge(t, data);
+        apply(edit, target);
+        return written(Response.noContent(), target).build();
+    }
+
+    private Response yangPatch(ApiPath target, byte[] body) {
+        YangPatch patch = YangPatch.read(body, Encoding.sent(headers));
+        ConfigEdit edit = new ConfigEdit(service);
+        Encoding enc = Encoding.accepted(headers);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            patch.applyTo(edit, target);
+            apply(edit, target);
+        } catch (YangPatch.Refused r) {
+            patch.status(out, enc, r.editId, List.of(r.error));
+            return Response.status(r.error.status).type(enc.mediaType).entity(out.toByteArray()).build();
+        } catch (RestconfError e) {
+            patch.status(out, enc, null, List.of(e));
+            return Response.status(e.status).type(enc.mediaType).entity(out.toByteArray()).build();
+        }
+        patch.status(out, enc, null, List.of());
+        return written(Response.ok(out.toByteArray(), enc.mediaType), target).build();
+    }
+
+    @DELETE
+    @Path("data")
+    public Response deleteData() {
+        return delete("");
+    }
+
+    /** DELETE: the target goes; 409 data-missing when it is not there (RFC 8040 section 4.7). */
+    @DELETE
+    @Path("data/{path: .+}")
+    public Response delete(@PathParam("path") @Encoded String path) {
+        parameters(Set.of());
+        ApiPath target = ApiPath.parse(path);
+        ConfigEdit.Target t = ConfigEdit.target(target);
+        ConfigEdit edit = new ConfigEdit(service);
+        edit.delete(t);
+        apply(edit, target);
+        return Response.noContent().build();
+    }
+
+    /**
+     * Hands the edit to the service as one change set, with the request's preconditions (If-Match,
+     * If-Unmodified-Since, RFC 8040 section 3.4.1.1) as the set's condition on the version of the
+     * target's VR or of the datastore, checked under the service's write lock. A set that changes
+     * nothing is accepted as it is, once its preconditions hold.
+     */
+    private VirtualRouterService.Applied apply(ConfigEdit edit, ApiPath target) {
+        Integer vmIndex = vmIndex(target);
+        Version now = version(target);
+        if (request.evaluatePreconditions(Date.from(now.modified()), etag(now)) != null) {
+            throw new RestconfError(412, "protocol", "operation-failed", null, null, "the resource has changed since"
+                    + " the version If-Match or If-Unmodified-Since names");
+        }
+        ChangeSet.Builder set = edit.changes();
+        if (set.isEmpty()) return null;
+        boolean conditional = headers.getHeaderString(HttpHeaders.IF_MATCH) != null
+                || headers.getHeaderString(HttpHeaders.IF_UNMODIFIED_SINCE) != null;
+        if (conditional) {
+            String tag = now.tag();
+            if (vmIndex != null && service.version(vmIndex).isPresent()) {
+                set.provided(vmIndex, v -> v.tag().equals(tag));
+            } else {
+                set.provided(v -> v.tag().equals(tag));
+            }
+        }
+        try {
+            return service.apply(set.build());
+        } catch (VrException e) {
+            throw RestconfError.of(e);
+        }
+    }
+
+    /** A successful write's answer, with the validators of the target as it is now. */
+    private Response.ResponseBuilder written(Response.ResponseBuilder r, ApiPath target) {
+        Version v = version(target);
+        return r.tag(etag(v)).lastModified(Date.from(v.modified()));
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** The VR a path is within (the key of vmConfigEntry, vmEntry, or any table keyed by vmIndex), or null. */
+    private static Integer vmIndex(ApiPath path) {
+        if (path.steps().size() < 3 || !path.steps().get(0).ns().equals(Ns.VMM)) return null;
+        List<String> keys = path.steps().get(2).keys();
+        if (keys == null || keys.isEmpty()) return null;
+        try {
+            return Integer.valueOf(keys.get(0));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** The version of what a path names: its VR's, or the datastore's. */
+    private Version version(ApiPath path) {
+        Integer vmIndex = vmIndex(path);
+        return vmIndex == null ? service.version() : service.version(vmIndex).orElse(service.version());
+    }
+
+    private static EntityTag etag(Version v) {
+        return new EntityTag(v.tag());
+    }
+
+    /** The path below {@code /restconf/data} of an instance, for Location. */
+    private static String relative(DataPath path) {
+        StringBuilder sb = new StringBuilder();
+        String ns = null;
+        for (DataPath.Seg s : path.segs) {
+            if (sb.length() > 0) sb.append('/');
+            if (!s.ns().equals(ns)) sb.append(JsonOut.module(s.ns())).append(':');
+            sb.append(s.name());
+            if (!s.keys().isEmpty()) {
+                sb.append('=');
+                sb.append(String.join(",", s.keys().values().stream().map(ApiPath::encode).toList()));
+            }
+            ns = s.ns();
+        }
+        return sb.toString();
+    }
+
+    /** The one node of a body (JSON may give an array of entries: one is allowed). */
+    private static InNode one(List<InNode> nodes) {
+        if (nodes.size() != 1) throw RestconfError.malformed("the body must hold exactly one resource, not " + nodes.size());
+        return nodes.get(0);
+    }
+
+    /** The query parameters, refused with 400 when one is not among {@code allowed} or given twice (RFC 8040 section 4.8). */
+    private MultivaluedMap<String, String> parameters(Set<String> allowed) {
+        MultivaluedMap<String, String> q = uri.getQueryParameters();
+        for (String name : q.keySet()) {
+            if (!allowed.contains(name)) {
+                throw RestconfError.invalidValue("query parameter '" + name + "' does not apply here"
+                        + (allowed.isEmpty() ? "" : ": this resource takes " + String.join(", ", allowed.stream().sorted().toList())));
+            }
+            if (q.get(name).size() > 1) throw RestconfError.invalidValue("query parameter '" + name + "' is given twice");
+        }
+        String insert = q.getFirst("insert");
+        if (insert != null || q.containsKey("point")) {
+            // The lists of NEW-VMM-MIB are ordered by the system (by their keys): RFC 8040 section 4.8.5.
+            throw RestconfError.invalidValue("insert and point apply to lists ordered by the user; those of NEW-VMM-MIB"
+                    + " are ordered by the system");
+        }
+        return q;
+    }
+
+    /** RFC 8040 section 4.8.2's depth: 1 to 65535, or unbounded. */
+    static int depth(String text) {
+        if (text == null || text.equals("unbounded")) return DataNode.UNBOUNDED;
+        try {
+            int d = Integer.parseInt(text);
+            if (d >= 1 && d <= 65_535) return d;
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw RestconfError.invalidValue("depth '" + text + "' is not a number from 1 to 65535 nor 'unbounded'");
+    }
+
+    static Datastore.Content content(String text) {
+        if (text == null || text.equals("all")) return Datastore.Content.ALL;
+        if (text.equals("config")) return Datastore.Content.CONFIG;
+        if (text.equals("nonconfig")) return Datastore.Content.NONCONFIG;
+        throw RestconfError.invalidValue("content '" + text + "' is not config, nonconfig or all");
+    }
+
+    static WithDefaults withDefaults(String text) {
+        if (text == null) return WithDefaults.BASIC;
+        WithDefaults wd = WithDefaults.ofLabel(text);
+        if (wd == null) {
+            throw RestconfError.invalidValue("with-defaults '" + text + "' is not supported: this server offers"
+                    + " report-all, trim and report-all-tagged");
+        }
+        return wd;
+    }
+}
