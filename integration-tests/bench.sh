@@ -2,12 +2,14 @@
 # The evaluation of issue 6: the paper's Section IV (seed 000) for SNMPv2c, SNMPv3, NETCONF, REST/XML and
 # REST/JSON, beside Net-SNMP's snmpd and yuma123's netconfd, as CSV, a Markdown report and PNG plots.
 #
-#   integration-tests/bench.sh [--quick] [--build] [--out DIR] [--netns]
+#   integration-tests/bench.sh [--quick] [--build] [--out DIR] [--netns | --restconf]
 #
 # --quick: fewer cycles and points, under 5 minutes. --build: package the server first even if
 # vr-api/target/vrouter.jar exists. Default output: integration-tests/target/bench.
 # --netns: only the netns driver's figures (issue 10): real VRs on this host, create-to-running and
 # remove-to-gone for the kernel and bird templates, 1,000 VRs in one batch (netns.md, netns.json).
+# --restconf: only RESTCONF (JSON, XML) beside REST-JSON (issue 14): cycles with CPU per operation, bytes
+# on the wire, a list of 10,000 VRs (restconf.md, restconf.json). The full run has RESTCONF in every phase.
 # Needs root (apt-get, ip netns, tcpdump). Traffic stays on 127.0.0.1 and in a network namespace it makes;
 # every server it starts (vrouter, snmpd, netconfd, sshd, nginx) is stopped before it exits. The server runs
 # as the README starts it, through bin/vrouter.
@@ -18,15 +20,17 @@ repo=$(pwd)
 quick=()
 build=false
 netns=false
+restconf=false
 out=integration-tests/target/bench
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=(--quick); shift ;;
     --build) build=true; shift ;;
     --netns) netns=true; shift ;;
+    --restconf) restconf=true; shift ;;
     --out) out=$2; shift 2 ;;
     --out=*) out=${1#--out=}; shift ;;
-    -h|--help) sed -n 2,13p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,15p "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -51,6 +55,9 @@ if $build || [ ! -f "$jar" ]; then
 fi
 
 export PYTHONPATH="$repo/integration-tests/src/bench${PYTHONPATH:+:$PYTHONPATH}"
+if $restconf; then
+  exec python3 -m vrbench restconf "${quick[@]}" --out "$out" --jar "$repo/$jar" --launcher "$repo/bin/vrouter"
+fi
 if $netns; then
   exec python3 -m vrbench netns "${quick[@]}" --out "$out" --jar "$repo/$jar" --launcher "$repo/bin/vrouter"
 fi

@@ -237,6 +237,11 @@ def main(argv=None):
     n.add_argument("--out", required=True)
     n.add_argument("--jar", required=True)
     n.add_argument("--launcher")
+    rc = sub.add_parser("restconf", help="RESTCONF beside REST (issue 14): cycles, bytes, a list of 10,000")
+    rc.add_argument("--quick", action="store_true")
+    rc.add_argument("--out", required=True)
+    rc.add_argument("--jar", required=True)
+    rc.add_argument("--launcher")
     w = sub.add_parser("walk")
     w.add_argument("--port", type=int, required=True)
     w.add_argument("--community", default="public")
@@ -247,6 +252,9 @@ def main(argv=None):
     if a.cmd == "report":
         report.rewrite(a.out)
         return 0
+    if a.cmd == "restconf":
+        from . import restconf
+        return restconf.run(a)
     if a.cmd == "netns":
         from . import netns
         return netns.run(a)

@@ -1,6 +1,6 @@
 """The five management interfaces as a manager drives them, with real protocol clients:
 SNMPv2c and SNMPv3 authPriv (ezsnmp, i.e. Net-SNMP's library), NETCONF over SSH (ncclient),
-REST with XML and with JSON (http.client).
+REST with XML and with JSON (http.client), RESTCONF with yang-data+xml and +json (http.client).
 
 Every operation returns (reply_s, done_s): seconds from the first request (T1) to the last reply, and to
 the moment the operation is complete (T2): the completion notification for SNMP (a trap at our listener)
@@ -545,10 +545,164 @@ class RestClient(Client):
             c.close()
 
 
+# ------------------------------------------------------------------ RESTCONF
+
+RC_TABLE = "/restconf/data/NEW-VMM-MIB:NEW-VMM-MIB/vmConfigTable"
+
+
+class RestconfClient(RestClient):
+    """RFC 8040 over the REST port, with yang-data+json or +xml: a write answers once accepted, and the
+    operation is complete when its notification comes on the NETCONF stream as a server-sent event
+    (JSON, read by a thread of this client), as NETCONF's completion is its notification."""
+    family = "RESTCONF"
+
+    def __init__(self, server, traps=None, notify=True, fmt="json"):
+        super().__init__(server, traps, notify, fmt)
+        self.name = "RESTCONF-" + fmt.upper()
+        self.mime = "application/yang-data+" + fmt
+
+    def body(self, index, admin="shutdown"):
+        if self.fmt == "json":
+            state = ',"vmAdminState":"%s"' % admin if admin else ""
+            return '{"NEW-VMM-MIB:vmConfigEntry":[{"vmIndex":%d,"vmName":"vr-%d"%s}]}' % (index, index, state)
+        state = "<vmAdminState>%s</vmAdminState>" % admin if admin else ""
+        return '<vmConfigEntry xmlns="%s"><vmIndex>%d</vmIndex><vmName>vr-%d</vmName>%s</vmConfigEntry>' % (
+            VMM, index, index, state)
+
+    def admin_body(self, admin):
+        if self.fmt == "json":
+            return '{"NEW-VMM-MIB:vmAdminState":"%s"}' % admin
+        return '<vmAdminState xmlns="%s">%s</vmAdminState>' % (VMM, admin)
+
+    def open(self):
+        super().open()
+        self.seen, self.cond = {}, threading.Condition()
+        if self.notify:
+            self.sse = self.conn()
+            self.sse.request("GET", "/restconf/streams/NETCONF/json", headers={"Authorization": AUTH})
+            self.sse_r = self.sse.getresponse()
+            self.sse_thread = threading.Thread(target=self._listen, daemon=True)
+            self.sse_thread.start()
+
+    def _listen(self):
+        import json
+        try:
+            for line in self.sse_r:
+                if not line.startswith(b"data: "):
+                    continue
+                n = json.loads(line[6:])["ietf-restconf:notification"]
+                for key, body in n.items():
+                    kind = NC_KINDS.get(key.split(":")[-1])
+                    if kind:
+                        with self.cond:
+                            self.seen[(body["vmName"]["vmIndex"], kind)] = time.perf_counter()
+                            self.cond.notify_all()
+        except Exception:  # noqa: BLE001 - the stream was closed under the reader (http.client fails in several ways)
+            pass
+
+    def close(self):
+        super().close()
+        if self.notify:
+            try:
+                self.sse.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            self.sse.close()
+
+    def _wait(self, t0, index, kind):
+        reply = time.perf_counter() - t0
+        if kind is None or not self.notify:
+            return reply, reply
+        end = time.perf_counter() + WAIT
+        with self.cond:
+            while (index, kind) not in self.seen or self.seen[(index, kind)] < t0:
+                left = end - time.perf_counter()
+                if left <= 0:
+                    raise TimeoutError("no %s notification for VR %d" % (kind, index))
+                self.cond.wait(left)
+            return reply, self.seen.pop((index, kind)) - t0
+
+    def _write(self, method, path, body, index, kind):
+        t0 = time.perf_counter()
+        self.call(method, path, body)
+        return self._wait(t0, index, kind)
+
+    def create(self, index, wait=True):
+        return self._write("POST", RC_TABLE, self.body(index), index, "shutdown" if wait else None)
+
+    def start(self, index, wait=True):
+        return self._write("PUT", RC_TABLE + "/vmConfigEntry=%d/vmAdminState" % index, self.admin_body("running"),
+                           index, "running" if wait else None)
+
+    def retrieve(self, index):
+        t0 = time.perf_counter()
+        self.call("GET", RC_TABLE + "/vmConfigEntry=%d" % index)
+        self.call("GET", "/restconf/data/NEW-VMM-MIB:NEW-VMM-MIB/vmTable/vmEntry=%d" % index)
+        t = time.perf_counter() - t0
+        return t, t
+
+    def remove(self, index, wait=True):
+        return self._write("DELETE", RC_TABLE + "/vmConfigEntry=%d" % index, None, index, "deleted" if wait else None)
+
+    def single(self, op, indexes):
+        for i in indexes:
+            c = self.conn()
+            try:
+                if op == "create":
+                    self.call("POST", RC_TABLE, self.body(i, None), conn=c)
+                elif op == "retrieve":
+                    self.call("GET", RC_TABLE + "/vmConfigEntry=%d" % i, conn=c)
+                else:
+                    self.call("DELETE", RC_TABLE + "/vmConfigEntry=%d" % i, conn=c)
+            finally:
+                c.close()
+
+    def batch(self, op, indexes):
+        """A batch is one YANG Patch (RFC 8072) of create or delete edits; a retrieval, the table."""
+        c = self.conn()
+        try:
+            if op == "retrieve":
+                self.call("GET", RC_TABLE, conn=c)
+                return
+            edits = []
+            for i in indexes:
+                target = "/vmConfigTable/vmConfigEntry=%d" % i
+                if self.fmt == "json":
+                    value = ',"value":{"NEW-VMM-MIB:vmConfigEntry":[{"vmIndex":%d,"vmName":"vr-%d"}]}' % (i, i) if op == "create" else ""
+                    edits.append('{"edit-id":"%d","operation":"%s","target":"%s"%s}' % (
+                        i, "create" if op == "create" else "delete", target, value))
+                else:
+                    value = "<value>%s</value>" % self.body(i, None) if op == "create" else ""
+                    edits.append("<edit><edit-id>%d</edit-id><operation>%s</operation><target>%s</target>%s</edit>" % (
+                        i, "create" if op == "create" else "delete", target, value))
+            if self.fmt == "json":
+                patch = '{"ietf-yang-patch:yang-patch":{"patch-id":"bench","edit":[%s]}}' % ",".join(edits)
+            else:
+                patch = ('<yang-patch xmlns="urn:ietf:params:xml:ns:yang:ietf-yang-patch"><patch-id>bench</patch-id>%s'
+                         '</yang-patch>' % "".join(edits))
+            headers = {"Authorization": AUTH, "Accept": self.mime, "Content-Type": "application/yang-patch+" + self.fmt}
+            c.request("PATCH", "/restconf/data/NEW-VMM-MIB:NEW-VMM-MIB", body=patch, headers=headers)
+            r = c.getresponse()
+            data = r.read()
+            if r.status != 200:
+                raise RuntimeError("%s YANG Patch: %s %s" % (self.name, r.status, data[:300]))
+        finally:
+            c.close()
+
+    def list_all(self):
+        c = self.conn()
+        try:
+            data = self.call("GET", "/restconf/data/NEW-VMM-MIB:NEW-VMM-MIB", conn=c)
+            return data.count(b"<vmConfigTemplate>" if self.fmt == "xml" else b'"vmConfigTemplate"')
+        finally:
+            c.close()
+
+
 def all_clients(server, traps=None, notify=True):
     return [SnmpClient(server, traps, notify, "2c"), SnmpClient(server, traps, notify, "3"),
             NetconfClient(server, traps, notify), RestClient(server, traps, notify, "xml"),
-            RestClient(server, traps, notify, "json")]
+            RestClient(server, traps, notify, "json"), RestconfClient(server, traps, notify, "xml"),
+            RestconfClient(server, traps, notify, "json")]
 
 
 def make_client(name, server, traps=None, notify=True):

@@ -19,8 +19,9 @@ PAPER_T4 = {
     "Memory consumption": ("SNMPv2c SNMPv3 NETCONF RWS",) * 3,
     "Network usage": ("SNMPv2c NETCONF SNMPv3 RWS (#VR>22)", "SNMPv2c SNMPv3 RWS NETCONF", "SNMPv2c NETCONF SNMPv3 RWS (#VR>30)"),
 }
-IFACES = ["SNMPv2c", "SNMPv3", "NETCONF", "REST-XML", "REST-JSON"]
-PAPER_NAME = {"SNMPv2c": "SNMPv2c", "SNMPv3": "SNMPv3", "NETCONF": "NETCONF", "REST-XML": "RWS", "REST-JSON": None}
+IFACES = ["SNMPv2c", "SNMPv3", "NETCONF", "REST-XML", "REST-JSON", "RESTCONF-XML", "RESTCONF-JSON"]
+PAPER_NAME = {"SNMPv2c": "SNMPv2c", "SNMPv3": "SNMPv3", "NETCONF": "NETCONF", "REST-XML": "RWS", "REST-JSON": None,
+              "RESTCONF-XML": None, "RESTCONF-JSON": None}
 OPS3 = ("create", "retrieve", "remove")
 TARGET_RSS_MB = 73.0
 
@@ -70,7 +71,7 @@ class Data:
 
 
 RETRIEVE_OP = {"snmp": lambda o: o == "get", "netconf": lambda o: o == "get",
-               "rest": lambda o: o.startswith("GET /api/v1/routers/")}
+               "rest": lambda o: o.startswith("GET /api/v1/routers/") or o.startswith("GET /restconf/data/")}
 
 
 def iface_proto(iface):

@@ -146,13 +146,16 @@ def paper_cycles(res, server, traps, label, n_cycles, first_index):
         log("ERROR " + e)
 
 
-def network(res, server, ns_list, workdir):
+def network(res, server, ns_list, workdir, clients=None):
     """Bytes per operation for 1..64 VRs, each interface in its per-VR form (a session per VR, as the
-    paper's snmpset and curl did) and its batch form (one session, one request)."""
+    paper's snmpset and curl did) and its batch form (one session, one request). clients: those to
+    measure (default: every interface, and NETCONF with SSH compression)."""
     path = os.path.join(workdir, "network.pcap")
     idx = 500000
+    if clients is None:
+        clients = C.all_clients(server, None, notify=False) + [C.NetconfClient(server, None, notify=False, compress=True)]
     with Capture(path, server.ports()) as cap:
-        for client in C.all_clients(server, None, notify=False) + [C.NetconfClient(server, None, notify=False, compress=True)]:
+        for client in clients:
             for form in ("single", "batch"):
                 for n in ns_list:
                     ids = list(range(idx, idx + n))

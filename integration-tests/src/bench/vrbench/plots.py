@@ -8,9 +8,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from .util import median, median_ci  # noqa: E402
 
-IFACES = ["SNMPv2c", "SNMPv3", "NETCONF", "REST-XML", "REST-JSON"]
+IFACES = ["SNMPv2c", "SNMPv3", "NETCONF", "REST-XML", "REST-JSON", "RESTCONF-XML", "RESTCONF-JSON"]
 COLORS = {"SNMPv2c": "tab:blue", "SNMPv3": "tab:orange", "NETCONF": "tab:green", "REST-XML": "tab:red",
-          "REST-JSON": "tab:purple"}
+          "REST-JSON": "tab:purple", "RESTCONF-XML": "tab:brown", "RESTCONF-JSON": "tab:pink"}
 OPS3 = ("create", "retrieve", "remove")
 TITLES = {"create": "(a) VR creation", "retrieve": "(b) VR retrieval", "remove": "(c) VR removal"}
 
