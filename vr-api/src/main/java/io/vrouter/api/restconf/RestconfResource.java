@@ -19,10 +19,10 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.EntityTag;
 import jakarta.ws.rs.core.HttpHeaders;
-import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
@@ -31,7 +31,6 @@ import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.util.Date;
 import java.util.List;
-import java.util.Set;
 
 /**
  * RESTCONF (RFC 8040) over NEW-VMM-MIB: the API root, the datastore resource {@code /restconf/data}
@@ -45,8 +44,6 @@ import java.util.Set;
 public class RestconfResource {
     /** The revision of ietf-yang-library this server implements (RFC 8040 section 3.3.3). */
     static final String YANG_LIBRARY_REVISION = "2019-01-04";
-    private static final Set<String> GET_PARAMETERS = Set.of("depth", "fields", "content", "with-defaults");
-    private static final Set<String> WRITE_PARAMETERS = Set.of("insert", "point");
 
     @Inject
     private VirtualRouterService service;
@@ -71,7 +68,6 @@ public class RestconfResource {
     /** {@code /restconf}: the API resource (RFC 8040 section 3.3). */
     @GET
     public Response root() {
-        parameters(Set.of());
         String r = Ns.RESTCONF;
         DataNode api = DataNode.inner(r, "restconf").add(DataNode.inner(r, "data")).add(DataNode.inner(r, "operations"))
                 .add("yang-library-version", YANG_LIBRARY_REVISION);
@@ -82,7 +78,6 @@ public class RestconfResource {
     @GET
     @Path("yang-library-version")
     public Response yangLibraryVersion() {
-        parameters(Set.of());
         return document(DataNode.leaf(Ns.RESTCONF, "yang-library-version", YANG_LIBRARY_REVISION), DataNode.UNBOUNDED, null)
                 .build();
     }
@@ -94,7 +89,6 @@ public class RestconfResource {
     @GET
     @Path("operations")
     public Response operations() {
-        parameters(Set.of());
         return document(DataNode.inner(Ns.RESTCONF, "operations"), DataNode.UNBOUNDED, null).build();
     }
 
@@ -112,20 +106,26 @@ public class RestconfResource {
 
     @GET
     @Path("data")
-    public Response getData() {
-        return get("");
+    public Response getData(@QueryParam("depth") String depth, @QueryParam("fields") String fields,
+                            @QueryParam("content") String content, @QueryParam("with-defaults") String withDefaults) {
+        return get("", depth, fields, content, withDefaults);
     }
 
-    /** GET (and HEAD) of a data resource with depth, fields, content and with-defaults (RFC 8040 sections 4.3, 4.8). */
+    /**
+     * GET (and HEAD) of a data resource with depth, fields, content and with-defaults (RFC 8040
+     * sections 4.3, 4.8); REST's request checks refuse any other query parameter.
+     */
     @GET
     @Path("data/{path: .+}")
-    public Response get(@PathParam("path") @Encoded String path) {
-        MultivaluedMap<String, String> q = parameters(GET_PARAMETERS);
+    public Response get(@PathParam("path") @Encoded String path, @QueryParam("depth") String depthText,
+                        @QueryParam("fields") String fieldsText, @QueryParam("content") String contentText,
+                        @QueryParam("with-defaults") String withDefaultsText) {
+        once();
         ApiPath target = ApiPath.parse(path);
-        int depth = depth(q.getFirst("depth"));
-        Fields fields = q.containsKey("fields") ? Fields.parse(q.getFirst("fields")) : null;
-        Datastore.Content content = content(q.getFirst("content"));
-        WithDefaults wd = withDefaults(q.getFirst("with-defaults"));
+        int depth = depth(depthText);
+        Fields fields = uri.getQueryParameters().containsKey("fields") ? Fields.parse(fieldsText) : null;
+        Datastore.Content content = content(contentText);
+        WithDefaults wd = withDefaults(withDefaultsText);
         Version version = version(target); // before the representation (Version's contract)
         Response.ResponseBuilder unchanged = request.evaluatePreconditions(Date.from(version.modified()), etag(version));
         if (unchanged != null) return unchanged.build();
@@ -158,15 +158,16 @@ public class RestconfResource {
 
     @POST
     @Path("data")
-    public Response postData(byte[] body) {
-        return post("", body);
+    public Response postData(@QueryParam("insert") String insert, @QueryParam("point") String point, byte[] body) {
+        return post("", insert, point, body);
     }
 
     /** POST: creates the one child the body is, below the target (RFC 8040 section 4.4.1); 201 with its Location. */
     @POST
     @Path("data/{path: .+}")
-    public Response post(@PathParam("path") @Encoded String path, byte[] body) {
-        parameters(WRITE_PARAMETERS);
+    public Response post(@PathParam("path") @Encoded String path, @QueryParam("insert") String insert,
+                         @QueryParam("point") String point, byte[] body) {
+        noInsert(insert, point);
         ApiPath target = ApiPath.parse(path);
         ConfigEdit.Target parent = ConfigEdit.target(target);
         InNode data = one(InNode.read(body, Encoding.sent(headers)));
@@ -187,15 +188,16 @@ public class RestconfResource {
 
     @PUT
     @Path("data")
-    public Response putData(byte[] body) {
-        return put("", body);
+    public Response putData(@QueryParam("insert") String insert, @QueryParam("point") String point, byte[] body) {
+        return put("", insert, point, body);
     }
 
     /** PUT: creates or replaces the target (RFC 8040 section 4.5); 201 when it was created, else 204. */
     @PUT
     @Path("data/{path: .+}")
-    public Response put(@PathParam("path") @Encoded String path, byte[] body) {
-        parameters(WRITE_PARAMETERS);
+    public Response put(@PathParam("path") @Encoded String path, @QueryParam("insert") String insert,
+                        @QueryParam("point") String point, byte[] body) {
+        noInsert(insert, point);
         ApiPath target = ApiPath.parse(path);
         ConfigEdit.Target t = ConfigEdit.target(target);
         InNode data = one(InNode.read(body, Encoding.sent(headers)));
@@ -219,7 +221,6 @@ public class RestconfResource {
     @PATCH
     @Path("data/{path: .+}")
     public Response patch(@PathParam("path") @Encoded String path, byte[] body) {
-        parameters(Set.of());
         ApiPath target = ApiPath.parse(path);
         if (Encoding.isYangPatch(headers)) return yangPatch(target, body);
         ConfigEdit.Target t = ConfigEdit.target(target);
@@ -260,7 +261,6 @@ public class RestconfResource {
     @DELETE
     @Path("data/{path: .+}")
     public Response delete(@PathParam("path") @Encoded String path) {
-        parameters(Set.of());
         ApiPath target = ApiPath.parse(path);
         ConfigEdit.Target t = ConfigEdit.target(target);
         ConfigEdit edit = new ConfigEdit(service);
@@ -354,23 +354,20 @@ public class RestconfResource {
         return nodes.get(0);
     }
 
-    /** The query parameters, refused with 400 when one is not among {@code allowed} or given twice (RFC 8040 section 4.8). */
-    private MultivaluedMap<String, String> parameters(Set<String> allowed) {
-        MultivaluedMap<String, String> q = uri.getQueryParameters();
-        for (String name : q.keySet()) {
-            if (!allowed.contains(name)) {
-                throw RestconfError.invalidValue("query parameter '" + name + "' does not apply here"
-                        + (allowed.isEmpty() ? "" : ": this resource takes " + String.join(", ", allowed.stream().sorted().toList())));
-            }
-            if (q.get(name).size() > 1) throw RestconfError.invalidValue("query parameter '" + name + "' is given twice");
+    /** A query parameter given twice is refused (RFC 8040 section 4.8); which ones an operation takes, REST's request checks hold. */
+    private void once() {
+        for (java.util.Map.Entry<String, List<String>> p : uri.getQueryParameters().entrySet()) {
+            if (p.getValue().size() > 1) throw RestconfError.invalidValue("query parameter '" + p.getKey() + "' is given twice");
         }
-        String insert = q.getFirst("insert");
-        if (insert != null || q.containsKey("point")) {
-            // The lists of NEW-VMM-MIB are ordered by the system (by their keys): RFC 8040 section 4.8.5.
+    }
+
+    /** insert and point apply to lists ordered by the user; those of NEW-VMM-MIB are ordered by the system (section 4.8.5). */
+    private void noInsert(String insert, String point) {
+        once();
+        if (insert != null || point != null) {
             throw RestconfError.invalidValue("insert and point apply to lists ordered by the user; those of NEW-VMM-MIB"
                     + " are ordered by the system");
         }
-        return q;
     }
 
     /** RFC 8040 section 4.8.2's depth: 1 to 65535, or unbounded. */
