@@ -13,6 +13,9 @@ import jakarta.xml.bind.annotation.XmlType;
         "vmNetworkConfigPrefixLength"})
 @XmlAccessorType(XmlAccessType.FIELD)
 public class VmNetworkConfigEntry {
+    /** What a vmNetworkConfigPhysAddress looks like: the OpenAPI document declares it, the service checks it. */
+    public static final String MAC_PATTERN = "^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}$";
+
     /** Interface index within the VR, 1..65535; the next free one when absent. */
     @Schema(minimum = "1", maximum = "65535")
     public Integer vmNetworkConfigIndex;
@@ -20,7 +23,7 @@ public class VmNetworkConfigEntry {
     @Schema(minLength = 1, maxLength = 64)
     public String vmNetworkConfigParent;
     /** MAC address as six colon-separated hex octets; generated when absent. */
-    @Schema(pattern = "^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}$")
+    @Schema(pattern = MAC_PATTERN)
     public String vmNetworkConfigPhysAddress;
     public InetAddressType vmNetworkConfigAddressType;
     public String vmNetworkConfigAddress;

@@ -18,8 +18,9 @@ import java.util.regex.Pattern;
  */
 final class Validator {
     static final int MAX_VM_INDEX = Integer.MAX_VALUE;
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
-    private static final Pattern MAC = Pattern.compile("[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}");
+    // The patterns the OpenAPI document declares, so that a client checking against it is refused for nothing else.
+    private static final Pattern NAME = Pattern.compile(VmConfigEntry.NAME_PATTERN);
+    private static final Pattern MAC = Pattern.compile(VmNetworkConfigEntry.MAC_PATTERN);
     private static final Pattern IPV4 = Pattern.compile(
             "((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)");
     private static final Pattern IPV6 = Pattern.compile("[0-9a-fA-F:.]{2,45}");
