@@ -40,6 +40,8 @@ public final class EventLog implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(EventLog.class);
     public static final String FILE = "events.log";
     private static final String HEADER = "vrouterEventLog";
+    /** How the header line starts, as {@link #writeFile} writes it. */
+    private static final byte[] HEADER_START = ("{\"" + HEADER + "\"").getBytes(StandardCharsets.US_ASCII);
 
     private final Path file;
     private final int maxEvents;
@@ -156,17 +158,75 @@ public final class EventLog implements AutoCloseable {
         return Optional.ofNullable(agedAt);
     }
 
-    /** Drops what is over the limits: rewrites the file beside itself and renames it into place. */
+    /**
+     * Drops what is over the limits: rewrites the file beside itself and renames it into place. It
+     * runs under the publishers' lock every few thousand events, so it copies the kept lines as they
+     * are and reads only the events it needs (the oldest ones, for their age), instead of decoding
+     * and encoding every event kept.
+     */
     private void compact() {
         try {
-            List<VrEvent> all = readFile().events;
-            List<VrEvent> kept = withinLimits(all);
-            if (kept.size() < all.size()) agedAt = clock.instant();
+            byte[] b = Files.readAllBytes(file);
+            List<int[]> lines = eventLines(b);
+            int from = Math.max(0, lines.size() - maxEvents);
+            Instant horizon = clock.instant().minus(maxAge);
+            Instant oldest = null;
+            for (; from < lines.size(); from++) {
+                oldest = time(b, lines.get(from));
+                if (oldest != null && !oldest.isBefore(horizon)) break;
+            }
+            if (from > 0) agedAt = clock.instant();
+            List<int[]> kept = lines.subList(from, lines.size());
             out.close();
-            write(kept);
-            out = new FileOutputStream(file.toFile(), true);
-        } catch (IOException e) {
+            try {
+                writeFile(sink -> {
+                    for (int[] line : kept) {
+                        sink.write(b, line[0], line[1] - line[0]);
+                        sink.write('\n');
+                    }
+                });
+            } finally {
+                // the log as it is now, rewritten or (the rewrite failed) as it was
+                out = new FileOutputStream(file.toFile(), true);
+            }
+            count = kept.size();
+            if (count > 0) {
+                oldestSequence = event(b, kept.get(0)).sequence;
+                oldestTime = oldest;
+            }
+        } catch (IOException | RuntimeException e) {
             log.warn("cannot compact the event log {}: {}", file, e.toString());
+        }
+    }
+
+    /** Where each event's line is in the file's bytes: [start, end) of every line but blank ones and the header. */
+    private static List<int[]> eventLines(byte[] b) {
+        List<int[]> lines = new ArrayList<>();
+        for (int start = 0; start < b.length; ) {
+            int end = start;
+            while (end < b.length && b[end] != '\n') end++;
+            if (end > start && !startsWith(b, start, HEADER_START)) lines.add(new int[] {start, end});
+            start = end + 1;
+        }
+        return lines;
+    }
+
+    private static boolean startsWith(byte[] b, int at, byte[] prefix) {
+        if (b.length - at < prefix.length) return false;
+        for (int i = 0; i < prefix.length; i++) if (b[at + i] != prefix[i]) return false;
+        return true;
+    }
+
+    private VrEvent event(byte[] b, int[] line) throws IOException {
+        return json.readValue(b, line[0], line[1] - line[0], VrEvent.class);
+    }
+
+    /** When the event on a line happened; null for a line that is no event (a write cut short): compaction drops it. */
+    private Instant time(byte[] b, int[] line) {
+        try {
+            return Instant.parse(event(b, line).timestamp);
+        } catch (IOException | RuntimeException e) {
+            return null;
         }
     }
 
@@ -178,21 +238,38 @@ public final class EventLog implements AutoCloseable {
     }
 
     private void write(List<VrEvent> events) throws IOException {
+        writeFile(sink -> {
+            for (VrEvent e : events) {
+                sink.write(json.writeValueAsBytes(e));
+                sink.write('\n');
+            }
+        });
+        remember(events);
+    }
+
+    /** What {@link #writeFile} writes after the header. */
+    private interface Lines {
+        void writeTo(java.io.OutputStream sink) throws IOException;
+    }
+
+    /** Writes the header and the lines to a file beside the log, forced to disk, and renames it over the log. */
+    private void writeFile(Lines lines) throws IOException {
         Path tmp = file.resolveSibling(FILE + ".tmp");
-        try (FileOutputStream ch = new FileOutputStream(tmp.toFile())) {
+        try (FileOutputStream ch = new FileOutputStream(tmp.toFile());
+             java.io.BufferedOutputStream sink = new java.io.BufferedOutputStream(ch, 65536)) {
             ObjectNode header = json.createObjectNode();
             ObjectNode h = header.putObject(HEADER);
             h.put("created", created.toString());
             if (agedAt != null) h.put("aged", agedAt.toString());
             // Kept even when every event has aged out, so that sequence numbers never go back.
             h.put("lastSequence", lastSequence);
-            StringBuilder sb = new StringBuilder(json.writeValueAsString(header)).append('\n');
-            for (VrEvent e : events) sb.append(json.writeValueAsString(e)).append('\n');
-            ch.write(sb.toString().getBytes(StandardCharsets.UTF_8));
+            sink.write(json.writeValueAsBytes(header));
+            sink.write('\n');
+            lines.writeTo(sink);
+            sink.flush();
             ch.getFD().sync();
         }
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        remember(events);
     }
 
     private void remember(List<VrEvent> events) {

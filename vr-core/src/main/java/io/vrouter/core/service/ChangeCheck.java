@@ -37,13 +37,17 @@ final class ChangeCheck {
     }
 
     private final Map<Integer, VrRecord> routers;
+    /** vmName to vmIndex of every VR (a VR being removed keeps its name until it is gone). */
+    private final Map<String, Integer> names;
     private final HypervisorDriver driver;
     /** Tells an index that is free now; the check adds the indices this set takes. */
     private final IntPredicate indexFree;
     private final int firstFreeGuess;
 
-    ChangeCheck(Map<Integer, VrRecord> routers, HypervisorDriver driver, IntPredicate indexFree, int firstFreeGuess) {
+    ChangeCheck(Map<Integer, VrRecord> routers, Map<String, Integer> names, HypervisorDriver driver,
+                IntPredicate indexFree, int firstFreeGuess) {
         this.routers = routers;
+        this.names = names;
         this.driver = driver;
         this.indexFree = indexFree;
         this.firstFreeGuess = firstFreeGuess;
@@ -220,15 +224,14 @@ final class ChangeCheck {
      * vmName is unique across the VRs as they will be: a VR outside the set keeps its name (one
      * being removed too, until it is gone), and so does one of the set that is not renamed; of the
      * VRs that take a new name, the one at fault is the first that wants a name already taken (a VR
-     * the set renames or removes gives its name up for the others).
+     * the set renames or removes gives its name up for the others). The owner of a name outside the
+     * set is looked up in the service's index of names, so a set costs its own size, not the
+     * number of VRs.
      */
     private void names(List<Target> targets) {
         Set<Integer> inSet = new HashSet<>();
         for (Target t : targets) inSet.add(t.vmIndex());
         Map<String, Integer> taken = new HashMap<>();
-        for (VrRecord r : routers.values()) {
-            if (!inSet.contains(r.vmIndex)) taken.put(r.config.vmName, r.vmIndex);
-        }
         List<Target> named = new ArrayList<>();
         for (Target t : targets) {
             if (t.kind() == Kind.JOIN) {
@@ -240,9 +243,15 @@ final class ChangeCheck {
             }
         }
         for (Target t : named) {
-            Integer other = taken.putIfAbsent(t.after().vmName, t.vmIndex());
+            String name = t.after().vmName;
+            Integer other = taken.putIfAbsent(name, t.vmIndex());
+            if (other == null) {
+                Integer owner = names.get(name);
+                // the index of names may still hold a VR forgotten a moment ago: the registry decides
+                if (owner != null && !inSet.contains(owner) && routers.containsKey(owner)) other = owner;
+            }
             if (other != null && other != t.vmIndex()) {
-                throw new ConflictException(Reason.NOT_UNIQUE, "vmName", "a VR named '" + t.after().vmName
+                throw new ConflictException(Reason.NOT_UNIQUE, "vmName", "a VR named '" + name
                         + "' already exists (vmIndex " + other + ")").at(t.vmIndex(), null);
             }
         }

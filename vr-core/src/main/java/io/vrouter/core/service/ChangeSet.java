@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.IntFunction;
 import java.util.function.Predicate;
 
 /**
@@ -155,17 +156,34 @@ public final class ChangeSet {
      * already is a {@link NotFoundException}.
      */
     public static ChangeSet between(Map<Integer, VmConfigEntry> from, Map<Integer, VmConfigEntry> to) {
+        return between(to.keySet(), from.keySet(), from::get, to::get);
+    }
+
+    /**
+     * The same among the given VRs only, in their order, with the rows of both configurations read
+     * by vmIndex (null: no row): for a configuration that knows which rows an edit touched, so that
+     * the set costs the edit and not the number of VRs. VRs not given are left alone.
+     */
+    public static ChangeSet between(Iterable<Integer> indices, IntFunction<VmConfigEntry> from,
+                                    IntFunction<VmConfigEntry> to) {
+        return between(indices, indices, from, to);
+    }
+
+    private static ChangeSet between(Iterable<Integer> inTo, Iterable<Integer> inFrom, IntFunction<VmConfigEntry> from,
+                                     IntFunction<VmConfigEntry> to) {
         Builder b = builder();
-        for (VmConfigEntry row : to.values()) {
-            VmConfigEntry was = from.get(row.vmIndex);
+        for (Integer i : inTo) {
+            VmConfigEntry row = to.apply(i);
+            if (row == null) continue;
+            VmConfigEntry was = from.apply(i);
             if (was == null) {
                 b.create(row);
             } else if (was != row && !same(was, row)) {
                 b.edit(row.vmIndex, difference(was, row));
             }
         }
-        for (Integer i : from.keySet()) {
-            if (!to.containsKey(i)) b.add(new Remove(i, false));
+        for (Integer i : inFrom) {
+            if (from.apply(i) != null && to.apply(i) == null) b.add(new Remove(i, false));
         }
         return b.build();
     }

@@ -457,7 +457,7 @@ public final class VirtualRouterService implements AutoCloseable {
     }
 
     private ChangeCheck checker() {
-        return new ChangeCheck(routers, driver, i -> !routers.containsKey(i), nextAvailableVmIndex());
+        return new ChangeCheck(routers, names, driver, i -> !routers.containsKey(i), nextAvailableVmIndex());
     }
 
     /** The set's one journal record: the rows it writes, and the VRs it marks as being removed. */

@@ -83,6 +83,8 @@ public final class SimulatedDriver implements HypervisorDriver {
     private final Path journal;
     private final ObjectMapper json = ModelJson.mapper();
     private final ConcurrentSkipListMap<Integer, SimVm> vms = new ConcurrentSkipListMap<>();
+    /** VM name to vmIndex: names are unique on the host, and claiming one must not scan every VM. */
+    private final ConcurrentHashMap<String, Integer> names = new ConcurrentHashMap<>();
     private final Map<String, String> failures = new ConcurrentHashMap<>();
     private final long startMillis = System.currentTimeMillis();
     private Writer journalOut;
@@ -152,7 +154,7 @@ public final class SimulatedDriver implements HypervisorDriver {
         if (vms.containsKey(config.vmIndex)) {
             throw new DriverException("VM_EXISTS", "a VM with vmIndex " + config.vmIndex + " exists already");
         }
-        nameFree(config.vmName, config.vmIndex);
+        claimName(config.vmName, config.vmIndex);
         SimVm vm = new SimVm();
         vm.vmIndex = config.vmIndex;
         vm.name = config.vmName;
@@ -168,7 +170,10 @@ public final class SimulatedDriver implements HypervisorDriver {
     public void reconfigure(VmConfigEntry config) throws DriverException {
         SimVm vm = require(config.vmIndex);
         step("reconfigure", config.vmName, Duration.ZERO);
-        nameFree(config.vmName, config.vmIndex);
+        if (!vm.name.equals(config.vmName)) {
+            claimName(config.vmName, config.vmIndex);
+            names.remove(vm.name, vm.vmIndex);
+        }
         vm.name = config.vmName;
         vm.cpus = config.vmConfigCpuNumber;
         vm.memoryMiB = config.vmConfigMemory;
@@ -210,10 +215,10 @@ public final class SimulatedDriver implements HypervisorDriver {
     public void destroy(int vmIndex) throws DriverException {
         SimVm vm = vms.get(vmIndex);
         step("destroy", vm == null ? "?" : vm.name, latency.destroy());
-        if (vms.remove(vmIndex) != null) {
-            ObjectNode line = json.createObjectNode();
-            line.put("destroy", vmIndex);
-            append(line);
+        SimVm gone = vms.remove(vmIndex);
+        if (gone != null) {
+            names.remove(gone.name, vmIndex);
+            append("{\"destroy\":" + vmIndex + "}");
         }
     }
 
@@ -256,7 +261,9 @@ public final class SimulatedDriver implements HypervisorDriver {
 
     /** Removes a VM as another tool on the host would; the host's event feed reports it. For tests. */
     public void deleteBehindTheBack(int vmIndex) {
-        if (vms.remove(vmIndex) != null && listener != null) listener.vmVanished(vmIndex);
+        SimVm gone = vms.remove(vmIndex);
+        if (gone != null) names.remove(gone.name, vmIndex);
+        if (gone != null && listener != null) listener.vmVanished(vmIndex);
     }
 
     /** Changes a VM's power state as another tool on the host would. For tests. */
@@ -268,11 +275,10 @@ public final class SimulatedDriver implements HypervisorDriver {
     }
 
     /** VM names are unique on this host, as domain or namespace names are on others. */
-    private void nameFree(String name, int vmIndex) throws DriverException {
-        for (SimVm other : vms.values()) {
-            if (other.vmIndex != vmIndex && other.name.equals(name)) {
-                throw new DriverException("VM_NAME_TAKEN", "VM " + other.vmIndex + " is named '" + name + "' already");
-            }
+    private void claimName(String name, int vmIndex) throws DriverException {
+        Integer other = names.putIfAbsent(name, vmIndex);
+        if (other != null && other != vmIndex) {
+            throw new DriverException("VM_NAME_TAKEN", "VM " + other + " is named '" + name + "' already");
         }
     }
 
@@ -375,15 +381,18 @@ public final class SimulatedDriver implements HypervisorDriver {
     // ---------------------------------------------------------------- the host journal
 
     private void record(SimVm vm) {
-        ObjectNode line = json.createObjectNode();
-        line.set("vm", json.valueToTree(vm));
-        append(line);
-    }
-
-    private synchronized void append(ObjectNode line) {
         if (journal == null) return;
         try {
-            journalOut.write(line.toString());
+            append("{\"vm\":" + json.writeValueAsString(vm) + "}");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot encode a VM of the simulated host", e);
+        }
+    }
+
+    private synchronized void append(String line) {
+        if (journal == null) return;
+        try {
+            journalOut.write(line);
             journalOut.write('\n');
             journalOut.flush();
         } catch (IOException e) {
@@ -406,10 +415,13 @@ public final class SimulatedDriver implements HypervisorDriver {
                             break;
                         }
                         if (node.has("destroy")) {
-                            vms.remove(node.get("destroy").asInt());
+                            SimVm gone = vms.remove(node.get("destroy").asInt());
+                            if (gone != null) names.remove(gone.name, gone.vmIndex);
                         } else {
                             SimVm vm = json.treeToValue(node.get("vm"), SimVm.class);
-                            vms.put(vm.vmIndex, vm);
+                            SimVm was = vms.put(vm.vmIndex, vm);
+                            if (was != null) names.remove(was.name, was.vmIndex);
+                            names.put(vm.name, vm.vmIndex);
                         }
                     }
                 }
