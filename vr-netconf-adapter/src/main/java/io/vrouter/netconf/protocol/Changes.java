@@ -33,7 +33,7 @@ final class Changes {
     static List<RpcError> check(VirtualRouterService service, ConfigData base, ConfigData edited, boolean dropRefused) {
         List<RpcError> errors = new ArrayList<>();
         while (true) {
-            ChangeSet set = ChangeSet.between(base.rows(), edited.rows());
+            ChangeSet set = between(base, edited);
             try {
                 for (VmConfigEntry row : service.validate(set)) edited.put(row);
                 return errors;
@@ -50,13 +50,18 @@ final class Changes {
         return base.get(vmIndex) != edited.get(vmIndex);
     }
 
+    /** The change set from {@code base} to {@code edited}, found among the rows edited. */
+    static ChangeSet between(ConfigData base, ConfigData edited) {
+        return ChangeSet.between(edited.changedFrom(base), base::get, edited::get);
+    }
+
     /** What {@link #apply} did: the service's refusal, if any, and when the hypervisor work of the change is over. */
     record Applied(List<RpcError> errors, CompletableFuture<?> work) {
     }
 
     /** Applies the change from {@code base} to {@code edited}. */
     static Applied apply(VirtualRouterService service, ConfigData base, ConfigData edited) {
-        ChangeSet set = ChangeSet.between(base.rows(), edited.rows());
+        ChangeSet set = between(base, edited);
         if (set.isEmpty()) return new Applied(List.of(), CompletableFuture.completedFuture(null));
         try {
             return new Applied(List.of(), service.apply(set).completion());

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.function.IntFunction;
 
 /**
  * RFC 6470's netconf-config-change: who changed the running configuration and what, as the edits
@@ -28,6 +29,14 @@ final class ConfigChange {
      * ({@code by} null, a confirmed commit restored); empty when nothing differs.
      */
     static Optional<DataNode> between(NetconfSession by, Map<Integer, VmConfigEntry> before, Map<Integer, VmConfigEntry> after) {
+        TreeSet<Integer> indices = new TreeSet<>(before.keySet());
+        indices.addAll(after.keySet());
+        return between(by, indices, before::get, after::get);
+    }
+
+    /** The same among the given VRs only (those an edit touched), the rows read by vmIndex (null: none). */
+    static Optional<DataNode> between(NetconfSession by, Iterable<Integer> indices, IntFunction<VmConfigEntry> before,
+                                      IntFunction<VmConfigEntry> after) {
         DataNode.Inner n = DataNode.inner(Ns.NETCONF_NOTIFICATIONS, "netconf-config-change");
         DataNode.Inner changedBy = DataNode.inner(Ns.NETCONF_NOTIFICATIONS, "changed-by");
         if (by == null) {
@@ -37,11 +46,9 @@ final class ConfigChange {
         }
         n.add(changedBy).add("datastore", "running");
         int edits = 0;
-        TreeSet<Integer> indices = new TreeSet<>(before.keySet());
-        indices.addAll(after.keySet());
         for (int i : indices) {
-            VmConfigEntry was = before.get(i);
-            VmConfigEntry now = after.get(i);
+            VmConfigEntry was = before.apply(i);
+            VmConfigEntry now = after.apply(i);
             if (was == now) continue;
             if (was == null || now == null) {
                 n.add(edit(Paths.entry(i), was == null ? "create" : "delete"));

@@ -120,7 +120,7 @@ public final class EditConfig {
                 if (exists) throw dataExists(path, "the data exists already");
                 return false;
             case REPLACE:
-                for (VmConfigEntry c : new ArrayList<>(data.values())) data.remove(c.vmIndex);
+                data.clear();
                 return false;
             default:
                 return false;
@@ -145,14 +145,14 @@ public final class EditConfig {
     }
 
     private void networkTable(Element table, Op op) throws RpcError {
-        boolean any = data.values().stream().anyMatch(c -> !c.interfaces().isEmpty());
         switch (op) {
             case DELETE:
             case REMOVE:
             case REPLACE:
-                if (op == Op.DELETE && !any) throw dataMissing(Paths.NETWORK_TABLE, "there are no interfaces to delete");
-                for (VmConfigEntry c : new ArrayList<>(data.values())) {
-                    if (c.interfaces().isEmpty()) continue;
+                if (op == Op.DELETE && !anyInterface()) throw dataMissing(Paths.NETWORK_TABLE, "there are no interfaces to delete");
+                List<VmConfigEntry> withInterfaces = new ArrayList<>();
+                for (VmConfigEntry c : data.values()) if (!c.interfaces().isEmpty()) withInterfaces.add(c);
+                for (VmConfigEntry c : withInterfaces) {
                     VmConfigEntry n = c.copy();
                     n.vmNetworkConfigTable = null;
                     data.put(n);
@@ -160,7 +160,7 @@ public final class EditConfig {
                 if (op != Op.REPLACE) return;
                 break;
             case CREATE:
-                if (any) throw dataExists(Paths.NETWORK_TABLE, "vmNetworkConfigTable exists already");
+                if (anyInterface()) throw dataExists(Paths.NETWORK_TABLE, "vmNetworkConfigTable exists already");
                 break;
             default:
                 break;
@@ -178,6 +178,12 @@ public final class EditConfig {
                 fail(err);
             }
         }
+    }
+
+    /** Whether any VR has an interface (reads every row: only the operations on the whole table ask). */
+    private boolean anyInterface() {
+        for (VmConfigEntry c : data.values()) if (!c.interfaces().isEmpty()) return true;
+        return false;
     }
 
     // ------------------------------------------------------------------ vmConfigEntry

@@ -536,7 +536,7 @@ public final class NetconfSession {
     /** Tells the subscribers that this session changed running from {@code before} to {@code after} (RFC 6470). */
     private void configChanged(ConfigData before, ConfigData after) {
         if (!ctx.hasSubscriptions()) return;
-        ConfigChange.between(this, before.rows(), after.rows()).ifPresent(ctx::publish);
+        ConfigChange.between(this, after.changedFrom(before), before::get, after::get).ifPresent(ctx::publish);
     }
 
     enum TestOption { TEST_THEN_SET, SET, TEST_ONLY }
@@ -588,9 +588,7 @@ public final class NetconfSession {
         Datastores ds = ctx.datastores();
         if (!ds.candidateModified()) return new Changes.Applied(List.of(), java.util.concurrent.CompletableFuture.completedFuture(null));
         ConfigData[] cb = ds.candidateAndBase();
-        java.util.Set<Integer> indices = new java.util.TreeSet<>(cb[0].rows().keySet());
-        indices.addAll(cb[1].rows().keySet());
-        for (int i : indices) {
+        for (int i : cb[0].changedFrom(cb[1])) {
             if (cb[0].get(i) != cb[1].get(i)) touched.put(i, ctx.service().getConfig(i).orElse(null));
         }
         Changes.Applied applied = Changes.apply(ctx.service(), cb[1], cb[0]);
