@@ -286,7 +286,7 @@ public final class ConfigStore implements AutoCloseable {
     private Scan scan(Path file) throws IOException {
         byte[] b;
         try {
-            b = Files.readAllBytes(file);
+            b = FileBytes.read(file);
         } catch (NoSuchFileException e) {
             return new Scan(file, List.of(), List.of(), 0, false);
         }
@@ -364,7 +364,7 @@ public final class ConfigStore implements AutoCloseable {
     private Snapshot readSnapshot(Path file) throws IOException {
         byte[] b;
         try {
-            b = Files.readAllBytes(file);
+            b = FileBytes.read(file);
         } catch (NoSuchFileException e) {
             return new Snapshot(0, List.of(), false);
         }

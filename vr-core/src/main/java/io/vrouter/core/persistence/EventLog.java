@@ -166,7 +166,7 @@ public final class EventLog implements AutoCloseable {
      */
     private void compact() {
         try {
-            byte[] b = Files.readAllBytes(file);
+            byte[] b = FileBytes.read(file);
             List<int[]> lines = eventLines(b);
             int from = Math.max(0, lines.size() - maxEvents);
             Instant horizon = clock.instant().minus(maxAge);
