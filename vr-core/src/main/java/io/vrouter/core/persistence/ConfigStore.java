@@ -22,6 +22,7 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -37,7 +38,10 @@ import org.slf4j.LoggerFactory;
  * <p>Every change is one <em>record</em>, a line of {@code config.journal}: a CRC-32C of the rest of
  * the line, then {@code {"seq":N,"ops":[...]}}, where the operations (rows written, rows marked as
  * being removed, rows forgotten) are made durable together, all or none, with one write and one
- * fsync before the call returns. Sequence numbers run on without a gap across compactions.
+ * fsync before the call returns. Records written while a fsync is under way are made durable
+ * together by the next one (group commit), so that writers on several threads share the disk's
+ * flushes instead of queueing one flush each. Sequence numbers run on without a gap across
+ * compactions.
  *
  * <p>When the journal has grown well past the number of rows, every row is written to a new
  * {@code config.snapshot.json} (beside the old one, then renamed over it atomically) that names the
@@ -90,8 +94,12 @@ public final class ConfigStore implements AutoCloseable {
      * change would fail.
      */
     private RandomAccessFile journal;
-    /** The sequence number of the last record made durable. */
+    /** The sequence number of the last record written. */
     private long seq;
+    /** The sequence number of the last record made durable (fsync, or a snapshot that holds it). */
+    private long durable;
+    /** Whether a thread is making the journal durable (outside the lock); others wait for it. */
+    private boolean syncing;
     private int opsSinceSnapshot;
     /** Set when a failed write could not be undone: the journal's end is unknown, so no more writes. */
     private IOException broken;
@@ -238,6 +246,7 @@ public final class ConfigStore implements AutoCloseable {
             }
         }
         seq = last;
+        durable = last;
         return missing;
     }
 
@@ -343,7 +352,7 @@ public final class ConfigStore implements AutoCloseable {
         String body = json.writeValueAsString(new JournalRecord(seq, ops));
         CRC32C crc = new CRC32C();
         crc.update(body.getBytes(StandardCharsets.UTF_8));
-        return String.format("%08x", crc.getValue()) + ' ' + body + '\n';
+        return HexFormat.of().toHexDigits((int) crc.getValue()) + ' ' + body + '\n';
     }
 
     private static boolean blank(byte[] b, int start, int end) {
@@ -466,7 +475,15 @@ public final class ConfigStore implements AutoCloseable {
 
         /** Makes the change durable; when this returns normally it survives a crash. */
         public void commit() {
-            ConfigStore.this.commit(List.copyOf(ops));
+            sync(write());
+        }
+
+        /**
+         * Writes the change's record and returns its number: it is durable once {@link #sync} of that
+         * number returns, so that a caller can let go of its own locks while the disk flushes.
+         */
+        public long write() {
+            return ConfigStore.this.write(List.copyOf(ops));
         }
     }
 
@@ -498,8 +515,8 @@ public final class ConfigStore implements AutoCloseable {
         change().remove(vmIndex).commit();
     }
 
-    private synchronized void commit(List<Op> ops) {
-        if (ops.isEmpty()) return;
+    private synchronized long write(List<Op> ops) {
+        if (ops.isEmpty()) return seq;
         if (journal == null) throw new IllegalStateException("the configuration store is not open");
         if (broken != null) {
             throw new UncheckedIOException("the configuration journal in " + dir + " failed earlier; restart", broken);
@@ -510,7 +527,6 @@ public final class ConfigStore implements AutoCloseable {
             end = journal.length();
             journal.seek(end);
             journal.write(bytes);
-            journal.getFD().sync();
         } catch (IOException e) {
             undo(end, e);
             throw new UncheckedIOException("cannot write the configuration journal in " + dir, e);
@@ -522,8 +538,59 @@ public final class ConfigStore implements AutoCloseable {
             try {
                 compact();
             } catch (IOException e) {
-                // The record is durable in the journal; compaction is tried again after the next change.
+                // The record is in the journal; compaction is tried again after the next change.
                 log.warn("writing the configuration snapshot in {} failed: {}", dir, e.toString());
+            }
+        }
+        return seq;
+    }
+
+    /**
+     * Returns once every record up to {@code upTo} is durable: one thread flushes the journal for
+     * every record written so far while the others wait for it, and find their own record flushed.
+     */
+    public void sync(long upTo) {
+        RandomAccessFile file;
+        long target;
+        synchronized (this) {
+            // Not cut short by an interrupt (an SSH session ending): the record is written and its
+            // writer must not answer before it is durable; the interrupt is left for its owner.
+            boolean interrupted = false;
+            while (durable < upTo && syncing) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) Thread.currentThread().interrupt();
+            if (durable >= upTo) return;
+            if (broken != null) {
+                throw new UncheckedIOException("the configuration journal in " + dir + " failed earlier; restart", broken);
+            }
+            syncing = true;
+            file = journal;
+            target = seq;
+        }
+        IOException failed = null;
+        try {
+            file.getFD().sync();
+        } catch (IOException e) {
+            failed = e;
+        }
+        synchronized (this) {
+            syncing = false;
+            notifyAll();
+            if (failed == null) {
+                durable = Math.max(durable, target);
+            } else if (durable < upTo && file == journal) {
+                // Records may be written and not durable, and later ones after them: no undo is
+                // possible, so nothing more is written until a restart reads what the disk holds.
+                broken = failed;
+            }
+            // (a compaction that replaced the journal meanwhile made every record durable in its snapshot)
+            if (durable < upTo) {
+                throw new UncheckedIOException("cannot flush the configuration journal in " + dir, failed);
             }
         }
     }
@@ -566,6 +633,7 @@ public final class ConfigStore implements AutoCloseable {
         journal = openForAppend(journalFile);
         syncDirectory();
         opsSinceSnapshot = 0;
+        durable = seq;
     }
 
     private static RandomAccessFile openForAppend(Path file) throws IOException {

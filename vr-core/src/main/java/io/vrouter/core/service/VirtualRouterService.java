@@ -389,34 +389,57 @@ public final class VirtualRouterService implements AutoCloseable {
 
     // ---------------------------------------------------------------- writes: change sets
 
-    /** What {@link #apply} accepted: each VR as accepted (in the set's order), and the set's outcome. */
-    public record Applied(List<Accepted> routers, CompletableFuture<Void> completion) {
+    /**
+     * What {@link #apply} accepted: each VR as accepted (in the set's order), the set's outcome, and
+     * what makes its journal record durable ({@link #awaitDurable}).
+     */
+    public record Applied(List<Accepted> routers, CompletableFuture<Void> completion, Runnable durable) {
         /** The one VR of a set of one. */
         public Accepted only() {
             return routers.get(0);
+        }
+
+        /** Returns once the set's journal record is durable: at once after {@link #apply}; after {@link #accept}, a flush. */
+        public void awaitDurable() {
+            durable.run();
         }
     }
 
     /**
      * Checks a change set against the VRs as they are and, when every rule holds, accepts it: one
-     * journal record makes it durable, the VRs show their new rows at once, and the hypervisor work
-     * runs afterwards, after the earlier work of every VR and name it touches. A set that breaks a
+     * journal record makes it durable before this returns, the VRs show their new rows at once (a
+     * flush of the disk before that), and the hypervisor work runs once the record is durable, after the earlier work of every VR and name it touches. A set that breaks a
      * rule throws the {@link VrException} naming the VR, the column and the reason, and changes
      * nothing; a set whose hypervisor work fails is undone whole, and its completion (and that of each
      * VR) fails with a {@link ChangeFailedException}.
      */
     public Applied apply(ChangeSet set) {
+        Applied applied = accept(set);
+        applied.awaitDurable();
+        return applied;
+    }
+
+    /**
+     * Accepts a set as {@link #apply} does and returns before its journal record is flushed to disk,
+     * for an interface that holds a lock of its own around accepting (NETCONF's datastores): it lets
+     * go of that lock, then calls {@link Applied#awaitDurable} before it tells anyone the set was
+     * accepted. Sets accepted meanwhile share one flush (ConfigStore.sync). The set's hypervisor
+     * work waits for the flush whatever the caller does. Readers and event subscribers see the set
+     * up to one flush before it is durable; a crash in that moment loses it as if never asked for.
+     */
+    public Applied accept(ChangeSet set) {
         if (set == null || set.isEmpty()) throw new ValidationException("body", "nothing to change");
         synchronized (writeLock) {
             conditions(set);
             List<Target> targets = checker().check(set);
-            journal(targets);
+            long record = journal(targets);
             ChangeRun run = new ChangeRun(this, ++sets, register(targets));
             // The VRs as accepted, before their work can start.
             List<Accepted> accepted = new ArrayList<>(run.targets.size());
             for (Target t : run.targets) accepted.add(accepted(run, t.record()));
-            schedule(run);
-            return new Applied(accepted, run.outcome);
+            // (thenRunAsync, not runAsync: a pool shut down fails the future instead of throwing here)
+            schedule(run, CompletableFuture.completedFuture(null).thenRunAsync(() -> store.sync(record), workers));
+            return new Applied(accepted, run.outcome, () -> store.sync(record));
         }
     }
 
@@ -460,8 +483,11 @@ public final class VirtualRouterService implements AutoCloseable {
         return new ChangeCheck(routers, names, driver, i -> !routers.containsKey(i), nextAvailableVmIndex());
     }
 
-    /** The set's one journal record: the rows it writes, and the VRs it marks as being removed. */
-    private void journal(List<Target> targets) {
+    /**
+     * Writes the set's one journal record (the rows it writes, and the VRs it marks as being removed)
+     * and returns its number, for {@link ConfigStore#sync}.
+     */
+    private long journal(List<Target> targets) {
         ConfigStore.Change record = store.change();
         for (Target t : targets) {
             if (t.kind() == Kind.REMOVE) {
@@ -470,7 +496,7 @@ public final class VirtualRouterService implements AutoCloseable {
                 record.put(t.after());
             }
         }
-        record.commit();
+        return record.write();
     }
 
     /** Puts the accepted rows in the registry; returns the targets with the records of the new VRs. */
@@ -515,8 +541,9 @@ public final class VirtualRouterService implements AutoCloseable {
      * sets on one VR never interleave, and a set that takes a name another gives up waits for it;
      * it becomes a dependent of those sets, and is not applied if one of them fails.
      */
-    private void schedule(ChangeRun run) {
+    private void schedule(ChangeRun run, CompletableFuture<Void> durable) {
         Map<Object, CompletableFuture<Void>> before = new LinkedHashMap<>();
+        before.put(durable, durable);
         for (Target t : run.targets) {
             VrRecord r = t.record();
             synchronized (r) {
@@ -580,8 +607,13 @@ public final class VirtualRouterService implements AutoCloseable {
      * many disappear one by one, as their VMs do.
      */
     void gone(VrRecord r) {
+        long record;
         synchronized (writeLock) {
-            store.remove(r.vmIndex);
+            record = store.change().remove(r.vmIndex).write();
+        }
+        // the flush shared with other writers, outside the lock; the VR keeps its index and name until then
+        store.sync(record);
+        synchronized (writeLock) {
             forget(r, null);
         }
     }

@@ -9,8 +9,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -89,6 +93,29 @@ class ConfigStoreTest {
         try (var s = Files.list(dir)) {
             return s.filter(p -> p.getFileName().toString().startsWith(prefix)).toList();
         }
+    }
+
+    @Test
+    void recordsWrittenByManyThreadsAtOnceAreAllKeptWithoutAGap() throws Exception {
+        // The writers share flushes of the disk (group commit): each returns once its own record is durable.
+        try (ConfigStore store = new ConfigStore(dir)) {
+            store.open();
+            ExecutorService pool = Executors.newFixedThreadPool(8);
+            try {
+                List<Future<?>> writers = new ArrayList<>();
+                for (int t = 0; t < 8; t++) {
+                    int first = t * 50 + 1;
+                    writers.add(pool.submit(() -> {
+                        for (int i = first; i < first + 50; i++) store.put(row(i), false);
+                    }));
+                }
+                for (Future<?> w : writers) w.get();
+            } finally {
+                pool.shutdown();
+            }
+        }
+        assertThat(reopened()).containsExactlyInAnyOrderElementsOf(range(1, 400));
+        assertThat(Files.readAllLines(journal())).hasSize(400);
     }
 
     @Test

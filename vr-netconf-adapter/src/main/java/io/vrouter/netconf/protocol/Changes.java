@@ -55,18 +55,31 @@ final class Changes {
         return ChangeSet.between(edited.changedFrom(base), base::get, edited::get);
     }
 
-    /** What {@link #apply} did: the service's refusal, if any, and when the hypervisor work of the change is over. */
-    record Applied(List<RpcError> errors, CompletableFuture<?> work) {
+    /**
+     * What {@link #apply} did: the service's refusal, if any, when the hypervisor work of the change
+     * is over, and what makes it durable: the caller calls {@link #awaitDurable} before it replies,
+     * once it has let go of the datastores' lock, so that sessions editing at once share one flush of
+     * the journal.
+     */
+    record Applied(List<RpcError> errors, CompletableFuture<?> work, Runnable durable) {
+        static Applied nothing(List<RpcError> errors) {
+            return new Applied(errors, CompletableFuture.completedFuture(null), () -> { });
+        }
+
+        void awaitDurable() {
+            durable.run();
+        }
     }
 
-    /** Applies the change from {@code base} to {@code edited}. */
+    /** Accepts the change from {@code base} to {@code edited} (durable once {@link Applied#awaitDurable} returns). */
     static Applied apply(VirtualRouterService service, ConfigData base, ConfigData edited) {
         ChangeSet set = between(base, edited);
-        if (set.isEmpty()) return new Applied(List.of(), CompletableFuture.completedFuture(null));
+        if (set.isEmpty()) return Applied.nothing(List.of());
         try {
-            return new Applied(List.of(), service.apply(set).completion());
+            VirtualRouterService.Applied accepted = service.accept(set);
+            return new Applied(List.of(), accepted.completion(), accepted::awaitDurable);
         } catch (VrException e) {
-            return new Applied(List.of(error(e)), CompletableFuture.completedFuture(null));
+            return Applied.nothing(List.of(error(e)));
         }
     }
 

@@ -511,6 +511,16 @@ public final class NetconfSession {
      */
     private List<RpcError> edit(Datastores.Name target, Element config, EditConfig.Op defaultOp,
                                 EditConfig.ErrorOption errorOption, TestOption test) throws RpcError {
+        List<Changes.Applied> accepted = new ArrayList<>(1);
+        List<RpcError> errors = edit(target, config, defaultOp, errorOption, test, accepted);
+        // outside the datastores' lock, so that sessions editing at once share one flush of the journal
+        for (Changes.Applied a : accepted) a.awaitDurable();
+        return errors;
+    }
+
+    private List<RpcError> edit(Datastores.Name target, Element config, EditConfig.Op defaultOp,
+                                EditConfig.ErrorOption errorOption, TestOption test,
+                                List<Changes.Applied> accepted) throws RpcError {
         Datastores ds = ctx.datastores();
         synchronized (ds) {
             ds.checkWritable(target, id);
@@ -525,7 +535,9 @@ public final class NetconfSession {
             if (target == Datastores.Name.CANDIDATE) {
                 ds.storeCandidate(edit.data(), cb[1]);
             } else {
-                List<RpcError> refused = Changes.apply(ctx.service(), cb[1], edit.data()).errors();
+                Changes.Applied applied = Changes.apply(ctx.service(), cb[1], edit.data());
+                accepted.add(applied);
+                List<RpcError> refused = applied.errors();
                 errors.addAll(refused);
                 if (refused.isEmpty()) configChanged(cb[1], edit.data());
             }
@@ -555,10 +567,13 @@ public final class NetconfSession {
             throw RpcError.invalidValue(null, "source and target are the same datastore").info("bad-element", "target");
         }
         if (target == Datastores.Name.CANDIDATE) return discard();
+        Changes.Applied applied;
         synchronized (ctx.datastores()) {
             ctx.datastores().checkWritable(Datastores.Name.RUNNING, id);
-            return Outcome.errors(commitCandidate(new HashMap<>()).errors());
+            applied = commitCandidate(new HashMap<>());
         }
+        applied.awaitDurable();
+        return Outcome.errors(applied.errors());
     }
 
     // ------------------------------------------------------------------ candidate
@@ -570,23 +585,27 @@ public final class NetconfSession {
     private Outcome commit(Element op) throws RpcError {
         ConfirmedCommit.Params p = ConfirmedCommit.Params.of(op);
         Datastores ds = ctx.datastores();
+        Changes.Applied applied;
         synchronized (ds) {
             ds.checkWritable(Datastores.Name.RUNNING, id);
             ctx.confirmedCommit().checkCommit(this, p);
             Map<Integer, VmConfigEntry> touched = new HashMap<>();
-            Changes.Applied applied = commitCandidate(touched);
+            applied = commitCandidate(touched);
             if (applied.errors().isEmpty()) ctx.confirmedCommit().committed(this, p, touched, applied.work());
-            return Outcome.errors(applied.errors());
         }
+        // outside the datastores' lock, so that sessions committing at once share one flush of the journal
+        applied.awaitDurable();
+        return Outcome.errors(applied.errors());
     }
 
     /**
      * Applies the candidate's changes to running; {@code touched} gets the running rows, before, of
-     * the VRs they change (null for VRs they create). Called with the datastores locked.
+     * the VRs they change (null for VRs they create). Called with the datastores locked; the caller
+     * makes what it applied durable ({@link Changes.Applied#awaitDurable}) once it lets go of them.
      */
     private Changes.Applied commitCandidate(Map<Integer, VmConfigEntry> touched) {
         Datastores ds = ctx.datastores();
-        if (!ds.candidateModified()) return new Changes.Applied(List.of(), java.util.concurrent.CompletableFuture.completedFuture(null));
+        if (!ds.candidateModified()) return Changes.Applied.nothing(List.of());
         ConfigData[] cb = ds.candidateAndBase();
         for (int i : cb[0].changedFrom(cb[1])) {
             if (cb[0].get(i) != cb[1].get(i)) touched.put(i, ctx.service().getConfig(i).orElse(null));
