@@ -401,12 +401,13 @@ def footprint(res, server, label, n=1000, walks=30, per_iface=20):
         "(%d threads)" % (label, rss_start / 1024, n, rss_mixed / 1024, rss_walks / 1024, walks, threads))
 
 
-def nc_thousand(client, pid, n, reps, candidate=True, base=800000, pids=lambda: (), settle=lambda: None):
+def nc_thousand(client, pid, n, reps, candidate=True, base=800000, pids=lambda: (), settle=lambda op: None):
     """edit-config of n new entries (on the candidate, then commit; or on running), get-config of them,
     then their removal the same way: reply time, CPU of the server (and of pids, the peer's sshd
-    processes) and reply bytes. Returns rows, one per operation and repetition. settle() is called,
-    unmeasured, after each removal: a server that answers a removal when it accepted it (vrouter) keeps
-    the entries until their VMs are gone, and the next round creates them again."""
+    processes) and reply bytes. Returns rows, one per operation and repetition. settle(op) is called,
+    unmeasured, after each creation and removal: a server that answers when it accepted the change
+    (vrouter) makes or destroys the entries' VMs afterwards, work that would otherwise be counted in
+    the next operation's CPU (and the next round creates the removed entries again)."""
     from ncclient.xml_ import to_ele
     rows = []
     m = client.connect()
@@ -438,8 +439,8 @@ def nc_thousand(client, pid, n, reps, candidate=True, base=800000, pids=lambda: 
                 if r > 0:  # the first round warms up
                     rows.append({"op": op, "rep": r, "ms": ms, "edit_ms": edit_ms, "cpu_ms": cpu[0],
                                  "cpu_ssh_ms": sum(cpu[1:]), "bytes": size})
-                if op == "remove":
-                    settle()
+                if op != "get-config":
+                    settle(op)
     finally:
         m.close_session()
     return rows
@@ -448,16 +449,20 @@ def nc_thousand(client, pid, n, reps, candidate=True, base=800000, pids=lambda: 
 def netconf_bulk(res, server, netconfd, n=1000, reps=5):
     """NETCONF with n entries at once, vrouter beside netconfd: the commit of n creations made on the
     candidate, a get-config of the n entries of running, the commit of their removal."""
+    import json
     before = server.count()
 
-    def gone():  # until the VMs of the removed entries are destroyed and their rows forgotten
+    def preparing():
+        return json.loads(server.request("GET", "/api/v1/routers?operState=preparing&limit=1")[1])["total"]
+
+    def settled(op):  # until the created entries' VMs are made, the removed ones' destroyed and forgotten
         end = time.time() + 120
-        while server.count() > before and time.time() < end:
+        while time.time() < end and (server.count() > before if op == "remove" else preparing() > 0):
             time.sleep(0.05)
     for agent, client, pid, pids, settle in (
-            ("vrouter", C.NetconfClient(server, None, notify=False), server.pid, lambda: (), gone),
+            ("vrouter", C.NetconfClient(server, None, notify=False), server.pid, lambda: (), settled),
             ("netconfd", C.NetconfdClient(netconfd) if netconfd else None, netconfd.pid if netconfd else 0,
-             lambda: children(netconfd.sshd.pid), lambda: None)):
+             lambda: children(netconfd.sshd.pid), lambda op: None)):
         if client is None:
             continue
         for row in nc_thousand(client, pid, n, reps, candidate=True, pids=pids, settle=settle):
