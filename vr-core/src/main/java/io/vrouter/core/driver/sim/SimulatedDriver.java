@@ -58,7 +58,8 @@ public final class SimulatedDriver implements HypervisorDriver {
         public String template;
         public int cpus;
         public int memoryMiB;
-        public List<VmNetworkConfigEntry> interfaces = new ArrayList<>();
+        /** Never changed in place, replaced whole: inspect reads it while a VR's work changes it. */
+        public volatile List<VmNetworkConfigEntry> interfaces = List.of();
         public PowerState power = PowerState.HALTED;
         /** Wall-clock millis of the last boot, while running. */
         public long bootMillis;
@@ -161,7 +162,7 @@ public final class SimulatedDriver implements HypervisorDriver {
         vm.template = config.vmConfigTemplate;
         vm.cpus = config.vmConfigCpuNumber;
         vm.memoryMiB = config.vmConfigMemory;
-        vm.interfaces = new ArrayList<>(config.interfaces());
+        vm.interfaces = List.copyOf(config.interfaces());
         vms.put(vm.vmIndex, vm);
         record(vm);
     }
@@ -226,9 +227,11 @@ public final class SimulatedDriver implements HypervisorDriver {
     public void addInterface(int vmIndex, VmNetworkConfigEntry iface) throws DriverException {
         SimVm vm = require(vmIndex);
         step("addInterface", vm.name, Duration.ZERO);
-        vm.interfaces.removeIf(n -> n.vmNetworkConfigIndex.equals(iface.vmNetworkConfigIndex));
-        vm.interfaces.add(iface);
-        vm.interfaces.sort((a, b) -> Integer.compare(a.vmNetworkConfigIndex, b.vmNetworkConfigIndex));
+        List<VmNetworkConfigEntry> ifs = new ArrayList<>(vm.interfaces);
+        ifs.removeIf(n -> n.vmNetworkConfigIndex.equals(iface.vmNetworkConfigIndex));
+        ifs.add(iface);
+        ifs.sort((a, b) -> Integer.compare(a.vmNetworkConfigIndex, b.vmNetworkConfigIndex));
+        vm.interfaces = List.copyOf(ifs);
         record(vm);
     }
 
@@ -236,7 +239,9 @@ public final class SimulatedDriver implements HypervisorDriver {
     public void removeInterface(int vmIndex, int networkIndex) throws DriverException {
         SimVm vm = require(vmIndex);
         step("removeInterface", vm.name, Duration.ZERO);
-        vm.interfaces.removeIf(n -> n.vmNetworkConfigIndex == networkIndex);
+        List<VmNetworkConfigEntry> ifs = new ArrayList<>(vm.interfaces);
+        ifs.removeIf(n -> n.vmNetworkConfigIndex == networkIndex);
+        vm.interfaces = List.copyOf(ifs);
         record(vm);
     }
 
@@ -363,8 +368,9 @@ public final class SimulatedDriver implements HypervisorDriver {
         disk.vmStorageReadLatency = disk.vmStorageReadIOs * 100;
         disk.vmStorageWriteLatency = disk.vmStorageWriteIOs * 150;
 
-        List<VmNetworkEntry> nets = new ArrayList<>(vm.interfaces.size());
-        for (VmNetworkConfigEntry n : vm.interfaces) {
+        List<VmNetworkConfigEntry> ifs = vm.interfaces;
+        List<VmNetworkEntry> nets = new ArrayList<>(ifs.size());
+        for (VmNetworkConfigEntry n : ifs) {
             VmNetworkEntry ne = new VmNetworkEntry();
             ne.vmNetworkIndex = n.vmNetworkConfigIndex;
             ne.vmNetworkIfIndex = 0;
