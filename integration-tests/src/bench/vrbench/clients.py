@@ -547,7 +547,8 @@ class RestClient(Client):
 
 # ------------------------------------------------------------------ RESTCONF
 
-RC_TABLE = "/restconf/data/NEW-VMM-MIB:NEW-VMM-MIB/vmConfigTable"
+RC_DATA = "/restconf/data/NEW-VMM-MIB:NEW-VMM-MIB"
+RC_TABLE = RC_DATA + "/vmConfigTable"
 
 
 class RestconfClient(RestClient):
@@ -634,10 +635,15 @@ class RestconfClient(RestClient):
         return self._write("PUT", RC_TABLE + "/vmConfigEntry=%d/vmAdminState" % index, self.admin_body("running"),
                            index, "running" if wait else None)
 
+    def read(self, index, conn=None):
+        """A VR's configuration and state, as SNMP's GET and NETCONF's get have them: its vmConfigEntry
+        and its vmEntry, two resources (RESTCONF has no one resource holding both)."""
+        self.call("GET", RC_TABLE + "/vmConfigEntry=%d" % index, conn=conn)
+        self.call("GET", RC_DATA + "/vmTable/vmEntry=%d" % index, conn=conn)
+
     def retrieve(self, index):
         t0 = time.perf_counter()
-        self.call("GET", RC_TABLE + "/vmConfigEntry=%d" % index)
-        self.call("GET", "/restconf/data/NEW-VMM-MIB:NEW-VMM-MIB/vmTable/vmEntry=%d" % index)
+        self.read(index)
         t = time.perf_counter() - t0
         return t, t
 
@@ -651,18 +657,19 @@ class RestconfClient(RestClient):
                 if op == "create":
                     self.call("POST", RC_TABLE, self.body(i, None), conn=c)
                 elif op == "retrieve":
-                    self.call("GET", RC_TABLE + "/vmConfigEntry=%d" % i, conn=c)
+                    self.read(i, conn=c)
                 else:
                     self.call("DELETE", RC_TABLE + "/vmConfigEntry=%d" % i, conn=c)
             finally:
                 c.close()
 
     def batch(self, op, indexes):
-        """A batch is one YANG Patch (RFC 8072) of create or delete edits; a retrieval, the table."""
+        """A batch is one YANG Patch (RFC 8072) of create or delete edits; a retrieval, the module's tree
+        (every VR's configuration and state, as REST's GET /routers)."""
         c = self.conn()
         try:
             if op == "retrieve":
-                self.call("GET", RC_TABLE, conn=c)
+                self.call("GET", RC_DATA, conn=c)
                 return
             edits = []
             for i in indexes:
@@ -681,7 +688,7 @@ class RestconfClient(RestClient):
                 patch = ('<yang-patch xmlns="urn:ietf:params:xml:ns:yang:ietf-yang-patch"><patch-id>bench</patch-id>%s'
                          '</yang-patch>' % "".join(edits))
             headers = {"Authorization": AUTH, "Accept": self.mime, "Content-Type": "application/yang-patch+" + self.fmt}
-            c.request("PATCH", "/restconf/data/NEW-VMM-MIB:NEW-VMM-MIB", body=patch, headers=headers)
+            c.request("PATCH", RC_DATA, body=patch, headers=headers)
             r = c.getresponse()
             data = r.read()
             if r.status != 200:
@@ -692,7 +699,7 @@ class RestconfClient(RestClient):
     def list_all(self):
         c = self.conn()
         try:
-            data = self.call("GET", "/restconf/data/NEW-VMM-MIB:NEW-VMM-MIB", conn=c)
+            data = self.call("GET", RC_DATA, conn=c)
             return data.count(b"<vmConfigTemplate>" if self.fmt == "xml" else b'"vmConfigTemplate"')
         finally:
             c.close()

@@ -195,7 +195,7 @@ def write(out, res, meta):
 
     # ---------------------------------------------------------------- Table III
     L.append("\n## Table III: memory\n")
-    L.append("The paper ran one agent per interface and measured each (`ps`). vrouter hosts all five interfaces in "
+    L.append("The paper ran one agent per interface and measured each (`ps`). vrouter hosts all its interfaces in "
              "one JVM, so there is one figure for all of them: the resident set (RSS, `/proc/PID/status`) and the heap "
              "in use after a full GC (`jcmd GC.run`, then the JVM gauges of `/metrics`). The peers are measured the "
              "same way, in the same run.\n")
@@ -254,7 +254,7 @@ def write(out, res, meta):
              "(no-latency driver, plain server, 0 pre-existing VRs) and median server CPU per operation (same server, "
              "every pre-existing count, as Table II); network usage at "
              "the largest number of VRs, each interface in its per-VR form (as the paper sent them) and in its batch "
-             "form. Memory cannot rank our interfaces: one process serves all five.\n")
+             "form. Memory cannot rank our interfaces: one process serves them all.\n")
     rows = []
     for metric, key in (("Response time", "done_ms"), ("CPU time", "cpu_ms")):
         cells = []
@@ -295,21 +295,24 @@ METHOD = """
   own library and command code in-process (the paper ran Net-SNMP's `snmpset`/`snmpgetbulk` commands); the v3
   manager holds the USM master keys and, in a kept session, the agent's engine ID, as an NMS does (ezsnmp's
   `Session` would derive both keys from the passphrases, 2 MB of SHA-1, on every request). NETCONF over SSH: ncclient
-  (with `TICK = 0.001`). REST: Python's `http.client`, XML bodies (as the paper) and JSON bodies. All on 127.0.0.1,
+  (with `TICK = 0.001`). REST: Python's `http.client`, XML bodies (as the paper) and JSON bodies. RESTCONF (RFC 8040,
+  issue 14): the same `http.client`, `application/yang-data+xml` and `+json`. All on 127.0.0.1,
   client and server on the same machine, as in the paper.
 - **Cycles** (paper IV-B): create, start, retrieve, remove one VR; %(cycles)d measured cycles per interface and
   point, after %(warmup)s warm-up cycles (the JVM compiles the hot paths during the first ones; the paper's C agents
   had no such phase), at 0…N pre-existing running VRs. Each interface keeps one session open during its cycles
   (an SNMP session, an SSH connection with a NETCONF session subscribed to notifications, an HTTP keep-alive
-  connection); the network measurement below counts the session set-up and tear-down the paper's one-shot
+  connection, for RESTCONF beside a second one reading the NETCONF stream as server-sent events); the network measurement below counts the session set-up and tear-down the paper's one-shot
   commands paid.
 - **Response time** is T1 (first request sent) to T2 (operation complete): SNMP until the completion notification
   (vmShutdown after a creation with vmAdminState shutdown, vmRunning after a start, vmDeleted after a destroy)
   arrives at the benchmark's trap listener; NETCONF until the same notification arrives on the session's
   `create-subscription` stream; REST until the reply of the `?wait=30s` request, which the server sends when the
-  VR reached its state. A retrieval is one request: SNMP one GET of the 27 vmConfigTable and vmTable columns of
-  the VR, NETCONF one `get` with a subtree filter naming the VR's vmIndex in vmConfigTable and vmTable, REST
-  `GET /api/v1/routers/{vmIndex}`.
+  VR reached its state; RESTCONF (whose writes answer once accepted) until the same notification arrives on the
+  stream `/restconf/streams/NETCONF/json`. A retrieval is one request: SNMP one GET of the 27 vmConfigTable and
+  vmTable columns of the VR, NETCONF one `get` with a subtree filter naming the VR's vmIndex in vmConfigTable and
+  vmTable, REST `GET /api/v1/routers/{vmIndex}`; RESTCONF two, the VR's `vmConfigEntry` and its `vmEntry` (no one
+  RESTCONF resource holds both tables' rows).
 - **CPU time** of the server per operation is the sum over all its threads of `/proc/PID/task/TID/schedstat`
   (nanoseconds; `ps` and `/proc/PID/stat` count 10 ms ticks, too coarse for one operation) between T1 and T2,
   split by thread name into application, JIT compiler and JVM housekeeping/GC.
@@ -318,18 +321,19 @@ METHOD = """
   for the memory comparison as `java -jar` with the JVM's defaults (G1, a heap sized from the machine, C1 and C2).
 - **Memory**: RSS of the server process (`VmRSS`), heap in use after a full GC; the footprint phase measures the
   whole server with 1,000 VRs after a mixed workload (20 creations and removals per interface, 3 SNMP walks of
-  vmTable, 3 NETCONF get-configs and 3 REST lists in JSON and XML of every VR) and again after 30 more walks.
+  vmTable, 3 NETCONF get-configs, 3 REST lists and 3 RESTCONF GETs of NEW-VMM-MIB in JSON and XML of every VR) and
+  again after 30 more walks.
 - **Paper latencies**: `--sim-latency paper` (create 1.0 s, start 0.5 s, stop 1.4 s, destroy 2.0 s), %(paper_cycles)d
-  cycles per interface, the five interfaces running side by side (each on its own VRs): the time is simulated
+  cycles per interface, the interfaces running side by side (each on its own VRs): the time is simulated
   sleep, not CPU, so CPU is not reported for this setting.
 - **Network**: `tcpdump -i lo` with a filter on the server's three ports; every packet between the first request
   and 100 ms after the last reply is counted (IP header and payload; the 14-byte loopback Ethernet header is not on
   any wire). Per-VR form: one session per VR as the paper's commands did (a new SNMP session, for v3 with its
   engine-ID discovery; a new SSH connection and NETCONF session; a new TCP connection). Batch form: one session and
   one request for all VRs (one SET PDU with every row, one `edit-config` with every entry, `POST /routers/batch`
-  with `Prefer: return=minimal`);
-  retrieval of n VRs is a GETBULK walk of vmConfigTable and vmTable, one `get` of both tables, `GET /routers`;
-  REST has no batch removal, so its batch form removes over one keep-alive connection. Creations here carry vmIndex
+  with `Prefer: return=minimal`, one YANG Patch of create or delete edits);
+  retrieval of n VRs is a GETBULK walk of vmConfigTable and vmTable, one `get` of both tables, `GET /routers`, a
+  GET of NEW-VMM-MIB; REST has no batch removal, so its batch form removes over one keep-alive connection. Creations here carry vmIndex
   and vmName only (Net-SNMP caps a SET at 128 varbinds: 64 rows of two).
 """
 
@@ -626,12 +630,13 @@ def closing_note(d, res):
             return next((r["bytes"] for r in net if r["iface"] == iface and r["form"] == form and r["op"] == op and r["vrs"] == n), float("nan"))
         L.append("- **Network.** One VR at a time, SNMPv2c is the lightest (%s B to create), as in the paper; NETCONF "
                  "pays a whole SSH handshake per session (%s B to create one VR). In the batch form every interface "
-                 "amortises its session: for %d VRs, %s B/VR over SNMPv2c, %s over SNMPv3, %s over NETCONF, %s over "
-                 "REST-XML and %s over REST-JSON. NETCONF stays above SNMPv2c's per-VR SET (%s B) because XML names "
-                 "every element twice; REST carries HTTP headers and a Basic credential on every request and its batch "
-                 "reply (with `Prefer: return=minimal`) still names each VR created."
+                 "amortises its session: for %d VRs, %s. NETCONF stays above SNMPv2c's per-VR SET (%s B) because XML "
+                 "names every element twice; REST carries HTTP headers and a Basic credential on every request and its "
+                 "batch reply (with `Prefer: return=minimal`) still names each VR created; RESTCONF's YANG Patch names "
+                 "every edit's target and id, and its reply is the patch's status alone."
                  % (f(b("SNMPv2c", "single", "create", 1)), f(b("NETCONF", "single", "create", 1)), nmax,
-                    *[f(b(i, "batch", "create", nmax) / nmax) for i in IFACES], f(b("SNMPv2c", "single", "create", 1))))
+                    ", ".join("%s B/VR over %s" % (f(b(i, "batch", "create", nmax) / nmax), i) for i in IFACES),
+                    f(b("SNMPv2c", "single", "create", 1))))
     tp = res.tables["throughput"]
     if tp:
         L.append("- **Throughput** with 4 concurrent clients is bounded by the clients as much as by the server: the "

@@ -285,8 +285,13 @@ def scale(res, server, total, workers, k, listall_reps, snmp_budget_s=20):
         jobs = [(name, ports, base + w * 10000, k, start_at) for w in range(workers)]
         base += 100000
         cpu = CpuMeter(server.pid)
-        with ctx.Pool(workers) as pool:
-            spans = pool.map(_throughput_worker, jobs)
+        try:
+            with ctx.Pool(workers) as pool:
+                spans = pool.map(_throughput_worker, jobs)
+        except Exception as e:  # reported, and the next interface is measured all the same
+            res.notes.append("throughput over %s failed: %r" % (name, e))
+            log("ERROR throughput %s: %r" % (name, e))
+            continue
         cpu_ms = cpu.sample() / 1e6
         t0 = min(s[0] for s in spans)
         t1 = max(s[1] for s in spans)
@@ -357,7 +362,7 @@ def library_of(cls):
 def footprint(res, server, label, n=1000, walks=30, per_iface=20):
     """The whole server's resident memory as it is started: with n VRs, then after a mixed workload
     (creations and removals over every interface, SNMP walks of vmTable, NETCONF get-configs of every
-    entry, REST lists of every VR), then after `walks` more GETBULK walks of vmTable, which must leave
+    entry, REST lists and RESTCONF GETs of every VR), then after `walks` more GETBULK walks of vmTable, which must leave
     no memory behind."""
     server.populate(n)
     time.sleep(1)
@@ -381,6 +386,7 @@ def footprint(res, server, label, n=1000, walks=30, per_iface=20):
         nc.m.get_config(source="running")
         for fmt in ("json", "xml"):
             C.RestClient(server, fmt=fmt).list_all()
+            C.RestconfClient(server, notify=False, fmt=fmt).list_all()
     nc.close()
     time.sleep(1)
     rss_mixed = server.rss_kb()

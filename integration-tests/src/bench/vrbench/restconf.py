@@ -63,6 +63,11 @@ def list_all(server, total, reps, rows):
         log("  restconf list all over %s: %.0f ms, %d VRs" % (client.name, rows[-1]["ms"], rows[-1]["rows"]))
 
 
+def _load():
+    """The load average (1, 5, 15 min): the machine is shared, so every figure is read against it."""
+    return " ".join(open("/proc/loadavg").read().split()[:3])
+
+
 def _ratio(x, base):
     return "%.2f" % (x / base) if base else "-"
 
@@ -72,9 +77,14 @@ def markdown(meta, cyc, net, lst):
     out = ["# RESTCONF beside REST (issue 14)", "",
            "%s, %d cycles after %d warm-up, commit %s, %s. Medians; ratio = RESTCONF / %s of the same run." % (
                meta["started"], meta["cycles"], meta["warmup"], meta["commit"], meta["machine"], BASELINE), "",
+           "Load average (1, 5, 15 min) %s. The machine may be shared (other builds and tests beside the run): "
+           "absolute times are the machine's as much as the server's; the ratios, within one run, less so." % (
+               "; ".join("%s %s" % kv for kv in meta["load"])), "",
            "## Cycles: one VR created, started, retrieved, removed", "",
            "A REST write answers when the VR is done (`?wait=`); a RESTCONF write answers once the change set is"
-           " accepted, and is complete when its notification comes on the stream (SSE).", "",
+           " accepted, and is complete when its notification comes on the stream (SSE). A retrieval is REST's"
+           " GET /api/v1/routers/{vmIndex}; RESTCONF's GETs of the VR's vmConfigEntry and vmEntry (two resources,"
+           " as SNMP's GET and NETCONF's get read both tables).", "",
            "| op | interface | reply ms | done ms | server CPU ms/op | done ratio | CPU ratio |", "|---|---|---|---|---|---|---|"]
     for op in OPS:
         base = [r for r in cyc if r["iface"] == BASELINE and r["op"] == op]
@@ -87,8 +97,10 @@ def markdown(meta, cyc, net, lst):
             out.append("| %s | %s | %.2f | %.2f | %.3f | %s | %s |" % (
                 op, iface, median([r["reply_ms"] for r in rs]), d, c, _ratio(d, bd), _ratio(c, bc)))
     out += ["", "## Bytes on the wire (TCP on lo, both directions)", "",
-            "Per VR: a connection per request, one or 64 VRs. Batch: REST's /routers/batch, RESTCONF's YANG Patch of create or delete"
-            " edits; the batch retrieval is the whole table.", "",
+            "Per VR: a connection per VR (as curl), one or 64 VRs. Batch: one connection; REST's POST /routers/batch"
+            " (REST has no batch removal: a DELETE per VR on the one connection), RESTCONF's YANG Patch of create or"
+            " delete edits; the batch retrieval is REST's GET /routers, RESTCONF's GET of NEW-VMM-MIB (every VR's"
+            " configuration and state).", "",
             "| form | op | VRs | interface | bytes | packets | ratio |", "|---|---|---|---|---|---|---|"]
     for form in ("single", "batch"):
         for op in ("create", "retrieve", "remove"):
@@ -123,12 +135,16 @@ def run(args):
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     meta = dict(started=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), cycles=n, warmup=warmup, total=total,
                 commit=commit, machine="%d CPUs" % os.cpu_count())
+    meta["load"] = [("at the start", _load())]
     cyc, net, lst = [], [], []
     server = Server(args.jar, work, "restconf", sim="none", launcher=args.launcher).start()
     try:
         cycles(server, n, warmup, cyc)
+        meta["load"].append(("after the cycles", _load()))
         network(server, work, net)
+        meta["load"].append(("after the bytes", _load()))
         list_all(server, total, reps, lst)
+        meta["load"].append(("at the end", _load()))
     finally:
         server.stop()
         shutil.rmtree(work, ignore_errors=True)
