@@ -38,6 +38,8 @@ final class VmmInstrumentation implements GenericManagedObject {
     private final VirtualRouterService service;
     private final PendingRows pending;
     private final MOScope scope = new DefaultMOScope(OBJECTS, true, OBJECTS.nextPeer(), false);
+    /** The view that the passes of one GETBULK share, on the thread answering it (see {@link #inOneView}). */
+    private final ThreadLocal<MibView> passesView = new ThreadLocal<>();
 
     VmmInstrumentation(VirtualRouterService service, PendingRows pending) {
         this.service = service;
@@ -54,10 +56,23 @@ final class VmmInstrumentation implements GenericManagedObject {
         if (request == null) return new MibView(service, pending);
         MibView cached = (MibView) request.getProcessingUserObject(VIEW);
         if (cached == null) {
-            cached = new MibView(service, pending);
+            cached = passesView.get() != null ? passesView.get() : new MibView(service, pending);
             request.setProcessingUserObject(VIEW, cached);
         }
         return cached;
+    }
+
+    /**
+     * Runs the requests that answer one GETBULK in several passes (see VrSnmpAgent) with one view, so
+     * that they see one picture of each VR, as one request would.
+     */
+    void inOneView(Runnable passes) {
+        passesView.set(new MibView(service, pending));
+        try {
+            passes.run();
+        } finally {
+            passesView.remove();
+        }
     }
 
     private static OID oidOf(MibView.Cell cell) {

@@ -15,6 +15,10 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.snmp4j.CommandResponderEvent;
 import org.snmp4j.MessageDispatcherImpl;
 import org.snmp4j.PDU;
@@ -91,6 +95,8 @@ final class VrSnmpAgent {
     private final ThreadLocal<Long> started = new ThreadLocal<>();
     private boolean initialized;
     private final ThreadLocal<Boolean> answered = new ThreadLocal<>();
+    /** Answers the large GETBULKs (see {@link #PASS_BINDINGS}), while the listener thread answers the rest. */
+    private ThreadPoolExecutor bulkThread;
 
     /** snmpEngineID and snmpEngineBoots, persisted; loading them counts a boot. */
     record EngineState(OctetString engineId, int boots) implements EngineBootsProvider {
@@ -191,7 +197,7 @@ final class VrSnmpAgent {
     private static void fitBulk(CommandResponderEvent<?> request, PDU response) {
         PDU asked = request.getPDU();
         if (asked.getType() != PDU.GETBULK) return;
-        int limit = Math.min(request.getMaxSizeResponsePDU(), MAX_UDP_PAYLOAD - MESSAGE_OVERHEAD);
+        int limit = responseLimit(request);
         int nonRepeaters = Math.min(response.size(), Math.max(0, asked.getNonRepeaters()));
         int repeaters = Math.max(1, asked.size() - nonRepeaters);
         // Past the end of the view every repetition says endOfMibView again: one says it.
@@ -222,17 +228,60 @@ final class VrSnmpAgent {
         }
     }
 
-    /** A CommandProcessor that times every request for the metrics. */
+    /** The most a response may carry: what the manager accepts, and what fits in a UDP datagram. */
+    private static int responseLimit(CommandResponderEvent<?> request) {
+        return Math.min(request.getMaxSizeResponsePDU(), MAX_UDP_PAYLOAD - MESSAGE_OVERHEAD);
+    }
+
+    /**
+     * A GETBULK that asks for more bindings than this is answered in passes of at most this many, on
+     * a thread of its own. snmp4j-agent measures the whole response once for every binding it adds,
+     * and once more for every binding when it lets the request go, so one pass of n bindings costs n²:
+     * the 5,955 bindings of one pass held its one listener thread for seconds, and every other
+     * request waited (issue 12). Passes of 100 cost little, and their number grows with the answer.
+     */
+    static final int PASS_BINDINGS = 100;
+    /** Large GETBULKs waiting for the bulk thread; one more is dropped (as a busy agent drops a datagram). */
+    private static final int BULK_QUEUE = 16;
+
+    /** A CommandProcessor that times every request for the metrics and answers large GETBULKs in passes. */
     private final class TimedCommandProcessor extends CommandProcessor {
+        /** Where a pass's response goes, instead of to the manager, on the thread answering in passes. */
+        private final ThreadLocal<PDU[]> passResponse = new ThreadLocal<>();
+
         TimedCommandProcessor(OctetString engineId) {
             super(engineId);
         }
 
         @Override
         public <A extends Address> void processPdu(CommandResponderEvent<A> event) {
+            capBulk(event.getPDU());
+            if (!inPasses(event)) {
+                timed(event, () -> super.processPdu(event));
+                return;
+            }
+            event.setProcessed(true);
+            try {
+                bulkThread.execute(() -> timed(event, () -> instrumentation.inOneView(() -> answerInPasses(event))));
+            } catch (RejectedExecutionException e) {
+                log.debug("SNMP: dropped a GETBULK from {}: {} others wait", event.getPeerAddress(), BULK_QUEUE);
+                metrics.recordRequest("snmp", "getbulk", "busy", 0);
+            }
+        }
+
+        /** A GETBULK of more than {@link #PASS_BINDINGS} bindings, from a user or community we know. */
+        private boolean inPasses(CommandResponderEvent<?> event) {
+            PDU pdu = event.getPDU();
+            if (pdu == null || pdu.getType() != PDU.GETBULK || pdu.getMaxRepetitions() <= 0) return false;
+            int nonRepeaters = Math.min(pdu.size(), Math.max(0, pdu.getNonRepeaters()));
+            int repeaters = pdu.size() - nonRepeaters;
+            return repeaters > 0 && nonRepeaters + (long) pdu.getMaxRepetitions() * repeaters > PASS_BINDINGS
+                    && (event.getSecurityModel() == SecurityModel.SECURITY_MODEL_USM || knownCommunity(event));
+        }
+
+        private void timed(CommandResponderEvent<?> event, Runnable process) {
             started.set(System.nanoTime());
             answered.set(false);
-            capBulk(event.getPDU());
             if (replayed(event)) {
                 metrics.recordRequest("snmp", "set", "replayed", System.nanoTime() - started.get());
                 started.remove();
@@ -244,7 +293,7 @@ final class VrSnmpAgent {
                 throttle.failed("snmp", ip.getInetAddress(), null);
             }
             try {
-                super.processPdu(event);
+                process.run();
             } finally {
                 if (!answered.get() && event.getPDU() != null && event.getPDU().getType() != PDU.REPORT) {
                     // Dropped: an unknown community, or a request the security layer refused.
@@ -256,8 +305,96 @@ final class VrSnmpAgent {
             }
         }
 
+        /**
+         * Answers a GETBULK in passes: the first with the non-repeaters and the repetitions that make
+         * up {@link #PASS_BINDINGS}, each next one a GETBULK of the last repetition's OIDs (each
+         * repetition is the GETNEXT of the one before: RFC 3416 §4.2.3), until the repetitions asked
+         * for are there, the answer is as large as a message may be, or every repeater is past the
+         * end of the view. One response goes out, as the request would have had it in one pass.
+         */
+        private <A extends Address> void answerInPasses(CommandResponderEvent<A> event) {
+            PDU asked = event.getPDU();
+            int nonRepeaters = Math.min(asked.size(), Math.max(0, asked.getNonRepeaters()));
+            int repeaters = asked.size() - nonRepeaters;
+            int left = asked.getMaxRepetitions();
+            List<VariableBinding> answer = new ArrayList<>();
+            int length = 0;
+            PDU pass = (PDU) asked.clone();
+            PDU response;
+            try {
+                while (true) {
+                    int passNonRepeaters = pass.getNonRepeaters();
+                    int repetitions = Math.min(left, Math.max(1, (PASS_BINDINGS - passNonRepeaters) / repeaters));
+                    pass.setMaxRepetitions(repetitions);
+                    event.setPDU(pass);
+                    response = onePass(event);
+                    if (response == null) return;   // refused, and said so (or not) by snmp4j
+                    if (response.getType() != PDU.RESPONSE) break;   // a report: goes out as it is
+                    if (response.getErrorStatus() != PDU.noError) {
+                        // RFC 3416 §4.2.3: the request's bindings, and the index of the failed one in the request.
+                        int failed = response.getErrorIndex();
+                        if (failed > passNonRepeaters) {
+                            response.setErrorIndex(nonRepeaters + (failed - 1 - passNonRepeaters) % repeaters + 1);
+                        }
+                        response.setVariableBindings(asked.getVariableBindings());
+                        break;
+                    }
+                    List<? extends VariableBinding> got = response.getVariableBindings();
+                    for (VariableBinding vb : got.subList(0, Math.min(got.size(), passNonRepeaters))) {
+                        answer.add(vb);
+                        length += vb.getBERLength();
+                    }
+                    int rows = Math.max(0, got.size() - passNonRepeaters) / repeaters;
+                    boolean done = false;
+                    for (int row = 0; row < rows && !done; row++) {
+                        boolean allEnd = true;
+                        for (VariableBinding vb : got.subList(passNonRepeaters + row * repeaters,
+                                passNonRepeaters + (row + 1) * repeaters)) {
+                            answer.add(vb);
+                            length += vb.getBERLength();
+                            allEnd &= vb.getVariable().getSyntax() == SMIConstants.EXCEPTION_END_OF_MIB_VIEW;
+                        }
+                        left--;
+                        // Past the size of a message: fitBulk drops the excess.
+                        done = allEnd || length > responseLimit(event);
+                    }
+                    if (done || left <= 0 || rows < repetitions) {
+                        response.setVariableBindings(answer);
+                        break;
+                    }
+                    pass = (PDU) asked.clone();
+                    pass.setNonRepeaters(0);
+                    List<VariableBinding> next = new ArrayList<>(repeaters);
+                    for (VariableBinding vb : answer.subList(answer.size() - repeaters, answer.size())) {
+                        next.add(new VariableBinding(vb.getOid()));
+                    }
+                    pass.setVariableBindings(next);
+                }
+            } finally {
+                event.setPDU(asked);
+            }
+            sendResponse(event, response);
+        }
+
+        /** Processes the event's PDU as snmp4j-agent does, and returns its response instead of sending it. */
+        private PDU onePass(CommandResponderEvent<?> event) {
+            PDU[] response = new PDU[1];
+            passResponse.set(response);
+            try {
+                super.processPdu(event);
+            } finally {
+                passResponse.remove();
+            }
+            return response[0];
+        }
+
         @Override
         protected <A extends Address> void sendResponse(CommandResponderEvent<A> requestEvent, PDU response) {
+            PDU[] pass = passResponse.get();
+            if (pass != null) {
+                pass[0] = response;
+                return;
+            }
             fitBulk(requestEvent, response);
             super.sendResponse(requestEvent, response);
             Long t0 = started.get();
@@ -360,6 +497,12 @@ final class VrSnmpAgent {
 
     /** Configures, binds and starts answering. */
     void start() throws IOException {
+        bulkThread = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(BULK_QUEUE),
+                r -> {
+                    Thread t = new Thread(r, "snmp-bulk");
+                    t.setDaemon(true);
+                    return t;
+                });
         dispatcher.addTransportMapping(new DefaultUdpTransportMapping(address));
         initialized = true;
         manager.initialize();
@@ -383,6 +526,7 @@ final class VrSnmpAgent {
     void stop() {
         if (!initialized) return;
         initialized = false;
+        bulkThread.shutdownNow();
         try {
             manager.shutdown();
         } catch (RuntimeException e) {

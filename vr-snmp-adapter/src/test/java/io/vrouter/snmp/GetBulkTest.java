@@ -7,14 +7,21 @@ import io.vrouter.core.model.VmConfigEntry;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.snmp4j.PDU;
 import org.snmp4j.ScopedPDU;
+import org.snmp4j.Session;
 import org.snmp4j.Target;
 import org.snmp4j.event.ResponseEvent;
+import org.snmp4j.event.ResponseListener;
+import org.snmp4j.smi.Address;
 import org.snmp4j.smi.OID;
 import org.snmp4j.smi.SMIConstants;
 import org.snmp4j.smi.UdpAddress;
@@ -30,11 +37,12 @@ class GetBulkTest {
 
     @TempDir
     Path dir;
+    private final HoldingDriver driver = new HoldingDriver();
     private SnmpTestAgent a;
 
     @BeforeEach
     void manyVrs() throws Exception {
-        a = new SnmpTestAgent(dir);
+        a = new SnmpTestAgent(dir, driver, Map.of());
         List<VmConfigEntry> vrs = new ArrayList<>();
         for (int k = 1; k <= 400; k++) {
             VmConfigEntry c = new VmConfigEntry();
@@ -50,14 +58,27 @@ class GetBulkTest {
     }
 
     private PDU bulk(Target<UdpAddress> target, int maxRepetitions, OID... oids) throws Exception {
+        return bulkAsync(target, maxRepetitions, oids).get(20, TimeUnit.SECONDS);
+    }
+
+    /** Sends a GETBULK of non-repeaters 0; the answer completes the future (null on a time-out). */
+    private CompletableFuture<PDU> bulkAsync(Target<UdpAddress> target, int maxRepetitions, OID... oids)
+            throws Exception {
         PDU pdu = target.getVersion() == org.snmp4j.mp.SnmpConstants.version3 ? new ScopedPDU() : new PDU();
         pdu.setType(PDU.GETBULK);
         pdu.setNonRepeaters(0);
         pdu.setMaxRepetitions(maxRepetitions);
         for (OID oid : oids) pdu.add(new VariableBinding(oid));
-        target.setTimeout(10_000);
-        ResponseEvent<UdpAddress> e = a.client.send(pdu, target);
-        return e.getResponse();
+        target.setTimeout(15_000);
+        CompletableFuture<PDU> answer = new CompletableFuture<>();
+        a.client.send(pdu, target, null, new ResponseListener() {
+            @Override
+            public <A extends Address> void onResponse(ResponseEvent<A> e) {
+                ((Session) e.getSource()).cancel(e.getRequest(), this);
+                answer.complete(e.getResponse());
+            }
+        });
+        return answer;
     }
 
     private static void assertFullAndInOrder(PDU r, int repeaters) throws Exception {
@@ -95,5 +116,47 @@ class GetBulkTest {
         PDU r = bulk(a.v2c("public"), 100_000, cell(VM_CONFIG_ENTRY, VM_NAME));
         assertFullAndInOrder(r, 1);
         assertThat(r.get(0).getOid()).isEqualTo(cell(VM_CONFIG_ENTRY, VM_NAME, 1));
+    }
+
+    @Test
+    void nonRepeatersAndRepeatersComeOutAsInOneGetBulk() throws Exception {
+        // 1 + 250 * 2 bindings: worked out in several passes, answered as one GETBULK.
+        PDU pdu = new PDU();
+        pdu.setType(PDU.GETBULK);
+        pdu.setNonRepeaters(1);
+        pdu.setMaxRepetitions(250);
+        pdu.add(new VariableBinding(cell(VM_CONFIG_ENTRY, VM_NAME, 399)));
+        pdu.add(new VariableBinding(cell(VM_CONFIG_ENTRY, VM_NAME)));
+        pdu.add(new VariableBinding(cell(VM_ENTRY, VM_UUID)));
+        PDU r = a.client.send(pdu, a.v2c("public")).getResponse();
+        assertThat(r).as("an answer").isNotNull();
+        assertThat(r.getErrorStatus()).isEqualTo(PDU.noError);
+        assertThat(r.size()).isEqualTo(1 + 250 * 2);
+        assertThat(r.get(0)).hasToString(cell(VM_CONFIG_ENTRY, VM_NAME, 400) + " = bulk-400");
+        for (int row = 0; row < 250; row++) {
+            assertThat(r.get(1 + 2 * row)).hasToString(cell(VM_CONFIG_ENTRY, VM_NAME, row + 1) + " = bulk-" + (row + 1));
+            assertThat(r.get(2 + 2 * row).getOid()).isEqualTo(cell(VM_ENTRY, VM_UUID, row + 1));
+        }
+    }
+
+    @Test
+    void otherRequestsAreAnsweredWhileAHugeGetBulkIsWorkedOut() throws Exception {
+        // The GETBULK is held in the middle of its work (reading a VR from the host) until the test
+        // lets it go; a GET sent meanwhile must not wait for it.
+        CountDownLatch release = new CountDownLatch(1);
+        driver.hold(thread -> !thread.startsWith("vr-worker") && !thread.equals("snmp-notifier"), release);
+        CompletableFuture<PDU> big = bulkAsync(a.v2c("public"), 100_000, cell(VM_ENTRY, VM_UUID));
+        assertThat(driver.held.await(10, TimeUnit.SECONDS)).as("the GETBULK reached the host").isTrue();
+        try {
+            PDU get = a.send(a.v2c("public"), PDU.GET, new VariableBinding(cell(VM_CONFIG_ENTRY, VM_NAME, 7)));
+            assertThat(get).as("a GET answered while the GETBULK is held").isNotNull();
+            assertThat(get.get(0).getVariable()).hasToString("bulk-7");
+            assertThat(big).isNotDone();
+        } finally {
+            release.countDown();
+        }
+        PDU r = big.get(20, TimeUnit.SECONDS);
+        assertFullAndInOrder(r, 1);
+        assertThat(r.get(0).getOid()).isEqualTo(cell(VM_ENTRY, VM_UUID, 1));
     }
 }

@@ -3,22 +3,10 @@ package io.vrouter.snmp;
 import static io.vrouter.snmp.VmmMib.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vrouter.core.driver.DriverException;
-import io.vrouter.core.driver.DriverListener;
-import io.vrouter.core.driver.HypervisorDriver;
-import io.vrouter.core.driver.VmRuntime;
-import io.vrouter.core.driver.sim.LatencyProfile;
-import io.vrouter.core.driver.sim.SimulatedDriver;
-import io.vrouter.core.model.AdminState;
-import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.core.model.VmNetworkConfigEntry;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -38,45 +26,6 @@ import org.snmp4j.transport.DefaultUdpTransportMapping;
 class NotifierRaceTest {
     @TempDir
     Path dir;
-
-    /** The simulated host, whose inspect() holds the notifier's thread until the test lets it go. */
-    static final class HoldingDriver implements HypervisorDriver {
-        final SimulatedDriver host = new SimulatedDriver(LatencyProfile.NONE);
-        volatile CountDownLatch hold;
-        final CountDownLatch held = new CountDownLatch(1);
-
-        @Override
-        public Optional<VmRuntime> inspect(int vmIndex) {
-            Optional<VmRuntime> vm = host.inspect(vmIndex);
-            CountDownLatch h = hold;
-            if (h != null && Thread.currentThread().getName().equals("snmp-notifier")) {
-                hold = null;
-                held.countDown();
-                try {
-                    h.await(10, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            return vm;
-        }
-
-        @Override public String name() { return host.name(); }
-        @Override public Hypervisor hypervisor() { return host.hypervisor(); }
-        @Override public List<String> templates() { return host.templates(); }
-        @Override public Set<AdminState> adminStates() { return host.adminStates(); }
-        @Override public void provision(VmConfigEntry c) throws DriverException { host.provision(c); }
-        @Override public void reconfigure(VmConfigEntry c) throws DriverException { host.reconfigure(c); }
-        @Override public void start(int i) throws DriverException { host.start(i); }
-        @Override public void stop(int i) throws DriverException { host.stop(i); }
-        @Override public void suspend(int i, AdminState how) throws DriverException { host.suspend(i, how); }
-        @Override public void destroy(int i) throws DriverException { host.destroy(i); }
-        @Override public void addInterface(int i, VmNetworkConfigEntry n) throws DriverException { host.addInterface(i, n); }
-        @Override public void removeInterface(int i, int n) throws DriverException { host.removeInterface(i, n); }
-        @Override public List<VmRuntime> list() throws DriverException { return host.list(); }
-        @Override public void setListener(DriverListener l) { host.setListener(l); }
-        @Override public void close() { host.close(); }
-    }
 
     @Test
     void aVrRemovedWhileItsNotificationIsBuiltStillGetsIt() throws Exception {
@@ -102,7 +51,7 @@ class NotifierRaceTest {
                 String uuid = running.getVariable(cell(VM_ENTRY, VM_UUID, i)).toString();
 
                 CountDownLatch release = new CountDownLatch(1);
-                driver.hold = release;
+                driver.hold("snmp-notifier"::equals, release);
                 var removal = a.service.remove(i);
                 assertThat(driver.held.await(10, TimeUnit.SECONDS)).isTrue();
                 // The VR goes while the notifier is reading it for vmShuttingdown.
