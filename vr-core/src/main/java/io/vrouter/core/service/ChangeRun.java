@@ -361,9 +361,17 @@ final class ChangeRun {
     /** One hypervisor step of a set and how to take it back. */
     private abstract class Step {
         final VrRecord r;
+        private final String operation;
+        private final String column;
 
-        Step(VrRecord r) {
+        /**
+         * @param operation the driver operation, for logs and errors
+         * @param column the column the step carries out, for the error (null: none in particular)
+         */
+        Step(VrRecord r, String operation, String column) {
             this.r = r;
+            this.operation = operation;
+            this.column = column;
         }
 
         VrRecord vr() {
@@ -376,11 +384,13 @@ final class ChangeRun {
         void undo() throws DriverException {
         }
 
-        /** The driver operation, for logs and errors. */
-        abstract String operation();
+        final String operation() {
+            return operation;
+        }
 
-        /** The column the step carries out, for the error. */
-        abstract String column();
+        String column() {
+            return column;
+        }
 
         Integer networkIndex() {
             return null;
@@ -393,7 +403,8 @@ final class ChangeRun {
         private OperState was;
 
         AdminStep(VrRecord r, AdminState target) {
-            super(r);
+            super(r, target == AdminState.RUNNING ? "start" : target == AdminState.SHUTDOWN ? "stop" : target.label(),
+                    "vmAdminState");
             this.target = target;
         }
 
@@ -408,16 +419,6 @@ final class ChangeRun {
             AdminState back = VirtualRouterService.adminStateFor(was);
             if (back != null) service.bringTo(r, back);
         }
-
-        @Override
-        String operation() {
-            return target == AdminState.RUNNING ? "start" : target == AdminState.SHUTDOWN ? "stop" : target.label();
-        }
-
-        @Override
-        String column() {
-            return "vmAdminState";
-        }
     }
 
     /** The first half of a removal: shutting the VM down (undone by bringing it back). */
@@ -425,7 +426,7 @@ final class ChangeRun {
         private OperState was;
 
         RemovalStop(VrRecord r) {
-            super(r);
+            super(r, "stop", null);
         }
 
         @Override
@@ -440,16 +441,6 @@ final class ChangeRun {
             AdminState back = VirtualRouterService.adminStateFor(was);
             service.bringTo(r, back != null ? back : AdminState.SHUTDOWN);
         }
-
-        @Override
-        String operation() {
-            return "stop";
-        }
-
-        @Override
-        String column() {
-            return null;
-        }
     }
 
     /** The VM's name, CPUs, memory, auto-start from one row to another; undone by the reverse. */
@@ -458,7 +449,7 @@ final class ChangeRun {
         private final VmConfigEntry to;
 
         Reconfigure(VrRecord r, VmConfigEntry from, VmConfigEntry to) {
-            super(r);
+            super(r, "reconfigure", null);
             this.from = from;
             this.to = to;
         }
@@ -475,11 +466,7 @@ final class ChangeRun {
             service.configChanged(r);
         }
 
-        @Override
-        String operation() {
-            return "reconfigure";
-        }
-
+        /** The first column the host reconfigures that differs. */
         @Override
         String column() {
             for (ConfigColumn c : ConfigColumn.values()) {
@@ -492,22 +479,12 @@ final class ChangeRun {
     /** A change of columns no driver applies (a description): nothing for the host, only said. */
     private final class Noted extends Step {
         Noted(VrRecord r) {
-            super(r);
+            super(r, "record", null);
         }
 
         @Override
         void run() {
             service.configChanged(r);
-        }
-
-        @Override
-        String operation() {
-            return "record";
-        }
-
-        @Override
-        String column() {
-            return null;
         }
     }
 
@@ -517,7 +494,7 @@ final class ChangeRun {
         private final boolean adding;
 
         InterfaceStep(VrRecord r, VmNetworkConfigEntry iface, boolean adding) {
-            super(r);
+            super(r, adding ? "addInterface" : "removeInterface", "vmNetworkConfigTable");
             this.iface = iface;
             this.adding = adding;
         }
@@ -542,16 +519,6 @@ final class ChangeRun {
         }
 
         @Override
-        String operation() {
-            return adding ? "addInterface" : "removeInterface";
-        }
-
-        @Override
-        String column() {
-            return "vmNetworkConfigTable";
-        }
-
-        @Override
         Integer networkIndex() {
             return iface.vmNetworkConfigIndex;
         }
@@ -562,7 +529,7 @@ final class ChangeRun {
         private final VmConfigEntry row;
 
         Provision(VrRecord r, VmConfigEntry row) {
-            super(r);
+            super(r, "provision", null);
             this.row = row;
         }
 
@@ -577,22 +544,12 @@ final class ChangeRun {
             if (!service.halted(r.vmIndex)) service.call("stop", () -> service.driver().stop(r.vmIndex));
             service.call("destroy", () -> service.driver().destroy(r.vmIndex));
         }
-
-        @Override
-        String operation() {
-            return "provision";
-        }
-
-        @Override
-        String column() {
-            return null;
-        }
     }
 
     /** Destroys the VM of a removed VR: cannot be undone, so it comes last. */
     private final class Destroy extends Step {
         Destroy(VrRecord r) {
-            super(r);
+            super(r, "destroy", null);
         }
 
         @Override
@@ -600,16 +557,6 @@ final class ChangeRun {
             service.call("destroy", () -> service.driver().destroy(r.vmIndex));
             destroyed.add(r);
             service.gone(r);
-        }
-
-        @Override
-        String operation() {
-            return "destroy";
-        }
-
-        @Override
-        String column() {
-            return null;
         }
     }
 }
