@@ -169,13 +169,11 @@ public class RestconfResource {
                          @QueryParam("point") String point, byte[] body) {
         noInsert(insert, point);
         ApiPath target = ApiPath.parse(path);
-        ConfigEdit.Target parent = ConfigEdit.target(target);
-        InNode data = one(InNode.read(body, Encoding.sent(headers)));
-        ConfigEdit edit = new ConfigEdit(service);
-        if (!edit.exists(parent)) throw RestconfError.notFound(ConfigEdit.path(parent).json() + " does not exist");
-        ConfigEdit.Target child = ConfigEdit.child(parent, data);
-        edit.create(child, data);
-        VirtualRouterService.Applied applied = apply(edit, target);
+        Write w = write(target, body);
+        if (!w.edit.exists(w.target)) throw RestconfError.notFound(ConfigEdit.path(w.target).json() + " does not exist");
+        ConfigEdit.Target child = ConfigEdit.child(w.target, w.data);
+        w.edit.create(child, w.data);
+        VirtualRouterService.Applied applied = apply(w.edit, target);
         String location;
         if (child == null) {
             location = base() + "/data/" + Ns.VMM_MODULE + ":NEW-VMM-MIB/vmConfigTable/vmConfigEntry="
@@ -199,12 +197,10 @@ public class RestconfResource {
                         @QueryParam("point") String point, byte[] body) {
         noInsert(insert, point);
         ApiPath target = ApiPath.parse(path);
-        ConfigEdit.Target t = ConfigEdit.target(target);
-        InNode data = one(InNode.read(body, Encoding.sent(headers)));
-        ConfigEdit edit = new ConfigEdit(service);
-        boolean existed = edit.exists(t);
-        edit.replace(t, data);
-        apply(edit, target);
+        Write w = write(target, body);
+        boolean existed = w.edit.exists(w.target);
+        w.edit.replace(w.target, w.data);
+        apply(w.edit, target);
         return written(existed ? Response.noContent() : Response.created(uri.getRequestUri()), target).build();
     }
 
@@ -223,12 +219,12 @@ public class RestconfResource {
     public Response patch(@PathParam("path") @Encoded String path, byte[] body) {
         ApiPath target = ApiPath.parse(path);
         if (Encoding.isYangPatch(headers)) return yangPatch(target, body);
-        ConfigEdit.Target t = ConfigEdit.target(target);
-        InNode data = one(InNode.read(body, Encoding.sent(headers)));
-        ConfigEdit edit = new ConfigEdit(service);
-        if (!edit.exists(t)) throw RestconfError.notFound(ConfigEdit.path(t).json() + " does not exist: PUT or POST creates it");
-        edit.merge(t, data);
-        apply(edit, target);
+        Write w = write(target, body);
+        if (!w.edit.exists(w.target)) {
+            throw RestconfError.notFound(ConfigEdit.path(w.target).json() + " does not exist: PUT or POST creates it");
+        }
+        w.edit.merge(w.target, w.data);
+        apply(w.edit, target);
         return written(Response.noContent(), target).build();
     }
 
@@ -349,6 +345,14 @@ public class RestconfResource {
     }
 
     /** The one node of a body (JSON may give an array of entries: one is allowed). */
+    /** What a POST, PUT or plain PATCH works with: the node its path names, the one node its body is, an edit to fill. */
+    private record Write(ConfigEdit.Target target, InNode data, ConfigEdit edit) {
+    }
+
+    private Write write(ApiPath path, byte[] body) {
+        return new Write(ConfigEdit.target(path), one(InNode.read(body, Encoding.sent(headers))), new ConfigEdit(service));
+    }
+
     private static InNode one(List<InNode> nodes) {
         if (nodes.size() != 1) throw RestconfError.malformed("the body must hold exactly one resource, not " + nodes.size());
         return nodes.get(0);
