@@ -2,6 +2,7 @@ package io.vrouter.api.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vrouter.api.server.TestServers;
 import io.vrouter.api.server.VrouterServer;
 import io.vrouter.core.config.Settings;
 import java.nio.file.Path;
@@ -21,9 +22,7 @@ class ConfiguredUsersTest {
         Settings s = Settings.of(Map.of("data-dir", dir.toString(), "rest-port", "0", "snmp-port", "0", "netconf-port", "0",
                 "user.ops", "operator:" + hash, "user.noc", "viewer:look"));
         try (VrouterServer server = VrouterServer.start(s)) {
-            int port = server.interfaces().stream().filter(i -> i instanceof RestInterface)
-                    .mapToInt(i -> ((RestInterface) i).port()).findFirst().orElseThrow();
-            RestClient rest = new RestClient(port);
+            RestClient rest = new RestClient(TestServers.restPort(server));
             assertThat(rest.get("/api/v1/routers", RestClient.basic("admin", "admin"), "application/json").statusCode()).isEqualTo(401);
             assertThat(rest.post("/api/v1/routers", RestClient.basic("ops", "s3cret"), "application/json",
                     "{\"vmName\":\"by-ops\"}").statusCode()).isEqualTo(202);

@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vrouter.api.server.TestServers;
 import io.vrouter.api.server.VrouterServer;
-import io.vrouter.core.config.Settings;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -33,10 +31,8 @@ class ConsoleTest {
 
     @BeforeAll
     void start() throws Exception {
-        server = VrouterServer.start(Settings.of(Map.of("data-dir", Files.createTempDirectory("vrouter-console-test").toString(),
-                "rest-port", "0", "snmp-port", "0", "netconf-port", "0")));
-        int port = server.interfaces().stream().filter(i -> i instanceof RestInterface)
-                .mapToInt(i -> ((RestInterface) i).port()).findFirst().orElseThrow();
+        server = TestServers.start("vrouter-console-test");
+        int port = TestServers.restPort(server);
         rest = new RestClient(port);
         host = "127.0.0.1:" + port;
     }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vrouter.api.server.TestServers;
 import io.vrouter.api.server.VrouterServer;
-import io.vrouter.core.config.Settings;
 import io.vrouter.core.model.VrEvent;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -34,20 +34,15 @@ class RestApiTest {
     private static final String XML = "application/xml";
 
     private final ObjectMapper json = new ObjectMapper();
-    private Path dataDir;
     private VrouterServer server;
     private RestClient rest;
     private final List<VrEvent> events = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
 
     @BeforeAll
     void start() throws Exception {
-        dataDir = Files.createTempDirectory("vrouter-rest-test");
         // Lists are kept until a change, not for a second only: the list test compares bodies whatever the load.
-        server = VrouterServer.start(Settings.of(Map.of("data-dir", dataDir.toString(), "rest-port", "0",
-                "snmp-port", "0", "netconf-port", "0", "rest.list-max-age", "1h")));
-        int port = server.interfaces().stream().filter(i -> i instanceof RestInterface)
-                .mapToInt(i -> ((RestInterface) i).port()).findFirst().orElseThrow();
-        rest = new RestClient(port);
+        server = TestServers.start("vrouter-rest-test", Map.of("rest.list-max-age", "1h"));
+        rest = new RestClient(TestServers.restPort(server));
         server.service().events().subscribe(events::add);
     }
 

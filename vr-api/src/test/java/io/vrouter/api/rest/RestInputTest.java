@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vrouter.api.server.TestServers;
 import io.vrouter.api.server.VrouterServer;
-import io.vrouter.core.config.Settings;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,12 +30,8 @@ class RestInputTest {
 
     @BeforeAll
     void start() throws Exception {
-        Path dataDir = Files.createTempDirectory("vrouter-rest-input");
-        server = VrouterServer.start(Settings.of(Map.of("data-dir", dataDir.toString(), "rest-port", "0",
-                "snmp-port", "0", "netconf-port", "0")));
-        int port = server.interfaces().stream().filter(i -> i instanceof RestInterface)
-                .mapToInt(i -> ((RestInterface) i).port()).findFirst().orElseThrow();
-        rest = new RestClient(port);
+        server = TestServers.start("vrouter-rest-input");
+        rest = new RestClient(TestServers.restPort(server));
     }
 
     @AfterAll

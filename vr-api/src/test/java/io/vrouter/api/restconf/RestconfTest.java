@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.vrouter.api.rest.RestInterface;
+import io.vrouter.api.server.TestServers;
 import io.vrouter.api.server.VrouterServer;
-import io.vrouter.core.config.Settings;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VirtualRouter;
 import java.io.BufferedReader;
@@ -17,12 +16,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -45,12 +41,8 @@ class RestconfTest {
 
     @BeforeAll
     void start() throws Exception {
-        Path dataDir = Files.createTempDirectory("vrouter-restconf-test");
-        server = VrouterServer.start(Settings.of(Map.of("data-dir", dataDir.toString(), "rest-port", "0",
-                "snmp-port", "0", "netconf-port", "0")));
-        int port = server.interfaces().stream().filter(i -> i instanceof RestInterface)
-                .mapToInt(i -> ((RestInterface) i).port()).findFirst().orElseThrow();
-        base = "http://127.0.0.1:" + port;
+        server = TestServers.start("vrouter-restconf-test");
+        base = "http://127.0.0.1:" + TestServers.restPort(server);
     }
 
     @AfterAll

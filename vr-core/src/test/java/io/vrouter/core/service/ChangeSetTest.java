@@ -28,10 +28,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -40,23 +37,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * nothing), the order of the hypervisor work, the undo of a set whose work fails at any step, a
  * crash in the middle of a set, and two sets on one VR at once.
  */
-class ChangeSetTest {
-    private static final Duration WAIT = Duration.ofSeconds(10);
-
-    @TempDir
-    Path dir;
-    ServiceFixture f;
-
-    @BeforeEach
-    void start() throws Exception {
-        f = new ServiceFixture(dir);
-    }
-
-    @AfterEach
-    void stop() {
-        if (f != null) f.close();
-    }
-
+class ChangeSetTest extends WithService {
     // ---------------------------------------------------------------- helpers
 
     private static ChangeSet.Builder set() {

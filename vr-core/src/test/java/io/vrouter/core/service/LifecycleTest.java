@@ -10,33 +10,12 @@ import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.model.VrEvent;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class LifecycleTest {
-    private static final Duration WAIT = Duration.ofSeconds(10);
-
-    @TempDir
-    Path dir;
-    ServiceFixture f;
-
-    @BeforeEach
-    void start() throws Exception {
-        f = new ServiceFixture(dir);
-    }
-
-    @AfterEach
-    void stop() {
-        f.close();
-    }
-
+class LifecycleTest extends WithService {
     private static VirtualRouter done(Accepted a) throws InterruptedException {
         return a.await(WAIT).orElseThrow().orElseThrow();
     }
