@@ -9,7 +9,9 @@
 # --netns: only the netns driver's figures (issue 10): real VRs on this host, create-to-running and
 # remove-to-gone for the kernel and bird templates, 1,000 VRs in one batch (netns.md, netns.json).
 # --restconf: only RESTCONF (JSON, XML) beside REST-JSON (issue 14): cycles with CPU per operation, bytes
-# on the wire, a list of 10,000 VRs (restconf.md, restconf.json). The full run has RESTCONF in every phase.
+# on the wire, a list of 10,000 VRs (restconf.md, restconf.json). The full run has RESTCONF in every phase
+# that compares the interfaces (cycles, paper latencies, bytes, footprint workload, list of 10,000,
+# throughput); the peers (snmpd, netconfd, nginx) and SSH compression are SNMP's, NETCONF's and REST's own.
 # Needs root (apt-get, ip netns, tcpdump). Traffic stays on 127.0.0.1 and in a network namespace it makes;
 # every server it starts (vrouter, snmpd, netconfd, sshd, nginx) is stopped before it exits. The server runs
 # as the README starts it, through bin/vrouter.
@@ -30,7 +32,7 @@ while [ $# -gt 0 ]; do
     --restconf) restconf=true; shift ;;
     --out) out=$2; shift 2 ;;
     --out=*) out=${1#--out=}; shift ;;
-    -h|--help) sed -n 2,15p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,17p "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
