@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -94,11 +95,17 @@ public final class NetnsDriver implements HypervisorDriver {
         volatile NsView view = NsView.EMPTY;
         /** The routes added by hand while it ran, put back when it starts again. */
         volatile List<String> staticRoutes = List.of();
-        /** Its host-side interfaces by interface index, as sysfs last showed them; absent when gone. */
-        final Map<Integer, HostLinks.Link> links = new ConcurrentHashMap<>();
+        /** Its host-side interfaces by interface index, as sysfs last showed them; absent when gone. Set with reported. */
+        volatile Map<Integer, HostLinks.Link> links = Map.of();
         /** What the listener was last told (or would have been, had no operation been under way); guarded by this. */
         Observed reported = Observed.GONE;
+        /** Operations of ours under way; changed under this. */
         final AtomicInteger busy = new AtomicInteger();
+        /**
+         * Counts the starts and ends of our operations, guarded by this: a look at the host that
+         * an operation began or ended during may show half its work, and is not kept.
+         */
+        long operations;
         final AtomicBoolean refreshQueued = new AtomicBoolean();
         volatile long eventAt;
         volatile long viewAt;
@@ -156,7 +163,11 @@ public final class NetnsDriver implements HypervisorDriver {
             throw new DriverException("NOT_PERMITTED", "--driver netns needs root (CAP_NET_ADMIN and CAP_SYS_ADMIN);"
                     + " this process lacks " + String.join(" and ", missing));
         }
-        Cgroups cgroups = Cgroups.detect(settings.cgroupParent());
+        return open(settings, Cgroups.detect(settings.cgroupParent()));
+    }
+
+    /** The same, on the given cgroups (tests look in between). */
+    static NetnsDriver open(NetnsSettings settings, Cgroups cgroups) throws DriverException {
         NetnsDriver d = new NetnsDriver(settings, cgroups);
         try {
             d.commands.ip("-V");
@@ -256,15 +267,23 @@ public final class NetnsDriver implements HypervisorDriver {
 
     /** Runs an operation of vrouter's on a VR: the listener is not told of what it changes. */
     private void ours(Vr vr, String operation, Op op) throws DriverException {
-        vr.busy.incrementAndGet();
+        synchronized (vr) {
+            vr.busy.incrementAndGet();
+            vr.operations++;
+        }
         try {
             op.run(vr);
         } catch (IOException e) {
             throw new DriverException(Commands.FAILED, operation + " of VR " + vr.vmIndex + ": " + e.getMessage(), e);
         } finally {
             // Settled before it stops being ours, so that no event in between is taken for an outside change.
-            settle(vr);
-            vr.busy.decrementAndGet();
+            Look now = look(vr);
+            synchronized (vr) {
+                vr.links = now.links();
+                vr.reported = now.observed();
+                vr.operations++;
+                vr.busy.decrementAndGet();
+            }
         }
     }
 
@@ -592,7 +611,7 @@ public final class NetnsDriver implements HypervisorDriver {
                 v.record = null;
                 v.view = NsView.EMPTY;
                 v.staticRoutes = List.of();
-                v.links.clear();
+                v.links = Map.of();
             } catch (IOException e) {
                 failures.add(e);
             }
@@ -769,18 +788,18 @@ public final class NetnsDriver implements HypervisorDriver {
             }
             v.record = rec;
             v.staticRoutes = readStaticRoutes(v.dir);
-            readLinks(v);
             try {
                 read(v, List.of());
             } catch (DriverException e) {
                 log.warn("VR {}: reading its namespace failed: {}", v.vmIndex, e.getMessage());
             }
             if (rec.template().equals(Bird.TEMPLATE)) refreshRib(v);
-            Observed o = observe(v);
+            Look now = look(v);
             synchronized (v) {
-                v.reported = o;
+                v.links = now.links();
+                v.reported = now.observed();
             }
-            out.add(runtime(v, o.power()));
+            out.add(runtime(v, now.observed().power()));
         }
         return out;
     }
@@ -950,20 +969,28 @@ public final class NetnsDriver implements HypervisorDriver {
         v.view = v.view.withRib(bird.rib(v.dir));
     }
 
-    /** Reads the VR's host-side interfaces from sysfs. */
-    private void readLinks(Vr v) {
+    /** The VR's host-side interfaces, read from sysfs now. */
+    private Map<Integer, HostLinks.Link> readLinks(Vr v) {
         HostRecord r = v.record;
-        if (r == null) return;
+        if (r == null) return Map.of();
+        Map<Integer, HostLinks.Link> links = new HashMap<>();
         for (int n : r.interfaces().keySet()) {
-            Optional<HostLinks.Link> l = HostLinks.read(names.hostVeth(v.vmIndex, n));
-            if (l.isPresent()) v.links.put(n, l.get());
-            else v.links.remove(n);
+            HostLinks.read(names.hostVeth(v.vmIndex, n)).ifPresent(l -> links.put(n, l));
         }
-        v.links.keySet().retainAll(r.interfaces().keySet());
+        return Map.copyOf(links);
     }
 
-    /** What the host shows of the VR, against what the driver last made of it. */
-    private Observed observe(Vr v) {
+    /** One look at the VR on the host: its links and what they and the rest show. */
+    private record Look(Map<Integer, HostLinks.Link> links, Observed observed) {
+    }
+
+    private Look look(Vr v) {
+        Map<Integer, HostLinks.Link> links = readLinks(v);
+        return new Look(links, observe(v, links));
+    }
+
+    /** What the host shows of the VR (its host-side interfaces as given), against what the driver last made of it. */
+    private Observed observe(Vr v, Map<Integer, HostLinks.Link> links) {
         HostRecord r = v.record;
         if (r == null || !Files.exists(HostMonitor.NETNS_DIR.resolve(v.netns))) return Observed.GONE;
         if (r.provisioning()) return new Observed(PowerState.HALTED, null);
@@ -978,7 +1005,7 @@ public final class NetnsDriver implements HypervisorDriver {
             default:
                 for (Map.Entry<Integer, String> i : r.interfaces().entrySet()) {
                     int n = i.getKey();
-                    HostLinks.Link l = v.links.get(n);
+                    HostLinks.Link l = links.get(n);
                     String h = names.hostVeth(v.vmIndex, n);
                     if (l == null) return new Observed(PowerState.CRASHED, "interface " + n + " (" + h + ") was deleted");
                     if (!l.up()) return new Observed(PowerState.CRASHED, "interface " + n + " was set down on the host (" + h + ")");
@@ -994,26 +1021,30 @@ public final class NetnsDriver implements HypervisorDriver {
         }
     }
 
-    /** After an operation of ours: the host as it is now, told to no one. */
-    private void settle(Vr v) {
-        readLinks(v);
-        Observed o = observe(v);
-        synchronized (v) {
-            v.reported = o;
-        }
-    }
-
-    /** Looks at the VR again and tells the listener when it changed while no operation of ours was under way. */
+    /**
+     * Looks at the VR again and tells the listener when it changed while no operation of ours was
+     * under way. A look that an operation of ours began or ended during is dropped: it may show half
+     * of the operation's work (an interface not up yet), and the operation's own look at its end
+     * has the say; kept, it made our own changes look like outside ones (a crash, then a recovery).
+     */
     private void reobserve(Vr v) {
         if (v.record == null) return;
-        Observed now = observe(v);
+        long operations;
+        synchronized (v) {
+            if (v.busy.get() > 0) return;
+            operations = v.operations;
+        }
+        Look look = look(v);
+        Observed now = look.observed();
         Observed before;
         synchronized (v) {
+            if (v.operations != operations) return;
+            v.links = look.links();
             before = v.reported;
             v.reported = now;
         }
         DriverListener l = listener;
-        if (l == null || v.busy.get() > 0 || now.equals(before) || v.record == null) return;
+        if (l == null || now.equals(before) || v.record == null) return;
         if (now.gone()) {
             log.warn("VR {}: namespace {} was deleted outside vrouter", v.vmIndex, v.netns);
             l.vmVanished(v.vmIndex);
@@ -1082,10 +1113,7 @@ public final class NetnsDriver implements HypervisorDriver {
     /** Bounded poll: every VR read again from sysfs, in case an event was missed. */
     private void resync() {
         try {
-            for (Vr v : vrs.values()) {
-                readLinks(v);
-                reobserve(v);
-            }
+            for (Vr v : vrs.values()) reobserve(v);
         } catch (RuntimeException e) {
             log.error("resynchronising with the host failed", e);
         }
@@ -1099,7 +1127,6 @@ public final class NetnsDriver implements HypervisorDriver {
             if (index.isEmpty()) return;
             Vr v = vrs.get(index.getAsInt());
             if (v == null) return;
-            readLinks(v);
             reobserve(v);
         }
 

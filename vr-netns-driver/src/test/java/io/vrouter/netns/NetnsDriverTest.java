@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -48,9 +49,15 @@ class NetnsDriverTest {
     void open() throws Exception {
         host = new TestHost();
         runDir = tmp.resolve("run");
+        open("1s", null);
+    }
+
+    /** A driver on this run's names that reads every VR again each resyncInterval; on the host's cgroups when null. */
+    private void open(String resyncInterval, Cgroups cgroups) throws Exception {
         settings = NetnsSettings.from(Settings.of(Map.of("netns.prefix", host.prefix, "netns.run-dir", runDir.toString(),
-                "netns.resync-interval", "1s", "netns.daemon-check-interval", "200ms", "netns.refresh-delay", "50ms")));
-        driver = NetnsDriver.open(settings);
+                "netns.resync-interval", resyncInterval, "netns.daemon-check-interval", "200ms",
+                "netns.refresh-delay", "50ms")));
+        driver = cgroups == null ? NetnsDriver.open(settings) : NetnsDriver.open(settings, cgroups);
         driver.setListener(new DriverListener() {
             @Override
             public void powerStateChanged(int vmIndex, PowerState state) {
@@ -354,6 +361,31 @@ class NetnsDriverTest {
         assertThat(driver.inspect(6)).isEmpty();
         assertThatThrownBy(() -> driver.start(6)).hasMessageContaining("gone");
         driver.destroy(6);
+    }
+
+    @Test
+    void aLookAtTheHostThatAnOperationOfOursOverlapsIsNotTakenForAnOutsideChange() throws Exception {
+        // Seen under load: a poll read a running VR, our stop ran meanwhile, and the poll's reading,
+        // kept after the stop, said the VR had crashed (its interfaces down), then the next said halted.
+        HoldingCgroups cgroups = new HoldingCgroups(Cgroups.detect(settings.cgroupParent()));
+        driver.close();
+        open("20ms", cgroups);
+        String a = host.bridge("a");
+        driver.provision(vr(7, null, iface(1, a, "192.0.2.1", 24)));
+        driver.start(7);
+        CountDownLatch release = new CountDownLatch(1);
+        cgroups.hold(release);
+        assertThat(cgroups.held.await(10, TimeUnit.SECONDS)).as("a poll is looking at the VR").isTrue();
+        try {
+            driver.stop(7);
+        } finally {
+            release.countDown();
+        }
+        // The held look ends, and two more polls look at the VR: none is reported.
+        int looks = cgroups.looks.get();
+        assertThat(TestHost.await(() -> cgroups.looks.get() >= looks + 2, 5)).isTrue();
+        assertThat(heard).as("our own stop is not reported as an outside change").isEmpty();
+        assertThat(power(7)).isEqualTo(PowerState.HALTED);
     }
 
     @Test
