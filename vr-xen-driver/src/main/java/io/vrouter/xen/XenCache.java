@@ -129,6 +129,21 @@ final class XenCache {
         return Optional.empty();
     }
 
+    /**
+     * The name-labels of the host's templates that an operator made: VM records with is_a_template,
+     * not snapshots (which are templates too), and not XenServer's own OS-install templates, which
+     * carry other_config:default_template=true.
+     */
+    synchronized List<String> operatorTemplates() {
+        return table("vm").values().stream()
+                .filter(vm -> vm.path("is_a_template").asBoolean() && !vm.path("is_a_snapshot").asBoolean()
+                        && !vm.path("other_config").path("default_template").asText("").equals("true"))
+                .map(vm -> vm.path("name_label").asText(""))
+                .filter(name -> !name.isBlank())
+                .sorted()
+                .toList();
+    }
+
     synchronized Map<Integer, String> markedVms() {
         Map<Integer, String> out = new HashMap<>();
         table("vm").forEach((ref, vm) -> vmIndexOf(vm).ifPresent(i -> out.put(i, ref)));

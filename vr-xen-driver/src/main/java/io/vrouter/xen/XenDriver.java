@@ -97,6 +97,19 @@ public final class XenDriver implements HypervisorDriver {
         return "xen";
     }
 
+    /**
+     * The default {@code vyos} first (made from {@code xen.template}), then, by name-label, the
+     * templates of the host an operator made, as the event feed last showed them: a template added
+     * on the host can be used at once, without a restart.
+     */
+    @Override
+    public List<String> templates() {
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        names.add(VmConfigEntry.Defaults.TEMPLATE);
+        names.addAll(cache.operatorTemplates());
+        return List.copyOf(names);
+    }
+
     /** The client, for tests that look at its session. */
     XenApiClient client() {
         return api;

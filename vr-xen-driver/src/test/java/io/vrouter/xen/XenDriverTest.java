@@ -344,6 +344,37 @@ class XenDriverTest {
     }
 
     @Test
+    void offersTheTemplatesAnOperatorMadeOnTheHostAndMakesVrsFromThem() throws Exception {
+        xen.addTemplate("router-b");
+        xen.addSnapshot("vyos before the upgrade");
+        connect();
+        // The default first, then the host's templates: not XenServer's own OS-install ones, not snapshots.
+        assertThat(driver.templates()).containsExactly("vyos", "router-b");
+        // One made on the host later is offered once the event feed tells of it, one deleted no longer.
+        String later = xen.addTemplate("router-c");
+        assertThat(eventually(() -> driver.templates().contains("router-c"))).isTrue();
+        xen.destroyVm(later);
+        assertThat(eventually(() -> !driver.templates().contains("router-c"))).isTrue();
+
+        VmConfigEntry c = config(1, "edge-b");
+        c.vmConfigTemplate = "router-b";
+        driver.provision(c);
+        assertThat(xen.record("VM", xen.vms().get("edge-b")).path("other_config").path("fake-template").asText())
+                .as("cloned from router-b").isEqualTo("router-b");
+        assertThat(driver.inspect(1).orElseThrow().entry().vmOSType).isEqualTo("router-b");
+    }
+
+    /** Whether the condition holds within 5 s. */
+    private static boolean eventually(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > end) return false;
+            Thread.sleep(10);
+        }
+        return true;
+    }
+
+    @Test
     void reportsAVmDeletedBehindItsBack() throws Exception {
         connect().provision(config(1, "edge1"));
         xen.destroyVm(xen.vms().get("edge1"));

@@ -132,6 +132,9 @@ public final class FakeXenServer implements AutoCloseable {
             }
             String dom0 = newVm("Control domain on host: fake-host", false);
             db.get("VM").get(dom0).put("is_control_domain", true).put("power_state", "Running");
+            // One of XenServer's own OS-install templates, as every host has many.
+            String builtIn = newVm("Debian Bullseye 11", true);
+            ((ObjectNode) db.get("VM").get(builtIn).get("other_config")).put("default_template", "true");
             template = newVm(TEMPLATE, true);
             String vdi = create("VDI", rec("name_label", "vyos disk 0"));
             db.get("VDI").get(vdi).put("SR", sr).put("type", "system").put("virtual_size", 2048 * 1048576L)
@@ -278,6 +281,25 @@ public final class FakeXenServer implements AutoCloseable {
     public synchronized String addForeignVm(String name) {
         String vm = clone(template, name, null);
         db.get("VM").get(vm).put("is_a_template", false);
+        modified("VM", vm);
+        return vm;
+    }
+
+    /**
+     * A template an operator made (a copy of the vyos one, under another name-label); its
+     * other_config key fake-template, which clones keep, names it.
+     */
+    public synchronized String addTemplate(String name) {
+        String vm = clone(template, name, null);
+        ((ObjectNode) db.get("VM").get(vm).get("other_config")).put("fake-template", name);
+        modified("VM", vm);
+        return vm;
+    }
+
+    /** A snapshot of the vyos template: a template too in XenAPI, with is_a_snapshot. */
+    public synchronized String addSnapshot(String name) {
+        String vm = clone(template, name, null);
+        db.get("VM").get(vm).put("is_a_snapshot", true);
         modified("VM", vm);
         return vm;
     }
