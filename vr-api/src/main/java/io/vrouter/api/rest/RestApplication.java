@@ -35,6 +35,7 @@ public final class RestApplication {
         rc.register(ProblemMapper.class);
         rc.register(RequestChecks.Head.class);
         rc.register(RequestChecks.Query.class);
+        rc.register(new AllowHead());
         rc.register(new CsrfFilter());
         rc.register(new BasicAuthFilter(context.credentials()));
         rc.register(new BodyLimitFilter(context.settings().getInt("rest.max-body-bytes", (int) DEFAULT_MAX_BODY)));

@@ -8,6 +8,7 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.OperState;
+import io.vrouter.core.model.VmEntry;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VirtualRouterList;
 import io.vrouter.core.model.VmConfigEntry;
@@ -18,6 +19,8 @@ import io.vrouter.core.service.NotFoundException;
 import io.vrouter.core.service.RouterQuery;
 import io.vrouter.core.service.ValidationException;
 import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.service.Version;
+import io.vrouter.core.service.VrException;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -31,7 +34,10 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.EntityTag;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
@@ -57,16 +63,29 @@ public class RoutersResource {
     @Context
     private UriInfo uri;
 
+    @Context
+    private HttpHeaders headers;
+
+    @Context
+    private Request request;
+
     @GET
     @Operation(operationId = "listRouters", summary = "List VRs, filtered by name pattern (* wildcard), oper state and admin state, one page at a time")
-    public VirtualRouterList list(@QueryParam("name") String name,
+    @ApiResponse(responseCode = "200", description = "the page of VRs; a weak ETag and Last-Modified of all VRs",
+            content = @Content(schema = @Schema(implementation = VirtualRouterList.class)))
+    public Response list(@QueryParam("name") String name,
                                   @QueryParam("operState") String operState,
                                   @QueryParam("adminState") String adminState,
                                   @QueryParam("offset") @DefaultValue("0") int offset,
                                   @QueryParam("limit") @DefaultValue("1000") int limit) {
         RouterQuery query = new RouterQuery(name, operState == null ? null : operState(operState),
                 adminState == null ? null : adminState(adminState), offset, limit);
-        return lists.list(query, () -> service.list(query));
+        Version v = service.version();
+        EntityTag tag = Validators.weak(v);
+        Response notModified = Validators.notModified(request, tag, v);
+        if (notModified != null) return notModified;
+        return Response.ok(lists.list(query, () -> service.list(query))).tag(tag)
+                .lastModified(Validators.lastModified(v)).build();
     }
 
     @POST
@@ -136,7 +155,8 @@ public class RoutersResource {
         List<VirtualRouter> out = new ArrayList<>(applied.routers().size());
         boolean allDone = true;
         for (Accepted a : applied.routers()) {
-            Optional<Optional<VirtualRouter>> end = a.await(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            Optional<Optional<VirtualRouter>> end = p.waitFor().isZero() ? Optional.empty()
+                    : await(a, Duration.ofNanos(Math.max(1_000_000, deadline - System.nanoTime())));
             allDone &= end.isPresent();
             if (end.isPresent() && end.get().isEmpty()) continue;
             VirtualRouter vr = end.flatMap(v -> v).orElse(a.accepted());
@@ -150,8 +170,11 @@ public class RoutersResource {
     @GET
     @Path(INDEX)
     @Operation(operationId = "getRouter", summary = "Read one VR")
-    public VirtualRouter get(@PathParam("vmIndex") int vmIndex) {
-        return service.get(vmIndex).orElseThrow(() -> new NotFoundException("no VR with vmIndex " + vmIndex));
+    @ApiResponse(responseCode = "200", description = "the VR; its strong ETag and Last-Modified",
+            content = @Content(schema = @Schema(implementation = VirtualRouter.class)))
+    public Response get(@PathParam("vmIndex") int vmIndex) {
+        Version v = version(vmIndex);
+        return validated(v, service.get(vmIndex).orElseThrow(() -> notFound(vmIndex)));
     }
 
     @DELETE
@@ -163,8 +186,8 @@ public class RoutersResource {
     public Response remove(@PathParam("vmIndex") int vmIndex, @QueryParam("wait") String wait,
                            @HeaderParam("Prefer") String prefer) throws InterruptedException {
         Duration d = Prefer.of(wait, prefer).waitFor();
-        Accepted accepted = service.remove(vmIndex);
-        Optional<Optional<VirtualRouter>> done = d.isZero() ? Optional.empty() : accepted.await(d);
+        Accepted accepted = service.apply(on(vmIndex).remove(vmIndex).build()).only();
+        Optional<Optional<VirtualRouter>> done = await(accepted, d);
         if (done.isPresent() && done.get().isEmpty()) return Response.noContent().build();
         return Response.accepted(done.flatMap(v -> v).orElse(accepted.accepted())).build();
     }
@@ -183,7 +206,7 @@ public class RoutersResource {
                                 @HeaderParam("Prefer") String prefer) {
         if (changes == null) throw new ValidationException("body", "the columns to change are required");
         Prefer p = Prefer.of(wait, prefer);
-        ChangeSet set = ChangeSet.builder().edit(vmIndex, ChangeSet.columns(changes)).build();
+        ChangeSet set = on(vmIndex).edit(vmIndex, ChangeSet.columns(changes)).build();
         return written(service.apply(set).only(), p, false);
     }
 
@@ -237,21 +260,30 @@ public class RoutersResource {
 
     private Response adminState(int vmIndex, AdminState target, String wait, String prefer) {
         Prefer p = Prefer.of(wait, prefer);
-        return written(service.setAdminState(vmIndex, target), p, false);
+        return written(service.apply(on(vmIndex).edit(vmIndex, row -> row.vmAdminState = target).build()).only(), p, false);
     }
 
     @GET
     @Path(INDEX + "/interfaces")
     @Operation(operationId = "listInterfaces", summary = "List a VR's interfaces (vmNetworkConfigTable rows)")
-    public InterfaceList interfaces(@PathParam("vmIndex") int vmIndex) {
-        return new InterfaceList(config(vmIndex).interfaces());
+    @ApiResponse(responseCode = "200", description = "the interfaces; the VR's strong ETag and Last-Modified",
+            content = @Content(schema = @Schema(implementation = InterfaceList.class)))
+    public Response interfaces(@PathParam("vmIndex") int vmIndex) {
+        Version v = version(vmIndex);
+        return validated(v, new InterfaceList(config(vmIndex).interfaces()));
     }
 
     @GET
     @Path(INDEX + "/interfaces/{networkIndex: [0-9]{1,5}}")
     @Operation(operationId = "getInterface", summary = "Read one interface of a VR")
-    public VmNetworkConfigEntry getInterface(@PathParam("vmIndex") int vmIndex,
-                                             @PathParam("networkIndex") int networkIndex) {
+    @ApiResponse(responseCode = "200", description = "the interface; the VR's strong ETag and Last-Modified",
+            content = @Content(schema = @Schema(implementation = VmNetworkConfigEntry.class)))
+    public Response getInterface(@PathParam("vmIndex") int vmIndex, @PathParam("networkIndex") int networkIndex) {
+        Version v = version(vmIndex);
+        return validated(v, iface(vmIndex, networkIndex));
+    }
+
+    private VmNetworkConfigEntry iface(int vmIndex, int networkIndex) {
         return config(vmIndex).interfaces().stream().filter(n -> n.vmNetworkConfigIndex == networkIndex).findFirst()
                 .orElseThrow(() -> new NotFoundException("VR " + vmIndex + " has no interface " + networkIndex));
     }
@@ -264,12 +296,34 @@ public class RoutersResource {
     public Response addInterface(@PathParam("vmIndex") int vmIndex, VmNetworkConfigEntry request,
                                  @QueryParam("wait") String wait, @HeaderParam("Prefer") String prefer)
             throws InterruptedException {
+        if (request == null) throw new ValidationException("body", "an interface description is required");
         Duration d = Prefer.of(wait, prefer).waitFor();
-        Accepted accepted = service.addInterface(vmIndex, request);
-        if (!d.isZero()) accepted.await(d);
+        await(service.apply(on(vmIndex).edit(vmIndex, ChangeSet.addInterface(request)).build()).only(), d);
         int index = request.vmNetworkConfigIndex;
         return Response.created(uri.getAbsolutePathBuilder().path(Integer.toString(index)).build())
-                .entity(getInterface(vmIndex, index)).build();
+                .entity(iface(vmIndex, index)).build();
+    }
+
+    @PATCH
+    @Path(INDEX + "/interfaces/{networkIndex: [0-9]{1,5}}")
+    @Consumes({"application/merge-patch+json", MediaType.APPLICATION_JSON, MediaType.APPLICATION_XML})
+    @Operation(operationId = "changeInterface", summary = "Change columns of an interface, all or none (merge patch):"
+            + " vmNetworkConfigParent, vmNetworkConfigPhysAddress, vmNetworkConfigAddressType, vmNetworkConfigAddress,"
+            + " vmNetworkConfigPrefixLength; absent fields stay (a new address of the other family brings its type and"
+            + " default prefix length)", responses = {
+            @ApiResponse(responseCode = "200", description = "the interface as changed",
+                    content = @Content(schema = @Schema(implementation = VmNetworkConfigEntry.class)))})
+    public Response changeInterface(@PathParam("vmIndex") int vmIndex, @PathParam("networkIndex") int networkIndex,
+                                    VmNetworkConfigEntry changes, @QueryParam("wait") String wait,
+                                    @HeaderParam("Prefer") String prefer) throws InterruptedException {
+        if (changes == null) throw new ValidationException("body", "the columns to change are required");
+        if (changes.vmNetworkConfigIndex != null && changes.vmNetworkConfigIndex != networkIndex) {
+            throw new ValidationException("vmNetworkConfigIndex", "names another interface than the path");
+        }
+        Duration d = Prefer.of(wait, prefer).waitFor();
+        await(service.apply(on(vmIndex).edit(vmIndex, ChangeSet.changeInterface(networkIndex, changes)).build()).only(), d);
+        Version v = version(vmIndex);
+        return validated(v, iface(vmIndex, networkIndex));
     }
 
     @DELETE
@@ -280,13 +334,68 @@ public class RoutersResource {
                                     @QueryParam("wait") String wait, @HeaderParam("Prefer") String prefer)
             throws InterruptedException {
         Duration d = Prefer.of(wait, prefer).waitFor();
-        Accepted accepted = service.removeInterface(vmIndex, networkIndex);
-        if (!d.isZero()) accepted.await(d);
+        await(service.apply(on(vmIndex).edit(vmIndex, ChangeSet.removeInterface(networkIndex)).build()).only(), d);
         return Response.noContent().build();
     }
 
     private VmConfigEntry config(int vmIndex) {
-        return service.getConfig(vmIndex).orElseThrow(() -> new NotFoundException("no VR with vmIndex " + vmIndex));
+        return service.getConfig(vmIndex).orElseThrow(() -> notFound(vmIndex));
+    }
+
+    private static NotFoundException notFound(int vmIndex) {
+        return new NotFoundException("no VR with vmIndex " + vmIndex);
+    }
+
+    /** The VR's version, read before the representation it validates. */
+    private Version version(int vmIndex) {
+        return service.version(vmIndex).orElseThrow(() -> notFound(vmIndex));
+    }
+
+    /** A representation of (part of) a VR with its validators, or 304 when the client has it already. */
+    private Response validated(Version v, Object entity) {
+        EntityTag tag = Validators.strong(v);
+        Response notModified = Validators.notModified(request, tag, v);
+        if (notModified != null) return notModified;
+        return Response.ok(entity).tag(tag).lastModified(Validators.lastModified(v)).build();
+    }
+
+    /** A set on one VR, under the request's If-Match. */
+    private ChangeSet.Builder on(int vmIndex) {
+        return Validators.ifMatch(ChangeSet.builder(), vmIndex, headers);
+    }
+
+    /**
+     * Waits up to {@code d} for a write's hypervisor work (not at all for zero). A write the client
+     * waited for and whose VR ends crashed failed, whatever the work said: the answer is the driver's
+     * reason as problem details, 409 when the VR's VM is gone from the host (nothing there to act on),
+     * else 502 (the hypervisor failed). A failed change (undone) is already its 502, or that 409.
+     */
+    private Optional<Optional<VirtualRouter>> await(Accepted accepted, Duration d) throws InterruptedException {
+        if (d.isZero()) return Optional.empty();
+        Optional<Optional<VirtualRouter>> end;
+        try {
+            end = accepted.await(d);
+        } catch (VrException e) {
+            if (e.reason() == VrException.Reason.FAILED && e.vmIndex() != null) {
+                Optional<VirtualRouter> now = service.get(e.vmIndex());
+                if (now.isPresent() && vmGone(now.get())) throw new ProblemException(Response.Status.CONFLICT,
+                        e.getMessage(), e.field(), null);
+            }
+            throw e;
+        }
+        Optional<VirtualRouter> vr = end.flatMap(v -> v);
+        if (vr.isPresent() && vr.get().operState() == OperState.CRASHED) {
+            VirtualRouter crashed = vr.get();
+            throw new ProblemException(vmGone(crashed) ? Response.Status.CONFLICT : Response.Status.BAD_GATEWAY,
+                    "VR " + crashed.vmIndex + " ended crashed: " + crashed.vmEntry.vmOperStateReason, null, null);
+        }
+        return end;
+    }
+
+    /** Whether the host has no VM for the VR: the host reports no UUID then. */
+    private static boolean vmGone(VirtualRouter vr) {
+        VmEntry e = vr.vmEntry;
+        return e == null || e.vmUUID == null;
     }
 
     /**
@@ -296,10 +405,23 @@ public class RoutersResource {
     private Response written(Accepted accepted, Prefer prefer, boolean creation) {
         Optional<VirtualRouter> done;
         try {
-            done = prefer.waitFor().isZero() ? Optional.empty() : accepted.await(prefer.waitFor()).flatMap(v -> v);
+            done = await(accepted, prefer.waitFor()).flatMap(v -> v);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             done = Optional.empty();
+        }
+        // The validators of the body: as accepted, or read anew (version first) once done.
+        Version version = accepted.version();
+        if (done.isPresent()) {
+            int vmIndex = done.get().vmIndex;
+            Optional<Version> now = service.version(vmIndex);
+            Optional<VirtualRouter> read = now.flatMap(v -> service.get(vmIndex));
+            if (read.isPresent()) {
+                version = now.get();
+                done = read;
+            } else {
+                version = null;
+            }
         }
         VirtualRouter body = done.orElse(accepted.accepted());
         URI location = uri.getBaseUriBuilder().path("api/v1/routers").path(Integer.toString(body.vmIndex)).build();
@@ -308,6 +430,7 @@ public class RoutersResource {
                 : Response.accepted().location(location);
         if (creation) r.location(location);
         r.header("Preference-Applied", prefer.applied());
+        if (version != null) r.tag(Validators.strong(version)).lastModified(Validators.lastModified(version));
         return r.entity(prefer.minimal() ? identity(body) : body).build();
     }
 

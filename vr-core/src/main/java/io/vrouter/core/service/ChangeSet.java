@@ -5,9 +5,11 @@ import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.IntFunction;
 import java.util.function.Predicate;
 
@@ -271,6 +273,53 @@ public final class ChangeSet {
             if (n.vmNetworkConfigIndex != null) list.removeIf(x -> n.vmNetworkConfigIndex.equals(x.vmNetworkConfigIndex));
             list.add(n);
             row.vmNetworkConfigTable = list;
+        };
+    }
+
+    /**
+     * Adds an interface that must be new: without a vmNetworkConfigIndex it gets the lowest free one
+     * (set on {@code request}, so that the caller can name it); one already taken is {@link VrException.Reason#EXISTS}.
+     */
+    public static RowEdit addInterface(VmNetworkConfigEntry request) {
+        return row -> {
+            Set<Integer> used = new HashSet<>();
+            for (VmNetworkConfigEntry n : row.interfaces()) used.add(n.vmNetworkConfigIndex);
+            if (request.vmNetworkConfigIndex == null) {
+                int i = 1;
+                while (used.contains(i)) i++;
+                request.vmNetworkConfigIndex = i;
+            } else if (used.contains(request.vmNetworkConfigIndex)) {
+                throw new ConflictException(VrException.Reason.EXISTS, "vmNetworkConfigIndex", "VR " + row.vmIndex
+                        + " already has interface " + request.vmNetworkConfigIndex).at(row.vmIndex, request.vmNetworkConfigIndex);
+            }
+            putInterface(request).apply(row);
+        };
+    }
+
+    /**
+     * Sets the columns of an existing interface that {@code values} has (non-null), as a merge patch
+     * does; a {@link NotFoundException} when the VR has no interface with that index.
+     */
+    public static RowEdit changeInterface(int networkIndex, VmNetworkConfigEntry values) {
+        VmNetworkConfigEntry v = values.copy();
+        return row -> {
+            VmNetworkConfigEntry old = find(row.interfaces(), networkIndex);
+            if (old == null) {
+                throw new NotFoundException("VR " + row.vmIndex + " has no interface " + networkIndex)
+                        .at(row.vmIndex, networkIndex);
+            }
+            VmNetworkConfigEntry changed = old.copy();
+            for (NetworkColumn c : NetworkColumn.values()) {
+                if (c.get(v) != null) c.set(changed, c.get(v));
+            }
+            // A new address without its type or prefix length: they follow it, as for a new interface.
+            if (v.vmNetworkConfigAddress != null && v.vmNetworkConfigAddressType == null) {
+                changed.vmNetworkConfigAddressType = null;
+                boolean sameFamily = old.vmNetworkConfigAddress != null
+                        && old.vmNetworkConfigAddress.contains(":") == v.vmNetworkConfigAddress.contains(":");
+                if (v.vmNetworkConfigPrefixLength == null && !sameFamily) changed.vmNetworkConfigPrefixLength = null;
+            }
+            putInterface(changed).apply(row);
         };
     }
 

@@ -760,19 +760,7 @@ public final class VirtualRouterService implements AutoCloseable {
      */
     public Accepted addInterface(int vmIndex, VmNetworkConfigEntry request) {
         if (request == null) throw new ValidationException("body", "an interface description is required");
-        return apply(ChangeSet.builder().edit(vmIndex, row -> {
-            Set<Integer> used = new java.util.HashSet<>();
-            for (VmNetworkConfigEntry n : row.interfaces()) used.add(n.vmNetworkConfigIndex);
-            if (request.vmNetworkConfigIndex == null) {
-                int i = 1;
-                while (used.contains(i)) i++;
-                request.vmNetworkConfigIndex = i;
-            } else if (used.contains(request.vmNetworkConfigIndex)) {
-                throw new ConflictException(VrException.Reason.EXISTS, "vmNetworkConfigIndex", "VR " + vmIndex
-                        + " already has interface " + request.vmNetworkConfigIndex).at(vmIndex, request.vmNetworkConfigIndex);
-            }
-            ChangeSet.putInterface(request).apply(row);
-        }).build()).only();
+        return apply(ChangeSet.builder().edit(vmIndex, ChangeSet.addInterface(request)).build()).only();
     }
 
     /** Removes an interface from a VR. */

@@ -1,0 +1,256 @@
+package io.vrouter.api.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vrouter.core.config.Credentials;
+import io.vrouter.core.config.Settings;
+import io.vrouter.core.driver.sim.LatencyProfile;
+import io.vrouter.core.driver.sim.SimulatedDriver;
+import io.vrouter.core.metrics.VrMetrics;
+import io.vrouter.core.persistence.ConfigStore;
+import io.vrouter.core.persistence.EventLog;
+import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.ServerContext;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The standard HTTP capabilities of the REST interface, over real HTTP: conditional requests
+ * (RFC 9110), idempotent creation (Idempotency-Key), event stream resume (Last-Event-ID), and a
+ * waited-for write whose VR ends crashed answered as the failure it is. On a service of its own, so
+ * that the test can make the simulated hypervisor fail and restart the REST interface.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RestStandardsTest {
+    private static final String ADMIN = RestClient.basic("admin", "admin");
+    private static final String JSON = "application/json";
+
+    private final ObjectMapper json = new ObjectMapper();
+    private Path dataDir;
+    private SimulatedDriver driver;
+    private VirtualRouterService service;
+    private ServerContext context;
+    private RestInterface restInterface;
+    private RestClient rest;
+
+    @BeforeAll
+    void start() throws Exception {
+        dataDir = Files.createTempDirectory("vrouter-rest-standards");
+        Settings settings = Settings.of(Map.of("data-dir", dataDir.toString(), "rest-port", "0"));
+        driver = new SimulatedDriver(LatencyProfile.named("none"));
+        service = new VirtualRouterService(driver, new ConfigStore(dataDir), VrMetrics.inMemory());
+        service.events().recordTo(EventLog.open(dataDir, 1000, Duration.ofDays(1)));
+        service.start();
+        context = new ServerContext(service, settings, Credentials.from(settings), VrMetrics.inMemory());
+        startRest();
+    }
+
+    private void startRest() throws Exception {
+        restInterface = new RestInterface();
+        restInterface.start(context);
+        rest = new RestClient(restInterface.port());
+    }
+
+    @AfterAll
+    void stop() {
+        restInterface.close();
+        service.close();
+    }
+
+    @AfterEach
+    void healthyHost() {
+        driver.clearFailures();
+    }
+
+    private JsonNode body(HttpResponse<String> r) throws Exception {
+        return json.readTree(r.body());
+    }
+
+    private int create(String name) throws Exception {
+        HttpResponse<String> r = rest.post("/api/v1/routers?wait=10s", ADMIN, JSON, "{\"vmName\":\"" + name + "\"}");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+        return body(r).get("vmIndex").asInt();
+    }
+
+    private HttpResponse<String> send(String method, String path, String body, String... headers) throws Exception {
+        HttpRequest.Builder b = rest.request(path, ADMIN).header("Accept", JSON);
+        if (headers.length > 0) b.headers(headers);
+        if (body != null) b.header("Content-Type", JSON);
+        return rest.send(b.method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    private static void assertProblem(HttpResponse<String> r, int status) {
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(status);
+        assertThat(r.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
+    }
+
+    // ------------------------------------------------------------ conditional requests
+
+    @Test
+    void aVrHasAStrongEtagAndAListAWeakOne() throws Exception {
+        int i = create("etag");
+        HttpResponse<String> read = send("GET", "/api/v1/routers/" + i, null);
+        String etag = read.headers().firstValue("ETag").orElseThrow();
+        assertThat(etag).matches("\"[^\"]+\"");
+        assertThat(read.headers().firstValue("Last-Modified")).isPresent();
+        // The same tag on its interfaces, and a weak one on the list.
+        assertThat(send("GET", "/api/v1/routers/" + i + "/interfaces", null).headers().firstValue("ETag")).hasValue(etag);
+        String listTag = send("GET", "/api/v1/routers", null).headers().firstValue("ETag").orElseThrow();
+        assertThat(listTag).startsWith("W/\"");
+
+        HttpResponse<String> same = send("GET", "/api/v1/routers/" + i, null, "If-None-Match", etag);
+        assertThat(same.statusCode()).isEqualTo(304);
+        assertThat(same.body()).isEmpty();
+        assertThat(same.headers().firstValue("ETag")).hasValue(etag);
+        assertThat(send("GET", "/api/v1/routers", null, "If-None-Match", listTag).statusCode()).isEqualTo(304);
+        assertThat(send("GET", "/api/v1/routers/" + i, null, "If-None-Match", "\"other\", " + etag).statusCode())
+                .isEqualTo(304);
+        assertThat(send("GET", "/api/v1/routers/" + i, null, "If-None-Match", "\"other\"").statusCode()).isEqualTo(200);
+
+        // A change makes a new tag: the old one no longer answers 304, nor does the old list tag.
+        HttpResponse<String> stopped = send("POST", "/api/v1/routers/" + i + "/stop?wait=10s", null);
+        assertThat(stopped.statusCode()).as(stopped.body()).isEqualTo(200);
+        String after = stopped.headers().firstValue("ETag").orElseThrow();
+        assertThat(after).isNotEqualTo(etag);
+        assertThat(send("GET", "/api/v1/routers/" + i, null).headers().firstValue("ETag")).hasValue(after);
+        assertThat(send("GET", "/api/v1/routers/" + i, null, "If-None-Match", etag).statusCode()).isEqualTo(200);
+        assertThat(send("GET", "/api/v1/routers", null, "If-None-Match", listTag).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void ifMatchGuardsEveryWriteOfAVr() throws Exception {
+        int i = create("guarded");
+        String etag = send("GET", "/api/v1/routers/" + i, null).headers().firstValue("ETag").orElseThrow();
+        send("PATCH", "/api/v1/routers/" + i + "?wait=10s", "{\"vmConfigDescription\":\"changed by someone else\"}");
+
+        // The tag read before the other change: every write is refused, and changes nothing.
+        String stale = etag;
+        HttpResponse<String> patch = send("PATCH", "/api/v1/routers/" + i, "{\"vmName\":\"lost-update\"}", "If-Match", stale);
+        assertProblem(patch, 412);
+        assertThat(body(patch).get("status").asInt()).isEqualTo(412);
+        assertProblem(send("POST", "/api/v1/routers/" + i + "/stop", null, "If-Match", stale), 412);
+        assertProblem(send("DELETE", "/api/v1/routers/" + i, null, "If-Match", stale), 412);
+        assertProblem(send("PATCH", "/api/v1/routers/" + i + "/interfaces/1", "{\"vmNetworkConfigPrefixLength\":25}",
+                "If-Match", stale), 412);
+        // A weak tag never matches If-Match (strong comparison), even with the current value.
+        String current = send("GET", "/api/v1/routers/" + i, null).headers().firstValue("ETag").orElseThrow();
+        assertProblem(send("POST", "/api/v1/routers/" + i + "/stop", null, "If-Match", "W/" + current), 412);
+        JsonNode vr = body(send("GET", "/api/v1/routers/" + i, null));
+        assertThat(vr.get("vmName").asText()).isEqualTo("guarded");
+        assertThat(vr.get("vmAdminState").asText()).isEqualTo("running");
+        assertThat(send("GET", "/api/v1/routers/" + i, null).headers().firstValue("ETag")).hasValue(current);
+
+        // The current tag (or *) is accepted; a malformed one is a 400.
+        assertProblem(send("POST", "/api/v1/routers/" + i + "/stop", null, "If-Match", "nonsense"), 400);
+        HttpResponse<String> ok = send("PATCH", "/api/v1/routers/" + i + "?wait=10s", "{\"vmName\":\"renamed\"}",
+                "If-Match", "\"x\", " + current);
+        assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+        assertThat(send("POST", "/api/v1/routers/" + i + "/stop?wait=10s", null, "If-Match", "*").statusCode())
+                .isEqualTo(200);
+        String last = send("GET", "/api/v1/routers/" + i, null).headers().firstValue("ETag").orElseThrow();
+        assertThat(send("DELETE", "/api/v1/routers/" + i + "?wait=10s", null, "If-Match", last).statusCode()).isEqualTo(204);
+        // No VR: 404 before 412.
+        assertProblem(send("DELETE", "/api/v1/routers/" + i, null, "If-Match", last), 404);
+    }
+
+    // ------------------------------------------------------------ a waited-for write that ends crashed
+
+    @Test
+    void aWaitedCreationThatFailsOnTheHostIsA502() throws Exception {
+        driver.failOn("provision", "doomed", "no memory left on the host");
+        HttpResponse<String> r = rest.post("/api/v1/routers?wait=10s", ADMIN, JSON, "{\"vmName\":\"doomed\"}");
+        assertProblem(r, 502);
+        assertThat(body(r).get("detail").asText()).contains("no memory left on the host");
+        assertThat(service.findByName("doomed")).isEmpty();
+        // Without waiting, the request is accepted all the same: its failure is for the events to say.
+        HttpResponse<String> accepted = rest.post("/api/v1/routers", ADMIN, JSON, "{\"vmName\":\"doomed\"}");
+        assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
+    }
+
+    @Test
+    void aWaitedActionOnAVrWhoseVmIsGoneIsA409() throws Exception {
+        int i = create("vanishing");
+        driver.deleteBehindTheBack(i);
+        HttpResponse<String> r = send("POST", "/api/v1/routers/" + i + "/start?wait=10s", null);
+        assertProblem(r, 409);
+        assertThat(body(r).get("detail").asText()).contains("no VM with vmIndex " + i);
+        assertThat(send("POST", "/api/v1/routers/" + i + "/start", null).statusCode()).isEqualTo(202);
+    }
+
+    @Test
+    void aWaitedActionWhoseVrCrashesIsA502WithTheReason() throws Exception {
+        int i = create("crashing");
+        send("POST", "/api/v1/routers/" + i + "/stop?wait=10s", null);
+        driver.failOn("start", "crashing", "the guest kernel panicked");
+        HttpResponse<String> r = send("POST", "/api/v1/routers/" + i + "/start?wait=10s", null);
+        assertProblem(r, 502);
+        assertThat(body(r).get("detail").asText()).contains("the guest kernel panicked");
+    }
+
+    // ------------------------------------------------------------ interfaces, HEAD
+
+    @Test
+    void anInterfaceIsPatchedInPlace() throws Exception {
+        HttpResponse<String> created = rest.post("/api/v1/routers?wait=10s", ADMIN, JSON, "{\"vmName\":\"ifpatch\","
+                + "\"vmNetworkConfigTable\":[{\"vmNetworkConfigParent\":\"br0\",\"vmNetworkConfigAddress\":\"192.0.2.1\"}]}");
+        int i = body(created).get("vmIndex").asInt();
+        String path = "/api/v1/routers/" + i + "/interfaces/1";
+
+        HttpResponse<String> moved = send("PATCH", path + "?wait=10s", "{\"vmNetworkConfigAddress\":\"198.51.100.7\","
+                + "\"vmNetworkConfigPrefixLength\":25}");
+        assertThat(moved.statusCode()).as(moved.body()).isEqualTo(200);
+        assertThat(body(moved).get("vmNetworkConfigAddress").asText()).isEqualTo("198.51.100.7");
+        assertThat(body(moved).get("vmNetworkConfigPrefixLength").asInt()).isEqualTo(25);
+        assertThat(body(moved).get("vmNetworkConfigParent").asText()).isEqualTo("br0");
+        assertThat(moved.headers().firstValue("ETag")).isPresent();
+
+        // Shut down, a new MAC and an IPv6 address (its type and default prefix follow it).
+        send("POST", "/api/v1/routers/" + i + "/stop?wait=10s", null);
+        HttpResponse<String> v6 = send("PATCH", path + "?wait=10s", "{\"vmNetworkConfigPhysAddress\":\"02:00:5e:00:53:01\","
+                + "\"vmNetworkConfigAddress\":\"2001:db8::1\"}");
+        assertThat(v6.statusCode()).as(v6.body()).isEqualTo(200);
+        JsonNode n = body(send("GET", path, null));
+        assertThat(n.get("vmNetworkConfigPhysAddress").asText()).isEqualTo("02:00:5e:00:53:01");
+        assertThat(n.get("vmNetworkConfigAddressType").asText()).isEqualTo("ipv6");
+        assertThat(n.get("vmNetworkConfigPrefixLength").asInt()).isEqualTo(64);
+        JsonNode state = body(send("GET", "/api/v1/routers/" + i, null)).at("/vmNetworkTable/0");
+        assertThat(state.get("vmNetworkPhysAddress").asText()).isEqualTo("02:00:5e:00:53:01");
+
+        // Refused whole: a bad address changes nothing; an interface that is not there is a 404.
+        HttpResponse<String> bad = send("PATCH", path, "{\"vmNetworkConfigPrefixLength\":24,\"vmNetworkConfigAddress\":\"nope\"}");
+        assertProblem(bad, 400);
+        assertThat(body(bad).get("field").asText()).isEqualTo("vmNetworkConfigAddress");
+        assertThat(body(send("GET", path, null)).get("vmNetworkConfigPrefixLength").asInt()).isEqualTo(64);
+        assertProblem(send("PATCH", "/api/v1/routers/" + i + "/interfaces/9", "{\"vmNetworkConfigPrefixLength\":24}"), 404);
+        assertProblem(send("PATCH", path, "{\"vmNetworkConfigIndex\":2}"), 400);
+    }
+
+    @Test
+    void headIsAnsweredAndAllowed() throws Exception {
+        int i = create("headed");
+        HttpResponse<String> get = send("GET", "/api/v1/routers/" + i, null);
+        HttpResponse<String> head = send("HEAD", "/api/v1/routers/" + i, null);
+        assertThat(head.statusCode()).isEqualTo(200);
+        assertThat(head.body()).isEmpty();
+        assertThat(head.headers().firstValue("ETag")).isEqualTo(get.headers().firstValue("ETag"));
+        HttpResponse<String> notAllowed = send("PUT", "/api/v1/routers/" + i, "{}");
+        assertProblem(notAllowed, 405);
+        assertThat(notAllowed.headers().firstValue("Allow").orElseThrow().split("\\s*,\\s*"))
+                .contains("GET", "HEAD", "PATCH", "DELETE", "OPTIONS");
+        HttpResponse<String> options = send("OPTIONS", "/api/v1/routers/" + i + "/interfaces/1", null);
+        assertThat(options.headers().firstValue("Allow").orElseThrow().split("\\s*,\\s*"))
+                .contains("GET", "HEAD", "PATCH", "DELETE");
+    }
+}
