@@ -2,12 +2,16 @@ package io.vrouter.api.rest;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.vrouter.core.model.ModelJson;
 import io.vrouter.core.model.VrEvent;
+import io.vrouter.core.service.EventBus;
+import io.vrouter.core.service.ValidationException;
 import io.vrouter.core.service.VirtualRouterService;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
@@ -17,14 +21,18 @@ import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Server-sent events: one per VR change, named after its type, with the VrEvent as JSON data. Each
- * subscriber holds one worker thread, which writes its events as they come and a keep-alive comment
- * every 15 seconds, and notices a client that went away when a write fails.
+ * Server-sent events: one per VR change, named after its type, with the VrEvent as JSON data and its
+ * sequence number as the event id. Each subscriber holds one worker thread, which writes its events
+ * as they come and a keep-alive comment every 15 seconds, and notices a client that went away when a
+ * write fails. A client that reconnects with Last-Event-ID (as EventSource does by itself) is first
+ * sent what it missed, from the replay log the NETCONF replay reads too.
  */
 @Path("api/v1/events")
 @Tag(name = "events")
@@ -40,14 +48,41 @@ public class EventsResource {
 
     @GET
     @Produces(MediaType.SERVER_SENT_EVENTS)
-    @Operation(operationId = "subscribeEvents", summary = "Stream VR state changes as server-sent events")
-    public Response subscribe() {
+    @Operation(operationId = "subscribeEvents", summary = "Stream VR state changes as server-sent events; with"
+            + " Last-Event-ID, first the events after that one from the replay log (a replayGap event says when some"
+            + " are too old to be kept), then a replayComplete event, then live ones")
+    public Response subscribe(@Parameter(description = "The id of the last event the client saw: the stream resumes"
+            + " after it") @HeaderParam("Last-Event-ID") String lastEventId) {
+        Long resumeAfter = resumeAfter(lastEventId);
         StreamingOutput stream = out -> {
-            BlockingQueue<VrEvent> queue = new LinkedBlockingQueue<>(BACKLOG);
+            // Unbounded while the replay is queued (it comes at once); live events may fall BACKLOG behind.
+            BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+            boolean[] replaying = {resumeAfter != null};
             boolean[] overflow = {false};
-            try (AutoCloseable subscription = service.events().subscribe(e -> {
-                if (!queue.offer(e)) overflow[0] = true;
-            })) {
+            EventBus.Subscriber subscriber = new EventBus.Subscriber() {
+                @Override
+                public void event(VrEvent e) {
+                    if (!replaying[0] && queue.size() >= BACKLOG) {
+                        overflow[0] = true;
+                    } else {
+                        queue.add(e);
+                    }
+                }
+
+                @Override
+                public void replayGap(long firstAskedFor, Optional<Long> oldestKept) {
+                    queue.add(new ReplayGap(firstAskedFor, oldestKept.orElse(null)));
+                }
+
+                @Override
+                public void replayComplete() {
+                    queue.add(REPLAY_COMPLETE);
+                    replaying[0] = false;
+                }
+            };
+            try (AutoCloseable subscription = resumeAfter == null
+                    ? service.events().subscribe(subscriber::event)
+                    : service.events().subscribe(new EventBus.Replay.After(resumeAfter), subscriber)) {
                 Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
                 // A comment makes the response start now, so the client knows it is subscribed. Jersey
                 // buffers up to 8 KiB of a response to learn its length; the comment fills that buffer,
@@ -55,12 +90,15 @@ public class EventsResource {
                 w.write(": subscribed" + " ".repeat(COMMIT_PADDING) + "\n\n");
                 w.flush();
                 while (!overflow[0]) {
-                    VrEvent e = queue.poll(15, TimeUnit.SECONDS);
-                    if (e == null) {
+                    Object next = queue.poll(15, TimeUnit.SECONDS);
+                    if (next == null) {
                         w.write(": keep-alive\n\n");
-                    } else {
+                    } else if (next instanceof VrEvent e) {
                         w.write("event: " + e.type.label() + "\nid: " + e.sequence + "\ndata: "
                                 + JSON.writeValueAsString(e) + "\n\n");
+                    } else {
+                        w.write("event: " + (next == REPLAY_COMPLETE ? "replayComplete" : "replayGap") + "\ndata: "
+                                + JSON.writeValueAsString(next) + "\n\n");
                     }
                     w.flush();
                 }
@@ -73,5 +111,27 @@ public class EventsResource {
             }
         };
         return Response.ok(stream, MediaType.SERVER_SENT_EVENTS_TYPE).header("Cache-Control", "no-cache").build();
+    }
+
+    /**
+     * What a resuming client is told when events it missed are no longer kept (the replay log is
+     * bounded by count and age): the first it asked for, and the oldest kept (null when none is).
+     * The events from {@code oldestKept} on follow.
+     */
+    record ReplayGap(long firstMissed, Long oldestKept) {
+    }
+
+    /** Every missed event kept has been sent; live ones follow. */
+    private static final Map<String, String> REPLAY_COMPLETE = Map.of("replay", "complete");
+
+    private static Long resumeAfter(String lastEventId) {
+        if (lastEventId == null || lastEventId.isBlank()) return null;
+        try {
+            long id = Long.parseLong(lastEventId.trim());
+            if (id >= 0) return id;
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new ValidationException("Last-Event-ID", "must be the id of an event of this stream, a whole number");
     }
 }

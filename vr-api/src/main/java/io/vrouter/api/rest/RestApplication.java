@@ -9,6 +9,8 @@ import org.glassfish.jersey.internal.inject.AbstractBinder;
 import org.glassfish.jersey.jackson.JacksonFeature;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.server.ServerProperties;
+import org.glassfish.jersey.server.spi.Container;
+import org.glassfish.jersey.server.spi.ContainerLifecycleListener;
 
 /** The Jersey application of the REST interface, the same wherever it is hosted (JDK server or servlet container). */
 public final class RestApplication {
@@ -42,12 +44,30 @@ public final class RestApplication {
         rc.register(new RequestLogFilter(context.metrics()));
         ListCache lists = new ListCache(context.service(), context.settings().getDuration("rest.list-max-age", "1s"));
         rc.register(lists);
+        IdempotencyKeys keys = new IdempotencyKeys(context.settings().dataDir(),
+                context.settings().getDuration("rest.idempotency-window", "24h"),
+                context.settings().getInt("rest.idempotency-max-keys", 10_000));
+        rc.register(new ContainerLifecycleListener() {
+            @Override
+            public void onStartup(Container container) {
+            }
+
+            @Override
+            public void onReload(Container container) {
+            }
+
+            @Override
+            public void onShutdown(Container container) {
+                keys.close();
+            }
+        });
         rc.register(new AbstractBinder() {
             @Override
             protected void configure() {
                 bind(context.service()).to(VirtualRouterService.class);
                 bind(context.metrics()).to(VrMetrics.class);
                 bind(lists).to(ListCache.class);
+                bind(keys).to(IdempotencyKeys.class);
             }
         });
         rc.property(ServerProperties.WADL_FEATURE_DISABLE, true);

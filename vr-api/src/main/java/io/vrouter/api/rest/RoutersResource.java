@@ -39,6 +39,7 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
 import java.time.Duration;
@@ -59,6 +60,12 @@ public class RoutersResource {
 
     @Inject
     private ListCache lists;
+
+    @Inject
+    private IdempotencyKeys idempotency;
+
+    @Context
+    private SecurityContext security;
 
     @Context
     private UriInfo uri;
@@ -97,9 +104,12 @@ public class RoutersResource {
     public Response create(VirtualRouter request,
                            @Parameter(description = "How long to wait for the VR to be up: 30s, 500ms, 2m")
                            @QueryParam("wait") String wait,
-                           @HeaderParam("Prefer") String prefer) {
+                           @HeaderParam("Prefer") String prefer,
+                           @Parameter(description = "Makes the creation idempotent: sent again with the same key and"
+                                   + " body, it answers as the first time") @HeaderParam(IdempotencyKeys.HEADER) String key) {
         Prefer p = Prefer.of(wait, prefer);
-        return written(service.create(request), p, true);
+        return idempotency.once(key, user(), "POST", "/api/v1/routers", request,
+                () -> written(service.create(request), p, true));
     }
 
     @POST
@@ -110,13 +120,19 @@ public class RoutersResource {
             @ApiResponse(responseCode = "202", description = "accepted: the hypervisor work goes on",
                     content = @Content(schema = @Schema(implementation = VirtualRouterList.class)))})
     public Response createBatch(VirtualRouterList request, @QueryParam("wait") String wait,
-                                @HeaderParam("Prefer") String prefer) throws InterruptedException {
+                                @HeaderParam("Prefer") String prefer,
+                                @Parameter(description = "Makes the creation idempotent: sent again with the same key"
+                                        + " and body, it answers as the first time")
+                                @HeaderParam(IdempotencyKeys.HEADER) String key) {
         if (request == null || request.virtualRouter == null || request.virtualRouter.isEmpty()) {
             throw new ValidationException("virtualRouter", "at least one VR is required");
         }
-        ChangeSet.Builder set = ChangeSet.builder();
-        for (VirtualRouter vr : request.virtualRouter) set.create(vr);
-        return writtenAll(service.apply(set.build()), Prefer.of(wait, prefer), Response.Status.CREATED);
+        Prefer p = Prefer.of(wait, prefer);
+        return idempotency.once(key, user(), "POST", "/api/v1/routers/batch", request, () -> {
+            ChangeSet.Builder set = ChangeSet.builder();
+            for (VirtualRouter vr : request.virtualRouter) set.create(vr);
+            return writtenAll(service.apply(set.build()), p, Response.Status.CREATED);
+        });
     }
 
     @PATCH
@@ -149,7 +165,16 @@ public class RoutersResource {
     }
 
     /** The answer to a write of several VRs: the VRs that exist afterwards, in the request's order. */
-    private Response writtenAll(VirtualRouterService.Applied applied, Prefer p, Response.Status done)
+    private Response writtenAll(VirtualRouterService.Applied applied, Prefer p, Response.Status done) {
+        try {
+            return writtenAllWaiting(applied, p, done);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ProblemException(Response.Status.SERVICE_UNAVAILABLE, "the server is stopping", null, null);
+        }
+    }
+
+    private Response writtenAllWaiting(VirtualRouterService.Applied applied, Prefer p, Response.Status done)
             throws InterruptedException {
         long deadline = System.nanoTime() + p.waitFor().toNanos();
         List<VirtualRouter> out = new ArrayList<>(applied.routers().size());
@@ -336,6 +361,10 @@ public class RoutersResource {
         Duration d = Prefer.of(wait, prefer).waitFor();
         await(service.apply(on(vmIndex).edit(vmIndex, ChangeSet.removeInterface(networkIndex)).build()).only(), d);
         return Response.noContent().build();
+    }
+
+    private String user() {
+        return security.getUserPrincipal() == null ? "" : security.getUserPrincipal().getName();
     }
 
     private VmConfigEntry config(int vmIndex) {

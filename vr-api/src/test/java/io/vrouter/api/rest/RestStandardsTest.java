@@ -18,7 +18,13 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,7 +53,8 @@ class RestStandardsTest {
     @BeforeAll
     void start() throws Exception {
         dataDir = Files.createTempDirectory("vrouter-rest-standards");
-        Settings settings = Settings.of(Map.of("data-dir", dataDir.toString(), "rest-port", "0"));
+        Settings settings = Settings.of(Map.of("data-dir", dataDir.toString(), "rest-port", "0",
+                "user.admin", "operator:admin", "user.ops", "operator:ops"));
         driver = new SimulatedDriver(LatencyProfile.named("none"));
         service = new VirtualRouterService(driver, new ConfigStore(dataDir), VrMetrics.inMemory());
         service.events().recordTo(EventLog.open(dataDir, 1000, Duration.ofDays(1)));
@@ -252,5 +259,189 @@ class RestStandardsTest {
         HttpResponse<String> options = send("OPTIONS", "/api/v1/routers/" + i + "/interfaces/1", null);
         assertThat(options.headers().firstValue("Allow").orElseThrow().split("\\s*,\\s*"))
                 .contains("GET", "HEAD", "PATCH", "DELETE");
+    }
+
+    // ------------------------------------------------------------ Idempotency-Key
+
+    private HttpResponse<String> createWithKey(String path, String key, String body) throws Exception {
+        return send("POST", path, body, "Idempotency-Key", key);
+    }
+
+    @Test
+    void aCreationSentAgainWithItsKeyAnswersAsTheFirstTimeEvenAfterARestart() throws Exception {
+        String body = "{\"vmName\":\"once\"}";
+        HttpResponse<String> first = createWithKey("/api/v1/routers?wait=10s", "create-once-1", body);
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
+        int i = body(first).get("vmIndex").asInt();
+        HttpResponse<String> again = createWithKey("/api/v1/routers?wait=10s", "create-once-1", body);
+        assertThat(again.statusCode()).as(again.body()).isEqualTo(201);
+        assertThat(body(again).get("vmIndex").asInt()).isEqualTo(i);
+        assertThat(again.headers().firstValue("Location")).isEqualTo(first.headers().firstValue("Location"));
+        assertThat(again.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+        // Without the key the same body is a second creation, refused for its name: the key is what made it one.
+        assertProblem(send("POST", "/api/v1/routers", body), 409);
+
+        // The same key with another body: 422, and nothing created.
+        HttpResponse<String> other = createWithKey("/api/v1/routers", "create-once-1", "{\"vmName\":\"twice\"}");
+        assertProblem(other, 422);
+        assertThat(service.findByName("twice")).isEmpty();
+        // A key is the user's: the same key of another user is another request.
+        HttpResponse<String> operator = rest.send(rest.request("/api/v1/routers", RestClient.basic("ops", "ops"))
+                .header("Content-Type", JSON).header("Idempotency-Key", "create-once-1")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"vmName\":\"operators-own\"}")));
+        assertThat(operator.statusCode()).as(operator.body()).isEqualTo(202);
+
+        // The batch: a 202 answered again as a 202 with the same VRs.
+        String batch = "{\"virtualRouter\":[{\"vmName\":\"b1\"},{\"vmName\":\"b2\"}]}";
+        HttpResponse<String> b = createWithKey("/api/v1/routers/batch", "batch-1", batch);
+        assertThat(b.statusCode()).as(b.body()).isEqualTo(202);
+        assertThat(createWithKey("/api/v1/routers/batch", "batch-1", batch).body()).isEqualTo(b.body());
+        assertProblem(createWithKey("/api/v1/routers/batch", "batch-1", "{\"virtualRouter\":[{\"vmName\":\"b3\"}]}"), 422);
+        // A refused creation keeps no key: sent again, corrected, it is carried out.
+        assertProblem(createWithKey("/api/v1/routers", "fixed-later", "{\"vmName\":\"once\"}"), 409);
+        assertThat(createWithKey("/api/v1/routers", "fixed-later", "{\"vmName\":\"fixed\"}").statusCode()).isEqualTo(202);
+        assertProblem(createWithKey("/api/v1/routers", "with\"quote", body), 400);
+
+        // Kept across a restart of the interface (keys in the data directory).
+        restInterface.close();
+        startRest();
+        HttpResponse<String> afterRestart = createWithKey("/api/v1/routers?wait=10s", "create-once-1", body);
+        assertThat(afterRestart.statusCode()).as(afterRestart.body()).isEqualTo(201);
+        assertThat(body(afterRestart).get("vmIndex").asInt()).isEqualTo(i);
+        assertProblem(createWithKey("/api/v1/routers", "create-once-1", "{\"vmName\":\"twice\"}"), 422);
+        assertThat(Files.readString(dataDir.resolve(IdempotencyKeys.FILE))).contains("create-once-1");
+    }
+
+    @Test
+    void aKeyOlderThanTheWindowIsForgotten() throws Exception {
+        Path dir = Files.createTempDirectory("vrouter-idempotency");
+        IdempotencyKeys keys = new IdempotencyKeys(dir, Duration.ofMillis(1), 10);
+        keys.once("k", "admin", "POST", "/p", "a", () -> jakarta.ws.rs.core.Response.status(201).entity(
+                new io.vrouter.core.model.VirtualRouter()).build());
+        Thread.sleep(5);
+        // Expired: another body with the same key is a new request, not a 422.
+        assertThat(keys.once("k", "admin", "POST", "/p", "b", () -> jakarta.ws.rs.core.Response.status(202).build())
+                .getStatus()).isEqualTo(202);
+        keys.close();
+        // Bounded: at most max-keys are kept, the oldest go first, also in the file.
+        IdempotencyKeys few = new IdempotencyKeys(dir, Duration.ofHours(1), 2);
+        for (String k : new String[] {"k1", "k2", "k3", "k4", "k5"}) {
+            few.once(k, "admin", "POST", "/p", k, () -> jakarta.ws.rs.core.Response.status(201).entity(
+                    new io.vrouter.core.model.VirtualRouter()).build());
+        }
+        few.close();
+        IdempotencyKeys reopened = new IdempotencyKeys(dir, Duration.ofHours(1), 2);
+        assertThat(Files.readAllLines(dir.resolve(IdempotencyKeys.FILE))).hasSize(2);
+        assertThat(reopened.once("k5", "admin", "POST", "/p", "k5", () -> jakarta.ws.rs.core.Response.status(500).build())
+                .getStatus()).isEqualTo(201);
+        assertThat(reopened.once("k1", "admin", "POST", "/p", "other", () -> jakarta.ws.rs.core.Response.status(202).build())
+                .getStatus()).as("k1 was dropped").isEqualTo(202);
+        reopened.close();
+    }
+
+    // ------------------------------------------------------------ Last-Event-ID
+
+    /** One server-sent event: its name, id (null when it has none) and data. */
+    private record Sse(String event, String id, String data) {
+    }
+
+    /** Reads the events of a stream until {@code enough} holds of those read, or 10 s pass. */
+    private static List<Sse> readEvents(RestClient client, String lastEventId, Predicate<List<Sse>> enough,
+                                        Runnable onSubscribed) throws Exception {
+        HttpRequest.Builder b = client.request("/api/v1/events", ADMIN).header("Accept", "text/event-stream");
+        if (lastEventId != null) b.header("Last-Event-ID", lastEventId);
+        HttpResponse<Stream<String>> response = client.http().sendAsync(b.GET().build(), HttpResponse.BodyHandlers.ofLines())
+                .get(10, TimeUnit.SECONDS);
+        assertThat(response.statusCode()).isEqualTo(200);
+        List<Sse> events = new ArrayList<>();
+        try (Stream<String> body = response.body()) {
+            Iterator<String> lines = body.iterator();
+            assertThat(lines.next()).startsWith(": subscribed");
+            onSubscribed.run();
+            String event = null;
+            String id = null;
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (!enough.test(events) && System.nanoTime() < deadline && lines.hasNext()) {
+                String line = lines.next();
+                if (line.startsWith("event: ")) event = line.substring(7);
+                if (line.startsWith("id: ")) id = line.substring(4);
+                if (line.startsWith("data: ")) {
+                    events.add(new Sse(event, id, line.substring(6)));
+                    event = null;
+                    id = null;
+                }
+            }
+        }
+        return events;
+    }
+
+    @Test
+    void theEventStreamResumesAfterLastEventIdThenGoesLive() throws Exception {
+        int i = create("resumed");
+        long seen = service.events().replayLog().orElseThrow().lastSequence();
+        // Missed while away: a stop, a rename.
+        send("POST", "/api/v1/routers/" + i + "/stop?wait=10s", null);
+        send("PATCH", "/api/v1/routers/" + i + "?wait=10s", "{\"vmName\":\"resumed-2\"}");
+        long missedUpTo = service.events().replayLog().orElseThrow().lastSequence();
+        assertThat(missedUpTo).isGreaterThan(seen + 1);
+
+        List<Sse> got = readEvents(rest, Long.toString(seen),
+                l -> l.stream().anyMatch(e -> e.data.contains("\"vmName\":\"resumed-3\"")),
+                () -> rest.http().sendAsync(rest.request("/api/v1/routers/" + i, ADMIN).header("Content-Type", JSON)
+                        .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"vmName\":\"resumed-3\"}")).build(),
+                        HttpResponse.BodyHandlers.discarding()));
+        List<Long> ids = got.stream().filter(e -> e.id != null).map(e -> Long.parseLong(e.id)).toList();
+        // Every missed event, in order, none twice, then replayComplete, then the live one.
+        List<Long> expected = new ArrayList<>();
+        for (long n = seen + 1; n <= missedUpTo; n++) expected.add(n);
+        assertThat(ids.subList(0, expected.size())).isEqualTo(expected);
+        assertThat(ids).doesNotHaveDuplicates().isSorted();
+        assertThat(got.get(expected.size()).event).isEqualTo("replayComplete");
+        assertThat(got.get(got.size() - 1).id).isNotNull();
+        assertThat(Long.parseLong(got.get(got.size() - 1).id)).isGreaterThan(missedUpTo);
+        assertThat(got).noneMatch(e -> "replayGap".equals(e.event));
+        assertThat(got.subList(0, expected.size())).anyMatch(e -> e.data.contains("\"vmOperState\":\"shuttingdown\""))
+                .anyMatch(e -> e.data.contains("\"vmName\":\"resumed-2\""));
+
+        // Nothing missed: replayComplete at once. A bad id: 400.
+        long now = service.events().replayLog().orElseThrow().lastSequence();
+        List<Sse> none = readEvents(rest, Long.toString(now), l -> !l.isEmpty(), () -> { });
+        assertThat(none).extracting(Sse::event).containsExactly("replayComplete");
+        HttpResponse<String> bad = rest.send(rest.request("/api/v1/events", ADMIN).header("Accept", "text/event-stream")
+                .header("Last-Event-ID", "yesterday").GET());
+        assertThat(bad.statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void aGapTooOldForTheLogIsSaidInTheStream() throws Exception {
+        // A server of its own whose log keeps one event: the next compaction drops the rest.
+        Path dir = Files.createTempDirectory("vrouter-rest-gap");
+        Settings settings = Settings.of(Map.of("data-dir", dir.toString(), "rest-port", "0"));
+        try (VirtualRouterService small = new VirtualRouterService(new SimulatedDriver(LatencyProfile.named("none")),
+                new ConfigStore(dir), VrMetrics.inMemory())) {
+            small.events().recordTo(EventLog.open(dir, 1, Duration.ofDays(1)));
+            small.start();
+            RestInterface smallRest = new RestInterface();
+            smallRest.start(new ServerContext(small, settings, Credentials.from(settings), VrMetrics.inMemory()));
+            try {
+                RestClient client = new RestClient(smallRest.port());
+                StringBuilder batch = new StringBuilder("{\"virtualRouter\":[");
+                for (int n = 0; n < 40; n++) batch.append(n == 0 ? "" : ",").append("{\"vmName\":\"g").append(n).append("\"}");
+                HttpResponse<String> created = client.post("/api/v1/routers/batch?wait=10s", ADMIN, JSON, batch + "]}");
+                assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+                long oldest = small.events().replayLog().orElseThrow().oldestSequence().orElseThrow();
+                assertThat(oldest).as("compacted").isGreaterThan(2);
+
+                List<Sse> got = readEvents(client, "1", l -> l.stream().anyMatch(e -> "replayComplete".equals(e.event)),
+                        () -> { });
+                assertThat(got.get(0).event).isEqualTo("replayGap");
+                JsonNode gap = json.readTree(got.get(0).data);
+                assertThat(gap.get("firstMissed").asLong()).isEqualTo(2);
+                assertThat(gap.get("oldestKept").asLong()).isEqualTo(oldest);
+                assertThat(got.get(1).id).isEqualTo(Long.toString(oldest));
+            } finally {
+                smallRest.close();
+            }
+        }
     }
 }

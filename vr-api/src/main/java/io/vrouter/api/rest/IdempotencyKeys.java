@@ -1,0 +1,261 @@
+package io.vrouter.api.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vrouter.core.model.ModelJson;
+import io.vrouter.core.model.VirtualRouter;
+import io.vrouter.core.model.VirtualRouterList;
+import jakarta.ws.rs.core.Response;
+import java.io.BufferedReader;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Idempotent creation (the IETF's Idempotency-Key header, draft-ietf-httpapi-idempotency-key-header):
+ * a client that sends a creation again with the same key, because it never saw the answer, gets the
+ * first answer again (the same VR, the same status) instead of a second VR or a 409. The same key
+ * with another request is a 422; a key whose request is still running is a 409. Only answers that
+ * created something (2xx) are kept: a refused request changed nothing, and may be sent again.
+ *
+ * <p>Keys are per user, kept for {@code rest.idempotency-window} (default 24 h, as the draft's
+ * examples and Stripe), at most {@code rest.idempotency-max-keys} of them (default 10,000; the oldest
+ * go first), in {@code idempotency-keys.log} in the data directory so that they survive a restart:
+ * one JSON line per key, written and forced to disk before the answer goes out, compacted when the
+ * file holds twice as many lines as keys kept.
+ */
+final class IdempotencyKeys implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(IdempotencyKeys.class);
+    static final String FILE = "idempotency-keys.log";
+    static final String HEADER = "Idempotency-Key";
+    /** An sf-string's characters (RFC 8941 §3.3.3), of a sensible length. */
+    private static final Pattern KEY = Pattern.compile("[\\x20-\\x7e&&[^\"\\\\]]{1,255}");
+    /** RFC 9110 §15.5.21; JAX-RS 3.1 has no constant for it. */
+    static final Response.StatusType UNPROCESSABLE = new Response.StatusType() {
+        @Override
+        public int getStatusCode() {
+            return 422;
+        }
+
+        @Override
+        public Response.Status.Family getFamily() {
+            return Response.Status.Family.CLIENT_ERROR;
+        }
+
+        @Override
+        public String getReasonPhrase() {
+            return "Unprocessable Content";
+        }
+    };
+
+    /** The first answer to a key: what it was asked with (a digest) and what it answered. */
+    private record Answer(String user, String key, String fingerprint, Instant at, int status, String location,
+                          String preferenceApplied, String type, JsonNode body) {
+    }
+
+    private final Path file;
+    private final Duration window;
+    private final int maxKeys;
+    private final Clock clock;
+    private final ObjectMapper json = ModelJson.mapper();
+    /** By user and key, oldest first. */
+    private final LinkedHashMap<String, Answer> answers = new LinkedHashMap<>();
+    private final Set<String> running = new HashSet<>();
+    private FileOutputStream out;
+    private int lines;
+
+    IdempotencyKeys(Path dataDir, Duration window, int maxKeys) {
+        this(dataDir, window, maxKeys, Clock.systemUTC());
+    }
+
+    IdempotencyKeys(Path dataDir, Duration window, int maxKeys, Clock clock) {
+        this.file = dataDir.resolve(FILE);
+        this.window = window;
+        this.maxKeys = Math.max(1, maxKeys);
+        this.clock = clock;
+        try {
+            Files.createDirectories(dataDir);
+            load();
+            compact();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open " + file, e);
+        }
+    }
+
+    /**
+     * Runs a creation under the request's Idempotency-Key (none: just runs it). {@code request} is
+     * what identifies the request besides the key: its method, path and body as parsed.
+     */
+    Response once(String key, String user, String method, String path, Object body, Supplier<Response> creation) {
+        if (key == null) return creation.get();
+        if (!KEY.matcher(key).matches()) {
+            throw new ProblemException(Response.Status.BAD_REQUEST, HEADER + " must be 1 to 255 visible ASCII"
+                    + " characters, without quotes or backslashes", HEADER, null);
+        }
+        String id = user + "\n" + key;
+        String fingerprint = fingerprint(method, path, body);
+        synchronized (this) {
+            Answer first = answers.get(id);
+            if (first != null && expired(first)) {
+                answers.remove(id);
+                first = null;
+            }
+            if (first != null) {
+                if (!first.fingerprint.equals(fingerprint)) {
+                    throw new ProblemException(UNPROCESSABLE, "this " + HEADER + " was used"
+                            + " with another request: a key names one request", HEADER, null);
+                }
+                return replay(first);
+            }
+            if (!running.add(id)) {
+                throw new ProblemException(Response.Status.CONFLICT, "the request with this " + HEADER
+                        + " is still being carried out", HEADER, null);
+            }
+        }
+        try {
+            Response r = creation.get();
+            if (r.getStatusInfo().getFamily() == Response.Status.Family.SUCCESSFUL) {
+                keep(new Answer(user, key, fingerprint, clock.instant(), r.getStatus(),
+                        r.getLocation() == null ? null : r.getLocation().toString(),
+                        r.getHeaderString("Preference-Applied"), type(r.getEntity()), json.valueToTree(r.getEntity())));
+            }
+            return r;
+        } finally {
+            synchronized (this) {
+                running.remove(id);
+            }
+        }
+    }
+
+    private Response replay(Answer a) {
+        Object entity;
+        try {
+            Class<?> type = a.type.equals("list") ? VirtualRouterList.class : VirtualRouter.class;
+            entity = json.treeToValue(a.body, type);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Response.ResponseBuilder r = Response.status(a.status).entity(entity).header("Idempotent-Replayed", "true");
+        if (a.location != null) r.header("Location", a.location);
+        if (a.preferenceApplied != null) r.header("Preference-Applied", a.preferenceApplied);
+        return r.build();
+    }
+
+    private static String type(Object entity) {
+        return entity instanceof VirtualRouterList ? "list" : "router";
+    }
+
+    private String fingerprint(String method, String path, Object body) {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            sha.update((method + " " + path + "\n").getBytes(StandardCharsets.UTF_8));
+            sha.update(json.writeValueAsBytes(body));
+            return HexFormat.of().formatHex(sha.digest());
+        } catch (NoSuchAlgorithmException | IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private boolean expired(Answer a) {
+        return a.at.plus(window).isBefore(clock.instant());
+    }
+
+    /** Keeps an answer: on disk (forced) and in memory, within the bounds. */
+    private synchronized void keep(Answer a) {
+        answers.remove(a.user + "\n" + a.key);
+        answers.put(a.user + "\n" + a.key, a);
+        trim();
+        try {
+            out.write(line(a));
+            out.getFD().sync();
+            if (++lines > 2 * maxKeys) compact();
+        } catch (IOException e) {
+            // The VR is created all the same; only a retry after a restart would not find the key.
+            log.warn("cannot keep Idempotency-Key in {}: {}", file, e.toString());
+        }
+    }
+
+    private void trim() {
+        var it = answers.values().iterator();
+        while (it.hasNext()) {
+            Answer oldest = it.next();
+            if (answers.size() <= maxKeys && !expired(oldest)) break;
+            it.remove();
+        }
+    }
+
+    private byte[] line(Answer a) throws IOException {
+        ObjectNode n = json.createObjectNode();
+        n.put("user", a.user).put("key", a.key).put("fingerprint", a.fingerprint).put("at", a.at.toString())
+                .put("status", a.status).put("location", a.location).put("preferenceApplied", a.preferenceApplied)
+                .put("type", a.type).set("body", a.body);
+        return (json.writeValueAsString(n) + "\n").getBytes(StandardCharsets.UTF_8);
+    }
+
+    private void load() throws IOException {
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            for (String l; (l = in.readLine()) != null; ) {
+                try {
+                    JsonNode n = json.readTree(l);
+                    Answer a = new Answer(n.get("user").asText(), n.get("key").asText(), n.get("fingerprint").asText(),
+                            Instant.parse(n.get("at").asText()), n.get("status").asInt(), text(n, "location"),
+                            text(n, "preferenceApplied"), n.get("type").asText(), n.get("body"));
+                    answers.remove(a.user + "\n" + a.key);
+                    answers.put(a.user + "\n" + a.key, a);
+                } catch (IOException | RuntimeException torn) {
+                    log.warn("{}: a line that cannot be read is dropped ({})", file, torn.toString());
+                }
+            }
+        } catch (NoSuchFileException none) {
+            // No key kept yet.
+        }
+        trim();
+    }
+
+    private static String text(JsonNode n, String field) {
+        JsonNode v = n.get(field);
+        return v == null || v.isNull() ? null : v.asText();
+    }
+
+    /** Writes the kept answers to a new file that replaces the old one whole. */
+    private void compact() throws IOException {
+        if (out != null) out.close();
+        Path next = file.resolveSibling(FILE + ".new");
+        try (FileOutputStream o = new FileOutputStream(next.toFile())) {
+            for (Answer a : answers.values()) o.write(line(a));
+            o.getFD().sync();
+        }
+        Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        lines = answers.size();
+        out = new FileOutputStream(file.toFile(), true);
+    }
+
+    @Override
+    public synchronized void close() {
+        try {
+            if (out != null) out.close();
+        } catch (IOException e) {
+            log.warn("closing {}: {}", file, e.toString());
+        }
+    }
+}
