@@ -37,10 +37,13 @@ class GeneratedClientIT {
         try (ServerProcess server = ServerProcess.start(dir)) {
             RoutersApi routers = new RoutersApi(client(server, "admin", "admin"));
 
-            VirtualRouter created = routers.createRouter("10s", null, new VirtualRouter().vmName("gen1").vmConfigMemory(256)
+            VirtualRouter gen1 = new VirtualRouter().vmName("gen1").vmConfigMemory(256)
                     .addVmNetworkConfigTableItem(new VmNetworkConfigEntry().vmNetworkConfigParent("xenbr0")
-                            .vmNetworkConfigAddress("198.51.100.1")));
+                            .vmNetworkConfigAddress("198.51.100.1"));
+            VirtualRouter created = routers.createRouter("10s", null, "gen1-once", gen1);
             assertThat(created.getVmIndex()).isPositive();
+            // Sent again with its Idempotency-Key (the answer was lost, say): the same VR, not a 409.
+            assertThat(routers.createRouter("10s", null, "gen1-once", gen1).getVmIndex()).isEqualTo(created.getVmIndex());
             assertThat(created.getVmEntry().getVmOperState()).isEqualTo(VmEntry.VmOperStateEnum.RUNNING);
             int i = created.getVmIndex();
 
@@ -61,7 +64,7 @@ class GeneratedClientIT {
             assertThat(added.getVmNetworkConfigIndex()).isEqualTo(2);
             assertThat(routers.listInterfaces(i).getVmNetworkConfigEntry()).hasSize(2);
 
-            VirtualRouters batch = routers.createRouters("10s", null, new VirtualRouters()
+            VirtualRouters batch = routers.createRouters("10s", null, null, new VirtualRouters()
                     .virtualRouter(List.of(new VirtualRouter().vmName("gen2"), new VirtualRouter().vmName("gen3"))));
             assertThat(batch.getVirtualRouter()).extracting(VirtualRouter::getVmName).containsExactly("gen2", "gen3");
             VirtualRouters page = routers.listRouters("gen*", "running", null, 0, 10);
@@ -71,7 +74,7 @@ class GeneratedClientIT {
 
             // Errors arrive as ApiException with the problem details body.
             ApiException conflict = catchThrowableOfType(ApiException.class,
-                    () -> routers.createRouter(null, null, new VirtualRouter().vmName("gen1")));
+                    () -> routers.createRouter(null, null, null, new VirtualRouter().vmName("gen1")));
             assertThat(conflict.getCode()).isEqualTo(409);
             assertThat(conflict.getResponseBody()).contains("\"field\":\"vmName\"");
             ApiException forbidden = catchThrowableOfType(ApiException.class,
