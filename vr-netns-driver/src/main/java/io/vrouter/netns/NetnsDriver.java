@@ -840,8 +840,8 @@ public final class NetnsDriver implements HypervisorDriver {
         String addr = view.rib().map(Bird.Rib::routerId).orElse(null);
         if (addr == null) addr = firstAddress(view, false);
         if (addr == null) addr = firstAddress(view, true);
-        e.vmRouterAddrType = addr != null && addr.contains(":") ? InetAddressType.IPV6 : InetAddressType.IPV4;
-        e.vmRouterAddr = addr == null ? "0.0.0.0" : addr;
+        e.vmRouterAddrType = addr == null ? null : addr.contains(":") ? InetAddressType.IPV6 : InetAddressType.IPV4;
+        e.vmRouterAddr = addr;
 
         List<VmCpuEntry> cpus = new ArrayList<>();
         long[] per = usage.perCpuNanos();
@@ -877,7 +877,7 @@ public final class NetnsDriver implements HypervisorDriver {
         c.vmCpuIndex = index;
         c.vmCpuCoreTime = micros;
         c.vmCpuPhysIndex = phys;
-        c.vmCpuAffinity = 0;
+        c.vmCpuAffinity = VmCpuEntry.Affinity.UNKNOWN;
         return c;
     }
 

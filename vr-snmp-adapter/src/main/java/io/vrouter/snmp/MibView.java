@@ -8,6 +8,7 @@ import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.model.SmiEnum;
 import io.vrouter.core.model.VmCpuEntry;
 import io.vrouter.core.model.VmEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
@@ -330,7 +331,7 @@ final class MibView {
 
         @Override
         Variable value(Row row, int column) {
-            return column == CPU_AFFINITY ? new Integer32(orZero(((VmCpuEntry) row.data).vmCpuAffinity)) : null;
+            return column == CPU_AFFINITY ? new Integer32(code(((VmCpuEntry) row.data).vmCpuAffinity, 0)) : null;
         }
     };
 
@@ -347,11 +348,11 @@ final class MibView {
             VmStorageEntry s = (VmStorageEntry) row.data;
             return switch (column) {
                 case 2 -> new Integer32(orZero(s.vmStorageParent));
-                case 3 -> new Integer32(s.vmStorageSourceType == null ? 1 : s.vmStorageSourceType);
+                case 3 -> new Integer32(code(s.vmStorageSourceType, 1));
                 case 4 -> Codec.text(s.vmStorageSourceTypeString);
                 case 5 -> Codec.text(s.vmStorageResourceID);
-                case 6 -> new Integer32(s.vmStorageAccess == null ? 1 : s.vmStorageAccess);
-                case 7 -> new Integer32(s.vmStorageMediaType == null ? 1 : s.vmStorageMediaType);
+                case 6 -> new Integer32(code(s.vmStorageAccess, 1));
+                case 7 -> new Integer32(code(s.vmStorageMediaType, 1));
                 case 8 -> Codec.text(s.vmStorageMediaTypeString);
                 case 9 -> new Integer32(s.vmStorageSizeUnit == null ? 1 : s.vmStorageSizeUnit);
                 case 10 -> new Integer32(s.vmStorageDefinedSize == null ? -1 : Codec.clampInt(s.vmStorageDefinedSize));
@@ -496,5 +497,10 @@ final class MibView {
 
     private static int orZero(Integer v) {
         return v == null ? 0 : v;
+    }
+
+    /** An enumeration's value, or the MIB's value for "unknown" when the host reports none. */
+    private static int code(SmiEnum e, int unknown) {
+        return e == null ? unknown : e.code();
     }
 }

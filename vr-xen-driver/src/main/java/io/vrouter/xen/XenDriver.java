@@ -467,7 +467,7 @@ public final class XenDriver implements HypervisorDriver {
             total += c.vmCpuCoreTime;
             String phys = metrics == null ? "" : metrics.path("VCPUs_CPU").path(Integer.toString(i)).asText("");
             c.vmCpuPhysIndex = phys.isEmpty() ? 0 : Integer.parseInt(phys) + 1;
-            c.vmCpuAffinity = 0;
+            c.vmCpuAffinity = VmCpuEntry.Affinity.UNKNOWN;
             cpus.add(c);
         }
         e.vmCpuTime = total;
@@ -490,8 +490,8 @@ public final class XenDriver implements HypervisorDriver {
         e.vmRouteEntries = 0L;
         e.vmFibEntries = 0L;
         e.vmRoutingProtocols = "";
-        e.vmRouterAddrType = InetAddressType.IPV4;
-        e.vmRouterAddr = routerAddr == null ? "0.0.0.0" : routerAddr;
+        e.vmRouterAddrType = routerAddr == null ? null : InetAddressType.IPV4;
+        e.vmRouterAddr = routerAddr;
 
         List<VmStorageEntry> disks = new ArrayList<>();
         for (JsonNode vbd : cache.vbdsOf(ref)) {
@@ -500,12 +500,13 @@ public final class XenDriver implements HypervisorDriver {
             s.vmStorageIndex = dev.chars().allMatch(Character::isDigit) && !dev.isEmpty() ? Integer.parseInt(dev) + 1 : disks.size() + 1;
             s.vmStorageParent = 0;
             Optional<JsonNode> vdi = cache.get("vdi", vbd.path("VDI").asText());
-            s.vmStorageSourceType = vdi.isPresent() ? 3 : 1;
+            s.vmStorageSourceType = vdi.isPresent() ? VmStorageEntry.SourceType.BLOCK : VmStorageEntry.SourceType.UNKNOWN;
             s.vmStorageSourceTypeString = vdi.map(v -> v.path("type").asText("")).orElse("");
             s.vmStorageResourceID = vdi.map(v -> v.path("uuid").asText("")).orElse("");
-            s.vmStorageAccess = "RO".equals(vbd.path("mode").asText()) ? 3 : 2;
+            s.vmStorageAccess = "RO".equals(vbd.path("mode").asText())
+                    ? VmStorageEntry.Access.READ_ONLY : VmStorageEntry.Access.READ_WRITE;
             boolean cd = "CD".equals(vbd.path("type").asText());
-            s.vmStorageMediaType = cd ? 4 : 3;
+            s.vmStorageMediaType = cd ? VmStorageEntry.MediaType.OPTICAL_DISK : VmStorageEntry.MediaType.HARD_DISK;
             s.vmStorageMediaTypeString = cd ? "opticalDisk" : "hardDisk";
             s.vmStorageSizeUnit = (int) MIB;
             s.vmStorageDefinedSize = vdi.map(v -> v.path("virtual_size").asLong() / MIB).orElse(0L);

@@ -7,6 +7,7 @@ import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.model.SmiEnum;
 import io.vrouter.core.model.VmCpuEntry;
 import io.vrouter.core.model.VmEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
@@ -15,7 +16,6 @@ import io.vrouter.core.model.VmStorageEntry;
 import io.vrouter.core.service.VirtualRouterService;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -135,16 +135,16 @@ public final class ModelTree {
         VmEntry e = vr.vmEntry == null ? new VmEntry() : vr.vmEntry;
         return List.of(DataNode.inner(VMM, "vmEntry", "vmIndex")
                 .add("vmIndex", vr.vmIndex).add("vmUUID", e.vmUUID).add("vmOSType", e.vmOSType)
-                .add("vmOperState", e.vmOperState == null ? null : e.vmOperState.label())
-                .add("vmAutoStart", e.vmAutoStart == null ? null : e.vmAutoStart.name().toLowerCase(Locale.ROOT))
-                .add("vmPersistent", e.vmPersistent == null ? null : e.vmPersistent.name().toLowerCase(Locale.ROOT))
+                .add("vmOperState", label(e.vmOperState))
+                .add("vmAutoStart", label(e.vmAutoStart))
+                .add("vmPersistent", label(e.vmPersistent))
                 .add("vmCurCpuNumber", e.vmCurCpuNumber).add("vmMinCpuNumber", e.vmMinCpuNumber)
                 .add("vmMaxCpuNumber", e.vmMaxCpuNumber).add("vmMemUnit", e.vmMemUnit)
                 .add("vmCurMem", e.vmCurMem).add("vmMinMem", e.vmMinMem).add("vmMaxMem", e.vmMaxMem)
                 .addUnsigned32("vmUpTime", e.vmUpTime).add("vmCpuTime", e.vmCpuTime)
                 .addUnsigned32("vmRouteEntries", e.vmRouteEntries).addUnsigned32("vmFibEntries", e.vmFibEntries)
                 .add("vmRoutingProtocols", e.vmRoutingProtocols)
-                .add("vmRouterAddrType", e.vmRouterAddrType == null ? null : e.vmRouterAddrType.label())
+                .add("vmRouterAddrType", label(e.vmRouterAddrType))
                 .add("vmRouterAddr", e.vmRouterAddr).add("vmOperStateReason", e.vmOperStateReason));
     }
 
@@ -154,22 +154,20 @@ public final class ModelTree {
     }
 
     private static DataNode affinityEntry(int vmIndex, VmCpuEntry c) {
-        String[] affinity = {"unknown", "enable", "disable"};
-        String a = c.vmCpuAffinity == null || c.vmCpuAffinity < 0 || c.vmCpuAffinity > 2 ? null : affinity[c.vmCpuAffinity];
         return DataNode.inner(VMM, "vmCpuAffinityEntry", "vmIndex", "vmCpuIndex", "vmCpuPhysIndex")
                 .add("vmIndex", vmIndex).add("vmCpuIndex", c.vmCpuIndex)
-                .add("vmCpuPhysIndex", c.vmCpuPhysIndex == null ? 0 : c.vmCpuPhysIndex).add("vmCpuAffinity", a);
+                .add("vmCpuPhysIndex", c.vmCpuPhysIndex == null ? 0 : c.vmCpuPhysIndex).add("vmCpuAffinity", label(c.vmCpuAffinity));
     }
 
     private static DataNode storageEntry(int vmIndex, VmStorageEntry s) {
         return DataNode.inner(VMM, "vmStorageEntry", "vmIndex", "vmStorageIndex")
                 .add("vmIndex", vmIndex).add("vmStorageIndex", s.vmStorageIndex)
                 .add("vmStorageParent", s.vmStorageParent)
-                .add("vmStorageSourceType", label(s.vmStorageSourceType, "unknown", "other", "block", "raw", "sparse", "network"))
+                .add("vmStorageSourceType", label(s.vmStorageSourceType))
                 .add("vmStorageSourceTypeString", s.vmStorageSourceTypeString)
                 .add("vmStorageResourceID", s.vmStorageResourceID)
-                .add("vmStorageAccess", label(s.vmStorageAccess, "unknown", "readWrite", "readOnly"))
-                .add("vmStorageMediaType", label(s.vmStorageMediaType, "unknown", "other", "hardDisk", "opticalDisk"))
+                .add("vmStorageAccess", label(s.vmStorageAccess))
+                .add("vmStorageMediaType", label(s.vmStorageMediaType))
                 .add("vmStorageMediaTypeString", s.vmStorageMediaTypeString)
                 .add("vmStorageSizeUnit", s.vmStorageSizeUnit).add("vmStorageDefinedSize", s.vmStorageDefinedSize)
                 .add("vmStorageAllocatedSize", s.vmStorageAllocatedSize)
@@ -197,8 +195,8 @@ public final class ModelTree {
     }
 
     /** An RFC 7666 enumeration value (1-based) as its label. */
-    private static String label(Integer code, String... labels) {
-        return code == null || code < 1 || code > labels.length ? null : labels[code - 1];
+    private static String label(SmiEnum e) {
+        return e == null ? null : e.label();
     }
 
     private static <T> List<DataNode> flat(List<T> rows, Function<T, DataNode> f) {

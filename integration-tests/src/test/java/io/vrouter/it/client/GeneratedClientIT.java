@@ -47,27 +47,27 @@ class GeneratedClientIT {
             assertThat(created.getVmEntry().getVmOperState()).isEqualTo(VmEntry.VmOperStateEnum.RUNNING);
             int i = created.getVmIndex();
 
-            VirtualRouter read = routers.getRouter(i);
+            VirtualRouter read = routers.getRouter(i, null, null);
             assertThat(read.getVmName()).isEqualTo("gen1");
             assertThat(read.getVmEntry().getVmRouterAddr()).isEqualTo("198.51.100.1");
             assertThat(read.getVmNetworkTable()).hasSize(1);
 
-            assertThat(routers.stopRouter(i, "10s", null).getVmEntry().getVmOperState())
+            assertThat(routers.stopRouter(i, "10s", null, "*").getVmEntry().getVmOperState())
                     .isEqualTo(VmEntry.VmOperStateEnum.SHUTDOWN);
-            VirtualRouter resized = routers.reconfigureRouter(i, "10s", null, new VirtualRouter().vmConfigMemory(512));
+            VirtualRouter resized = routers.reconfigureRouter(i, "10s", null, null, new VirtualRouter().vmConfigMemory(512));
             assertThat(resized.getVmConfigMemory()).isEqualTo(512);
-            assertThat(routers.startRouter(i, "10s", null).getVmEntry().getVmOperState())
+            assertThat(routers.startRouter(i, "10s", null, null).getVmEntry().getVmOperState())
                     .isEqualTo(VmEntry.VmOperStateEnum.RUNNING);
 
-            VmNetworkConfigEntry added = routers.addInterface(i, "10s", null,
+            VmNetworkConfigEntry added = routers.addInterface(i, "10s", null, null,
                     new VmNetworkConfigEntry().vmNetworkConfigParent("xenbr1"));
             assertThat(added.getVmNetworkConfigIndex()).isEqualTo(2);
-            assertThat(routers.listInterfaces(i).getVmNetworkConfigEntry()).hasSize(2);
+            assertThat(routers.listInterfaces(i, null, null).getVmNetworkConfigEntry()).hasSize(2);
 
             VirtualRouters batch = routers.createRouters("10s", null, null, new VirtualRouters()
                     .virtualRouter(List.of(new VirtualRouter().vmName("gen2"), new VirtualRouter().vmName("gen3"))));
             assertThat(batch.getVirtualRouter()).extracting(VirtualRouter::getVmName).containsExactly("gen2", "gen3");
-            VirtualRouters page = routers.listRouters("gen*", "running", null, 0, 10);
+            VirtualRouters page = routers.listRouters("gen*", "running", null, 0, 10, null, null);
             assertThat(page.getTotal()).isEqualTo(3);
 
             assertThat(new HypervisorApi(client(server, "viewer", "viewer")).getHypervisor().getVmConfiguredVMs()).isEqualTo(3);
@@ -77,12 +77,15 @@ class GeneratedClientIT {
                     () -> routers.createRouter(null, null, null, new VirtualRouter().vmName("gen1")));
             assertThat(conflict.getCode()).isEqualTo(409);
             assertThat(conflict.getResponseBody()).contains("\"field\":\"vmName\"");
+            ApiException stale = catchThrowableOfType(ApiException.class,
+                    () -> routers.stopRouter(i, null, null, "\"not-its-version\""));
+            assertThat(stale.getCode()).isEqualTo(412);
             ApiException forbidden = catchThrowableOfType(ApiException.class,
-                    () -> new RoutersApi(client(server, "viewer", "viewer")).removeRouter(i, null, null));
+                    () -> new RoutersApi(client(server, "viewer", "viewer")).removeRouter(i, null, null, null));
             assertThat(forbidden.getCode()).isEqualTo(403);
 
-            routers.removeRouter(i, "10s", null);
-            ApiException gone = catchThrowableOfType(ApiException.class, () -> routers.getRouter(i));
+            routers.removeRouter(i, "10s", null, null);
+            ApiException gone = catchThrowableOfType(ApiException.class, () -> routers.getRouter(i, null, null));
             assertThat(gone.getCode()).isEqualTo(404);
         }
     }

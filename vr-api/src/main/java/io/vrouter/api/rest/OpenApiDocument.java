@@ -89,6 +89,7 @@ public class OpenApiDocument {
             OpenAPI read = new SpecFilter().filter(reader.read(resources), new ParameterConstraints(), Map.of(), Map.of(),
                     Map.of());
             addProblemResponses(read);
+            OpenApiStatuses.describe(read);
             document = read;
             return document;
         }

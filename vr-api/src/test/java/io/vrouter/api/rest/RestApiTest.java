@@ -541,7 +541,7 @@ class RestApiTest {
         assertThat(doc.get("openapi").asText()).startsWith("3.");
         assertThat(doc.at("/paths").has("/api/v1/routers")).isTrue();
         assertThat(doc.at("/paths").has("/api/v1/routers/{vmIndex}")).isTrue();
-        assertThat(doc.at("/components/schemas/virtualRouter/properties").has("vmName")).isTrue();
+        assertThat(doc.at("/components/schemas/VirtualRouter/properties").has("vmName")).isTrue();
         assertThat(doc.at("/components/schemas/VmEntry/properties/vmOperState/enum").toString()).contains("\"shuttingdown\"");
         HttpResponse<String> yaml = rest.get("/api/v1/openapi.yaml", null, "application/yaml");
         assertThat(yaml.statusCode()).isEqualTo(200);

@@ -10,9 +10,12 @@ public interface SmiEnum {
     /** The SNMP enumeration value. */
     int code();
 
-    /** The label used by REST and NETCONF. */
+    /** The label used by REST and NETCONF: the constant's name in lower camel case (READ_WRITE: readWrite). */
     default String label() {
-        return ((Enum<?>) this).name().toLowerCase(Locale.ROOT);
+        String[] words = ((Enum<?>) this).name().toLowerCase(Locale.ROOT).split("_");
+        StringBuilder label = new StringBuilder(words[0]);
+        for (int i = 1; i < words.length; i++) label.append(Character.toUpperCase(words[i].charAt(0))).append(words[i], 1, words[i].length());
+        return label.toString();
     }
 
     static <E extends Enum<E> & SmiEnum> E ofCode(Class<E> type, int code) {

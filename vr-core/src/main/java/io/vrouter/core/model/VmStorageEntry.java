@@ -2,14 +2,11 @@ package io.vrouter.core.model;
 
 import jakarta.xml.bind.annotation.XmlAccessType;
 import jakarta.xml.bind.annotation.XmlAccessorType;
+import jakarta.xml.bind.annotation.XmlEnum;
+import jakarta.xml.bind.annotation.XmlEnumValue;
 import jakarta.xml.bind.annotation.XmlType;
 
-/**
- * One row of vmStorageTable (RFC 7666). Enumerated columns carry their RFC 7666 values:
- * vmStorageSourceType unknown(1) other(2) block(3) raw(4) sparse(5) network(6);
- * vmStorageAccess unknown(1) readWrite(2) readOnly(3);
- * vmStorageMediaType unknown(1) other(2) hardDisk(3) opticalDisk(4).
- */
+/** One row of vmStorageTable (RFC 7666); its enumerations are RFC 7666's, labels on REST and NETCONF as everywhere. */
 @XmlType(name = "vmStorageEntry", propOrder = {"vmStorageIndex", "vmStorageParent", "vmStorageSourceType",
         "vmStorageSourceTypeString", "vmStorageResourceID", "vmStorageAccess", "vmStorageMediaType",
         "vmStorageMediaTypeString", "vmStorageSizeUnit", "vmStorageDefinedSize", "vmStorageAllocatedSize",
@@ -19,11 +16,11 @@ import jakarta.xml.bind.annotation.XmlType;
 public class VmStorageEntry {
     public Integer vmStorageIndex;
     public Integer vmStorageParent;
-    public Integer vmStorageSourceType;
+    public SourceType vmStorageSourceType;
     public String vmStorageSourceTypeString;
     public String vmStorageResourceID;
-    public Integer vmStorageAccess;
-    public Integer vmStorageMediaType;
+    public Access vmStorageAccess;
+    public MediaType vmStorageMediaType;
     public String vmStorageMediaTypeString;
     /** Bytes per unit of the two size columns. */
     public Integer vmStorageSizeUnit;
@@ -36,4 +33,68 @@ public class VmStorageEntry {
     /** Total read latency in microseconds. */
     public Long vmStorageReadLatency;
     public Long vmStorageWriteLatency;
+
+    /** RFC 7666 VirtualMachineStorageSourceType. */
+    @XmlType(name = "VirtualMachineStorageSourceType")
+    @XmlEnum
+    public enum SourceType implements SmiEnum {
+        @XmlEnumValue("unknown") UNKNOWN(1),
+        @XmlEnumValue("other") OTHER(2),
+        @XmlEnumValue("block") BLOCK(3),
+        @XmlEnumValue("raw") RAW(4),
+        @XmlEnumValue("sparse") SPARSE(5),
+        @XmlEnumValue("network") NETWORK(6);
+
+        private final int code;
+
+        SourceType(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
+    }
+
+    /** RFC 7666 VirtualMachineStorageAccess. */
+    @XmlType(name = "VirtualMachineStorageAccess")
+    @XmlEnum
+    public enum Access implements SmiEnum {
+        @XmlEnumValue("unknown") UNKNOWN(1),
+        @XmlEnumValue("readWrite") READ_WRITE(2),
+        @XmlEnumValue("readOnly") READ_ONLY(3);
+
+        private final int code;
+
+        Access(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
+    }
+
+    /** RFC 7666 VirtualMachineStorageMediaType. */
+    @XmlType(name = "VirtualMachineStorageMediaType")
+    @XmlEnum
+    public enum MediaType implements SmiEnum {
+        @XmlEnumValue("unknown") UNKNOWN(1),
+        @XmlEnumValue("other") OTHER(2),
+        @XmlEnumValue("hardDisk") HARD_DISK(3),
+        @XmlEnumValue("opticalDisk") OPTICAL_DISK(4);
+
+        private final int code;
+
+        MediaType(int code) {
+            this.code = code;
+        }
+
+        @Override
+        public int code() {
+            return code;
+        }
+    }
 }

@@ -9,6 +9,7 @@ import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.Hypervisor;
+import io.vrouter.core.model.InetAddressType;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VirtualRouterList;
@@ -988,6 +989,11 @@ public final class VirtualRouterService implements AutoCloseable {
         v.vmEntry = vm.map(VmRuntime::entry).orElseGet(VmEntry::new);
         v.vmEntry.vmOperState = r.operState;
         v.vmEntry.vmOperStateReason = r.reason;
+        // No router address (a VR without IPv4, or none the host knows): RFC 4001's unknown type, empty address.
+        if (v.vmEntry.vmRouterAddr == null || v.vmEntry.vmRouterAddr.isEmpty()) {
+            v.vmEntry.vmRouterAddrType = InetAddressType.UNKNOWN;
+            v.vmEntry.vmRouterAddr = "";
+        }
         vm.ifPresent(rt -> {
             v.vmCpuTable = rt.cpus();
             v.vmStorageTable = rt.storage();

@@ -116,7 +116,7 @@ export function renderRouter(view, [indexText]) {
     if (!interfaces.children.length) interfaces.append(h('tr', {}, h('td.muted', { colspan: canWrite ? 7 : 6 }, 'No interfaces.')));
     cpus.replaceChildren(...(vr.vmCpuTable || []).map((c) => h('tr', {}, h('td.num', {}, c.vmCpuIndex),
       h('td.num', {}, c.vmCpuCoreTime == null ? '—' : (c.vmCpuCoreTime / 1e6).toFixed(2) + ' s'),
-      h('td.num', {}, c.vmCpuPhysIndex || 'any'), h('td', {}, ['unknown', 'enabled', 'disabled'][c.vmCpuAffinity] || '—'))));
+      h('td.num', {}, c.vmCpuPhysIndex || 'any'), h('td', {}, c.vmCpuAffinity || '—'))));
     if (!cpus.children.length) cpus.append(h('tr', {}, h('td.muted', { colspan: 4 }, 'No virtual CPU is running.')));
     storage.replaceChildren(...(vr.vmStorageTable || []).map((d) => h('tr', {}, h('td.num', {}, d.vmStorageIndex),
       h('td.mono', {}, d.vmStorageResourceID || '—'), h('td', {}, d.vmStorageMediaTypeString || d.vmStorageSourceTypeString || '—'),

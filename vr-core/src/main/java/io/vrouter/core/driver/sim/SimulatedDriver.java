@@ -58,6 +58,7 @@ public final class SimulatedDriver implements HypervisorDriver {
         public String template;
         public int cpus;
         public int memoryMiB;
+        public boolean autoStart;
         /** Never changed in place, replaced whole: inspect reads it while a VR's work changes it. */
         public volatile List<VmNetworkConfigEntry> interfaces = List.of();
         public PowerState power = PowerState.HALTED;
@@ -162,6 +163,7 @@ public final class SimulatedDriver implements HypervisorDriver {
         vm.template = config.vmConfigTemplate;
         vm.cpus = config.vmConfigCpuNumber;
         vm.memoryMiB = config.vmConfigMemory;
+        vm.autoStart = Boolean.TRUE.equals(config.vmConfigAutoStart);
         vm.interfaces = List.copyOf(config.interfaces());
         vms.put(vm.vmIndex, vm);
         record(vm);
@@ -178,6 +180,7 @@ public final class SimulatedDriver implements HypervisorDriver {
         vm.name = config.vmName;
         vm.cpus = config.vmConfigCpuNumber;
         vm.memoryMiB = config.vmConfigMemory;
+        vm.autoStart = Boolean.TRUE.equals(config.vmConfigAutoStart);
         record(vm);
     }
 
@@ -319,7 +322,7 @@ public final class SimulatedDriver implements HypervisorDriver {
         VmEntry e = new VmEntry();
         e.vmUUID = vm.uuid();
         e.vmOSType = vm.template;
-        e.vmAutoStart = VmEntry.AutoStart.DISABLED;
+        e.vmAutoStart = vm.autoStart ? VmEntry.AutoStart.ENABLED : VmEntry.AutoStart.DISABLED;
         e.vmPersistent = VmEntry.Persistent.PERSISTENT;
         e.vmCurCpuNumber = up ? vm.cpus : 0;
         e.vmMinCpuNumber = 1;
@@ -336,8 +339,8 @@ public final class SimulatedDriver implements HypervisorDriver {
         e.vmRoutingProtocols = up ? "connected,static" : "";
         String routerId = vm.interfaces.stream()
                 .filter(n -> n.vmNetworkConfigAddressType == InetAddressType.IPV4 && n.vmNetworkConfigAddress != null)
-                .map(n -> n.vmNetworkConfigAddress).findFirst().orElse("0.0.0.0");
-        e.vmRouterAddrType = InetAddressType.IPV4;
+                .map(n -> n.vmNetworkConfigAddress).findFirst().orElse(null);
+        e.vmRouterAddrType = routerId == null ? null : InetAddressType.IPV4;
         e.vmRouterAddr = routerId;
 
         List<VmCpuEntry> cpus = new ArrayList<>(vm.cpus);
@@ -346,17 +349,17 @@ public final class SimulatedDriver implements HypervisorDriver {
             c.vmCpuIndex = i;
             c.vmCpuCoreTime = cpu / vm.cpus;
             c.vmCpuPhysIndex = 0;
-            c.vmCpuAffinity = 0;
+            c.vmCpuAffinity = VmCpuEntry.Affinity.UNKNOWN;
             cpus.add(c);
         }
         VmStorageEntry disk = new VmStorageEntry();
         disk.vmStorageIndex = 1;
         disk.vmStorageParent = 0;
-        disk.vmStorageSourceType = 5;
+        disk.vmStorageSourceType = VmStorageEntry.SourceType.SPARSE;
         disk.vmStorageSourceTypeString = "sparse";
         disk.vmStorageResourceID = "sim-sr/" + vm.name + "-disk0";
-        disk.vmStorageAccess = 2;
-        disk.vmStorageMediaType = 3;
+        disk.vmStorageAccess = VmStorageEntry.Access.READ_WRITE;
+        disk.vmStorageMediaType = VmStorageEntry.MediaType.HARD_DISK;
         disk.vmStorageMediaTypeString = "hardDisk";
         disk.vmStorageSizeUnit = 1024 * 1024;
         disk.vmStorageDefinedSize = 2048L;
