@@ -37,7 +37,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.EntityTag;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.core.UriInfo;
@@ -73,9 +72,6 @@ public class RoutersResource {
     @Context
     private HttpHeaders headers;
 
-    @Context
-    private Request request;
-
     @GET
     @Operation(operationId = "listRouters", summary = "List VRs, filtered by name pattern (* wildcard), oper state and admin state, one page at a time")
     @ApiResponse(responseCode = "200", description = "the page of VRs; a weak ETag and Last-Modified of all VRs",
@@ -89,7 +85,7 @@ public class RoutersResource {
                 adminState == null ? null : adminState(adminState), offset, limit);
         Version v = service.version();
         EntityTag tag = Validators.weak(v);
-        Response notModified = Validators.notModified(request, tag, v);
+        Response notModified = Validators.notModified(headers, tag, v);
         if (notModified != null) return notModified;
         return Response.ok(lists.list(query, () -> service.list(query))).tag(tag)
                 .lastModified(Validators.lastModified(v)).build();
@@ -383,7 +379,7 @@ public class RoutersResource {
     /** A representation of (part of) a VR with its validators, or 304 when the client has it already. */
     private Response validated(Version v, Object entity) {
         EntityTag tag = Validators.strong(v);
-        Response notModified = Validators.notModified(request, tag, v);
+        Response notModified = Validators.notModified(headers, tag, v);
         if (notModified != null) return notModified;
         return Response.ok(entity).tag(tag).lastModified(Validators.lastModified(v)).build();
     }

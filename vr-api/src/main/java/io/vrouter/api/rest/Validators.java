@@ -5,8 +5,11 @@ import io.vrouter.core.service.ValidationException;
 import io.vrouter.core.service.Version;
 import jakarta.ws.rs.core.EntityTag;
 import jakarta.ws.rs.core.HttpHeaders;
-import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Date;
@@ -43,18 +46,38 @@ final class Validators {
     }
 
     /**
-     * A read under If-None-Match / If-Modified-Since (and If-Match): the 304 to answer, with its
-     * validators, or null when the representation is to be sent. A failed If-Match on a read is 412.
+     * A read under If-Match, If-None-Match and If-Modified-Since (RFC 9110 §13.2.2, in that order):
+     * the 304 to answer, with its validators, or null when the representation is to be sent. A
+     * failed If-Match is a 412; a malformed entity-tag list a 400; a date that cannot be read is
+     * ignored, as the RFC says.
      */
-    static Response notModified(Request request, EntityTag tag, Version v) {
-        Response.ResponseBuilder r = request.evaluatePreconditions(lastModified(v), tag);
-        if (r == null) return null;
-        Response answer = r.build();
-        if (answer.getStatus() == 412) {
+    static Response notModified(HttpHeaders headers, EntityTag tag, Version v) {
+        Predicate<Version> ifMatch = ifMatch(headers.getRequestHeader(HttpHeaders.IF_MATCH), tag.isWeak());
+        if (ifMatch != null && !ifMatch.test(v)) {
             throw new ProblemException(Response.Status.PRECONDITION_FAILED, "the resource is no longer at the version"
                     + " If-Match names", null, null);
         }
-        return Response.notModified(tag).lastModified(lastModified(v)).build();
+        Response notModified = Response.notModified(tag).lastModified(lastModified(v)).build();
+        List<String> noneMatch = headers.getRequestHeader(HttpHeaders.IF_NONE_MATCH);
+        if (noneMatch != null && !noneMatch.isEmpty()) {
+            // Weak comparison: W/ or not, the opaque tags are compared.
+            String value = String.join(",", noneMatch).trim();
+            if (value.equals("*")) return notModified;
+            for (String[] t : tags(HttpHeaders.IF_NONE_MATCH, value)) {
+                if (t[1].equals(v.tag())) return notModified;
+            }
+            return null;
+        }
+        String since = headers.getHeaderString(HttpHeaders.IF_MODIFIED_SINCE);
+        if (since != null) {
+            try {
+                Instant date = ZonedDateTime.parse(since.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+                if (!lastModified(v).toInstant().isAfter(date)) return notModified;
+            } catch (DateTimeParseException ignored) {
+                // An invalid date: the field is ignored (RFC 9110 §13.1.3).
+            }
+        }
+        return null;
     }
 
     /** Adds the If-Match of the request, if any, to the set as a condition on the VR's version. */
@@ -66,22 +89,36 @@ final class Validators {
     /**
      * The condition of If-Match header fields: null when there are none, "*" holds for any version
      * (the VR exists: the service answers 404 otherwise), else one of the listed tags must be the
-     * version's by strong comparison, so a weak tag never matches (RFC 9110 §13.1.1).
+     * version's by strong comparison, so a weak tag never matches (RFC 9110 §13.1.1), nor does any
+     * tag a weak validator.
      */
     static Predicate<Version> ifMatch(List<String> fields) {
+        return ifMatch(fields, false);
+    }
+
+    private static Predicate<Version> ifMatch(List<String> fields, boolean weakValidator) {
         if (fields == null || fields.isEmpty()) return null;
         String value = String.join(",", fields).trim();
         if (value.equals("*")) return v -> true;
         List<String> strong = new ArrayList<>();
+        for (String[] t : tags(HttpHeaders.IF_MATCH, value)) {
+            if (t[0] == null && !weakValidator) strong.add(t[1]);
+        }
+        return v -> strong.contains(v.tag());
+    }
+
+    /** The entity-tags of a list: each its W/ (or null) and its opaque tag; a malformed list is a 400. */
+    private static List<String[]> tags(String field, String value) {
+        List<String[]> tags = new ArrayList<>();
         Matcher m = TAG.matcher(value);
         int at = 0;
         while (at < value.length()) {
             if (!m.find(at) || m.start() != at) {
-                throw new ValidationException("If-Match", "must be * or a list of entity tags such as \"1a2b-7\"");
+                throw new ValidationException(field, "must be * or a list of entity tags such as \"1a2b-7\"");
             }
-            if (m.group(1) == null) strong.add(m.group(2));
+            tags.add(new String[] {m.group(1), m.group(2)});
             at = m.end();
         }
-        return v -> strong.contains(v.tag());
+        return tags;
     }
 }

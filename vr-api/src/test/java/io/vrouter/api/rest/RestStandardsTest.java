@@ -126,6 +126,17 @@ class RestStandardsTest {
                 .isEqualTo(304);
         assertThat(send("GET", "/api/v1/routers/" + i, null, "If-None-Match", "\"other\"").statusCode()).isEqualTo(200);
 
+        // If-Modified-Since (ignored when it cannot be read), If-Match on reads, malformed lists.
+        String later = java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC).plusMinutes(1));
+        assertThat(send("GET", "/api/v1/routers/" + i, null, "If-Modified-Since", later).statusCode()).isEqualTo(304);
+        assertThat(send("GET", "/api/v1/routers/" + i, null, "If-Modified-Since", "yesterday").statusCode()).isEqualTo(200);
+        assertThat(send("GET", "/api/v1/routers", null, "If-Match", "*").statusCode()).isEqualTo(200);
+        assertProblem(send("GET", "/api/v1/routers", null, "If-Match", listTag), 412);
+        assertProblem(send("GET", "/api/v1/routers/" + i, null, "If-Match", "\"other\""), 412);
+        assertProblem(send("GET", "/api/v1/routers/" + i, null, "If-None-Match", "garbage"), 400);
+        assertProblem(send("GET", "/api/v1/routers", null, "If-None-Match", "\"a\", W/"), 400);
+
         // A change makes a new tag: the old one no longer answers 304, nor does the old list tag.
         HttpResponse<String> stopped = send("POST", "/api/v1/routers/" + i + "/stop?wait=10s", null);
         assertThat(stopped.statusCode()).as(stopped.body()).isEqualTo(200);
