@@ -45,6 +45,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /** The VRs: the vmConfigTable rows and the state that goes with them. */
 @Path("api/v1/routers")
@@ -384,9 +385,10 @@ public class RoutersResource {
         return Response.ok(entity).tag(tag).lastModified(Validators.lastModified(v)).build();
     }
 
-    /** A set on one VR, under the request's If-Match. */
+    /** A set on one VR, under the request's If-Match (and If-None-Match) as a condition on the VR's version. */
     private ChangeSet.Builder on(int vmIndex) {
-        return Validators.ifMatch(ChangeSet.builder(), vmIndex, headers);
+        Predicate<Version> holds = Validators.condition(headers, false);
+        return holds == null ? ChangeSet.builder() : ChangeSet.builder().provided(vmIndex, holds);
     }
 
     /**

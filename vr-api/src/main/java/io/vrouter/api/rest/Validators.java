@@ -1,6 +1,6 @@
 package io.vrouter.api.rest;
 
-import io.vrouter.core.service.ChangeSet;
+import io.vrouter.core.service.PreconditionFailedException;
 import io.vrouter.core.service.ValidationException;
 import io.vrouter.core.service.Version;
 import jakarta.ws.rs.core.EntityTag;
@@ -19,44 +19,43 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * RFC 9110's validators of the VR resources, from the service's {@link Version}s: a strong ETag and
- * Last-Modified on a VR and what belongs to it, a weak ETag on lists (they carry counters sampled at
- * each read); If-None-Match and If-Modified-Since on reads (304), and If-Match on writes, made a
- * condition of the change set so that the service checks it under its lock, atomically with the
- * change (412 with problem details when the VR is no longer at that version).
+ * RFC 9110's validators of the VR resources, REST's and RESTCONF's alike, from the service's
+ * {@link Version}s: a strong ETag and Last-Modified on a VR and what belongs to it (RESTCONF: on the
+ * datastore too), a weak ETag on REST's lists (they carry counters sampled at each read);
+ * If-None-Match and If-Modified-Since on reads (304), and If-Match on writes, made a condition of the
+ * change set so that the service checks it under its lock, atomically with the change (412 when the
+ * VR is no longer at that version; If-None-Match on a write likewise). If-Unmodified-Since is RESTCONF's only (RFC 8040 section 3.4.1;
+ * REST leaves it out, vr-api/README.md says why). Malformed tag lists are a 400 (Jersey's own
+ * evaluation threw a 500), an unreadable date is ignored (RFC 9110 §13.1.3).
  */
-final class Validators {
+public final class Validators {
     /** One entity-tag of an If-Match list: optional W/ and the quoted opaque tag (RFC 9110 §8.8.3). */
     private static final Pattern TAG = Pattern.compile("\\s*(W/)?\"([\\x21\\x23-\\x7e\\x80-\\xff]*)\"\\s*(,|$)");
 
     private Validators() {
     }
 
-    static EntityTag strong(Version v) {
+    public static EntityTag strong(Version v) {
         return new EntityTag(v.tag());
     }
 
-    static EntityTag weak(Version v) {
+    public static EntityTag weak(Version v) {
         return new EntityTag(v.tag(), true);
     }
 
     /** HTTP dates have whole seconds: compared with If-Modified-Since as sent. */
-    static Date lastModified(Version v) {
+    public static Date lastModified(Version v) {
         return Date.from(v.modified().truncatedTo(ChronoUnit.SECONDS));
     }
 
     /**
-     * A read under If-Match, If-None-Match and If-Modified-Since (RFC 9110 §13.2.2, in that order):
-     * the 304 to answer, with its validators, or null when the representation is to be sent. A
-     * failed If-Match is a 412; a malformed entity-tag list a 400; a date that cannot be read is
-     * ignored, as the RFC says.
+     * A read under If-Match (or If-Unmodified-Since, when {@code unmodifiedSince}), If-None-Match and
+     * If-Modified-Since (RFC 9110 §13.2.2, in that order): the 304 to answer, with its validators, or
+     * null when the representation is to be sent. A failed If-Match or If-Unmodified-Since is a 412.
      */
-    static Response notModified(HttpHeaders headers, EntityTag tag, Version v) {
-        Predicate<Version> ifMatch = ifMatch(headers.getRequestHeader(HttpHeaders.IF_MATCH), tag.isWeak());
-        if (ifMatch != null && !ifMatch.test(v)) {
-            throw new ProblemException(Response.Status.PRECONDITION_FAILED, "the resource is no longer at the version"
-                    + " If-Match names", null, null);
-        }
+    public static Response notModified(HttpHeaders headers, EntityTag tag, Version v, boolean unmodifiedSince) {
+        Predicate<Version> holds = condition(headers, tag.isWeak(), unmodifiedSince);
+        if (holds != null && !holds.test(v)) throw changed();
         Response notModified = Response.notModified(tag).lastModified(lastModified(v)).build();
         List<String> noneMatch = headers.getRequestHeader(HttpHeaders.IF_NONE_MATCH);
         if (noneMatch != null && !noneMatch.isEmpty()) {
@@ -68,22 +67,56 @@ final class Validators {
             }
             return null;
         }
-        String since = headers.getHeaderString(HttpHeaders.IF_MODIFIED_SINCE);
-        if (since != null) {
-            try {
-                Instant date = ZonedDateTime.parse(since.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
-                if (!lastModified(v).toInstant().isAfter(date)) return notModified;
-            } catch (DateTimeParseException ignored) {
-                // An invalid date: the field is ignored (RFC 9110 §13.1.3).
-            }
-        }
-        return null;
+        Instant since = date(headers.getHeaderString(HttpHeaders.IF_MODIFIED_SINCE));
+        return since != null && !lastModified(v).toInstant().isAfter(since) ? notModified : null;
     }
 
-    /** Adds the If-Match of the request, if any, to the set as a condition on the VR's version. */
-    static ChangeSet.Builder ifMatch(ChangeSet.Builder set, int vmIndex, HttpHeaders headers) {
-        Predicate<Version> holds = ifMatch(headers.getRequestHeader(HttpHeaders.IF_MATCH));
-        return holds == null ? set : set.provided(vmIndex, holds);
+    /** REST's read: If-Unmodified-Since is not REST's. */
+    static Response notModified(HttpHeaders headers, EntityTag tag, Version v) {
+        return notModified(headers, tag, v, false);
+    }
+
+    /**
+     * The condition a write's headers put on the version of what it writes (RFC 9110 §13.2.2): If-Match,
+     * or without it If-Unmodified-Since when {@code unmodifiedSince}, and If-None-Match (none of its
+     * tags may be the version's; * never holds, the resource is there); null when there is none. For
+     * a write that must hold also when nothing is to change, test it first, then make it the change
+     * set's condition.
+     */
+    public static Predicate<Version> condition(HttpHeaders headers, boolean unmodifiedSince) {
+        Predicate<Version> holds = condition(headers, false, unmodifiedSince);
+        List<String> noneMatch = headers.getRequestHeader(HttpHeaders.IF_NONE_MATCH);
+        if (noneMatch == null || noneMatch.isEmpty()) return holds;
+        String value = String.join(",", noneMatch).trim();
+        List<String> tags = new ArrayList<>();
+        if (!value.equals("*")) {
+            for (String[] t : tags(HttpHeaders.IF_NONE_MATCH, value)) tags.add(t[1]);
+        }
+        Predicate<Version> none = v -> !value.equals("*") && !tags.contains(v.tag());
+        return holds == null ? none : holds.and(none);
+    }
+
+    /** The answer to a condition that does not hold: the service's own refusal, 412 on REST and RESTCONF. */
+    public static PreconditionFailedException changed() {
+        return new PreconditionFailedException("the resource is no longer at the version If-Match"
+                + " or If-Unmodified-Since names");
+    }
+
+    private static Predicate<Version> condition(HttpHeaders headers, boolean weakValidator, boolean unmodifiedSince) {
+        Predicate<Version> ifMatch = ifMatch(headers.getRequestHeader(HttpHeaders.IF_MATCH), weakValidator);
+        if (ifMatch != null || !unmodifiedSince) return ifMatch;
+        Instant date = date(headers.getHeaderString(HttpHeaders.IF_UNMODIFIED_SINCE));
+        return date == null ? null : v -> !lastModified(v).toInstant().isAfter(date);
+    }
+
+    /** An HTTP date, or null when absent or unreadable (then the field is ignored, RFC 9110 §13.1.3). */
+    private static Instant date(String field) {
+        if (field == null) return null;
+        try {
+            return ZonedDateTime.parse(field.trim(), DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+        } catch (DateTimeParseException e) {
+            return null;
+        }
     }
 
     /**
@@ -92,10 +125,6 @@ final class Validators {
      * version's by strong comparison, so a weak tag never matches (RFC 9110 §13.1.1), nor does any
      * tag a weak validator.
      */
-    static Predicate<Version> ifMatch(List<String> fields) {
-        return ifMatch(fields, false);
-    }
-
     private static Predicate<Version> ifMatch(List<String> fields, boolean weakValidator) {
         if (fields == null || fields.isEmpty()) return null;
         String value = String.join(",", fields).trim();

@@ -94,6 +94,8 @@ final class RestconfError extends RuntimeException {
             case 405 -> new RestconfError(status, "protocol", "operation-not-supported", null, null, message);
             case 409, 429, 503 -> new RestconfError(status, "protocol", "resource-denied", null, null, message);
             case 400 -> new RestconfError(status, "protocol", "invalid-value", null, null, message);
+            // A read's If-Match or If-Unmodified-Since that does not hold (Validators).
+            case 412 -> new RestconfError(status, "protocol", "operation-failed", null, null, message);
             default -> new RestconfError(500, "application", "operation-failed", null, null, message);
         };
     }

@@ -1,5 +1,6 @@
 package io.vrouter.api.restconf;
 
+import io.vrouter.api.rest.Validators;
 import io.vrouter.core.service.ChangeSet;
 import io.vrouter.core.service.Version;
 import io.vrouter.core.service.VirtualRouterService;
@@ -21,16 +22,14 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.core.EntityTag;
 import jakarta.ws.rs.core.HttpHeaders;
-import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
 import jakarta.ws.rs.core.UriInfo;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
-import java.util.Date;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * RESTCONF (RFC 8040) over NEW-VMM-MIB: the API root, the datastore resource {@code /restconf/data}
@@ -38,7 +37,7 @@ import java.util.List;
  * the module texts the library points at. Every write is one change set of the service
  * ({@link ConfigEdit}): all of it or nothing, checked by the service's rules, none of RESTCONF's own.
  * ETag and Last-Modified come from the service's versions: the VR's for a resource within one VR,
- * the datastore's otherwise.
+ * the datastore's otherwise; the request's preconditions are evaluated as REST's are ({@link Validators}).
  */
 @Path("restconf")
 public class RestconfResource {
@@ -53,9 +52,6 @@ public class RestconfResource {
 
     @Context
     private UriInfo uri;
-
-    @Context
-    private Request request;
 
     /** The RESTCONF root URL, as the client reached it (in the WAR, with its context path). */
     private String base() {
@@ -127,8 +123,8 @@ public class RestconfResource {
         Datastore.Content content = content(contentText);
         WithDefaults wd = withDefaults(withDefaultsText);
         Version version = version(target); // before the representation (Version's contract)
-        Response.ResponseBuilder unchanged = request.evaluatePreconditions(Date.from(version.modified()), etag(version));
-        if (unchanged != null) return unchanged.build();
+        Response unchanged = Validators.notModified(headers, Validators.strong(version), version, true);
+        if (unchanged != null) return unchanged;
         DataNode node = Datastore.find(Datastore.root(service, content, wd, base()), target).node();
         if (fields != null) node = fields.select(node);
         return document(node, depth, version).build();
@@ -150,7 +146,7 @@ public class RestconfResource {
             }
         };
         Response.ResponseBuilder r = Response.ok(body, enc.mediaType);
-        if (version != null) r.tag(etag(version)).lastModified(Date.from(version.modified()));
+        if (version != null) r.tag(Validators.strong(version)).lastModified(Validators.lastModified(version));
         return r;
     }
 
@@ -274,20 +270,15 @@ public class RestconfResource {
     private VirtualRouterService.Applied apply(ConfigEdit edit, ApiPath target) {
         Integer vmIndex = vmIndex(target);
         Version now = version(target);
-        if (request.evaluatePreconditions(Date.from(now.modified()), etag(now)) != null) {
-            throw new RestconfError(412, "protocol", "operation-failed", null, null, "the resource has changed since"
-                    + " the version If-Match or If-Unmodified-Since names");
-        }
+        Predicate<Version> holds = Validators.condition(headers, true);
+        if (holds != null && !holds.test(now)) throw RestconfError.of(Validators.changed());
         ChangeSet.Builder set = edit.changes();
         if (set.isEmpty()) return null;
-        boolean conditional = headers.getHeaderString(HttpHeaders.IF_MATCH) != null
-                || headers.getHeaderString(HttpHeaders.IF_UNMODIFIED_SINCE) != null;
-        if (conditional) {
-            String tag = now.tag();
+        if (holds != null) {
             if (vmIndex != null && service.version(vmIndex).isPresent()) {
-                set.provided(vmIndex, v -> v.tag().equals(tag));
+                set.provided(vmIndex, holds);
             } else {
-                set.provided(v -> v.tag().equals(tag));
+                set.provided(holds);
             }
         }
         try {
@@ -300,7 +291,7 @@ public class RestconfResource {
     /** A successful write's answer, with the validators of the target as it is now. */
     private Response.ResponseBuilder written(Response.ResponseBuilder r, ApiPath target) {
         Version v = version(target);
-        return r.tag(etag(v)).lastModified(Date.from(v.modified()));
+        return r.tag(Validators.strong(v)).lastModified(Validators.lastModified(v));
     }
 
     // ------------------------------------------------------------------ helpers
@@ -321,10 +312,6 @@ public class RestconfResource {
     private Version version(ApiPath path) {
         Integer vmIndex = vmIndex(path);
         return vmIndex == null ? service.version() : service.version(vmIndex).orElse(service.version());
-    }
-
-    private static EntityTag etag(Version v) {
-        return new EntityTag(v.tag());
     }
 
     /** The path below {@code /restconf/data} of an instance, for Location. */

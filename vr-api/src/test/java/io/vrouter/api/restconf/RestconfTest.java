@@ -367,6 +367,38 @@ class RestconfTest {
         assertThat(server.service().getConfig(51).orElseThrow().vmName).isEqualTo("etag-51b");
     }
 
+    @Test
+    void preconditionsAreEvaluatedAsRestEvaluatesThem() throws Exception {
+        create(52, "etag-52");
+        String entry = TABLE + "/vmConfigEntry=52";
+        String etag = get(entry, JSON).headers().firstValue("ETag").orElseThrow();
+        // One version, one tag: REST's VR resource carries the same ETag as RESTCONF's entry.
+        HttpResponse<String> rest = send("GET", "/api/v1/routers/52", ADMIN, null, null, "Accept", "application/json");
+        assertThat(rest.statusCode()).as(rest.body()).isEqualTo(200);
+        assertThat(rest.headers().firstValue("ETag")).contains(etag);
+        // A malformed tag list is the client's error (Jersey's evaluation answered 500).
+        error(send("GET", entry, ADMIN, null, null, "Accept", JSON, "If-Match", "not-a-tag"), 400, "invalid-value");
+        error(send("PUT", entry + "/vmName", ADMIN, JSON, "{\"NEW-VMM-MIB:vmName\":\"etag-52b\"}",
+                "If-None-Match", "\"unterminated"), 400, "invalid-value");
+        // A weak tag never matches If-Match (strong comparison), on a read as on a write.
+        error(send("GET", entry, ADMIN, null, null, "Accept", JSON, "If-Match", "W/" + etag), 412, "operation-failed");
+        error(send("PUT", entry + "/vmName", ADMIN, JSON, "{\"NEW-VMM-MIB:vmName\":\"etag-52b\"}",
+                "If-Match", "W/" + etag), 412, "operation-failed");
+        // If-Unmodified-Since before the VR's last change refuses the write; a later date lets it through.
+        error(send("PUT", entry + "/vmName", ADMIN, JSON, "{\"NEW-VMM-MIB:vmName\":\"etag-52b\"}",
+                "If-Unmodified-Since", "Sun, 06 Nov 1994 08:49:37 GMT"), 412, "operation-failed");
+        assertThat(server.service().getConfig(52).orElseThrow().vmName).isEqualTo("etag-52");
+        String later = java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME.format(
+                java.time.ZonedDateTime.now(java.time.ZoneOffset.UTC).plusMinutes(1));
+        assertThat(send("PUT", entry + "/vmName", ADMIN, JSON, "{\"NEW-VMM-MIB:vmName\":\"etag-52b\"}",
+                "If-Unmodified-Since", later).statusCode()).isEqualTo(204);
+        // If-Modified-Since: a date from before the change is not a 304, one after it is.
+        assertThat(send("GET", entry, ADMIN, null, null, "Accept", JSON, "If-Modified-Since", later).statusCode())
+                .isEqualTo(304);
+        assertThat(send("GET", entry, ADMIN, null, null, "Accept", JSON, "If-Modified-Since",
+                "Sun, 06 Nov 1994 08:49:37 GMT").statusCode()).isEqualTo(200);
+    }
+
     // ------------------------------------------------------------------ event streams
 
     @Test
