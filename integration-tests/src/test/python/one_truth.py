@@ -1,20 +1,21 @@
 #!/usr/bin/env python3
-"""Reads every VR of a running vrouter server over REST, SNMP and NETCONF and compares every column of
-every table of NEW-VMM-MIB, value by value.
+"""Reads every VR of a running vrouter server over REST, SNMP, NETCONF and RESTCONF and compares every
+column of every table of NEW-VMM-MIB, value by value.
 
 Usage: one_truth.py --rest-port N --snmp-port N --netconf-port N --yang DIR
 
 The tables and their columns are the YANG module's lists and leaves (the module is NEW-VMM-MIB as
 smidump translated it: each leaf has the OID of its MIB column), so a column added to the model is
 compared without a change here. Each protocol's values are read with its own client (the JDK-free
-urllib for REST, net-snmp's snmpbulkwalk, ncclient over SSH) and converted only where the encodings
+urllib for REST and RESTCONF, net-snmp's snmpbulkwalk, ncclient over SSH) and converted only where the encodings
 must differ: SNMP's integers to the enumeration's labels (from the YANG enums, which carry the MIB's
 values), TruthValue 1/2 to true/false, octets to text (UTF-8, MAC addresses as colon hex, InetAddress
-as an address, the UUID as a UUID), IPv6 addresses to their canonical text. Nothing else: a value
+as an address, the UUID as a UUID), IPv6 addresses to their canonical text; RESTCONF's JSON (RFC 7951)
+gives 64-bit numbers as strings and enumerations as labels, so it needs none. Nothing else: a value
 that differs in any other way is a difference.
 
 Prints one JSON object on its last line: the number of values compared per table, and every
-difference (table, row, column, and the three values).
+difference (table, row, column, and the four values).
 """
 import argparse
 import base64
@@ -39,7 +40,7 @@ SMIV2 = "ietf-yang-smiv2"
 # Columns whose SNMP syntax is octets with a text form of their own (the YANG module says string).
 INET = {"vmRouterAddr", "vmNetworkConfigAddress"}
 UUIDS = {"vmUUID"}
-# Samples the host reports anew at each read (ADR 0007): they move between the three reads, which are
+# Samples the host reports anew at each read (ADR 0007): they move between the four reads, which are
 # made in this order, so each must be at least the one read before it and at most what the time between
 # the first read and the last can add (per second: timeticks are hundredths, CPU times microseconds of
 # each virtual CPU); traffic and I/O counters only never go back.
@@ -115,7 +116,7 @@ def load_tables(yang_dir):
 # ---------------------------------------------------------------- normal forms
 
 def canonical(col, value):
-    """A value as text, in the one form all three must agree on (None: absent)."""
+    """A value as text, in the one form all four must agree on (None: absent)."""
     if value is None:
         return None
     if col.kind == "boolean":
@@ -134,12 +135,16 @@ def canonical(col, value):
 
 # ---------------------------------------------------------------- REST
 
-def rest_rows(args, tables):
+def http_get(args, path, accept):
     auth = base64.b64encode(("%s:%s" % (args.user, args.password)).encode()).decode()
-    req = urllib.request.Request("http://127.0.0.1:%d/api/v1/routers" % args.rest_port,
-                                 headers={"Authorization": "Basic " + auth, "Accept": "application/json"})
+    req = urllib.request.Request("http://127.0.0.1:%d%s" % (args.rest_port, path),
+                                 headers={"Authorization": "Basic " + auth, "Accept": accept})
     with urllib.request.urlopen(req, timeout=30) as r:
-        vrs = json.load(r)["virtualRouter"]
+        return json.load(r)
+
+
+def rest_rows(args, tables):
+    vrs = http_get(args, "/api/v1/routers", "application/json")["virtualRouter"]
     out = {}
     for t in tables:
         rows = {}
@@ -255,19 +260,37 @@ def netconf_rows(args, tables):
     return out
 
 
+# ---------------------------------------------------------------- RESTCONF
+
+def restconf_rows(args, tables):
+    """GET of the module's tree (configuration and state) on the REST port, in yang-data+json (RFC 7951)."""
+    data = http_get(args, "/restconf/data/NEW-VMM-MIB:NEW-VMM-MIB", "application/yang-data+json")["NEW-VMM-MIB:NEW-VMM-MIB"]
+    out = {}
+    for t in tables:
+        rows = {}
+        for e in (data.get(t.name) or {}).get(t.entry, []):
+            key = tuple(str(e.get(k)) for k in t.keys)
+            rows[key] = {c.name: canonical(c, e.get(c.name)) for c in t.columns}
+        out[t.name] = rows
+    return out
+
+
 # ---------------------------------------------------------------- comparison
 
+READERS = ("rest", "snmp", "netconf", "restconf")  # in the order they read
+
 def same(col, got, elapsed):
-    rest, snmp, netconf = got
-    if rest == snmp == netconf:
+    """got: the values of READERS."""
+    if len(set(got)) == 1:
         return True
     # SNMP has no absent value for a column of a row that exists: it shows absent text as empty.
-    if col.kind in ("text", "inet", "uuid") and snmp == "" and rest is None and netconf is None:
+    snmp = READERS.index("snmp")
+    if col.kind in ("text", "inet", "uuid") and got[snmp] == "" and all(g is None for i, g in enumerate(got) if i != snmp):
         return True
     if col.name in SAMPLES and None not in got and all(g.isdigit() for g in got):
-        a, b, c = (int(g) for g in got)
+        read = [int(g) for g in got]
         rate = SAMPLES[col.name]
-        return a <= b <= c and (rate is None or c - a <= rate * (elapsed + 1))
+        return read == sorted(read) and (rate is None or read[-1] - read[0] <= rate * (elapsed + 1))
     return False
 
 
@@ -287,22 +310,24 @@ def main():
     rest = rest_rows(args, tables)
     snmp, snmp_unknown = snmp_rows(args, tables)
     netconf = netconf_rows(args, tables)
+    restconf = restconf_rows(args, tables)
     elapsed = time.monotonic() - started
     differences = []
     compared = {}
     for t in tables:
-        keys = sorted(set(rest[t.name]) | set(snmp[t.name]) | set(netconf[t.name]))
+        sources = (rest, snmp, netconf, restconf)
+        keys = sorted(set().union(*(source[t.name] for source in sources)))
         compared[t.name] = 0
         for key in keys:
-            rows = [source[t.name].get(key) for source in (rest, snmp, netconf)]
+            rows = [source[t.name].get(key) for source in sources]
             for c in t.columns:
                 got = [None if r is None else r.get(c.name) for r in rows]
                 if None in rows:
                     got = ["<no row>" if r is None else g for r, g in zip(rows, got)]
                 compared[t.name] += 1
                 if not same(c, got, elapsed):
-                    differences.append({"table": t.name, "row": ".".join(key), "column": c.name,
-                                        "rest": got[0], "snmp": got[1], "netconf": got[2]})
+                    differences.append(dict({"table": t.name, "row": ".".join(key), "column": c.name},
+                                            **dict(zip(READERS, got))))
     print(json.dumps({"tables": {t.name: sorted(".".join(k) for k in rest[t.name]) for t in tables},
                       "compared": compared, "differences": differences, "snmpOnly": snmp_unknown}))
 

@@ -11,8 +11,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * One truth on all three interfaces: VRs read over REST, SNMP (net-snmp's snmpbulkwalk) and NETCONF
- * (ncclient) by {@code src/test/python/one_truth.py}, which compares every column of every table of
+ * One truth on all four interfaces: VRs read over REST, SNMP (net-snmp's snmpbulkwalk), NETCONF
+ * (ncclient) and RESTCONF (a GET of the module's tree in yang-data+json) by
+ * {@code src/test/python/one_truth.py}, which compares every column of every table of
  * NEW-VMM-MIB (the YANG module's lists and leaves) value by value, converting only what the encodings
  * must. Any difference fails the test, a new column included.
  */
@@ -24,7 +25,7 @@ class OneTruthIT {
     Path dir;
 
     @Test
-    void everyColumnOfEveryTableIsTheSameOnRestSnmpAndNetconf() throws Exception {
+    void everyColumnOfEveryTableIsTheSameOnRestSnmpNetconfAndRestconf() throws Exception {
         try (ServerProcess server = ServerProcess.start(dir.resolve("server"))) {
             // One VR with two interfaces, one IPv4, one IPv6 with a given MAC; running, autostarting.
             HttpResponse<String> truth = server.post("/api/v1/routers?wait=30s", "{\"vmName\":\"truth\","
@@ -61,7 +62,7 @@ class OneTruthIT {
             assertThat(report.get("compared").get("vmTable").asInt()).isEqualTo(2 * 21);
             assertThat(report.get("compared").get("vmStorageTable").asInt()).isEqualTo(2 * 18);
 
-            // The values the three agree on are the right ones.
+            // The values the four agree on are the right ones.
             JsonNode vr = server.router(t);
             assertThat(vr.at("/vmEntry/vmAutoStart").asText()).isEqualTo("enabled");
             assertThat(vr.at("/vmEntry/vmRouterAddrType").asText()).isEqualTo("ipv4");
