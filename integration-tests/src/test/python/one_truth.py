@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Reads every VR of a running vrouter server over REST, SNMP, NETCONF and RESTCONF and compares every
-column of every table of NEW-VMM-MIB, value by value.
+"""Reads every VR of a running vrouter server over REST, SNMP, NETCONF and RESTCONF (JSON and XML) and
+compares every column of every table of NEW-VMM-MIB, value by value.
 
 Usage: one_truth.py --rest-port N --snmp-port N --netconf-port N --yang DIR
 
@@ -11,11 +11,11 @@ urllib for REST and RESTCONF, net-snmp's snmpbulkwalk, ncclient over SSH) and co
 must differ: SNMP's integers to the enumeration's labels (from the YANG enums, which carry the MIB's
 values), TruthValue 1/2 to true/false, octets to text (UTF-8, MAC addresses as colon hex, InetAddress
 as an address, the UUID as a UUID), IPv6 addresses to their canonical text; RESTCONF's JSON (RFC 7951)
-gives 64-bit numbers as strings and enumerations as labels, so it needs none. Nothing else: a value
+and XML, like NETCONF's, give enumerations as labels and so need none. Nothing else: a value
 that differs in any other way is a difference.
 
 Prints one JSON object on its last line: the number of values compared per table, and every
-difference (table, row, column, and the four values).
+difference (table, row, column, and the five values).
 """
 import argparse
 import base64
@@ -40,7 +40,7 @@ SMIV2 = "ietf-yang-smiv2"
 # Columns whose SNMP syntax is octets with a text form of their own (the YANG module says string).
 INET = {"vmRouterAddr", "vmNetworkConfigAddress"}
 UUIDS = {"vmUUID"}
-# Samples the host reports anew at each read (ADR 0007): they move between the four reads, which are
+# Samples the host reports anew at each read (ADR 0007): they move between the five reads, which are
 # made in this order, so each must be at least the one read before it and at most what the time between
 # the first read and the last can add (per second: timeticks are hundredths, CPU times microseconds of
 # each virtual CPU); traffic and I/O counters only never go back.
@@ -116,7 +116,7 @@ def load_tables(yang_dir):
 # ---------------------------------------------------------------- normal forms
 
 def canonical(col, value):
-    """A value as text, in the one form all four must agree on (None: absent)."""
+    """A value as text, in the one form all five reads must agree on (None: absent)."""
     if value is None:
         return None
     if col.kind == "boolean":
@@ -140,11 +140,11 @@ def http_get(args, path, accept):
     req = urllib.request.Request("http://127.0.0.1:%d%s" % (args.rest_port, path),
                                  headers={"Authorization": "Basic " + auth, "Accept": accept})
     with urllib.request.urlopen(req, timeout=30) as r:
-        return json.load(r)
+        return r.read()
 
 
 def rest_rows(args, tables):
-    vrs = http_get(args, "/api/v1/routers", "application/json")["virtualRouter"]
+    vrs = json.loads(http_get(args, "/api/v1/routers", "application/json"))["virtualRouter"]
     out = {}
     for t in tables:
         rows = {}
@@ -247,7 +247,11 @@ def netconf_rows(args, tables):
     with manager.connect(host="127.0.0.1", port=args.netconf_port, username=args.user, password=args.password,
                          hostkey_verify=False, look_for_keys=False, allow_agent=False, timeout=30) as m:
         reply = m.get(filter=("subtree", '<NEW-VMM-MIB xmlns="%s"/>' % VMM))
-    root = etree.fromstring(reply.data_xml.encode())
+    return xml_rows(etree.fromstring(reply.data_xml.encode()), tables)
+
+
+def xml_rows(root, tables):
+    """The rows of every table in an XML document holding NEW-VMM-MIB (NETCONF's data, RESTCONF's resource)."""
     ns = {"v": VMM}
     out = {}
     for t in tables:
@@ -262,9 +266,12 @@ def netconf_rows(args, tables):
 
 # ---------------------------------------------------------------- RESTCONF
 
-def restconf_rows(args, tables):
+RESTCONF_TREE = "/restconf/data/NEW-VMM-MIB:NEW-VMM-MIB"
+
+
+def restconf_json_rows(args, tables):
     """GET of the module's tree (configuration and state) on the REST port, in yang-data+json (RFC 7951)."""
-    data = http_get(args, "/restconf/data/NEW-VMM-MIB:NEW-VMM-MIB", "application/yang-data+json")["NEW-VMM-MIB:NEW-VMM-MIB"]
+    data = json.loads(http_get(args, RESTCONF_TREE, "application/yang-data+json"))["NEW-VMM-MIB:NEW-VMM-MIB"]
     out = {}
     for t in tables:
         rows = {}
@@ -275,9 +282,14 @@ def restconf_rows(args, tables):
     return out
 
 
+def restconf_xml_rows(args, tables):
+    """The same GET in yang-data+xml."""
+    return xml_rows(etree.fromstring(http_get(args, RESTCONF_TREE, "application/yang-data+xml")), tables)
+
+
 # ---------------------------------------------------------------- comparison
 
-READERS = ("rest", "snmp", "netconf", "restconf")  # in the order they read
+READERS = ("rest", "snmp", "netconf", "restconf-json", "restconf-xml")  # in the order they read
 
 def same(col, got, elapsed):
     """got: the values of READERS."""
@@ -310,12 +322,13 @@ def main():
     rest = rest_rows(args, tables)
     snmp, snmp_unknown = snmp_rows(args, tables)
     netconf = netconf_rows(args, tables)
-    restconf = restconf_rows(args, tables)
+    restconf_json = restconf_json_rows(args, tables)
+    restconf_xml = restconf_xml_rows(args, tables)
     elapsed = time.monotonic() - started
     differences = []
     compared = {}
     for t in tables:
-        sources = (rest, snmp, netconf, restconf)
+        sources = (rest, snmp, netconf, restconf_json, restconf_xml)
         keys = sorted(set().union(*(source[t.name] for source in sources)))
         compared[t.name] = 0
         for key in keys:

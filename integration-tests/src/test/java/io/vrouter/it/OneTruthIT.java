@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * One truth on all four interfaces: VRs read over REST, SNMP (net-snmp's snmpbulkwalk), NETCONF
- * (ncclient) and RESTCONF (a GET of the module's tree in yang-data+json) by
+ * (ncclient) and RESTCONF (a GET of the module's tree, in yang-data+json and in yang-data+xml) by
  * {@code src/test/python/one_truth.py}, which compares every column of every table of
  * NEW-VMM-MIB (the YANG module's lists and leaves) value by value, converting only what the encodings
  * must. Any difference fails the test, a new column included.
