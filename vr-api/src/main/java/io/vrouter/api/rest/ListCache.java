@@ -2,6 +2,7 @@ package io.vrouter.api.rest;
 
 import io.vrouter.core.model.VirtualRouterList;
 import io.vrouter.core.service.RouterQuery;
+import io.vrouter.core.service.Version;
 import io.vrouter.core.service.VirtualRouterService;
 import jakarta.ws.rs.ext.WriterInterceptor;
 import jakarta.ws.rs.ext.WriterInterceptorContext;
@@ -12,15 +13,14 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
  * Lists of VRs kept with their encoded bodies while nothing changes. A list of 1,000 VRs is about a
  * megabyte of JSON, and building and encoding it took 5 ms of CPU per request, ten times what nginx
  * spends sending the same bytes; a list asked for again is now sent as the bytes encoded the first
- * time. Any event of the service (a VR created, changed, removed, or changing state) makes every
- * kept list stale, and so does age: the columns that count time (vmUpTime, vmCpuTime) are at most
+ * time. Any change of the service's version (a VR created, changed, removed, or changing state)
+ * makes every kept list stale, and so does age: the columns that count time (vmUpTime, vmCpuTime) are at most
  * {@code rest.list-max-age} old (default 1 s), as Net-SNMP keeps its tables for a few seconds. Stale lists are dropped
  * when the next list is built.
  */
@@ -29,12 +29,12 @@ final class ListCache implements WriterInterceptor {
     private static final int MAX_LISTS = 4;
     static final int MAX_VRS = 2000;
 
-    /** A list as it was built, the service's change count then, and its encodings by media type. */
-    private record Kept(VirtualRouterList list, long changes, long builtNanos, Map<String, byte[]> encoded) {
+    /** A list as it was built, the service's version then, and its encodings by media type. */
+    private record Kept(VirtualRouterList list, Version version, long builtNanos, Map<String, byte[]> encoded) {
     }
 
     private final long maxAgeNanos;
-    private final AtomicLong changes = new AtomicLong();
+    private final VirtualRouterService service;
     private final Map<RouterQuery, Kept> lists = new LinkedHashMap<>(MAX_LISTS, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<RouterQuery, Kept> eldest) {
@@ -46,7 +46,7 @@ final class ListCache implements WriterInterceptor {
 
     ListCache(VirtualRouterService service, Duration maxAge) {
         this.maxAgeNanos = maxAge.toNanos();
-        service.events().subscribe(e -> changes.incrementAndGet());
+        this.service = service;
     }
 
     /**
@@ -58,7 +58,8 @@ final class ListCache implements WriterInterceptor {
         synchronized (lists) {
             Kept k = lists.get(query);
             if (k != null && fresh(k)) return k.list;
-            long seen = changes.get();
+            // read before the list, so that the list is of this version or newer (never kept as older than it is)
+            Version seen = service.version();
             VirtualRouterList list = build.get();
             long built = System.nanoTime();
             lists.values().removeIf(old -> !fresh(old));
@@ -72,7 +73,7 @@ final class ListCache implements WriterInterceptor {
     }
 
     private boolean fresh(Kept k) {
-        return k.changes == changes.get() && System.nanoTime() - k.builtNanos < maxAgeNanos;
+        return k.version == service.version() && System.nanoTime() - k.builtNanos < maxAgeNanos;
     }
 
     /** Writes a kept list as the bytes encoded the first time it was written in that media type. */

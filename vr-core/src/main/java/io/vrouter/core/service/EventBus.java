@@ -4,9 +4,11 @@ import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.persistence.EventLog;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,9 +17,13 @@ import org.slf4j.LoggerFactory;
  * Delivers VR events to the interfaces that subscribed, numbered in one sequence, and keeps them in
  * the replay log when there is one, so that a subscriber can ask for what it missed.
  *
- * <p>Events are numbered, logged and delivered under one lock, so every subscriber sees them in
- * sequence order. Listeners run on the publishing thread under that lock: they must hand slow work
- * (network sends) to their own threads.
+ * <p>An event is numbered under a short lock and queued; then one thread at a time delivers what is
+ * queued, in sequence order: logs it, appends it to the replay log and hands it to every subscriber.
+ * The thread that delivers is a publisher that found no other delivering (a publisher that finds one
+ * leaves its event to it and returns), so the log's I/O and the fan-out never hold up numbering, and
+ * the service's lock is not held while they run (it posts under its lock and delivers after). Every
+ * subscriber sees the events in sequence order, one at a time; listeners run on the delivering
+ * thread: they must hand slow work (network sends) to their own threads.
  */
 public final class EventBus implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(EventBus.class);
@@ -25,8 +31,13 @@ public final class EventBus implements AutoCloseable {
     private static final int TAIL = 512;
 
     private final CopyOnWriteArrayList<Subscriber> subscribers = new CopyOnWriteArrayList<>();
+    /** Guards the sequence, the tail, the queue and the replay log's reference; held for no I/O. */
     private final Object order = new Object();
     private final ArrayDeque<VrEvent> tail = new ArrayDeque<>(TAIL);
+    /** Numbered, not delivered yet, in sequence order. */
+    private final ArrayDeque<VrEvent> queued = new ArrayDeque<>();
+    /** Held by the one thread delivering; not reentrant, so that a listener that publishes cannot deliver out of order. */
+    private final Semaphore delivering = new Semaphore(1);
     private long sequence;
     private EventLog replayLog;
 
@@ -100,21 +111,44 @@ public final class EventBus implements AutoCloseable {
         }
         while (true) {
             // The bulk of the replay comes from the file, without holding up publishers.
-            if (l != null) seen = deliver(l.read(), from, seen, subscriber);
-            synchronized (order) {
-                boolean caughtUp = tail.isEmpty() || tail.peekFirst().sequence <= seen + 1 || l == null;
-                if (caughtUp) {
-                    deliver(List.copyOf(tail), from, seen, subscriber);
+            if (l != null) seen = handOver(l.read(), from, seen, subscriber);
+            boolean subscribed = false;
+            delivering.acquireUninterruptibly();
+            try {
+                // Everything numbered so far is delivered, so it is in the file and the tail; what is
+                // numbered from here on is queued, and goes to the subscriber once it is added.
+                deliverQueued();
+                List<VrEvent> rest;
+                synchronized (order) {
+                    boolean caughtUp = tail.isEmpty() || tail.peekFirst().sequence <= seen + 1 || l == null;
+                    rest = caughtUp ? delivered() : null;
+                }
+                if (rest != null) {
+                    handOver(rest, from, seen, subscriber);
                     subscriber.replayComplete();
                     subscribers.add(subscriber);
-                    return () -> subscribers.remove(subscriber);
+                    subscribed = true;
                 }
+            } finally {
+                delivering.release();
             }
+            deliver();
+            if (subscribed) return () -> subscribers.remove(subscriber);
             // More than the tail was published while the file was read: read it again.
         }
     }
 
-    private static long deliver(List<VrEvent> events, Replay from, long seen, Subscriber s) {
+    /** The events of the tail that are delivered (not queued). Under {@code order}. */
+    private List<VrEvent> delivered() {
+        List<VrEvent> out = new ArrayList<>(tail.size());
+        long firstQueued = queued.isEmpty() ? Long.MAX_VALUE : queued.peekFirst().sequence;
+        for (VrEvent e : tail) {
+            if (e.sequence < firstQueued) out.add(e);
+        }
+        return out;
+    }
+
+    private static long handOver(List<VrEvent> events, Replay from, long seen, Subscriber s) {
         for (VrEvent e : events) {
             if (e.sequence <= seen) continue;
             if (from.wants(e)) s.event(e);
@@ -135,19 +169,66 @@ public final class EventBus implements AutoCloseable {
         }
     }
 
-    /** Numbers the event, logs it and hands it to every subscriber. */
+    /** Numbers the event and delivers it (or leaves it to the thread delivering). */
     void publish(VrEvent event) {
+        post(event);
+        deliver();
+    }
+
+    /**
+     * Numbers the event and queues it, without delivering it: for a publisher that holds a lock of
+     * its own (the service's) and calls {@link #deliver} once it has let go of it.
+     */
+    void post(VrEvent event) {
         synchronized (order) {
             event.sequence = ++sequence;
-            log.info("{}", event);
-            if (replayLog != null) replayLog.append(event);
             if (tail.size() == TAIL) tail.removeFirst();
             tail.addLast(event);
-            for (Subscriber s : subscribers) {
-                try {
-                    s.event(event);
-                } catch (RuntimeException e) {
-                    log.warn("event subscriber {} failed on {}", s, event, e);
+            queued.addLast(event);
+        }
+    }
+
+    /**
+     * Delivers the queued events, unless another thread is delivering: that one then delivers them
+     * too, since it looks at the queue again after it stops.
+     */
+    void deliver() {
+        do {
+            if (!delivering.tryAcquire()) return;
+            try {
+                deliverQueued();
+            } finally {
+                delivering.release();
+            }
+        } while (anyQueued());
+    }
+
+    private boolean anyQueued() {
+        synchronized (order) {
+            return !queued.isEmpty();
+        }
+    }
+
+    /** Logs, keeps and hands out every queued event, oldest first. Called holding {@code delivering}. */
+    private void deliverQueued() {
+        while (true) {
+            VrEvent[] batch;
+            EventLog l;
+            synchronized (order) {
+                if (queued.isEmpty()) return;
+                batch = queued.toArray(VrEvent[]::new);
+                queued.clear();
+                l = replayLog;
+            }
+            for (VrEvent event : batch) {
+                log.info("{}", event);
+                if (l != null) l.append(event);
+                for (Subscriber s : subscribers) {
+                    try {
+                        s.event(event);
+                    } catch (RuntimeException e) {
+                        log.warn("event subscriber {} failed on {}", s, event, e);
+                    }
                 }
             }
         }
@@ -155,8 +236,14 @@ public final class EventBus implements AutoCloseable {
 
     @Override
     public void close() {
-        synchronized (order) {
-            if (replayLog != null) replayLog.close();
+        delivering.acquireUninterruptibly();
+        try {
+            deliverQueued();
+            synchronized (order) {
+                if (replayLog != null) replayLog.close();
+            }
+        } finally {
+            delivering.release();
         }
     }
 }

@@ -440,7 +440,11 @@ public final class VirtualRouterService implements AutoCloseable {
             for (Target t : run.targets) accepted.add(accepted(run, t.record()));
             // (thenRunAsync, not runAsync: a pool shut down fails the future instead of throwing here)
             schedule(run, CompletableFuture.completedFuture(null).thenRunAsync(() -> store.sync(record), workers));
-            return new Applied(accepted, run.outcome, () -> store.sync(record));
+            // the set's events are delivered once it is durable, or earlier by another publisher
+            return new Applied(accepted, run.outcome, () -> {
+                store.sync(record);
+                events.deliver();
+            });
         }
     }
 
@@ -617,6 +621,7 @@ public final class VirtualRouterService implements AutoCloseable {
         synchronized (writeLock) {
             forget(r, null);
         }
+        events.deliver();
     }
 
     /**
@@ -644,6 +649,7 @@ public final class VirtualRouterService implements AutoCloseable {
             removes.forEach(record::remove);
             record.commit();
         }
+        events.deliver();
         for (Target t : run.targets) {
             VrRecord r = t.record();
             if (routers.get(r.vmIndex) != r || undoFailed.contains(r)) continue;
@@ -815,6 +821,7 @@ public final class VirtualRouterService implements AutoCloseable {
             store.remove(r.vmIndex);
             forget(r, null);
         }
+        events.deliver();
     }
 
     /**
@@ -912,7 +919,12 @@ public final class VirtualRouterService implements AutoCloseable {
         e.vmOperState = type == VrEvent.Type.DELETED ? null : r.operState;
         e.previousOperState = previous;
         e.reason = r.reason;
-        events.publish(e);
+        // Under the service's lock the event is only numbered: whoever holds it delivers once it lets go.
+        if (Thread.holdsLock(writeLock)) {
+            events.post(e);
+        } else {
+            events.publish(e);
+        }
     }
 
     /**

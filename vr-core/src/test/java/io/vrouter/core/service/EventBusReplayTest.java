@@ -128,4 +128,43 @@ class EventBusReplayTest {
             assertThat(r.events).containsExactly(4L, 5L);
         }
     }
+
+    @Test
+    void eventsFromManyPublishersReachEverySubscriberAndTheLogInSequenceOrder() throws Exception {
+        try (EventBus bus = bus(100_000)) {
+            Recorder first = new Recorder();
+            Recorder second = new Recorder();
+            bus.subscribe(first::event);
+            bus.subscribe(second::event);
+            List<Thread> publishers = new java.util.ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                Thread p = new Thread(() -> {
+                    for (int i = 0; i < 1_000; i++) bus.publish(event(i));
+                });
+                publishers.add(p);
+                p.start();
+            }
+            for (Thread p : publishers) p.join();
+            for (Recorder r : List.of(first, second)) {
+                assertThat(r.events).hasSize(8_000);
+                for (int i = 0; i < r.events.size(); i++) assertThat(r.events.get(i)).isEqualTo(i + 1L);
+            }
+            List<VrEvent> logged = bus.replayLog().orElseThrow().read();
+            assertThat(logged).hasSize(8_000);
+            for (int i = 0; i < logged.size(); i++) assertThat(logged.get(i).sequence).isEqualTo(i + 1L);
+        }
+    }
+
+    @Test
+    void anEventPublishedByAListenerReachesEveryListenerAfterTheOneBeingDelivered() throws Exception {
+        try (EventBus bus = bus(1_000)) {
+            bus.subscribe(e -> {
+                if (e.vmIndex == 1) bus.publish(event(2));
+            });
+            Recorder later = new Recorder();
+            bus.subscribe(later::event);
+            bus.publish(event(1));
+            assertThat(later.events).containsExactly(1L, 2L);
+        }
+    }
 }
