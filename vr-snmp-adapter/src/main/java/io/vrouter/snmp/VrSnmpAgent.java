@@ -449,6 +449,16 @@ final class VrSnmpAgent {
             if (!v2c) mp.removeMessageProcessingModel(mp.getMessageProcessingModel(MessageProcessingModel.MPv2c));
         }
 
+        /**
+         * None of snmp4j-agent's optional MIBs (its log and configuration MIBs, the proxy MIB, the
+         * Diffie-Hellman key objects, the notification log): no view lets a client read them, and the
+         * notification log copied every notification sent into a table of the last thousand, about a
+         * tenth of the server's CPU while VRs are created and removed.
+         */
+        @Override
+        protected void initOptionalMIBs() {
+        }
+
         @Override
         protected CommandProcessor createCommandProcessor(OctetString engineID) {
             return processors.apply(engineID);
