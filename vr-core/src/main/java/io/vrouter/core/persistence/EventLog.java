@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vrouter.core.model.ModelJson;
 import io.vrouter.core.model.VrEvent;
 import java.io.BufferedReader;
+import java.io.ByteArrayOutputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -46,6 +47,8 @@ public final class EventLog implements AutoCloseable {
     private final Path file;
     private final int maxEvents;
     private final Duration maxAge;
+    /** The age at which the oldest event makes the log compact: a tenth more than the limit. */
+    private final Duration maxAgeWithSlack;
     private final Clock clock;
     private final ObjectMapper json = ModelJson.mapper();
     /** A stream, not a FileChannel: a channel closes for good when a writing thread is interrupted. */
@@ -62,6 +65,7 @@ public final class EventLog implements AutoCloseable {
         this.file = file;
         this.maxEvents = maxEvents;
         this.maxAge = maxAge;
+        this.maxAgeWithSlack = maxAge.plus(maxAge.dividedBy(10));
         this.clock = clock;
     }
 
@@ -101,24 +105,37 @@ public final class EventLog implements AutoCloseable {
     }
 
     /** Appends one event. */
-    public synchronized void append(VrEvent e) {
+    public void append(VrEvent e) {
+        append(List.of(e));
+    }
+
+    /**
+     * Appends events, oldest first, with one write: a batch of the events published together (a
+     * commit of a thousand VRs publishes a thousand) costs one system call, not one each.
+     */
+    public synchronized void append(List<VrEvent> events) {
+        if (events.isEmpty()) return;
         try {
-            byte[] line = json.writeValueAsBytes(e);
-            byte[] withNewline = java.util.Arrays.copyOf(line, line.length + 1);
-            withNewline[line.length] = '\n';
-            out.write(withNewline);
+            ByteArrayOutputStream lines = new ByteArrayOutputStream(256 * events.size());
+            for (VrEvent e : events) {
+                lines.write(json.writeValueAsBytes(e));
+                lines.write('\n');
+            }
+            lines.writeTo(out);
         } catch (IOException ex) {
             // A notification log that cannot be written must not stop the VRs' lifecycle.
-            log.warn("cannot append event {} to {}: {}", e.sequence, file, ex.toString());
+            log.warn("cannot append events {} to {} to {}: {}", events.get(0).sequence,
+                    events.get(events.size() - 1).sequence, file, ex.toString());
             return;
         }
-        lastSequence = e.sequence;
-        if (count++ == 0) {
-            oldestSequence = e.sequence;
-            oldestTime = Instant.parse(e.timestamp);
+        lastSequence = events.get(events.size() - 1).sequence;
+        if (count == 0) {
+            oldestSequence = events.get(0).sequence;
+            oldestTime = Instant.parse(events.get(0).timestamp);
         }
+        count += events.size();
         boolean tooMany = count > maxEvents + Math.max(64, maxEvents / 4);
-        boolean tooOld = oldestTime.isBefore(clock.instant().minus(maxAge).minus(maxAge.dividedBy(10)));
+        boolean tooOld = oldestTime.isBefore(clock.instant().minus(maxAgeWithSlack));
         if (tooMany || tooOld) compact();
     }
 

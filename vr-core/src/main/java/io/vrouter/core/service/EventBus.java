@@ -5,6 +5,7 @@ import io.vrouter.core.persistence.EventLog;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -220,9 +221,9 @@ public final class EventBus implements AutoCloseable {
                 queued.clear();
                 l = replayLog;
             }
+            for (VrEvent event : batch) log.info("{}", event);
+            if (l != null) l.append(Arrays.asList(batch));
             for (VrEvent event : batch) {
-                log.info("{}", event);
-                if (l != null) l.append(event);
                 for (Subscriber s : subscribers) {
                     try {
                         s.event(event);

@@ -87,6 +87,24 @@ class EventLogTest {
     }
 
     @Test
+    void aBatchIsAppendedInOrderAndABatchLargerThanTheLimitLeavesTheNewest() {
+        Instant now = Instant.now();
+        try (EventLog log = EventLog.open(dir, 100, Duration.ofDays(1))) {
+            log.append(List.of(event(1, now), event(2, now), event(3, now)));
+            log.append(event(4, now));
+            assertThat(sequences(log)).containsExactly(1L, 2L, 3L, 4L);
+            List<VrEvent> many = new java.util.ArrayList<>();
+            for (long s = 5; s <= 1_004; s++) many.add(event(s, now));
+            log.append(many);
+            assertThat(log.lastSequence()).isEqualTo(1_004L);
+        }
+        try (EventLog log = EventLog.open(dir, 100, Duration.ofDays(1))) {
+            assertThat(sequences(log)).hasSize(100).startsWith(905L).endsWith(1_004L);
+            assertThat(log.oldestSequence()).contains(905L);
+        }
+    }
+
+    @Test
     void theLogKeepsAboutMaxEventsAndSaysWhenItDroppedSome() {
         Instant now = Instant.now();
         try (EventLog log = EventLog.open(dir, 100, Duration.ofDays(1))) {
