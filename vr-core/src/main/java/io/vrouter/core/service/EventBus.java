@@ -5,11 +5,9 @@ import io.vrouter.core.persistence.EventLog;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,11 +16,13 @@ import org.slf4j.LoggerFactory;
  * Delivers VR events to the interfaces that subscribed, numbered in one sequence, and keeps them in
  * the replay log when there is one, so that a subscriber can ask for what it missed.
  *
- * <p>An event is numbered under a short lock and queued; then one thread at a time delivers what is
- * queued, in sequence order: logs it, appends it to the replay log and hands it to every subscriber.
- * The thread that delivers is a publisher that found no other delivering (a publisher that finds one
- * leaves its event to it and returns), so the log's I/O and the fan-out never hold up numbering, and
- * the service's lock is not held while they run (it posts under its lock and delivers after). Every
+ * <p>An event is numbered under a short lock and queued; then one thread at a time delivers the
+ * queued events, in sequence order: logs them, appends them to the replay log and hands each to every
+ * subscriber. A publisher returns once its own event is delivered: it delivers the events up to its
+ * own (others' before it included, as a group commit does) or waits while another thread delivers
+ * them, and never delivers later ones, so a thread that answers a client does not take on the events
+ * of the work that follows. The log's I/O and the fan-out never hold up numbering, and the service
+ * holds none of its locks while they run (it posts under its lock and delivers after). Every
  * subscriber sees the events in sequence order, one at a time; listeners run on the delivering
  * thread: they must hand slow work (network sends) to their own threads.
  */
@@ -32,13 +32,17 @@ public final class EventBus implements AutoCloseable {
     private static final int TAIL = 512;
 
     private final CopyOnWriteArrayList<Subscriber> subscribers = new CopyOnWriteArrayList<>();
-    /** Guards the sequence, the tail, the queue and the replay log's reference; held for no I/O. */
+    /** Guards the fields below; held for no I/O. Threads wait on it for a delivery. */
     private final Object order = new Object();
     private final ArrayDeque<VrEvent> tail = new ArrayDeque<>(TAIL);
     /** Numbered, not delivered yet, in sequence order. */
     private final ArrayDeque<VrEvent> queued = new ArrayDeque<>();
-    /** Held by the one thread delivering; not reentrant, so that a listener that publishes cannot deliver out of order. */
-    private final Semaphore delivering = new Semaphore(1);
+    /** The thread delivering, or null. */
+    private Thread delivering;
+    /** The sequence number of the last event delivered. */
+    private long delivered;
+    /** How far the thread delivering goes, raised when a listener publishes (it cannot wait for itself). */
+    private long deliverUpTo;
     private long sequence;
     private EventLog replayLog;
 
@@ -114,7 +118,7 @@ public final class EventBus implements AutoCloseable {
             // The bulk of the replay comes from the file, without holding up publishers.
             if (l != null) seen = handOver(l.read(), from, seen, subscriber);
             boolean subscribed = false;
-            delivering.acquireUninterruptibly();
+            startDelivering(Long.MAX_VALUE);
             try {
                 // Everything numbered so far is delivered, so it is in the file and the tail; what is
                 // numbered from here on is queued, and goes to the subscriber once it is added.
@@ -131,9 +135,8 @@ public final class EventBus implements AutoCloseable {
                     subscribed = true;
                 }
             } finally {
-                delivering.release();
+                stopDelivering();
             }
-            deliver();
             if (subscribed) return () -> subscribers.remove(subscriber);
             // More than the tail was published while the file was read: read it again.
         }
@@ -158,7 +161,8 @@ public final class EventBus implements AutoCloseable {
         return seen;
     }
 
-    private long sequenceNow() {
+    /** The number of the last event numbered. */
+    long sequenceNow() {
         synchronized (order) {
             return sequence;
         }
@@ -170,59 +174,92 @@ public final class EventBus implements AutoCloseable {
         }
     }
 
-    /** Numbers the event and delivers it (or leaves it to the thread delivering). */
+    /** Numbers the event, and returns once it is delivered. */
     void publish(VrEvent event) {
-        post(event);
-        deliver();
+        deliver(post(event));
     }
 
     /**
      * Numbers the event and queues it, without delivering it: for a publisher that holds a lock of
-     * its own (the service's) and calls {@link #deliver} once it has let go of it.
+     * its own (the service's) and calls {@link #deliver()} once it has let go of it. Returns its number.
      */
-    void post(VrEvent event) {
+    long post(VrEvent event) {
         synchronized (order) {
             event.sequence = ++sequence;
             if (tail.size() == TAIL) tail.removeFirst();
             tail.addLast(event);
             queued.addLast(event);
+            return event.sequence;
+        }
+    }
+
+    /** Returns once every event numbered so far is delivered. */
+    void deliver() {
+        deliver(sequenceNow());
+    }
+
+    /** Returns once every event up to this number is delivered, delivering them unless another thread does. */
+    void deliver(long upTo) {
+        synchronized (order) {
+            if (delivering == Thread.currentThread()) {
+                // A listener published: the delivery under way goes on to its event.
+                deliverUpTo = Math.max(deliverUpTo, upTo);
+                return;
+            }
+        }
+        if (!startDelivering(upTo)) return;
+        try {
+            deliverQueued();
+        } finally {
+            stopDelivering();
         }
     }
 
     /**
-     * Delivers the queued events, unless another thread is delivering: that one then delivers them
-     * too, since it looks at the queue again after it stops.
+     * Waits until no other thread delivers; false when the events up to this number were delivered
+     * meanwhile, true when this thread is now the one delivering (up to that number).
      */
-    void deliver() {
-        do {
-            if (!delivering.tryAcquire()) return;
-            try {
-                deliverQueued();
-            } finally {
-                delivering.release();
+    private boolean startDelivering(long upTo) {
+        boolean interrupted = false;
+        try {
+            synchronized (order) {
+                while (delivered < upTo && delivering != null) {
+                    try {
+                        order.wait();
+                    } catch (InterruptedException e) {
+                        // the event is numbered and must be delivered; the interrupt is left for its owner
+                        interrupted = true;
+                    }
+                }
+                if (delivered >= upTo) return false;
+                delivering = Thread.currentThread();
+                deliverUpTo = upTo;
+                return true;
             }
-        } while (anyQueued());
-    }
-
-    private boolean anyQueued() {
-        synchronized (order) {
-            return !queued.isEmpty();
+        } finally {
+            if (interrupted) Thread.currentThread().interrupt();
         }
     }
 
-    /** Logs, keeps and hands out every queued event, oldest first. Called holding {@code delivering}. */
+    private void stopDelivering() {
+        synchronized (order) {
+            delivering = null;
+            order.notifyAll();
+        }
+    }
+
+    /** Logs, keeps and hands out the queued events up to {@code deliverUpTo}, oldest first. */
     private void deliverQueued() {
         while (true) {
-            VrEvent[] batch;
+            List<VrEvent> batch = new ArrayList<>();
             EventLog l;
             synchronized (order) {
-                if (queued.isEmpty()) return;
-                batch = queued.toArray(VrEvent[]::new);
-                queued.clear();
+                while (!queued.isEmpty() && queued.peekFirst().sequence <= deliverUpTo) batch.add(queued.removeFirst());
+                if (batch.isEmpty()) return;
                 l = replayLog;
             }
             for (VrEvent event : batch) log.info("{}", event);
-            if (l != null) l.append(Arrays.asList(batch));
+            if (l != null) l.append(batch);
             for (VrEvent event : batch) {
                 for (Subscriber s : subscribers) {
                     try {
@@ -232,19 +269,23 @@ public final class EventBus implements AutoCloseable {
                     }
                 }
             }
+            synchronized (order) {
+                delivered = batch.get(batch.size() - 1).sequence;
+                order.notifyAll();
+            }
         }
     }
 
     @Override
     public void close() {
-        delivering.acquireUninterruptibly();
+        startDelivering(Long.MAX_VALUE);
         try {
             deliverQueued();
             synchronized (order) {
                 if (replayLog != null) replayLog.close();
             }
         } finally {
-            delivering.release();
+            stopDelivering();
         }
     }
 }

@@ -440,10 +440,11 @@ public final class VirtualRouterService implements AutoCloseable {
             for (Target t : run.targets) accepted.add(accepted(run, t.record()));
             // (thenRunAsync, not runAsync: a pool shut down fails the future instead of throwing here)
             schedule(run, CompletableFuture.completedFuture(null).thenRunAsync(() -> store.sync(record), workers));
-            // the set's events are delivered once it is durable, or earlier by another publisher
+            // the set's events (numbered up to here) are delivered once it is durable, or earlier by another publisher
+            long lastEvent = events.sequenceNow();
             return new Applied(accepted, run.outcome, () -> {
                 store.sync(record);
-                events.deliver();
+                events.deliver(lastEvent);
             });
         }
     }

@@ -167,4 +167,19 @@ class EventBusReplayTest {
             assertThat(later.events).containsExactly(1L, 2L);
         }
     }
+
+    @Test
+    void aPublisherDeliversUpToItsOwnEventAndLeavesLaterOnesToTheirPublishers() throws Exception {
+        try (EventBus bus = bus(1_000)) {
+            Recorder r = new Recorder();
+            bus.subscribe(r::event);
+            long first = bus.post(event(1));
+            bus.post(event(2));
+            bus.deliver(first);
+            assertThat(r.events).containsExactly(1L);
+            assertThat(bus.replayLog().orElseThrow().read()).extracting(e -> e.sequence).containsExactly(1L);
+            bus.deliver();
+            assertThat(r.events).containsExactly(1L, 2L);
+        }
+    }
 }
