@@ -88,9 +88,37 @@ final class Codec {
         }
     }
 
-    /** RFC 4001 InetAddress octets (4 or 16) in text form. */
+    /**
+     * RFC 4001 InetAddress octets (4 or 16) in text form; IPv6 in RFC 5952's (the longest run of two
+     * or more zero groups as "::"), as REST and NETCONF are given it, not Java's 2001:db8:0:0:0:0:0:1.
+     */
     static String inet(OctetString octets) throws UnknownHostException {
-        return InetAddress.getByAddress(octets.getValue()).getHostAddress();
+        byte[] b = octets.getValue();
+        String text = InetAddress.getByAddress(b).getHostAddress();
+        if (b.length != 16) return text;
+        int[] g = new int[8];
+        for (int i = 0; i < 8; i++) g[i] = ((b[2 * i] & 0xff) << 8) | (b[2 * i + 1] & 0xff);
+        int best = -1, bestLength = 1;
+        for (int i = 0; i < 8; i++) {
+            int j = i;
+            while (j < 8 && g[j] == 0) j++;
+            if (j - i > bestLength) {
+                best = i;
+                bestLength = j - i;
+            }
+            i = Math.max(i, j);
+        }
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < 8; i++) {
+            if (i == best) {
+                out.append("::");
+                i += bestLength - 1;
+                continue;
+            }
+            if (out.length() > 0 && out.charAt(out.length() - 1) != ':') out.append(':');
+            out.append(Integer.toHexString(g[i]));
+        }
+        return out.toString();
     }
 
     /** The address type of InetAddress octets of the given length. */

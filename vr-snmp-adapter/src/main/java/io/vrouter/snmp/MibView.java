@@ -5,6 +5,7 @@ import static io.vrouter.snmp.VmmMib.*;
 import io.vrouter.core.model.Column;
 import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.Hypervisor;
+import io.vrouter.core.model.InetAddressType;
 import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VmConfigEntry;
@@ -138,6 +139,42 @@ final class MibView {
 
     private VmConfigEntry config(int vmIndex) {
         return configs.computeIfAbsent(vmIndex, service::getConfig).orElse(null);
+    }
+
+    /**
+     * A row being created (createAndWait) as a read shows it: the columns not set yet that have a
+     * default (their DEFVAL, the driver's first template) have it, as RFC 2579 asks of such rows.
+     */
+    private VmConfigEntry withDefaults(VmConfigEntry waiting) {
+        VmConfigEntry e = waiting.copy();
+        for (ConfigColumn c : ConfigColumn.values()) {
+            if (c.get(e) == null && c.defaultValue() != null) c.set(e, c.defaultValue());
+        }
+        if (e.vmConfigTemplate == null && !service.templates().isEmpty()) e.vmConfigTemplate = service.templates().get(0);
+        return e;
+    }
+
+    /**
+     * An interface as a read shows it: the MAC the hypervisor generated when none was given (once
+     * the VM has the interface), the prefix length its address has when none was given (24 or 64),
+     * 0 when it has no address.
+     */
+    private VmNetworkConfigEntry effective(int vmIndex, VmNetworkConfigEntry n) {
+        if (n.vmNetworkConfigPhysAddress != null && n.vmNetworkConfigPrefixLength != null) return n;
+        VmNetworkConfigEntry e = n.copy();
+        if (e.vmNetworkConfigPrefixLength == null) {
+            e.vmNetworkConfigPrefixLength = e.vmNetworkConfigAddress == null ? 0 : VmNetworkConfigEntry.defaultPrefixLength(
+                    e.vmNetworkConfigAddressType != null ? e.vmNetworkConfigAddressType == InetAddressType.IPV4
+                            : !e.vmNetworkConfigAddress.contains(":"));
+        }
+        if (e.vmNetworkConfigPhysAddress == null && service.getConfig(vmIndex).isPresent()) {
+            VirtualRouter r = router(vmIndex);
+            if (r != null && r.vmNetworkTable != null) {
+                r.vmNetworkTable.stream().filter(h -> n.vmNetworkConfigIndex.equals(h.vmNetworkIndex)).findFirst()
+                        .ifPresent(h -> e.vmNetworkConfigPhysAddress = h.vmNetworkPhysAddress);
+            }
+        }
+        return e;
     }
 
     /** The smallest configured vmIndex at or after {@code from}, or null. */
@@ -410,7 +447,8 @@ final class MibView {
             VmConfigEntry c = v.config(vmIndex);
             if (c != null) return List.of(new Row(new int[0], c));
             PendingRows.ConfigRow p = v.pending.config(vmIndex);
-            return p == null ? List.of() : List.of(new Row(new int[0], p.entry(), p.ready() ? NOT_IN_SERVICE : NOT_READY));
+            return p == null ? List.of()
+                    : List.of(new Row(new int[0], v.withDefaults(p.entry()), p.ready() ? NOT_IN_SERVICE : NOT_READY));
         }
 
         @Override
@@ -442,13 +480,13 @@ final class MibView {
             VmConfigEntry c = v.config(vmIndex);
             if (c != null) {
                 for (VmNetworkConfigEntry n : c.interfaces()) {
-                    rows.put(n.vmNetworkConfigIndex, new Row(new int[]{n.vmNetworkConfigIndex}, n));
+                    rows.put(n.vmNetworkConfigIndex, new Row(new int[]{n.vmNetworkConfigIndex}, v.effective(vmIndex, n)));
                 }
             }
             long first = PendingRows.netKey(vmIndex, 0);
             for (PendingRows.NetRow r : v.pending.nets().subMap(first, first + (1L << 16)).values()) {
                 int k = r.entry().vmNetworkConfigIndex;
-                rows.put(k, new Row(new int[]{k}, r.entry(), r.ready() ? NOT_IN_SERVICE : NOT_READY));
+                rows.put(k, new Row(new int[]{k}, v.effective(vmIndex, r.entry()), r.ready() ? NOT_IN_SERVICE : NOT_READY));
             }
             return List.copyOf(rows.values());
         }

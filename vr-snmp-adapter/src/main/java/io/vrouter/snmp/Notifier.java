@@ -82,6 +82,9 @@ final class Notifier implements AutoCloseable {
             trap = null;
         }
         if (trap == null) return;
+        // A VR this process has not notified yet (made before a restart) has its vmUUID read now, while
+        // its VM is surely there: by the time the sender gets to it a removal may have destroyed it.
+        if (e.type != VrEvent.Type.DELETED && !uuids.containsKey(e.vmIndex)) currentUuid(e.vmIndex);
         if (service.perVmNotificationsEnabled()) sender.execute(() -> send(e, trap));
         if (service.bulkNotificationsEnabled() && e.vmIndex <= MAX_BULK_INDEX) {
             synchronized (bulk) {

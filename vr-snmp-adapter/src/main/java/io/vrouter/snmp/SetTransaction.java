@@ -79,6 +79,8 @@ final class SetTransaction {
     /** What the PDU asks of one VR: to create it (with its interfaces), to change it, or to remove it. */
     private static final class VrPlan {
         VmConfigEntry create;
+        /** The VR is created by activating its row waiting after createAndWait: its waiting interfaces go with it. */
+        boolean activated;
         ChangeSet.RowEdit edit;
         boolean remove;
 
@@ -115,6 +117,7 @@ final class SetTransaction {
         for (SubRequest<?> sr : subs) varbind(sr);
         for (RowOp op : configOps.values()) configRow(op);
         for (RowOp op : netOps.values()) netRow(op);
+        waitingInterfaces();
         waitingNames();
         ChangeSet.Builder b = ChangeSet.builder();
         plans.forEach((i, p) -> {
@@ -263,11 +266,19 @@ final class SetTransaction {
         VmNetworkConfigEntry e = base == null ? new VmNetworkConfigEntry() : base.copy();
         e.vmNetworkConfigIndex = netIndex;
         withColumns(e, op, NetworkColumn.values());
+        noPrefixWithoutAddress(e);
         // RFC 4001: unknown(0) with an empty address is no address at all.
         if (e.vmNetworkConfigAddressType == InetAddressType.UNKNOWN && e.vmNetworkConfigAddress == null) {
             e.vmNetworkConfigAddressType = null;
         }
         return e;
+    }
+
+    /** A prefix length of 0 on an interface without an address is what a read shows for none: no prefix. */
+    private static void noPrefixWithoutAddress(VmNetworkConfigEntry e) {
+        if (e.vmNetworkConfigAddress == null && Integer.valueOf(0).equals(e.vmNetworkConfigPrefixLength)) {
+            e.vmNetworkConfigPrefixLength = null;
+        }
     }
 
     /** A vmConfigTable row: what its RowStatus (or its absence) asks, given the row as it is. */
@@ -288,6 +299,7 @@ final class SetTransaction {
             case ACTIVE -> {
                 if (waiting != null) {
                     plan.create = configRow(i, waiting.entry(), op);
+                    plan.activated = true;
                     pendingConfigs.put(i, Optional.empty());
                 } else if (exists) {
                     plan.edit(ChangeSet.columns(configRow(i, new VmConfigEntry(), op)));
@@ -334,7 +346,11 @@ final class SetTransaction {
                 if (exists || waiting != null || (plan.create != null && hasInterface(plan.create, k))) {
                     throw new SetError(PDU.inconsistentValue, op.rowStatus, "interface " + i + "." + k + " exists");
                 }
-                if (op.rowStatus() == CREATE_AND_GO) {
+                if (vrWaiting(i)) {
+                    // Its VR is being filled in (createAndWait): the interface waits with it, to be
+                    // created with it when it is made active (createAndGo cannot make it active sooner).
+                    pendingNets.put(key, Optional.of(new PendingRows.NetRow(i, netRow(k, null, op), System.nanoTime())));
+                } else if (op.rowStatus() == CREATE_AND_GO) {
                     add(plan, netRow(k, null, op));
                 } else if (plan.create == null && service.getConfig(i).isEmpty()) {
                     throw new SetError(PDU.inconsistentName, op.rowStatus, "no VR with vmIndex " + i);
@@ -343,7 +359,10 @@ final class SetTransaction {
                 }
             }
             case ACTIVE -> {
-                if (waiting != null) {
+                if (waiting != null && vrWaiting(i)) {
+                    throw new SetError(PDU.inconsistentValue, op.rowStatus, "VR " + i
+                            + " is not active yet: its interfaces become active with it");
+                } else if (waiting != null) {
                     add(plan, netRow(k, waiting.entry(), op));
                     pendingNets.put(key, Optional.empty());
                 } else if (exists) {
@@ -372,6 +391,46 @@ final class SetTransaction {
                     throw new SetError(PDU.inconsistentName, op.first(),
                             "interface " + i + "." + k + " does not exist: create it with vmNetworkConfigRowStatus");
                 }
+            }
+        }
+    }
+
+    /** Whether the VR's row waits after createAndWait, and still will after this PDU. */
+    private boolean vrWaiting(int vmIndex) {
+        Optional<PendingRows.ConfigRow> here = pendingConfigs.get(vmIndex);
+        if (here != null) return here.isPresent();
+        return pending.config(vmIndex) != null && service.getConfig(vmIndex).isEmpty();
+    }
+
+    /**
+     * The interface rows waiting with their VR, as they are after this PDU: a VR made active takes
+     * them into its creation (each must have its vmNetworkConfigParent by then); a waiting VR
+     * destroyed takes them away.
+     */
+    private void waitingInterfaces() throws SetError {
+        for (Map.Entry<Integer, VrPlan> e : plans.entrySet()) {
+            int i = e.getKey();
+            VrPlan plan = e.getValue();
+            boolean dropped = pendingConfigs.containsKey(i) && pendingConfigs.get(i).isEmpty() && !plan.activated;
+            if (!plan.activated && !dropped) continue;
+            Map<Long, PendingRows.NetRow> rows = new java.util.TreeMap<>();
+            long first = PendingRows.netKey(i, 0);
+            rows.putAll(pending.nets().subMap(first, first + (1L << 16)));
+            pendingNets.forEach((key, row) -> {
+                if (key >= first && key < first + (1L << 16)) {
+                    if (row.isPresent()) rows.put(key, row.get()); else rows.remove(key);
+                }
+            });
+            for (Map.Entry<Long, PendingRows.NetRow> r : rows.entrySet()) {
+                pendingNets.put(r.getKey(), Optional.empty());
+                if (dropped) continue;
+                VmNetworkConfigEntry iface = r.getValue().entry();
+                if (!r.getValue().ready()) {
+                    RowOp op = configOps.get(i);
+                    throw new SetError(PDU.inconsistentValue, op.rowStatus, "interface " + i + "."
+                            + iface.vmNetworkConfigIndex + " has no vmNetworkConfigParent yet: set it or destroy the row");
+                }
+                if (!hasInterface(plan.create, iface.vmNetworkConfigIndex)) add(plan, iface);
             }
         }
     }
@@ -407,6 +466,7 @@ final class SetTransaction {
             for (NetworkColumn c : NetworkColumn.values()) {
                 if (op.of(c) != null) c.set(next, c.get(columns));
             }
+            noPrefixWithoutAddress(next);
             ChangeSet.putInterface(next).apply(row);
         };
     }

@@ -70,6 +70,27 @@ class NotificationAndEngineTest {
         }
     }
 
+    @Test
+    void theNotificationsOfADestroyCarryTheVrsUuid() throws Exception {
+        BlockingQueue<PDU> traps = new LinkedBlockingQueue<>();
+        OctetString uuid;
+        try (Snmp receiver = receiver(traps)) {
+            try (SnmpTestAgent a = agentNotifying(receiver)) {
+                a.set(vb(cell(VM_CONFIG_ENTRY, VM_CONFIG_ROW_STATUS, 4), new Integer32(CREATE_AND_GO)),
+                        vb(cell(VM_CONFIG_ENTRY, VM_NAME, 4), new OctetString("doomed")));
+                uuid = (OctetString) next(traps, VM_RUNNING).getVariable(cell(VM_ENTRY, VM_UUID, 4));
+                assertThat(uuid.length()).isEqualTo(16);
+            }
+            // A server started after the VR was: its notifications have not seen the VR yet.
+            try (SnmpTestAgent a = agentNotifying(receiver)) {
+                // Destroyed while running: it passes through shuttingdown, then it is gone.
+                a.set(vb(cell(VM_CONFIG_ENTRY, VM_CONFIG_ROW_STATUS, 4), new Integer32(DESTROY)));
+                assertThat(next(traps, VM_SHUTTINGDOWN).getVariable(cell(VM_ENTRY, VM_UUID, 4))).isEqualTo(uuid);
+                assertThat(next(traps, VM_DELETED).getVariable(cell(VM_ENTRY, VM_UUID, 4))).isEqualTo(uuid);
+            }
+        }
+    }
+
     /** An agent whose notification target is the receiver. */
     private SnmpTestAgent agentNotifying(Snmp receiver) throws Exception {
         int port = ((UdpAddress) receiver.getMessageDispatcher().getTransportMappings().iterator().next()

@@ -240,6 +240,117 @@ class VmmInstrumentationTest {
     }
 
     @Test
+    void interfacesOfAVrWaitingAfterCreateAndWaitWaitWithItAndAreCreatedWithIt() throws Exception {
+        // In the PDU that creates the VR with createAndWait (was inconsistentName): the interface waits.
+        PDU r = a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 12), new Integer32(CREATE_AND_WAIT)),
+                vb(cfg(VM_NAME, 12), new OctetString("w12")),
+                vb(net(NET_ROW_STATUS, 12, 1), new Integer32(CREATE_AND_GO)),
+                vb(net(NET_PARENT, 12, 1), new OctetString("br0")),
+                vb(net(NET_ADDRESS, 12, 1), new OctetString(new byte[]{(byte) 192, 0, 2, 1})));
+        assertThat(r.getErrorStatus()).as(r.toString()).isEqualTo(PDU.noError);
+        assertThat(a.get(net(NET_ROW_STATUS, 12, 1))).isEqualTo(new Integer32(NOT_IN_SERVICE));
+        assertThat(a.get(net(NET_PREFIX_LENGTH, 12, 1))).as("the prefix it will get").isEqualTo(new UnsignedInteger32(24));
+        assertThat(a.service.getConfig(12)).isEmpty();
+        // Later, another interface without its parent: notReady, and the VR cannot be made active then.
+        r = a.set(vb(net(NET_ROW_STATUS, 12, 2), new Integer32(CREATE_AND_WAIT)));
+        assertThat(r.getErrorStatus()).as(r.toString()).isEqualTo(PDU.noError);
+        assertThat(a.get(net(NET_ROW_STATUS, 12, 2))).isEqualTo(new Integer32(NOT_READY));
+        r = a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 12), new Integer32(ACTIVE)));
+        assertThat(r.getErrorStatus()).as(r.toString()).isEqualTo(PDU.inconsistentValue);
+        assertThat(a.service.getConfig(12)).isEmpty();
+        r = a.set(vb(net(NET_PARENT, 12, 2), new OctetString("br1")));
+        assertThat(r.getErrorStatus()).as(r.toString()).isEqualTo(PDU.noError);
+        // An interface becomes active with its VR, not before.
+        r = a.set(vb(net(NET_ROW_STATUS, 12, 2), new Integer32(ACTIVE)));
+        assertThat(r.getErrorStatus()).as(r.toString()).isEqualTo(PDU.inconsistentValue);
+        r = a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 12), new Integer32(ACTIVE)));
+        assertThat(r.getErrorStatus()).as(r.toString()).isEqualTo(PDU.noError);
+        assertThat(a.service.getConfig(12).orElseThrow().interfaces())
+                .extracting(n -> n.vmNetworkConfigIndex + " " + n.vmNetworkConfigParent + " " + n.vmNetworkConfigAddress)
+                .containsExactly("1 br0 192.0.2.1", "2 br1 null");
+        assertThat(a.get(net(NET_ROW_STATUS, 12, 1))).isEqualTo(new Integer32(ACTIVE));
+        assertThat(a.get(net(NET_ROW_STATUS, 12, 2))).isEqualTo(new Integer32(ACTIVE));
+        // A waiting VR destroyed takes its waiting interfaces with it.
+        a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 13), new Integer32(CREATE_AND_WAIT)),
+                vb(net(NET_ROW_STATUS, 13, 1), new Integer32(CREATE_AND_WAIT)));
+        assertThat(a.get(net(NET_ROW_STATUS, 13, 1))).isEqualTo(new Integer32(NOT_READY));
+        assertThat(a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 13), new Integer32(DESTROY))).getErrorStatus()).isEqualTo(PDU.noError);
+        assertThat(a.get(net(NET_ROW_STATUS, 13, 1))).isEqualTo(Null.noSuchInstance);
+    }
+
+    @Test
+    void theColumnsOfAnExistingInterfaceChange() throws Exception {
+        PDU r = a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 14), new Integer32(CREATE_AND_GO)),
+                vb(cfg(VM_NAME, 14), new OctetString("if-change")),
+                vb(cfg(VM_ADMIN_STATE, 14), new Integer32(AdminState.SHUTDOWN.code())),
+                vb(net(NET_ROW_STATUS, 14, 1), new Integer32(CREATE_AND_GO)),
+                vb(net(NET_PARENT, 14, 1), new OctetString("br0")));
+        assertThat(r.getErrorStatus()).as(r.toString()).isEqualTo(PDU.noError);
+        awaitState(14, OperState.SHUTDOWN);
+        r = a.set(vb(net(NET_ADDRESS_TYPE, 14, 1), new Integer32(2)),
+                vb(net(NET_ADDRESS, 14, 1), new OctetString(java.net.InetAddress.getByName("2001:db8::1").getAddress())),
+                vb(net(NET_PHYS_ADDRESS, 14, 1), new OctetString(new byte[]{2, 0, 0, 0, 0, 0x14})));
+        assertThat(r.getErrorStatus()).as(r.toString()).isEqualTo(PDU.noError);
+        VmNetworkConfigEntry n = a.service.getConfig(14).orElseThrow().interfaces().get(0);
+        assertThat(n.vmNetworkConfigParent).isEqualTo("br0");
+        assertThat(n.vmNetworkConfigAddress).isEqualTo("2001:db8::1");
+        assertThat(n.vmNetworkConfigPrefixLength).isEqualTo(64);
+        assertThat(n.vmNetworkConfigPhysAddress).isEqualTo("02:00:00:00:00:14");
+        r = a.set(vb(net(NET_PREFIX_LENGTH, 14, 1), new UnsignedInteger32(48)), vb(net(NET_PARENT, 14, 1), new OctetString("br9")));
+        assertThat(r.getErrorStatus()).as(r.toString()).isEqualTo(PDU.noError);
+        n = a.service.getConfig(14).orElseThrow().interfaces().get(0);
+        assertThat(n.vmNetworkConfigPrefixLength + " " + n.vmNetworkConfigParent + " " + n.vmNetworkConfigAddress)
+                .isEqualTo("48 br9 2001:db8::1");
+    }
+
+    @Test
+    void ipv6AddressesReadFromSnmpAreInRfc5952Form() throws Exception {
+        for (String a : List.of("2001:db8::1", "2001:db8::1:0:0:1", "2001:0:0:1::1", "::", "::1", "2001:db8:1:2:3:4:5:6",
+                "2001:db8:0:1:1:1:1:1", "fe80::")) {
+            assertThat(Codec.inet(new OctetString(java.net.InetAddress.getByName(a).getAddress()))).isEqualTo(a);
+        }
+        assertThat(Codec.inet(new OctetString(new byte[]{(byte) 198, 51, 100, 7}))).isEqualTo("198.51.100.7");
+    }
+
+    @Test
+    void anInterfaceShowsItsGeneratedMacAndPrefixAndAWaitingRowItsDefaults() throws Exception {
+        PDU r = a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 15), new Integer32(CREATE_AND_GO)),
+                vb(cfg(VM_NAME, 15), new OctetString("effective")),
+                vb(net(NET_ROW_STATUS, 15, 1), new Integer32(CREATE_AND_GO)),
+                vb(net(NET_PARENT, 15, 1), new OctetString("br0")),
+                vb(net(NET_ROW_STATUS, 15, 2), new Integer32(CREATE_AND_GO)),
+                vb(net(NET_PARENT, 15, 2), new OctetString("br1")),
+                vb(net(NET_ADDRESS, 15, 2), new OctetString(new byte[]{(byte) 198, 51, 100, 1})));
+        assertThat(r.getErrorStatus()).as(r.toString()).isEqualTo(PDU.noError);
+        VirtualRouter vr = awaitState(15, OperState.RUNNING);
+        String generated = vr.vmNetworkTable.stream().filter(h -> h.vmNetworkIndex == 1).findFirst().orElseThrow().vmNetworkPhysAddress;
+        assertThat(a.service.getConfig(15).orElseThrow().interfaces().get(0).vmNetworkConfigPhysAddress).isNull();
+        assertThat(a.get(net(NET_PHYS_ADDRESS, 15, 1))).isEqualTo(new OctetString(
+                java.util.HexFormat.ofDelimiter(":").parseHex(generated)));
+        // No address: unknown, empty, prefix 0; an address without a prefix: its default.
+        assertThat(a.get(net(NET_ADDRESS_TYPE, 15, 1))).isEqualTo(new Integer32(0));
+        assertThat(a.get(net(NET_ADDRESS, 15, 1))).isEqualTo(new OctetString());
+        assertThat(a.get(net(NET_PREFIX_LENGTH, 15, 1))).isEqualTo(new UnsignedInteger32(0));
+        assertThat(a.get(net(NET_PREFIX_LENGTH, 15, 2))).isEqualTo(new UnsignedInteger32(24));
+        // What a read shows can be written back: prefix 0 without an address is no prefix.
+        r = a.set(vb(net(NET_PREFIX_LENGTH, 15, 1), new UnsignedInteger32(0)));
+        assertThat(r.getErrorStatus()).as(r.toString()).isEqualTo(PDU.noError);
+        assertThat(a.service.getConfig(15).orElseThrow().interfaces().get(0).vmNetworkConfigPrefixLength).isNull();
+
+        // A row waiting after createAndWait shows the defaults its columns will take; vmName has none.
+        r = a.set(vb(cfg(VM_CONFIG_ROW_STATUS, 16), new Integer32(CREATE_AND_WAIT)));
+        assertThat(r.getErrorStatus()).as(r.toString()).isEqualTo(PDU.noError);
+        assertThat(a.get(cfg(VM_CONFIG_ROW_STATUS, 16))).isEqualTo(new Integer32(NOT_READY));
+        assertThat(a.get(cfg(VM_ADMIN_STATE, 16))).isEqualTo(new Integer32(AdminState.RUNNING.code()));
+        assertThat(a.get(cfg(VM_CONFIG_TEMPLATE, 16))).isEqualTo(new OctetString(a.service.templates().get(0)));
+        assertThat(a.get(cfg(VM_CONFIG_CPU_NUMBER, 16))).isEqualTo(new Integer32(1));
+        assertThat(a.get(cfg(VM_CONFIG_MEMORY, 16))).isEqualTo(new Integer32(512));
+        assertThat(a.get(cfg(VM_CONFIG_AUTO_START, 16))).isEqualTo(new Integer32(2));
+        assertThat(a.get(cfg(ConfigColumn.VM_CONFIG_DESCRIPTION.snmpColumn(), 16))).isEqualTo(new OctetString());
+        assertThat(a.get(cfg(VM_NAME, 16))).isEqualTo(Null.noSuchInstance);
+    }
+
+    @Test
     void scalarsAreLive() throws Exception {
         assertThat(a.get(scalar(VM_CONFIGURED_VMS))).isEqualTo(new Gauge32(0));
         assertThat(a.get(scalar(VM_CONFIG_NEXT_AVAILABLE_VM_INDEX))).isEqualTo(new Integer32(1));

@@ -30,6 +30,11 @@ public class VmNetworkConfigEntry {
     @Schema(minimum = "0", maximum = "128", description = "0..32 for IPv4, 0..128 for IPv6")
     public Integer vmNetworkConfigPrefixLength;
 
+    /** The prefix length an address gets when none is given: 24 for IPv4, 64 for IPv6. */
+    public static int defaultPrefixLength(boolean ipv4) {
+        return ipv4 ? 24 : 64;
+    }
+
     public VmNetworkConfigEntry copy() {
         VmNetworkConfigEntry c = new VmNetworkConfigEntry();
         c.vmNetworkConfigIndex = vmNetworkConfigIndex;

@@ -74,7 +74,7 @@ final class Validator {
                 throw new ValidationException("vmNetworkConfigAddress", "'" + n.vmNetworkConfigAddress
                         + "' is not an " + (v4 ? "IPv4" : "IPv6") + " address");
             }
-            if (n.vmNetworkConfigPrefixLength == null) n.vmNetworkConfigPrefixLength = v4 ? 24 : 64;
+            if (n.vmNetworkConfigPrefixLength == null) n.vmNetworkConfigPrefixLength = VmNetworkConfigEntry.defaultPrefixLength(v4);
             range("vmNetworkConfigPrefixLength", n.vmNetworkConfigPrefixLength, 0, v4 ? 32 : 128);
         } else if (n.vmNetworkConfigPrefixLength != null) {
             throw new ValidationException("vmNetworkConfigPrefixLength", "given without vmNetworkConfigAddress");
