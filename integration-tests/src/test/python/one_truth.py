@@ -299,6 +299,9 @@ def same(col, got, elapsed):
     snmp = READERS.index("snmp")
     if col.kind in ("text", "inet", "uuid") and got[snmp] == "" and all(g is None for i, g in enumerate(got) if i != snmp):
         return True
+    # Nor a prefix length for an interface without an address: it shows 0 (written back, no prefix).
+    if col.name == "vmNetworkConfigPrefixLength" and snmp == "0" and rest is None and netconf is None:
+        return True
     if col.name in SAMPLES and None not in got and all(g.isdigit() for g in got):
         read = [int(g) for g in got]
         rate = SAMPLES[col.name]

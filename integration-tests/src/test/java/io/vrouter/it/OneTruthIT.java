@@ -27,12 +27,13 @@ class OneTruthIT {
     @Test
     void everyColumnOfEveryTableIsTheSameOnRestSnmpNetconfAndRestconf() throws Exception {
         try (ServerProcess server = ServerProcess.start(dir.resolve("server"))) {
-            // One VR with two interfaces, one IPv4, one IPv6 with a given MAC; running, autostarting.
+            // One VR with three interfaces: IPv4, IPv6 with a given MAC, none; running, autostarting.
             HttpResponse<String> truth = server.post("/api/v1/routers?wait=30s", "{\"vmName\":\"truth\","
                     + "\"vmConfigAutoStart\":true,\"vmConfigDescription\":\"compared everywhere\",\"vmConfigCpuNumber\":2,"
                     + "\"vmNetworkConfigTable\":[{\"vmNetworkConfigParent\":\"br-a\",\"vmNetworkConfigAddress\":\"192.0.2.1\"},"
                     + "{\"vmNetworkConfigParent\":\"br-b\",\"vmNetworkConfigAddress\":\"2001:db8::1\","
-                    + "\"vmNetworkConfigPrefixLength\":48,\"vmNetworkConfigPhysAddress\":\"02:00:5E:00:53:AA\"}]}");
+                    + "\"vmNetworkConfigPrefixLength\":48,\"vmNetworkConfigPhysAddress\":\"02:00:5E:00:53:AA\"},"
+                    + "{\"vmNetworkConfigParent\":\"br-c\"}]}");
             assertThat(truth.statusCode()).as(truth.body()).isEqualTo(201);
             // And one with no IPv4 address at all, shut down.
             HttpResponse<String> v6 = server.post("/api/v1/routers?wait=30s", "{\"vmName\":\"v6only\","
@@ -57,7 +58,7 @@ class OneTruthIT {
                     "vmCpuAffinityTable", "vmStorageTable", "vmNetworkTable", "vmConfigTable", "vmNetworkConfigTable");
             assertThat(rows.get("vmConfigTable").toString()).isEqualTo("[\"" + t + "\",\"" + s + "\"]");
             assertThat(rows.get("vmNetworkConfigTable").toString())
-                    .isEqualTo("[\"" + t + ".1\",\"" + t + ".2\",\"" + s + ".1\"]");
+                    .isEqualTo("[\"" + t + ".1\",\"" + t + ".2\",\"" + t + ".3\",\"" + s + ".1\"]");
             assertThat(rows.get("vmCpuTable").toString()).isEqualTo("[\"" + t + ".1\",\"" + t + ".2\",\"" + s + ".1\"]");
             assertThat(report.get("compared").get("vmTable").asInt()).isEqualTo(2 * 21);
             assertThat(report.get("compared").get("vmStorageTable").asInt()).isEqualTo(2 * 18);
@@ -68,6 +69,11 @@ class OneTruthIT {
             assertThat(vr.at("/vmEntry/vmRouterAddrType").asText()).isEqualTo("ipv4");
             assertThat(vr.at("/vmEntry/vmRouterAddr").asText()).isEqualTo("192.0.2.1");
             assertThat(vr.at("/vmNetworkTable/1/vmNetworkPhysAddress").asText()).isEqualTo("02:00:5e:00:53:aa");
+            // The MACs the host generated are in the configuration, so all three show them.
+            for (int i : new int[] {0, 2}) {
+                assertThat(vr.at("/vmNetworkConfigTable/" + i + "/vmNetworkConfigPhysAddress").asText()).isNotEmpty()
+                        .isEqualTo(vr.at("/vmNetworkTable/" + i + "/vmNetworkPhysAddress").asText());
+            }
             assertThat(vr.at("/vmStorageTable/0/vmStorageMediaType").asText()).isEqualTo("hardDisk");
             assertThat(vr.at("/vmCpuTable/0/vmCpuAffinity").asText()).isEqualTo("unknown");
             JsonNode none = server.router(s);

@@ -155,25 +155,16 @@ final class MibView {
     }
 
     /**
-     * An interface as a read shows it: the MAC the hypervisor generated when none was given (once
-     * the VM has the interface), the prefix length its address has when none was given (24 or 64),
-     * 0 when it has no address.
+     * An interface as a read shows it: the prefix length its address has when none was given (24 or
+     * 64: a row still waiting to be created), 0 when it has no address. The MAC the hypervisor
+     * generated is in the row once the VM has it (the service records it), so no read asks the driver.
      */
-    private VmNetworkConfigEntry effective(int vmIndex, VmNetworkConfigEntry n) {
-        if (n.vmNetworkConfigPhysAddress != null && n.vmNetworkConfigPrefixLength != null) return n;
+    private static VmNetworkConfigEntry effective(VmNetworkConfigEntry n) {
+        if (n.vmNetworkConfigPrefixLength != null) return n;
         VmNetworkConfigEntry e = n.copy();
-        if (e.vmNetworkConfigPrefixLength == null) {
-            e.vmNetworkConfigPrefixLength = e.vmNetworkConfigAddress == null ? 0 : VmNetworkConfigEntry.defaultPrefixLength(
-                    e.vmNetworkConfigAddressType != null ? e.vmNetworkConfigAddressType == InetAddressType.IPV4
-                            : !e.vmNetworkConfigAddress.contains(":"));
-        }
-        if (e.vmNetworkConfigPhysAddress == null && service.getConfig(vmIndex).isPresent()) {
-            VirtualRouter r = router(vmIndex);
-            if (r != null && r.vmNetworkTable != null) {
-                r.vmNetworkTable.stream().filter(h -> n.vmNetworkConfigIndex.equals(h.vmNetworkIndex)).findFirst()
-                        .ifPresent(h -> e.vmNetworkConfigPhysAddress = h.vmNetworkPhysAddress);
-            }
-        }
+        e.vmNetworkConfigPrefixLength = e.vmNetworkConfigAddress == null ? 0 : VmNetworkConfigEntry.defaultPrefixLength(
+                e.vmNetworkConfigAddressType != null ? e.vmNetworkConfigAddressType == InetAddressType.IPV4
+                        : !e.vmNetworkConfigAddress.contains(":"));
         return e;
     }
 
@@ -480,13 +471,13 @@ final class MibView {
             VmConfigEntry c = v.config(vmIndex);
             if (c != null) {
                 for (VmNetworkConfigEntry n : c.interfaces()) {
-                    rows.put(n.vmNetworkConfigIndex, new Row(new int[]{n.vmNetworkConfigIndex}, v.effective(vmIndex, n)));
+                    rows.put(n.vmNetworkConfigIndex, new Row(new int[]{n.vmNetworkConfigIndex}, effective(n)));
                 }
             }
             long first = PendingRows.netKey(vmIndex, 0);
             for (PendingRows.NetRow r : v.pending.nets().subMap(first, first + (1L << 16)).values()) {
                 int k = r.entry().vmNetworkConfigIndex;
-                rows.put(k, new Row(new int[]{k}, v.effective(vmIndex, r.entry()), r.ready() ? NOT_IN_SERVICE : NOT_READY));
+                rows.put(k, new Row(new int[]{k}, effective(r.entry()), r.ready() ? NOT_IN_SERVICE : NOT_READY));
             }
             return List.copyOf(rows.values());
         }

@@ -531,7 +531,9 @@ class XenDriverTest {
         for (int i = 0; i < 100; i++) assertThat(driver.inspect(1)).isPresent();
         assertThat(driver.hypervisor().vmHvVersion).isEqualTo("8.2.1");
         // Only the event feed may have called in the meantime.
-        assertThat(xen.calls().subList(before, xen.calls().size())).allMatch(c -> c.equals("event.from"));
+        // One copy of the calls: an event.from between two copies made the second longer than the first.
+        List<String> calls = xen.calls();
+        assertThat(calls.subList(before, calls.size())).allMatch(c -> c.equals("event.from"));
         List<VmNetworkEntry> nets = driver.inspect(1).orElseThrow().networks();
         assertThat(nets).hasSize(2);
     }

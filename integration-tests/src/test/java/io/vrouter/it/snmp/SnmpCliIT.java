@@ -303,6 +303,7 @@ class SnmpCliIT {
         ServerProcess.Result eff = snmp("snmpget", v2c("public"), net + "3.90.1", net + "6.90.1");
         assertThat(eff.exit()).as(eff.toString()).isZero();
         String mac = vr.get("vmNetworkTable").get(0).get("vmNetworkPhysAddress").asText();
+        assertThat(iface.get("vmNetworkConfigPhysAddress").asText()).as("REST shows the generated MAC too").isEqualTo(mac);
         assertThat(eff.out()).contains("." + net + "3.90.1 = Hex-STRING: " + mac.replace(":", " ").toUpperCase(),
                 "." + net + "6.90.1 = Gauge32: 24");
         // The columns of the existing interface change.

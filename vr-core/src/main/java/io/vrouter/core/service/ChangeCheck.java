@@ -204,6 +204,12 @@ final class ChangeCheck {
         List<VmNetworkConfigEntry> out = new ArrayList<>();
         for (VmNetworkConfigEntry n : c.interfaces()) {
             VmNetworkConfigEntry old = n.vmNetworkConfigIndex == null ? null : had.get(n.vmNetworkConfigIndex);
+            // Written without a MAC, an interface keeps the one it has (given, or the host's, recorded):
+            // a row read before the host chose it, or a client that leaves it out, does not re-plug it.
+            if (old != null && n.vmNetworkConfigPhysAddress == null && old.vmNetworkConfigPhysAddress != null) {
+                n = n.copy();
+                n.vmNetworkConfigPhysAddress = old.vmNetworkConfigPhysAddress;
+            }
             if (old != null && ChangeSet.sameInterface(old, n)) {
                 out.add(old);
                 continue;

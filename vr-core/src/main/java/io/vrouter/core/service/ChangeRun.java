@@ -512,6 +512,7 @@ final class ChangeRun {
         private void attach(boolean add) throws DriverException {
             if (add) {
                 service.call("addInterface", () -> service.driver().addInterface(r.vmIndex, iface));
+                service.recordGeneratedMacs(r);
             } else {
                 service.call("removeInterface", () -> service.driver().removeInterface(r.vmIndex, iface.vmNetworkConfigIndex));
             }
@@ -536,6 +537,7 @@ final class ChangeRun {
         @Override
         void run() throws DriverException {
             service.call("provision", () -> service.driver().provision(row));
+            service.recordGeneratedMacs(r);
             if (row.vmAdminState != AdminState.RUNNING) service.transition(r, OperState.SHUTDOWN, null);
         }
 

@@ -30,6 +30,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Objects;
@@ -60,6 +61,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class VirtualRouterService implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(VirtualRouterService.class);
+    /** A MAC a driver reports that the row can take (a host may report none, or an empty one). */
+    private static final Pattern MAC = Pattern.compile(VmNetworkConfigEntry.MAC_PATTERN);
 
     private final HypervisorDriver driver;
     private final ConfigStore store;
@@ -157,6 +160,7 @@ public final class VirtualRouterService implements AutoCloseable {
         int removals = 0;
         int maxIndex = 0;
         Map<VrRecord, VmRuntime> drifted = new LinkedHashMap<>();
+        Map<VrRecord, VmRuntime> adoptedVms = new HashMap<>();
         for (ConfigStore.StoredVr s : stored) {
             VmConfigEntry config = s.config();
             maxIndex = Math.max(maxIndex, config.vmIndex);
@@ -177,8 +181,10 @@ public final class VirtualRouterService implements AutoCloseable {
             } else {
                 adopted++;
                 if (!matches(config, vm) || stableStateFor(config.vmAdminState) != r.operState) drifted.put(r, vm);
+                adoptedVms.put(r, vm);
             }
         }
+        recordGeneratedMacs(adoptedVms);
         if (!drifted.isEmpty()) converge(drifted);
         nextIndex.set(maxIndex + 1);
         unresolved = List.copyOf(onHost.values());
@@ -252,6 +258,7 @@ public final class VirtualRouterService implements AutoCloseable {
                 for (VmNetworkConfigEntry n : r.config.interfaces()) {
                     if (nets.stream().noneMatch(h -> sameOnHost(n, h))) call("addInterface", () -> driver.addInterface(r.vmIndex, n));
                 }
+                recordGeneratedMacs(r);
                 bringTo(r, r.config.vmAdminState);
             }));
         }, workers);
@@ -797,6 +804,7 @@ public final class VirtualRouterService implements AutoCloseable {
         guarded(r, new java.util.HashSet<>(), () -> {
             if (r.operState != OperState.PREPARING) transition(r, OperState.PREPARING, null);
             call("provision", () -> driver.provision(r.config));
+            recordGeneratedMacs(r);
             if (r.config.vmAdminState == AdminState.SHUTDOWN) {
                 transition(r, OperState.SHUTDOWN, null);
             } else {
@@ -863,6 +871,62 @@ public final class VirtualRouterService implements AutoCloseable {
 
     boolean halted(int vmIndex) {
         return driver.inspect(vmIndex).map(vm -> vm.power() == PowerState.HALTED).orElse(true);
+    }
+
+    /**
+     * Records in the VR's row the MACs the hypervisor generated for its interfaces given without one,
+     * once the VM has them (after a provision, an interface added; at start-up for the VMs adopted):
+     * every interface then reads the row and shows the MAC the VM has, none asks the driver for it
+     * (one truth: REST, SNMP, NETCONF and RESTCONF alike), and a VM made again from the row keeps
+     * it. An interface changed or removed meanwhile is left as it is.
+     */
+    void recordGeneratedMacs(VrRecord r) {
+        if (r.config.interfaces().stream().allMatch(n -> n.vmNetworkConfigPhysAddress != null)) return;
+        driver.inspect(r.vmIndex).ifPresent(vm -> recordGeneratedMacs(Map.of(r, vm)));
+    }
+
+    /** The same for several VRs, with one journal record. */
+    private void recordGeneratedMacs(Map<VrRecord, VmRuntime> vms) {
+        long record;
+        synchronized (writeLock) {
+            ConfigStore.Change change = store.change();
+            for (Map.Entry<VrRecord, VmRuntime> e : vms.entrySet()) {
+                VrRecord r = e.getKey();
+                if (routers.get(r.vmIndex) != r || r.removing) continue;
+                VmConfigEntry row = withGeneratedMacs(r.config, e.getValue());
+                if (row == null) continue;
+                change.put(row);
+                r.config = row;
+                touch(r);
+            }
+            if (change.isEmpty()) return;
+            record = change.write();
+        }
+        store.sync(record);
+    }
+
+    /** The row with the host's MAC on each interface it has without one (the host's as the row says), or null: none. */
+    private static VmConfigEntry withGeneratedMacs(VmConfigEntry row, VmRuntime vm) {
+        List<VmNetworkEntry> nets = vm.networks() == null ? List.of() : vm.networks();
+        List<VmNetworkConfigEntry> out = new ArrayList<>(row.interfaces().size());
+        boolean found = false;
+        for (VmNetworkConfigEntry n : row.interfaces()) {
+            String mac = n.vmNetworkConfigPhysAddress != null ? null : nets.stream().filter(h -> sameOnHost(n, h))
+                    .map(h -> h.vmNetworkPhysAddress).filter(m -> m != null && MAC.matcher(m).matches())
+                    .findFirst().orElse(null);
+            if (mac == null) {
+                out.add(n);
+                continue;
+            }
+            VmNetworkConfigEntry withMac = n.copy();
+            withMac.vmNetworkConfigPhysAddress = mac.toLowerCase(Locale.ROOT);
+            out.add(withMac);
+            found = true;
+        }
+        if (!found) return null;
+        VmConfigEntry c = row.copy();
+        c.vmNetworkConfigTable = List.copyOf(out);
+        return c;
     }
 
     interface DriverStep {

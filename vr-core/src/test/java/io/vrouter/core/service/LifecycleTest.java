@@ -8,6 +8,7 @@ import io.vrouter.core.driver.PowerState;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VirtualRouter;
+import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.model.VrEvent;
 import java.util.List;
@@ -218,6 +219,53 @@ class LifecycleTest extends WithService {
         assertThat(after.vmNetworkConfigTable).isNull();
         assertThat(after.vmNetworkTable).isEmpty();
         assertThatThrownBy(() -> f.service.removeInterface(i, 1)).isInstanceOf(NotFoundException.class);
+    }
+
+    @Test
+    void theMacTheHostGeneratedIsRecordedInTheRowAndKept() throws Exception {
+        VmConfigEntry c = vr("macs");
+        VmNetworkConfigEntry given = new VmNetworkConfigEntry();
+        given.vmNetworkConfigParent = "xenbr0";
+        given.vmNetworkConfigPhysAddress = "02:00:5e:00:53:01";
+        VmNetworkConfigEntry generated = new VmNetworkConfigEntry();
+        generated.vmNetworkConfigParent = "xenbr1";
+        c.vmNetworkConfigTable = List.of(given, generated);
+        VirtualRouter vr = done(f.service.create(c));
+        int i = vr.vmIndex;
+        String host = vr.vmNetworkTable.get(1).vmNetworkPhysAddress;
+        assertThat(host).isNotBlank().isNotEqualTo("02:00:5e:00:53:01");
+        // The answer, the row and so every interface show the host's MAC beside the given one.
+        assertThat(vr.vmNetworkConfigTable).extracting(n -> n.vmNetworkConfigPhysAddress)
+                .containsExactly("02:00:5e:00:53:01", host);
+        assertThat(f.service.getConfig(i).orElseThrow().interfaces().get(1).vmNetworkConfigPhysAddress).isEqualTo(host);
+
+        // An interface added later gets its MAC recorded too.
+        VmNetworkConfigEntry third = new VmNetworkConfigEntry();
+        third.vmNetworkConfigParent = "xenbr2";
+        VirtualRouter with3 = done(f.service.addInterface(i, third));
+        assertThat(with3.vmNetworkConfigTable.get(2).vmNetworkConfigPhysAddress)
+                .isEqualTo(with3.vmNetworkTable.get(2).vmNetworkPhysAddress).isNotBlank();
+
+        // Written again without MACs (a row read before the host chose them), the interfaces keep
+        // theirs and the VM is not touched: no interface is re-plugged.
+        int calls = f.recorder.callsOf(i).size();
+        VmConfigEntry rewrite = new VmConfigEntry();
+        rewrite.vmNetworkConfigTable = new java.util.ArrayList<>();
+        for (VmNetworkConfigEntry n : with3.vmNetworkConfigTable) {
+            VmNetworkConfigEntry m = n.copy();
+            m.vmNetworkConfigPhysAddress = null;
+            rewrite.vmNetworkConfigTable.add(m);
+        }
+        done(f.service.apply(ChangeSet.builder().edit(i, ChangeSet.columns(rewrite)).build()).only());
+        assertThat(f.recorder.callsOf(i).subList(calls, f.recorder.callsOf(i).size()))
+                .noneMatch(call -> call.startsWith("addInterface") || call.startsWith("removeInterface"));
+        assertThat(f.service.getConfig(i).orElseThrow().interfaces()).extracting(n -> n.vmNetworkConfigPhysAddress)
+                .containsExactly("02:00:5e:00:53:01", host, with3.vmNetworkConfigTable.get(2).vmNetworkConfigPhysAddress);
+
+        // Journaled: the row after a restart has them.
+        f.close();
+        f = new ServiceFixture(dir);
+        assertThat(f.service.getConfig(i).orElseThrow().interfaces().get(1).vmNetworkConfigPhysAddress).isEqualTo(host);
     }
 
     @Test
