@@ -52,14 +52,14 @@ class GeneratedClientIT {
             assertThat(read.getVmEntry().getVmRouterAddr()).isEqualTo("198.51.100.1");
             assertThat(read.getVmNetworkTable()).hasSize(1);
 
-            assertThat(routers.stopRouter(i, "10s", null, "*").getVmEntry().getVmOperState())
+            assertThat(routers.stopRouter(i, "10s", null, "*", null).getVmEntry().getVmOperState())
                     .isEqualTo(VmEntry.VmOperStateEnum.SHUTDOWN);
-            VirtualRouter resized = routers.reconfigureRouter(i, "10s", null, null, new VirtualRouter().vmConfigMemory(512));
+            VirtualRouter resized = routers.reconfigureRouter(i, "10s", null, null, null, new VirtualRouter().vmConfigMemory(512));
             assertThat(resized.getVmConfigMemory()).isEqualTo(512);
-            assertThat(routers.startRouter(i, "10s", null, null).getVmEntry().getVmOperState())
+            assertThat(routers.startRouter(i, "10s", null, null, null).getVmEntry().getVmOperState())
                     .isEqualTo(VmEntry.VmOperStateEnum.RUNNING);
 
-            VmNetworkConfigEntry added = routers.addInterface(i, "10s", null, null,
+            VmNetworkConfigEntry added = routers.addInterface(i, "10s", null, null, null,
                     new VmNetworkConfigEntry().vmNetworkConfigParent("xenbr1"));
             assertThat(added.getVmNetworkConfigIndex()).isEqualTo(2);
             assertThat(routers.listInterfaces(i, null, null).getVmNetworkConfigEntry()).hasSize(2);
@@ -78,13 +78,13 @@ class GeneratedClientIT {
             assertThat(conflict.getCode()).isEqualTo(409);
             assertThat(conflict.getResponseBody()).contains("\"field\":\"vmName\"");
             ApiException stale = catchThrowableOfType(ApiException.class,
-                    () -> routers.stopRouter(i, null, null, "\"not-its-version\""));
+                    () -> routers.stopRouter(i, null, null, "\"not-its-version\"", null));
             assertThat(stale.getCode()).isEqualTo(412);
             ApiException forbidden = catchThrowableOfType(ApiException.class,
-                    () -> new RoutersApi(client(server, "viewer", "viewer")).removeRouter(i, null, null, null));
+                    () -> new RoutersApi(client(server, "viewer", "viewer")).removeRouter(i, null, null, null, null));
             assertThat(forbidden.getCode()).isEqualTo(403);
 
-            routers.removeRouter(i, "10s", null, null);
+            routers.removeRouter(i, "10s", null, null, null);
             ApiException gone = catchThrowableOfType(ApiException.class, () -> routers.getRouter(i, null, null));
             assertThat(gone.getCode()).isEqualTo(404);
         }

@@ -39,7 +39,8 @@ final class OpenApiStatuses {
             Map.entry("406", "no representation in a media type Accept allows"),
             Map.entry("409", "refused by the VR's state or another VR (a name taken, a VR not shut down), a VR whose"
                     + " VM is gone from the host (when waiting), or a request with the same Idempotency-Key running"),
-            Map.entry("412", "If-Match names a version the VR is no longer at: nothing was changed"),
+            Map.entry("412", "If-Match names a version the VR is no longer at, or If-None-Match the one it is at:"
+                    + " nothing was changed"),
             Map.entry("413", "the body is larger than rest.max-body-bytes"),
             Map.entry("415", "the body is neither JSON nor XML"),
             Map.entry("422", "the Idempotency-Key was used with another request"),
@@ -74,9 +75,14 @@ final class OpenApiStatuses {
                     op.addParametersItem(header("If-Modified-Since", "answers 304 when not modified since"));
                     validators(r.get("200"), id.equals("listRouters") ? "weak" : "strong");
                 }
+                if (id.equals("listRouters")) {
+                    r.get("200").addHeaderObject("Link", responseHeader("RFC 8288 links to the first, prev, next and"
+                            + " last pages of the same query (offset changed, the filters and limit kept)"));
+                }
                 if (VR_WRITES.contains(id)) {
                     statuses.add("412");
                     op.addParametersItem(header("If-Match", "the ETag (strong) the VR must still have, or *; else 412"));
+                    op.addParametersItem(header("If-None-Match", "ETags the VR must not have (* : any); else 412"));
                     r.values().forEach(ok -> validators(ok, "strong"));
                 }
                 if (CREATIONS.contains(id)) {

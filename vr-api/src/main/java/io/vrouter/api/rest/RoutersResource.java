@@ -36,6 +36,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.EntityTag;
 import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Link;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
@@ -75,7 +76,8 @@ public class RoutersResource {
 
     @GET
     @Operation(operationId = "listRouters", summary = "List VRs, filtered by name pattern (* wildcard), oper state and admin state, one page at a time")
-    @ApiResponse(responseCode = "200", description = "the page of VRs; a weak ETag and Last-Modified of all VRs",
+    @ApiResponse(responseCode = "200", description = "the page of VRs; a weak ETag and Last-Modified of all VRs, Link"
+            + " headers to the first, previous, next and last pages",
             content = @Content(schema = @Schema(implementation = VirtualRouterList.class)))
     public Response list(@QueryParam("name") String name,
                                   @QueryParam("operState") String operState,
@@ -88,8 +90,28 @@ public class RoutersResource {
         EntityTag tag = Validators.weak(v);
         Response notModified = Validators.notModified(headers, tag, v);
         if (notModified != null) return notModified;
-        return Response.ok(lists.list(query, () -> service.list(query))).tag(tag)
-                .lastModified(Validators.lastModified(v)).build();
+        VirtualRouterList page = lists.list(query, () -> service.list(query));
+        return Response.ok(page).tag(tag).lastModified(Validators.lastModified(v)).links(pageLinks(page)).build();
+    }
+
+    /**
+     * RFC 8288 links beside the body's totals: the first and last pages of the same query (its
+     * filters and limit), the previous one unless this is the first, the next one unless this is the
+     * last; none when the limit is 0 (no pages).
+     */
+    private Link[] pageLinks(VirtualRouterList page) {
+        if (page.limit == 0) return new Link[0];
+        int last = page.total == 0 ? 0 : (page.total - 1) / page.limit * page.limit;
+        List<Link> links = new ArrayList<>(4);
+        links.add(pageLink(0, "first"));
+        if (page.offset > 0) links.add(pageLink(Math.max(0, Math.min(page.offset - page.limit, last)), "prev"));
+        if (page.offset + page.limit < page.total) links.add(pageLink(page.offset + page.limit, "next"));
+        links.add(pageLink(last, "last"));
+        return links.toArray(new Link[0]);
+    }
+
+    private Link pageLink(int offset, String rel) {
+        return Link.fromUriBuilder(uri.getRequestUriBuilder().replaceQueryParam("offset", offset)).rel(rel).build();
     }
 
     @POST

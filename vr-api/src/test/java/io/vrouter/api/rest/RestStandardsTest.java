@@ -170,10 +170,15 @@ class RestStandardsTest {
         assertThat(vr.get("vmAdminState").asText()).isEqualTo("running");
         assertThat(send("GET", "/api/v1/routers/" + i, null).headers().firstValue("ETag")).hasValue(current);
 
+        // If-None-Match on a write: refused when it names the VR's tag, or is *; another tag lets it through.
+        assertProblem(send("PATCH", "/api/v1/routers/" + i, "{\"vmName\":\"lost-update\"}", "If-None-Match", current), 412);
+        assertProblem(send("PATCH", "/api/v1/routers/" + i, "{\"vmName\":\"lost-update\"}", "If-None-Match", "*"), 412);
+        assertThat(send("GET", "/api/v1/routers/" + i, null).headers().firstValue("ETag")).hasValue(current);
+
         // The current tag (or *) is accepted; a malformed one is a 400.
         assertProblem(send("POST", "/api/v1/routers/" + i + "/stop", null, "If-Match", "nonsense"), 400);
         HttpResponse<String> ok = send("PATCH", "/api/v1/routers/" + i + "?wait=10s", "{\"vmName\":\"renamed\"}",
-                "If-Match", "\"x\", " + current);
+                "If-Match", "\"x\", " + current, "If-None-Match", stale);
         assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
         assertThat(send("POST", "/api/v1/routers/" + i + "/stop?wait=10s", null, "If-Match", "*").statusCode())
                 .isEqualTo(200);
@@ -181,6 +186,50 @@ class RestStandardsTest {
         assertThat(send("DELETE", "/api/v1/routers/" + i + "?wait=10s", null, "If-Match", last).statusCode()).isEqualTo(204);
         // No VR: 404 before 412.
         assertProblem(send("DELETE", "/api/v1/routers/" + i, null, "If-Match", last), 404);
+    }
+
+    // ------------------------------------------------------------ paging links
+
+    /** The Link header's targets by relation (RFC 8288), as paths with their queries. */
+    private static Map<String, String> links(HttpResponse<String> r) {
+        Map<String, String> byRel = new java.util.TreeMap<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("<([^>]*)>\\s*;\\s*rel=\"?([a-z]+)\"?")
+                .matcher(String.join(",", r.headers().allValues("Link")));
+        while (m.find()) {
+            java.net.URI target = java.net.URI.create(m.group(1));
+            byRel.put(m.group(2), target.getRawPath() + "?" + target.getRawQuery());
+        }
+        return byRel;
+    }
+
+    @Test
+    void aPageLinksTheFirstPreviousNextAndLastPagesOfTheSameQuery() throws Exception {
+        for (int i = 1; i <= 5; i++) create("paged-" + i);
+        HttpResponse<String> middle = send("GET", "/api/v1/routers?name=paged-*&limit=2&offset=2", null);
+        assertThat(middle.statusCode()).as(middle.body()).isEqualTo(200);
+        assertThat(body(middle).get("total").asInt()).isEqualTo(5);
+        Map<String, String> l = links(middle);
+        assertThat(l).containsOnlyKeys("first", "prev", "next", "last");
+        // The filters and the limit are kept, the offset is the page's.
+        assertThat(l.get("first")).startsWith("/api/v1/routers?").contains("name=paged-*", "limit=2", "offset=0");
+        assertThat(l.get("prev")).contains("name=paged-*", "limit=2", "offset=0");
+        assertThat(l.get("next")).contains("name=paged-*", "limit=2", "offset=4");
+        assertThat(l.get("last")).contains("name=paged-*", "limit=2", "offset=4");
+
+        // Following next reaches the last page: one VR, no next.
+        HttpResponse<String> last = send("GET", l.get("next"), null);
+        assertThat(body(last).get("virtualRouter")).hasSize(1);
+        assertThat(body(last).get("virtualRouter").get(0).get("vmName").asText()).isEqualTo("paged-5");
+        assertThat(links(last)).containsOnlyKeys("first", "prev", "last");
+        assertThat(links(last).get("prev")).contains("offset=2");
+        // The first page has no prev; a query that matches nothing has one page, the first and last.
+        assertThat(links(send("GET", l.get("first"), null))).containsOnlyKeys("first", "next", "last");
+        Map<String, String> none = links(send("GET", "/api/v1/routers?name=nothing-here&limit=2", null));
+        assertThat(none).containsOnlyKeys("first", "last");
+        assertThat(none.get("last")).contains("name=nothing-here", "limit=2", "offset=0");
+        // Past the end, prev leads back to the last page; limit 0 has no pages to link.
+        assertThat(links(send("GET", "/api/v1/routers?name=paged-*&limit=2&offset=40", null)).get("prev")).contains("offset=4");
+        assertThat(send("GET", "/api/v1/routers?limit=0", null).headers().allValues("Link")).isEmpty();
     }
 
     // ------------------------------------------------------------ a waited-for write that ends crashed
