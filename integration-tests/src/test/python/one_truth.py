@@ -297,10 +297,13 @@ def same(col, got, elapsed):
         return True
     # SNMP has no absent value for a column of a row that exists: it shows absent text as empty.
     snmp = READERS.index("snmp")
-    if col.kind in ("text", "inet", "uuid") and got[snmp] == "" and all(g is None for i, g in enumerate(got) if i != snmp):
+    others_absent = all(g is None for i, g in enumerate(got) if i != snmp)
+    if col.kind in ("text", "inet", "uuid") and got[snmp] == "" and others_absent:
         return True
-    # Nor a prefix length for an interface without an address: it shows 0 (written back, no prefix).
-    if col.name == "vmNetworkConfigPrefixLength" and snmp == "0" and rest is None and netconf is None:
+    # Nor an address type or prefix length for an interface without an address: RFC 4001's unknown(0)
+    # and 0 (either written back is no address, no prefix).
+    if others_absent and (col.name, got[snmp]) in (("vmNetworkConfigAddressType", "unknown"),
+                                                   ("vmNetworkConfigPrefixLength", "0")):
         return True
     if col.name in SAMPLES and None not in got and all(g.isdigit() for g in got):
         read = [int(g) for g in got]

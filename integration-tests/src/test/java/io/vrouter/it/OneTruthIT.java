@@ -69,7 +69,7 @@ class OneTruthIT {
             assertThat(vr.at("/vmEntry/vmRouterAddrType").asText()).isEqualTo("ipv4");
             assertThat(vr.at("/vmEntry/vmRouterAddr").asText()).isEqualTo("192.0.2.1");
             assertThat(vr.at("/vmNetworkTable/1/vmNetworkPhysAddress").asText()).isEqualTo("02:00:5e:00:53:aa");
-            // The MACs the host generated are in the configuration, so all three show them.
+            // The MACs the host generated are in the configuration, so every interface shows them.
             for (int i : new int[] {0, 2}) {
                 assertThat(vr.at("/vmNetworkConfigTable/" + i + "/vmNetworkConfigPhysAddress").asText()).isNotEmpty()
                         .isEqualTo(vr.at("/vmNetworkTable/" + i + "/vmNetworkPhysAddress").asText());
