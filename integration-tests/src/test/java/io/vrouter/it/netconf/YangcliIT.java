@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,6 +58,13 @@ class YangcliIT extends WithServer {
     void yangcliReadsWithDefaultsAndTheStatisticsAndReplaysTheNotificationsOfAStretchOfTime() throws Exception {
         Instant since = Instant.now();
         Ncclient.scenario(server, "create", "--index", "171", "--name", "yuma-171");
+        // The scenario sees the VR running in the state tables, which can come a moment before the
+        // service has stamped its vmRunning event (seen under load): stopTime is taken once the event
+        // is logged, so the stretch replayed surely holds it.
+        Pattern runningLogged = Pattern.compile("vmIndex=171 yuma-171 \\S+->running", Pattern.CASE_INSENSITIVE);
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline && !runningLogged.matcher(server.log()).find()) Thread.sleep(20);
+        assertThat(server.log()).containsPattern(runningLogged);
         Instant until = Instant.now();
         ServerProcess.Result r = yangcli("yangcli-standards.script",
                 "xget /NEW-VMM-MIB/vmConfigTable/vmConfigEntry[vmIndex=171] --with-defaults=trim\n"
