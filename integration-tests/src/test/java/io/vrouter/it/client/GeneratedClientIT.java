@@ -40,10 +40,10 @@ class GeneratedClientIT {
             VirtualRouter gen1 = new VirtualRouter().vmName("gen1").vmConfigMemory(256)
                     .addVmNetworkConfigTableItem(new VmNetworkConfigEntry().vmNetworkConfigParent("xenbr0")
                             .vmNetworkConfigAddress("198.51.100.1"));
-            VirtualRouter created = routers.createRouter("10s", null, "gen1-once", gen1);
+            VirtualRouter created = routers.createRouter(gen1, "10s", null, "gen1-once");
             assertThat(created.getVmIndex()).isPositive();
             // Sent again with its Idempotency-Key (the answer was lost, say): the same VR, not a 409.
-            assertThat(routers.createRouter("10s", null, "gen1-once", gen1).getVmIndex()).isEqualTo(created.getVmIndex());
+            assertThat(routers.createRouter(gen1, "10s", null, "gen1-once").getVmIndex()).isEqualTo(created.getVmIndex());
             assertThat(created.getVmEntry().getVmOperState()).isEqualTo(VmEntry.VmOperStateEnum.RUNNING);
             int i = created.getVmIndex();
 
@@ -54,18 +54,18 @@ class GeneratedClientIT {
 
             assertThat(routers.stopRouter(i, "10s", null, "*", null).getVmEntry().getVmOperState())
                     .isEqualTo(VmEntry.VmOperStateEnum.SHUTDOWN);
-            VirtualRouter resized = routers.reconfigureRouter(i, "10s", null, null, null, new VirtualRouter().vmConfigMemory(512));
+            VirtualRouter resized = routers.reconfigureRouter(i, new VirtualRouter().vmConfigMemory(512), "10s", null, null, null);
             assertThat(resized.getVmConfigMemory()).isEqualTo(512);
             assertThat(routers.startRouter(i, "10s", null, null, null).getVmEntry().getVmOperState())
                     .isEqualTo(VmEntry.VmOperStateEnum.RUNNING);
 
-            VmNetworkConfigEntry added = routers.addInterface(i, "10s", null, null, null,
-                    new VmNetworkConfigEntry().vmNetworkConfigParent("xenbr1"));
+            VmNetworkConfigEntry added = routers.addInterface(i,
+                    new VmNetworkConfigEntry().vmNetworkConfigParent("xenbr1"), "10s", null, null, null);
             assertThat(added.getVmNetworkConfigIndex()).isEqualTo(2);
             assertThat(routers.listInterfaces(i, null, null).getVmNetworkConfigEntry()).hasSize(2);
 
-            VirtualRouters batch = routers.createRouters("10s", null, null, new VirtualRouters()
-                    .virtualRouter(List.of(new VirtualRouter().vmName("gen2"), new VirtualRouter().vmName("gen3"))));
+            VirtualRouters batch = routers.createRouters(new VirtualRouters()
+                    .virtualRouter(List.of(new VirtualRouter().vmName("gen2"), new VirtualRouter().vmName("gen3"))), "10s", null, null);
             assertThat(batch.getVirtualRouter()).extracting(VirtualRouter::getVmName).containsExactly("gen2", "gen3");
             VirtualRouters page = routers.listRouters("gen*", "running", null, 0, 10, null, null);
             assertThat(page.getTotal()).isEqualTo(3);
@@ -74,7 +74,7 @@ class GeneratedClientIT {
 
             // Errors arrive as ApiException with the problem details body.
             ApiException conflict = catchThrowableOfType(ApiException.class,
-                    () -> routers.createRouter(null, null, null, new VirtualRouter().vmName("gen1")));
+                    () -> routers.createRouter(new VirtualRouter().vmName("gen1"), null, null, null));
             assertThat(conflict.getCode()).isEqualTo(409);
             assertThat(conflict.getResponseBody()).contains("\"field\":\"vmName\"");
             ApiException stale = catchThrowableOfType(ApiException.class,

@@ -88,6 +88,7 @@ public class OpenApiDocument {
                     EventsResource.class, SessionResource.class));
             OpenAPI read = new SpecFilter().filter(reader.read(resources), new ParameterConstraints(), Map.of(), Map.of(),
                     Map.of());
+            RequestSchemas.declare(read);
             addProblemResponses(read);
             OpenApiStatuses.describe(read);
             document = read;
