@@ -4,7 +4,9 @@ import io.vrouter.core.config.AuthThrottle;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.service.VirtualRouterService;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,6 +26,7 @@ import org.snmp4j.MessageDispatcherImpl;
 import org.snmp4j.PDU;
 import org.snmp4j.SNMP4JSettings;
 import org.snmp4j.TransportStateReference;
+import org.snmp4j.asn1.BEROutputStream;
 import org.snmp4j.agent.AgentConfigManager;
 import org.snmp4j.agent.CommandProcessor;
 import org.snmp4j.agent.DefaultMOServer;
@@ -413,10 +416,20 @@ final class VrSnmpAgent {
                 return false;
             }
             String user = new String(event.getSecurityName(), StandardCharsets.UTF_8);
-            if (replays.firstTime(user, event.getStateReference().getMsgID().getID())) return false;
+            if (replays.firstTime(user, event.getStateReference().getMsgID().getID(), ber(event.getPDU()))) return false;
             log.warn("SNMP: dropped a SET from {} that repeats one of user '{}' (msgID {}) seen within 150 s: a replay "
                     + "(snmp.v3.replay-protection)", event.getPeerAddress(), user, event.getStateReference().getMsgID().getID());
             return true;
+        }
+
+        private static byte[] ber(PDU pdu) {
+            BEROutputStream out = new BEROutputStream(ByteBuffer.allocate(pdu.getBERLength()));
+            try {
+                pdu.encodeBER(out);
+            } catch (IOException e) {
+                throw new UncheckedIOException("a decoded PDU encodes again", e);
+            }
+            return out.getBuffer().array();
         }
 
         private boolean knownCommunity(CommandResponderEvent<?> event) {
