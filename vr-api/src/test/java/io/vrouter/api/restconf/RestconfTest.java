@@ -64,6 +64,12 @@ class RestconfTest {
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** A YANG Patch (RFC 8072) of the module's whole tree, the body in encoding (json or xml). */
+    private HttpResponse<String> yangPatch(String encoding, String body, String accept) throws Exception {
+        return send("PATCH", "/restconf/data/NEW-VMM-MIB:NEW-VMM-MIB", ADMIN, "application/yang-patch+" + encoding, body,
+                "Accept", accept);
+    }
+
     private HttpResponse<String> get(String path, String accept) throws Exception {
         return send("GET", path, ADMIN, null, null, "Accept", accept);
     }
@@ -314,8 +320,7 @@ class RestconfTest {
                 + "\"value\":{\"NEW-VMM-MIB:vmConfigEntry\":[{\"vmIndex\":42,\"vmName\":\"patch-42\"}]}},"
                 + "{\"edit-id\":\"e2\",\"operation\":\"merge\",\"target\":\"/vmConfigTable/vmConfigEntry=41/vmName\","
                 + "\"value\":{\"NEW-VMM-MIB:vmName\":\"patch-41b\"}}]}}";
-        HttpResponse<String> r = send("PATCH", "/restconf/data/NEW-VMM-MIB:NEW-VMM-MIB", ADMIN,
-                "application/yang-patch+json", ok, "Accept", JSON);
+        HttpResponse<String> r = yangPatch("json", ok, JSON);
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         assertThat(json.readTree(r.body()).path("ietf-yang-patch:yang-patch-status").has("ok")).isTrue();
         assertThat(server.service().getConfig(42)).isPresent();
@@ -327,8 +332,7 @@ class RestconfTest {
                 + "<value><vmName xmlns=\"urn:ietf:params:xml:ns:yang:smiv2:NEW-VMM-MIB\">patch-41c</vmName></value></edit>"
                 + "<edit><edit-id>b</edit-id><operation>delete</operation><target>/vmConfigTable/vmConfigEntry=4343</target></edit>"
                 + "</yang-patch>";
-        HttpResponse<String> refused = send("PATCH", "/restconf/data/NEW-VMM-MIB:NEW-VMM-MIB", ADMIN,
-                "application/yang-patch+xml", xml, "Accept", XML);
+        HttpResponse<String> refused = yangPatch("xml", xml, XML);
         assertThat(refused.statusCode()).as(refused.body()).isEqualTo(409);
         assertThat(refused.body()).contains("<yang-patch-status xmlns=\"urn:ietf:params:xml:ns:yang:ietf-yang-patch\">")
                 .contains("<edit-id>b</edit-id>").contains("<error-tag>data-missing</error-tag>");
@@ -340,8 +344,7 @@ class RestconfTest {
                 + "\"value\":{\"NEW-VMM-MIB:vmName\":\"same\"}},"
                 + "{\"edit-id\":\"y\",\"operation\":\"merge\",\"target\":\"/vmConfigTable/vmConfigEntry=42/vmName\","
                 + "\"value\":{\"NEW-VMM-MIB:vmName\":\"same\"}}]}}";
-        HttpResponse<String> both = send("PATCH", "/restconf/data/NEW-VMM-MIB:NEW-VMM-MIB", ADMIN,
-                "application/yang-patch+json", clash, "Accept", JSON);
+        HttpResponse<String> both = yangPatch("json", clash, JSON);
         assertThat(both.statusCode()).as(both.body()).isEqualTo(500);
         assertThat(json.readTree(both.body()).path("ietf-yang-patch:yang-patch-status").path("errors").path("error")
                 .get(0).path("error-app-tag").asText()).isEqualTo("data-not-unique");

@@ -279,10 +279,7 @@ public final class FakeXenServer implements AutoCloseable {
 
     /** Creates a halted VM that is not vrouter's (no marker), as another tool would. */
     public synchronized String addForeignVm(String name) {
-        String vm = clone(template, name, null);
-        db.get("VM").get(vm).put("is_a_template", false);
-        modified("VM", vm);
-        return vm;
+        return copyOfTemplate(name, v -> v.put("is_a_template", false));
     }
 
     /**
@@ -290,16 +287,18 @@ public final class FakeXenServer implements AutoCloseable {
      * other_config key fake-template, which clones keep, names it.
      */
     public synchronized String addTemplate(String name) {
-        String vm = clone(template, name, null);
-        ((ObjectNode) db.get("VM").get(vm).get("other_config")).put("fake-template", name);
-        modified("VM", vm);
-        return vm;
+        return copyOfTemplate(name, v -> ((ObjectNode) v.get("other_config")).put("fake-template", name));
     }
 
     /** A snapshot of the vyos template: a template too in XenAPI, with is_a_snapshot. */
     public synchronized String addSnapshot(String name) {
+        return copyOfTemplate(name, v -> v.put("is_a_snapshot", true));
+    }
+
+    /** A copy of the vyos template named name, marked as the caller says, announced to event.from. */
+    private String copyOfTemplate(String name, java.util.function.Consumer<ObjectNode> mark) {
         String vm = clone(template, name, null);
-        db.get("VM").get(vm).put("is_a_snapshot", true);
+        mark.accept(db.get("VM").get(vm));
         modified("VM", vm);
         return vm;
     }
