@@ -181,7 +181,7 @@ public final class VirtualRouterService implements AutoCloseable {
             } else {
                 adopted++;
                 if (!matches(config, vm) || stableStateFor(config.vmAdminState) != r.operState) drifted.put(r, vm);
-                adoptedVms.put(r, vm);
+                if (lacksMac(config)) adoptedVms.put(r, vm);
             }
         }
         recordGeneratedMacs(adoptedVms);
@@ -881,12 +881,17 @@ public final class VirtualRouterService implements AutoCloseable {
      * it. An interface changed or removed meanwhile is left as it is.
      */
     void recordGeneratedMacs(VrRecord r) {
-        if (r.config.interfaces().stream().allMatch(n -> n.vmNetworkConfigPhysAddress != null)) return;
-        driver.inspect(r.vmIndex).ifPresent(vm -> recordGeneratedMacs(Map.of(r, vm)));
+        if (lacksMac(r.config)) driver.inspect(r.vmIndex).ifPresent(vm -> recordGeneratedMacs(Map.of(r, vm)));
+    }
+
+    /** Whether the host may have generated a MAC the row does not hold yet. */
+    private static boolean lacksMac(VmConfigEntry row) {
+        return row.interfaces().stream().anyMatch(n -> n.vmNetworkConfigPhysAddress == null);
     }
 
     /** The same for several VRs, with one journal record. */
     private void recordGeneratedMacs(Map<VrRecord, VmRuntime> vms) {
+        if (vms.isEmpty()) return;
         long record;
         synchronized (writeLock) {
             ConfigStore.Change change = store.change();
