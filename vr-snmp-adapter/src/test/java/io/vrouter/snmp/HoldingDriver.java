@@ -19,7 +19,8 @@ import java.util.function.Predicate;
 
 /**
  * The simulated host, whose inspect() holds the first thread that {@link #hold} names until the test
- * lets it go: a test can act while the agent is in the middle of some work.
+ * lets it go: a test can act while the agent is in the middle of some work. While such a hold waits
+ * for its thread, destroy() waits for it too, so the VR is surely there when that thread reads it.
  */
 final class HoldingDriver implements HypervisorDriver {
     final SimulatedDriver host = new SimulatedDriver(LatencyProfile.NONE);
@@ -58,7 +59,17 @@ final class HoldingDriver implements HypervisorDriver {
     @Override public void start(int i) throws DriverException { host.start(i); }
     @Override public void stop(int i) throws DriverException { host.stop(i); }
     @Override public void suspend(int i, AdminState how) throws DriverException { host.suspend(i, how); }
-    @Override public void destroy(int i) throws DriverException { host.destroy(i); }
+    @Override
+    public void destroy(int i) throws DriverException {
+        if (threadName != null) {
+            try {
+                held.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        host.destroy(i);
+    }
     @Override public void addInterface(int i, VmNetworkConfigEntry n) throws DriverException { host.addInterface(i, n); }
     @Override public void removeInterface(int i, int n) throws DriverException { host.removeInterface(i, n); }
     @Override public List<VmRuntime> list() throws DriverException { return host.list(); }
