@@ -12,9 +12,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.snmp4j.agent.NotificationOriginator;
+import org.snmp4j.agent.mo.snmp.SysUpTime;
 import org.snmp4j.smi.Integer32;
 import org.snmp4j.smi.OID;
 import org.snmp4j.smi.OctetString;
+import org.snmp4j.smi.TimeTicks;
 import org.snmp4j.smi.VariableBinding;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +36,7 @@ final class Notifier implements AutoCloseable {
 
     private final VirtualRouterService service;
     private final NotificationOriginator originator;
+    private final SysUpTime sysUpTime;
     static final long BULK_WINDOW_MILLIS = 1000;
     static final int MAX_BULK_INDEX = 8 * 1024;
 
@@ -49,9 +52,10 @@ final class Notifier implements AutoCloseable {
     private final Map<Integer, String> uuids = new ConcurrentHashMap<>();
     private final AutoCloseable subscription;
 
-    Notifier(VirtualRouterService service, NotificationOriginator originator) {
+    Notifier(VirtualRouterService service, NotificationOriginator originator, SysUpTime sysUpTime) {
         this.service = service;
         this.originator = originator;
+        this.sysUpTime = sysUpTime;
         this.sender.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.subscription = service.events().subscribe(this::onEvent);
     }
@@ -118,7 +122,7 @@ final class Notifier implements AutoCloseable {
             OID bulkOid = new OID(perVm);
             bulkOid.set(bulkOid.size() - 1, perVm.last() + 10);
             try {
-                originator.notify(new OctetString(), bulkOid,
+                originator.notify(new OctetString(), bulkOid, Uptime.of(sysUpTime),
                         new VariableBinding[]{new VariableBinding(scalar(VM_AFFECTED_VMS), vmList(indices))});
             } catch (RuntimeException ex) {
                 log.warn("could not send the bulk notification {}: {}", bulkOid, ex.toString());
@@ -141,7 +145,7 @@ final class Notifier implements AutoCloseable {
                 new VariableBinding(cell(VM_ENTRY, VM_UUID, i), Codec.uuid(uuid)),
                 last};
         try {
-            originator.notify(new OctetString(), trap, vbs);
+            originator.notify(new OctetString(), trap, Uptime.of(sysUpTime), vbs);
             log.debug("sent {} for VR {}", trap, i);
         } catch (RuntimeException ex) {
             log.warn("could not send the notification for {}: {}", e, ex.toString());
@@ -154,6 +158,45 @@ final class Notifier implements AutoCloseable {
         if (uuid == null) return uuids.get(vmIndex);
         uuids.put(vmIndex, uuid);
         return uuid;
+    }
+
+    /**
+     * sysUpTime.0 as the notification carries it. snmp4j-agent writes every notification it sends into
+     * a log message (built whether or not the level lets it out), and TimeTicks formats itself there
+     * with a new {@link java.text.MessageFormat} each time: that was about a tenth of the server's CPU
+     * per VR created or removed over SNMP (issue 16). The same text, formatted by hand.
+     */
+    static final class Uptime extends TimeTicks {
+        Uptime(long ticks) {
+            super(ticks);
+        }
+
+        static Uptime of(SysUpTime clock) {
+            return new Uptime(clock.get().getValue());
+        }
+
+        @Override
+        public Object clone() {
+            return new Uptime(getValue());
+        }
+
+        /** [days,]h:mm:ss.hh, as {@link TimeTicks#toString()}. */
+        @Override
+        public String toString() {
+            long t = getValue();
+            long days = t / 8_640_000;
+            StringBuilder b = new StringBuilder(24);
+            if (days == 1) b.append("1 day, ");
+            else if (days > 1) b.append(days).append(" days, ");
+            b.append(t / 360_000 % 24).append(':');
+            two(b, t / 6000 % 60).append(':');
+            two(b, t / 100 % 60).append('.');
+            return two(b, t % 100).toString();
+        }
+
+        private static StringBuilder two(StringBuilder b, long v) {
+            return (v < 10 ? b.append('0') : b).append(v);
+        }
     }
 
     @Override

@@ -37,7 +37,7 @@ public final class SnmpInterface implements ManagementInterface {
             throw e;
         }
         agent = starting;
-        notifier = new Notifier(context.service(), agent.notificationOriginator());
+        notifier = new Notifier(context.service(), agent.notificationOriginator(), agent.sysUpTime());
     }
 
     @Override

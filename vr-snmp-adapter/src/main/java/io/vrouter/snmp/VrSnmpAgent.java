@@ -37,6 +37,7 @@ import org.snmp4j.agent.mo.snmp.SnmpCommunityMIB;
 import org.snmp4j.agent.mo.snmp.SnmpNotificationMIB;
 import org.snmp4j.agent.mo.snmp.SnmpTargetMIB;
 import org.snmp4j.agent.mo.snmp.StorageType;
+import org.snmp4j.agent.mo.snmp.SysUpTime;
 import org.snmp4j.agent.mo.snmp.TransportDomains;
 import org.snmp4j.agent.mo.snmp.VacmMIB;
 import org.snmp4j.agent.security.MutableVACM;
@@ -516,6 +517,10 @@ final class VrSnmpAgent {
 
     NotificationOriginator notificationOriginator() {
         return manager.getNotificationOriginator();
+    }
+
+    SysUpTime sysUpTime() {
+        return manager.getSysUpTime();
     }
 
     /** Configures, binds and starts answering. */
