@@ -130,6 +130,11 @@ def run(args):
             phases.cycles(res, plain, traps, "plain", cfg["pre"], cfg["cycles"], cfg["warmup"], work,
                           walk_ns=cfg["walk_ns"], walk_repeat=cfg["walk_repeat"])
 
+        def snmp_floor():
+            from .peers import SnmpFloorAgent
+            floor = start(SnmpFloorAgent(args.jar, args.repo, work, traps.port, rows=max(cfg["walk_ns"])))
+            phases.snmp_floor(res, floor, traps, cfg["cycles"], cfg["warmup"][0], cfg["walk_repeat"], work)
+
         def native():
             for label, defaults in (("plain", False), ("defaults", True)):
                 phases.native_memory(res, args.jar, work, label, [], 1000,
@@ -179,6 +184,7 @@ def run(args):
             phases.compression(res, big, work, reps=cfg["compression_reps"])
 
         phase("phase 1: cycles, simulated driver without latency, the server as the README starts it", plain_cycles)
+        phase("phase 1b: the floor of SNMP's CPU: snmp4j-agent from a fixed MIB; a journal record's fsync", snmp_floor)
         phase("phase 2: native memory breakdown, 1000 VRs, bin/vrouter and java -jar", native)
         phase("phase 2b: footprint after a mixed workload and walks; REST beside nginx", footprint)
         phase("phase 3: network usage (tcpdump on lo)", network)

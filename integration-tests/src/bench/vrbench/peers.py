@@ -8,6 +8,7 @@
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -20,6 +21,53 @@ YANG = "NEW-VMM-MIB@2026-11-22.yang"
 
 def run(cmd, **kw):
     return subprocess.run(cmd, check=True, capture_output=True, text=True, **kw)
+
+
+def terminate(proc):
+    """Stops a process we started: TERM, then KILL after 10 s."""
+    if proc and proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+
+class SnmpFloorAgent:
+    """snmp4j-agent answering vrouter's SNMP requests from a fixed in-memory MIB of the same shape, set up as
+    vrouter's agent is and sending the same notifications (integration-tests/src/bench/floor): what the library
+    costs with no vrouter logic behind it. Run from source with the server's jar on the class path (the jar
+    holds snmp4j-agent) and the launcher's JVM settings; not part of the product."""
+    name = "snmp4j-agent floor"
+
+    def __init__(self, jar, repo, workdir, trap_port, rows=1000):
+        from .server import LEAN_FLAGS
+        self.rows = rows
+        self.snmp_port = free_port(socket.SOCK_DGRAM)
+        self.log_path = os.path.join(workdir, "snmp-floor.log")
+        src = os.path.join(repo, "integration-tests/src/bench/floor/SnmpFloorAgent.java")
+        self.cmd = ["java"] + LEAN_FLAGS + ["-cp", jar, src, str(self.snmp_port), str(trap_port), str(rows)]
+        self.proc = None
+
+    def start(self):
+        env = dict(os.environ, MALLOC_ARENA_MAX="2")  # as bin/vrouter sets it
+        self.proc = subprocess.Popen(self.cmd, stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT,
+                                     start_new_session=True, env=env)
+        end = time.time() + 90
+        while "floor on" not in open(self.log_path).read():
+            if self.proc.poll() is not None or time.time() > end:
+                raise RuntimeError("the snmp4j-agent floor did not start: " + open(self.log_path).read()[-2000:])
+            time.sleep(0.2)
+        log("snmp4j-agent floor up on 127.0.0.1:%d, pid %d, %d rows" % (self.snmp_port, self.proc.pid, self.rows))
+        return self
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def stop(self):
+        terminate(self.proc)
 
 
 class SnmpdPeer:
@@ -84,13 +132,7 @@ class SnmpdPeer:
         return json.loads(out.stdout.strip().splitlines()[-1])
 
     def _stop_agent(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+        terminate(self.proc)
 
     def stop(self):
         self._stop_agent()

@@ -16,7 +16,7 @@ class Results:
     def __init__(self):
         self.tables = {k: [] for k in ("cycles", "server_time", "memory", "walks", "network", "peer_cycles",
                                        "scale", "throughput", "nmt", "threads", "classes", "footprint", "nc_bulk",
-                                       "compression", "rest_peer")}
+                                       "compression", "rest_peer", "snmp_floor")}
         self.notes = []
 
     def add(self, table, **row):
@@ -170,6 +170,43 @@ def network(res, server, ns_list, workdir, clients=None):
     if cap.dropped:
         res.notes.append("tcpdump dropped %d packets in the network phase" % cap.dropped)
     os.remove(path)
+
+
+def snmp_floor(res, floor, traps, n_cycles, warmup, walk_repeat, workdir):
+    """The floor of vrouter's SNMP CPU, in the same run: the cycles' SETs and GETs and the walk of 1,000 rows
+    answered by snmp4j-agent from a fixed MIB (SnmpFloorAgent), and the CPU that appending a journal record and
+    forcing it to disk (write and fsync) costs the thread that does it, as the server's journal does once per
+    change it accepts."""
+    cpu = CpuMeter(floor.pid)
+    idx = 1
+    for version in ("2c", "3"):
+        client = C.SnmpClient(floor, traps, version=version)
+        client.open()
+        for c in range(warmup + n_cycles):
+            def row(op, reply, done, cpu_ms, rss, split, c=c, name=client.name):
+                if c >= warmup:
+                    res.add("snmp_floor", what="cycle", iface=name, op=op, cpu_ms=cpu_ms, cpu_app_ms=split.get("app"))
+            _cycle(client, idx, cpu, row)
+            idx += 1
+        client.close()
+    snmp = C.SnmpClient(floor, version="2c")
+    snmp.community = "public"
+    w = measure_walk(snmp.session(), C.VM[:-2], walk_repeat, floor.pid)
+    res.add("snmp_floor", what="walk", iface="SNMPv2c", op="walk", rows=floor.rows, **summ(w))
+    path = os.path.join(workdir, "fsync-probe")
+    record = b"x" * 399 + b"\n"  # about one journal record of a VR
+    cpu_ms = []
+    with open(path, "ab", buffering=0) as f:
+        for k in range(220):
+            t0 = time.thread_time_ns()
+            f.write(record)
+            os.fsync(f.fileno())
+            if k >= 20:
+                cpu_ms.append((time.thread_time_ns() - t0) / 1e6)
+    os.remove(path)
+    for v in cpu_ms:
+        res.add("snmp_floor", what="fsync", iface="", op="journal record", cpu_ms=v)
+    log("  snmp4j-agent floor: %d cycles per version, walk of %d rows, %d fsyncs" % (n_cycles, floor.rows, len(cpu_ms)))
 
 
 def peers(res, snmpd, netconfd, walk_ns, walk_repeat, pre, n_cycles, warmup, workdir):
