@@ -316,6 +316,13 @@ METHOD = """
 - **CPU time** of the server per operation is the sum over all its threads of `/proc/PID/task/TID/schedstat`
   (nanoseconds; `ps` and `/proc/PID/stat` count 10 ms ticks, too coarse for one operation) between T1 and T2,
   split by thread name into application, JIT compiler and JVM housekeeping/GC.
+- **The floor of SNMP's CPU** (phase 1b): snmp4j-agent, set up as vrouter's agent is (communities and the USM user
+  behind VACM, a v2c notification target, none of its optional MIBs) but answering from a fixed in-memory MIB of
+  the same shape (vmConfigTable with RowStatus, a read-only vmTable of 21 columns and 1,000 rows) and sending the
+  same notification for each creation, start and removal (`integration-tests/src/bench/floor/SnmpFloorAgent.java`,
+  run with the server's jar and the launcher's JVM settings), driven by the same cycles and walk and measured the
+  same way; and the CPU time (`time.thread_time`) of appending a 400-byte record to a file in the run's directory
+  and forcing it to disk (`fsync`), as the server's journal does once for each change it accepts.
 - **Server**: run as the README starts it, through the launcher `bin/vrouter` (the JVM settings the product
   chooses: serial GC on a heap that grows as needed, 256 KB stacks, C1 only, two malloc arenas; "plain" below), and
   for the memory comparison as `java -jar` with the JVM's defaults (G1, a heap sized from the machine, C1 and C2).
