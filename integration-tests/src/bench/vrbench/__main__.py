@@ -141,11 +141,19 @@ def run(args):
                                      launcher=None if defaults else launcher)
 
         def footprint():
-            from .peers import NginxPeer
+            from .peers import FloorPeer, NginxPeer
             readme = start(server("footprint", sim="none"))
             phases.footprint(res, readme, "bin/vrouter", walks=cfg["footprint_walks"])
             nginx = start(NginxPeer(work))
-            phases.rest_peer(res, readme, nginx, seconds=cfg["wrk_seconds"])
+            floor = None
+            try:
+                floor = start(FloorPeer(work, launcher)) if launcher else None
+            except Exception as e:
+                res.notes.append("the JDK HttpServer floor could not run: %r" % e)
+                log("ERROR floor: %r" % e)
+            phases.rest_peer(res, readme, nginx, floor, seconds=cfg["wrk_seconds"])
+            if floor:
+                stop(floor)
             stop(nginx)
             stop(readme)
             plain_jvm = start(server("footprint-defaults", sim="none", defaults=True))

@@ -140,16 +140,42 @@ class SnmpdPeer:
         log("snmpd stopped, netns %s removed" % self.ns)
 
 
-class NginxPeer:
+class FilePeer:
+    """A server of ours sending files from a directory of ours (what put writes), one process."""
+    name = "?"
+
+    def __init__(self, workdir, sub):
+        self.dir = os.path.join(workdir, sub)
+        self.root = os.path.join(self.dir, "www")
+        os.makedirs(self.root, exist_ok=True)
+        self.proc = None
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def put(self, name, body):
+        with open(os.path.join(self.root, name), "wb") as f:
+            f.write(body)
+        return "/" + name
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        log("%s stopped" % self.name)
+
+
+class NginxPeer(FilePeer):
     """nginx (Debian's nginx-light) serving files from a directory of ours on a free loopback port, one
     process (no master), no access log: the peer for REST's reads of the same bytes."""
     name = "nginx"
 
     def __init__(self, workdir):
-        self.dir = os.path.join(workdir, "nginx")
-        self.root = os.path.join(self.dir, "www")
-        os.makedirs(self.root, exist_ok=True)
-        self.proc = None
+        super().__init__(workdir, "nginx")
 
     def start(self):
         self.port = free_port()
@@ -168,23 +194,33 @@ class NginxPeer:
         log("nginx up on 127.0.0.1:%d, pid %d" % (self.port, self.proc.pid))
         return self
 
-    @property
-    def pid(self):
-        return self.proc.pid
 
-    def put(self, name, body):
-        with open(os.path.join(self.root, name), "wb") as f:
-            f.write(body)
-        return "/" + name
+class FloorPeer(FilePeer):
+    """The floor of REST's reads: the JDK's HTTP server, which vrouter's REST runs on, sending the same bytes
+    from a trivial handler (FloorServer.java beside this file: no Jersey, no vrouter logic), built here and
+    started through the launcher (bin/vrouter with VROUTER_JAR), so with the product's JVM settings."""
+    name = "JDK HttpServer"
 
-    def stop(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-        log("nginx stopped")
+    def __init__(self, workdir, launcher):
+        super().__init__(workdir, "floor")
+        self.launcher = launcher
+
+    def start(self):
+        classes = os.path.join(self.dir, "classes")
+        jar = os.path.join(self.dir, "floor.jar")
+        run(["javac", "-d", classes, os.path.join(os.path.dirname(__file__), "FloorServer.java")])
+        run(["jar", "--create", "--file", jar, "--main-class", "FloorServer", "-C", classes, "."])
+        self.port = free_port()
+        self.proc = subprocess.Popen([self.launcher, str(self.port), self.root], env=dict(os.environ, VROUTER_JAR=jar),
+                                     stdout=open(os.path.join(self.dir, "floor.log"), "w"), stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        end = time.time() + 30
+        while "listening" not in open(os.path.join(self.dir, "floor.log")).read():
+            if self.proc.poll() is not None or time.time() > end:
+                raise RuntimeError("the floor server did not start: " + open(os.path.join(self.dir, "floor.log")).read()[-2000:])
+            time.sleep(0.1)
+        log("JDK HttpServer floor up on 127.0.0.1:%d, pid %d" % (self.port, self.proc.pid))
+        return self
 
 
 class NetconfdPeer:

@@ -553,9 +553,11 @@ def _timed(fn):
     return time.perf_counter() - t0
 
 
-def rest_peer(res, server, nginx, seconds=8, connections=4):
-    """REST reads beside nginx sending the same bytes from a file: wrk with the same connections and
-    duration against each, CPU of each server process per request (all its threads, schedstat)."""
+def rest_peer(res, server, nginx, floor=None, seconds=8, connections=4):
+    """REST reads beside nginx sending the same bytes from a file, and beside the floor (the JDK's HTTP
+    server sending them from a trivial handler, with the launcher's JVM settings): wrk with the same
+    connections and duration against each, CPU of each server process per request (all its threads,
+    schedstat)."""
     import re
     import subprocess
     from .server import AUTH
@@ -566,7 +568,10 @@ def rest_peer(res, server, nginx, seconds=8, connections=4):
         if status != 200:
             raise RuntimeError("GET %s: %s" % (path, status))
         static = nginx.put("body-%d.json" % len(body), body)
-        for agent, port, pid, p in (("vrouter", server.rest_port, server.pid, path), ("nginx", nginx.port, nginx.pid, static)):
+        agents = [("vrouter", server.rest_port, server.pid, path), ("nginx", nginx.port, nginx.pid, static)]
+        if floor:
+            agents.append((floor.name, floor.port, floor.pid, floor.put("body-%d.json" % len(body), body)))
+        for agent, port, pid, p in agents:
             wrk = ["wrk", "-t1", "-c%d" % connections, "-H", "Authorization: " + AUTH, "-H", "Accept: application/json",
                    "http://127.0.0.1:%d%s" % (port, p)]
             subprocess.run(wrk[:1] + ["-d%ds" % seconds] + wrk[1:], capture_output=True, timeout=seconds + 60)  # warm-up

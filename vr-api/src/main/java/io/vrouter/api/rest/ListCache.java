@@ -4,6 +4,7 @@ import io.vrouter.core.model.VirtualRouterList;
 import io.vrouter.core.service.RouterQuery;
 import io.vrouter.core.service.Version;
 import io.vrouter.core.service.VirtualRouterService;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.ext.WriterInterceptor;
 import jakarta.ws.rs.ext.WriterInterceptorContext;
 import java.io.ByteArrayOutputStream;
@@ -28,6 +29,11 @@ final class ListCache implements WriterInterceptor {
     /** Few lists, and none larger than this many VRs, so that what is kept stays a few megabytes. */
     private static final int MAX_LISTS = 4;
     static final int MAX_VRS = 2000;
+    /**
+     * Written in slices, a system call each: the JDK copies each write into a temporary direct buffer
+     * of its size, kept per thread, and the launcher allows 8 MB of direct memory in all.
+     */
+    private static final int SLICE = 32 * 1024;
 
     /** A list as it was built, the service's version then, and its encodings by media type. */
     private record Kept(VirtualRouterList list, Version version, long builtNanos, Map<String, byte[]> encoded) {
@@ -98,6 +104,7 @@ final class ListCache implements WriterInterceptor {
                 k.encoded.put(type, body);
             }
         }
-        out.write(body);
+        context.getHeaders().putSingle(HttpHeaders.CONTENT_LENGTH, body.length); // sent with it: KnownLength
+        for (int off = 0; off < body.length; off += SLICE) out.write(body, off, Math.min(SLICE, body.length - off));
     }
 }

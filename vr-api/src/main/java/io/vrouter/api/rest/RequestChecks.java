@@ -7,7 +7,6 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.container.ResourceInfo;
-import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.lang.annotation.Annotation;
@@ -66,12 +65,11 @@ final class RequestChecks {
     static final class Query implements ContainerRequestFilter {
         private final ConcurrentHashMap<Method, Set<String>> declared = new ConcurrentHashMap<>();
 
-        @Context
-        private ResourceInfo resource;
-
         @Override
         public void filter(ContainerRequestContext request) {
-            Method method = resource == null ? null : resource.getResourceMethod();
+            // Jersey's UriInfo of the request is its ResourceInfo too: read directly, not through the
+            // proxy an injected ResourceInfo is (a lookup in the request scope on every call)
+            Method method = request.getUriInfo() instanceof ResourceInfo resource ? resource.getResourceMethod() : null;
             if (method == null) return;
             Set<String> takes = declared.computeIfAbsent(method, Query::queryParams);
             for (String name : request.getUriInfo().getQueryParameters().keySet()) {

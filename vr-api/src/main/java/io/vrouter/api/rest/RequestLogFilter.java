@@ -7,6 +7,7 @@ import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.core.UriInfo;
+import java.util.regex.Pattern;
 import org.glassfish.jersey.server.ExtendedUriInfo;
 import org.glassfish.jersey.uri.UriTemplate;
 import org.slf4j.Logger;
@@ -17,6 +18,8 @@ import org.slf4j.LoggerFactory;
 final class RequestLogFilter implements ContainerRequestFilter, ContainerResponseFilter {
     private static final Logger log = LoggerFactory.getLogger("io.vrouter.api.rest.requests");
     private static final String START = RequestLogFilter.class.getName() + ".start";
+    /** A template's parameter with its pattern, {vmIndex: [0-9]{1,10}}, said as {vmIndex}. */
+    private static final Pattern PARAMETER = Pattern.compile("\\{(\\w+):[^}]*}");
     private final VrMetrics metrics;
 
     RequestLogFilter(VrMetrics metrics) {
@@ -54,7 +57,7 @@ final class RequestLogFilter implements ContainerRequestFilter, ContainerRespons
                 if (!t.startsWith("/") && sb.length() > 0) sb.append('/');
                 sb.append(t);
             }
-            return sb.toString().replaceAll("\\{(\\w+):[^}]*}", "{$1}");
+            return PARAMETER.matcher(sb).replaceAll("{$1}");
         }
         return "unmatched";
     }

@@ -44,6 +44,8 @@ public final class RestApplication {
         rc.register(new RequestLogFilter(context.metrics()));
         ListCache lists = new ListCache(context.service(), context.settings().getDuration("rest.list-max-age", "1s"));
         rc.register(lists);
+        rc.register(new KnownLength());
+        rc.register(new WriterAnnotations());
         IdempotencyKeys keys = new IdempotencyKeys(context.settings().dataDir(),
                 context.settings().getDuration("rest.idempotency-window", "24h"),
                 context.settings().getInt("rest.idempotency-max-keys", 10_000));

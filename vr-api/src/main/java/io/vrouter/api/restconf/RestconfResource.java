@@ -12,6 +12,7 @@ import io.vrouter.yang.Schemas;
 import io.vrouter.yang.WithDefaults;
 import io.vrouter.yang.XmlOut;
 import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.Encoded;
 import jakarta.ws.rs.GET;
@@ -39,6 +40,7 @@ import java.util.function.Predicate;
  * ETag and Last-Modified come from the service's versions: the VR's for a resource within one VR,
  * the datastore's otherwise; the request's preconditions are evaluated as REST's are ({@link Validators}).
  */
+@Singleton // as RoutersResource, for the same reason
 @Path("restconf")
 public class RestconfResource {
     /** The revision of ietf-yang-library this server implements (RFC 8040 section 3.3.3). */
@@ -146,7 +148,7 @@ public class RestconfResource {
             }
         };
         Response.ResponseBuilder r = Response.ok(body, enc.mediaType);
-        if (version != null) r.tag(Validators.strong(version)).lastModified(Validators.lastModified(version));
+        if (version != null) Validators.validators(r, version, false);
         return r;
     }
 
@@ -291,7 +293,7 @@ public class RestconfResource {
     /** A successful write's answer, with the validators of the target as it is now. */
     private Response.ResponseBuilder written(Response.ResponseBuilder r, ApiPath target) {
         Version v = version(target);
-        return r.tag(Validators.strong(v)).lastModified(Validators.lastModified(v));
+        return Validators.validators(r, v, false);
     }
 
     // ------------------------------------------------------------------ helpers
