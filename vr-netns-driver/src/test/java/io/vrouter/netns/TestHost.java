@@ -78,10 +78,14 @@ public final class TestHost implements AutoCloseable {
     }
 
     /**
-     * Whether one ping gets through within five seconds: an ARP entry that failed before may take a
-     * retransmission (a second) to resolve, and a busy machine more.
+     * Whether one ping gets through within five seconds. What an earlier unanswered ping left in the
+     * source's ARP cache is forgotten first: its resolution of the gateway may still be under way, its
+     * last probe sent while the way was shut, and when that times out the kernel fails the packet this
+     * ping queued behind it, and ping ends at that error ("Destination Host Unreachable" at once,
+     * the VR never asked), however long its deadline.
      */
     public boolean reaches(String fromNs, String to) throws IOException, InterruptedException {
+        ok("ip", "-n", fromNs, "neigh", "flush", "all");
         return sh("ip", "netns", "exec", fromNs, "ping", "-c", "1", "-w", "5", to).exit() == 0;
     }
 
