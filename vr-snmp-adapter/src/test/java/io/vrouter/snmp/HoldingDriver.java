@@ -21,17 +21,24 @@ import java.util.function.Predicate;
  * The simulated host, whose inspect() holds the first thread that {@link #hold} names until the test
  * lets it go: a test can act while the agent is in the middle of some work. While such a hold waits
  * for its thread, destroy() waits for it too, so the VR is surely there when that thread reads it.
+ * Its provision() can be held the same way: the VR stays being made until the test lets it go.
  */
 final class HoldingDriver implements HypervisorDriver {
     final SimulatedDriver host = new SimulatedDriver(LatencyProfile.NONE);
     final CountDownLatch held = new CountDownLatch(1);
     private volatile Predicate<String> threadName;
     private volatile CountDownLatch release;
+    private volatile CountDownLatch provisionRelease;
 
     /** The next inspect() by a thread whose name passes waits for {@code release} (10 s at the most). */
     void hold(Predicate<String> threadName, CountDownLatch release) {
         this.release = release;
         this.threadName = threadName;
+    }
+
+    /** The next provision() waits for {@code release} (10 s at the most) before the host makes the VM. */
+    void holdProvision(CountDownLatch release) {
+        provisionRelease = release;
     }
 
     @Override
@@ -54,7 +61,19 @@ final class HoldingDriver implements HypervisorDriver {
     @Override public Hypervisor hypervisor() { return host.hypervisor(); }
     @Override public List<String> templates() { return host.templates(); }
     @Override public Set<AdminState> adminStates() { return host.adminStates(); }
-    @Override public void provision(VmConfigEntry c) throws DriverException { host.provision(c); }
+    @Override
+    public void provision(VmConfigEntry c) throws DriverException {
+        CountDownLatch r = provisionRelease;
+        if (r != null) {
+            provisionRelease = null;
+            try {
+                r.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        host.provision(c);
+    }
     @Override public void reconfigure(VmConfigEntry c) throws DriverException { host.reconfigure(c); }
     @Override public void start(int i) throws DriverException { host.start(i); }
     @Override public void stop(int i) throws DriverException { host.stop(i); }
