@@ -63,9 +63,19 @@ class ReconfigureTest {
         return configTable("<vmConfigEntry><vmIndex>" + vmIndex + "</vmIndex>" + leaves + "</vmConfigEntry>");
     }
 
-    /** The events the service published for the VR: CONFIG_CHANGED once per reconfigure, after its driver call. */
-    long configChanged(int vmIndex) throws InterruptedException {
+    /**
+     * The VR's CONFIG_CHANGED events, which the service publishes once per reconfigure after its driver
+     * call, so after the reply: waits (10 s at most) for {@code atLeast} of them, then a moment longer for
+     * any more, and counts them.
+     */
+    long configChanged(int vmIndex, int atLeast) throws InterruptedException {
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();
+        while (countConfigChanged(vmIndex) < atLeast && System.nanoTime() < deadline) Thread.sleep(10);
         Thread.sleep(200);
+        return countConfigChanged(vmIndex);
+    }
+
+    private long countConfigChanged(int vmIndex) {
         synchronized (events) {
             return events.stream().filter(e -> e.vmIndex == vmIndex && e.type == VrEvent.Type.CONFIG_CHANGED).count();
         }
@@ -83,7 +93,7 @@ class ReconfigureTest {
         assertThat(e.vmConfigAutoStart).isTrue();
         assertThat(e.vmAdminState).isEqualTo(AdminState.SHUTDOWN);
         assertThat(service.findByName("a")).isEmpty();
-        assertThat(configChanged(1)).isEqualTo(1);
+        assertThat(configChanged(1, 1)).isEqualTo(1);
         // A rename and auto-start need no stop.
         assertThat(c.rpc(edit("running", leaves(2, "<vmName>b2</vmName><vmConfigAutoStart>true</vmConfigAutoStart>"), "")))
                 .contains("<ok/>");
@@ -91,10 +101,10 @@ class ReconfigureTest {
         assertThat(config(2).vmConfigAutoStart).isTrue();
         assertThat(config(2).vmAdminState).isEqualTo(AdminState.RUNNING);
         // Unchanged values ask nothing of the service (once the rename's event is in, so it is not counted).
-        for (int i = 0; i < 100 && configChanged(2) == 0; i++) Thread.sleep(50);
+        assertThat(configChanged(2, 1)).isEqualTo(1);
         events.clear();
         assertThat(c.rpc(edit("running", leaves(2, "<vmName>b2</vmName><vmConfigMemory>512</vmConfigMemory>"), ""))).contains("<ok/>");
-        assertThat(configChanged(2)).isZero();
+        assertThat(configChanged(2, 0)).isZero();
     }
 
     @Test
