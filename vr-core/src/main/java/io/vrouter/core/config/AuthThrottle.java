@@ -9,6 +9,7 @@ import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,12 +31,13 @@ public final class AuthThrottle implements MeterBinder {
 
     private final int maxFailures;
     private final long intervalNanos;
+    private final LongSupplier nanoTime;
     private final Map<InetAddress, Bucket> sources = new ConcurrentHashMap<>();
     private volatile MeterRegistry registry = new SimpleMeterRegistry();
 
     private final class Bucket {
         private double tokens = maxFailures;
-        private long updated = System.nanoTime();
+        private long updated = nanoTime.getAsLong();
 
         /** Refills by the time passed; whether a try is allowed now. */
         synchronized boolean allows(long now) {
@@ -58,15 +60,21 @@ public final class AuthThrottle implements MeterBinder {
     }
 
     public AuthThrottle(int maxFailures, Duration interval) {
+        this(maxFailures, interval, System::nanoTime);
+    }
+
+    /** On the given clock (System.nanoTime, or a test's). */
+    AuthThrottle(int maxFailures, Duration interval, LongSupplier nanoTime) {
         if (maxFailures < 1 || interval.isNegative() || interval.isZero()) {
             throw new IllegalArgumentException("auth.max-failures must be at least 1 and auth.failure-interval positive");
         }
         this.maxFailures = maxFailures;
         this.intervalNanos = interval.toNanos();
+        this.nanoTime = nanoTime;
     }
 
-    static AuthThrottle from(Settings s) {
-        return new AuthThrottle(s.getInt("auth.max-failures", 10), s.getDuration("auth.failure-interval", "1s"));
+    static AuthThrottle from(Settings s, LongSupplier nanoTime) {
+        return new AuthThrottle(s.getInt("auth.max-failures", 10), s.getDuration("auth.failure-interval", "1s"), nanoTime);
     }
 
     /**
@@ -75,7 +83,7 @@ public final class AuthThrottle implements MeterBinder {
      */
     public boolean allow(String iface, InetAddress source) {
         Bucket b = source == null ? null : sources.get(source);
-        if (b == null || b.allows(System.nanoTime())) return true;
+        if (b == null || b.allows(nanoTime.getAsLong())) return true;
         Counter.builder("vrouter.auth.throttled").description("Logins refused unchecked: too many failures from the source")
                 .tag("interface", iface).register(registry).increment();
         return false;
@@ -94,20 +102,20 @@ public final class AuthThrottle implements MeterBinder {
             if (sources.size() >= MAX_SOURCES) return;
             b = sources.computeIfAbsent(source, k -> new Bucket());
         }
-        if (b.spend(System.nanoTime())) {
+        if (b.spend(nanoTime.getAsLong())) {
             log.warn("{}: {} failed logins from {}: one more try every {} ms from there (auth.max-failures, "
                     + "auth.failure-interval)", iface, maxFailures, source.getHostAddress(), intervalNanos / 1_000_000);
         }
     }
 
     private void forgetIdle() {
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
         sources.values().removeIf(b -> b.whole(now));
     }
 
     /** Sources held back right now. */
     int throttledSources() {
-        long now = System.nanoTime();
+        long now = nanoTime.getAsLong();
         return (int) sources.values().stream().filter(b -> !b.allows(now)).count();
     }
 

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 import javax.crypto.Mac;
 import javax.crypto.SecretKeyFactory;
 import javax.crypto.spec.PBEKeySpec;
@@ -74,6 +75,11 @@ public final class Credentials {
     }
 
     public static Credentials from(Settings settings) {
+        return from(settings, System::nanoTime);
+    }
+
+    /** As {@link #from(Settings)}, with the throttle on the given clock (a test's). */
+    static Credentials from(Settings settings, LongSupplier nanoTime) {
         Map<String, User> users = new LinkedHashMap<>();
         settings.withPrefix("user.").forEach((name, spec) -> {
             int colon = spec.indexOf(':');
@@ -97,7 +103,7 @@ public final class Credentials {
             }
             users.put(name, new User(role, password));
         });
-        AuthThrottle throttle = AuthThrottle.from(settings);
+        AuthThrottle throttle = AuthThrottle.from(settings, nanoTime);
         if (!users.isEmpty()) return new Credentials(users, false, throttle);
         users.put("admin", new User(Role.OPERATOR, "admin"));
         users.put("viewer", new User(Role.VIEWER, "viewer"));
