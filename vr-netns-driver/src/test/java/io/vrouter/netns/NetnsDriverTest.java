@@ -199,7 +199,7 @@ class NetnsDriverTest {
         assertThat(TestHost.await(() -> {
             List<VmNetworkEntry> nets = driver.inspect(1).orElseThrow().networks();
             return nets.get(0).vmNetworkInPkts >= 1 && nets.get(1).vmNetworkOutPkts >= 1;
-        }, 5)).isTrue();
+        }, 10)).isTrue();
 
         driver.stop(1);
         assertThat(power(1)).isEqualTo(PowerState.HALTED);
@@ -255,7 +255,7 @@ class NetnsDriverTest {
         driver.start(14);
         ok("ip", "-n", ns(14), "route", "add", "198.51.100.0/25", "via", "192.0.2.2");
         Path kept = runDir.resolve(ns(14)).resolve("static-routes");
-        assertThat(TestHost.await(() -> ok2("cat", kept.toString()).contains("198.51.100.0/25 via 192.0.2.2 dev eth1"), 5)).isTrue();
+        assertThat(TestHost.await(() -> ok2("cat", kept.toString()).contains("198.51.100.0/25 via 192.0.2.2 dev eth1"), 10)).isTrue();
         assertThat(driver.inspect(14).orElseThrow().entry().vmRoutingProtocols).isEqualTo("static");
         driver.stop(14);
         assertThat(ok("ip", "-n", ns(14), "route", "show")).doesNotContain("198.51.100.0/25");
@@ -266,7 +266,7 @@ class NetnsDriverTest {
         assertThat(ok("ip", "-n", ns(14), "route", "show")).contains("198.51.100.0/25 via 192.0.2.2 dev eth1");
         // Removed by hand while it runs, it stays removed.
         ok("ip", "-n", ns(14), "route", "del", "198.51.100.0/25");
-        assertThat(TestHost.await(() -> !ok2("cat", kept.toString()).contains("198.51.100.0/25"), 5)).isTrue();
+        assertThat(TestHost.await(() -> !ok2("cat", kept.toString()).contains("198.51.100.0/25"), 10)).isTrue();
         driver.stop(14);
         driver.start(14);
         assertThat(ok("ip", "-n", ns(14), "route", "show")).doesNotContain("198.51.100.0/25");
@@ -284,7 +284,7 @@ class NetnsDriverTest {
             assertThat(ok("ip", "-j", "netns", "list-id")).contains("\"name\":\"" + ns(15) + "\"");
             ok("ip", "-n", ns(15), "route", "add", "198.51.100.0/25", "via", "192.0.2.2");
             Path kept = runDir.resolve(ns(15)).resolve("static-routes");
-            assertThat(TestHost.await(() -> ok2("cat", kept.toString()).contains("198.51.100.0/25"), 5))
+            assertThat(TestHost.await(() -> ok2("cat", kept.toString()).contains("198.51.100.0/25"), 10))
                     .as("the route event reached the driver").isTrue();
         } finally {
             sh("ip", "netns", "del", other);
@@ -346,18 +346,18 @@ class NetnsDriverTest {
         driver.provision(vr(6, null, iface(1, a, "192.0.2.1", 24), iface(2, a, null, null)));
         driver.start(6);
         ok("ip", "-n", ns(6), "link", "set", "dev", "eth2", "down");
-        assertThat(TestHost.await(() -> heard.contains("6 CRASHED interface 2 was set down in the VR (eth2)"), 5)).as(heard.toString()).isTrue();
+        assertThat(TestHost.await(() -> heard.contains("6 CRASHED interface 2 was set down in the VR (eth2)"), 10)).as(heard.toString()).isTrue();
         assertThat(power(6)).isEqualTo(PowerState.CRASHED);
         ok("ip", "-n", ns(6), "link", "set", "dev", "eth2", "up");
-        assertThat(TestHost.await(() -> heard.contains("6 RUNNING null"), 5)).as(heard.toString()).isTrue();
+        assertThat(TestHost.await(() -> heard.contains("6 RUNNING null"), 10)).as(heard.toString()).isTrue();
         ok("ip", "link", "set", "dev", ns(6) + "-1", "down");
-        assertThat(TestHost.await(() -> heard.contains("6 CRASHED interface 1 was set down on the host (" + ns(6) + "-1)"), 5))
+        assertThat(TestHost.await(() -> heard.contains("6 CRASHED interface 1 was set down on the host (" + ns(6) + "-1)"), 10))
                 .as(heard.toString()).isTrue();
         driver.start(6); // start repairs it
         assertThat(power(6)).isEqualTo(PowerState.RUNNING);
         heard.clear();
         ok("ip", "netns", "del", ns(6));
-        assertThat(TestHost.await(() -> heard.contains("6 vanished"), 5)).as(heard.toString()).isTrue();
+        assertThat(TestHost.await(() -> heard.contains("6 vanished"), 10)).as(heard.toString()).isTrue();
         assertThat(driver.inspect(6)).isEmpty();
         assertThatThrownBy(() -> driver.start(6)).hasMessageContaining("gone");
         driver.destroy(6);
@@ -383,7 +383,7 @@ class NetnsDriverTest {
         }
         // The held look ends, and two more polls look at the VR: none is reported.
         int looks = cgroups.looks.get();
-        assertThat(TestHost.await(() -> cgroups.looks.get() >= looks + 2, 5)).isTrue();
+        assertThat(TestHost.await(() -> cgroups.looks.get() >= looks + 2, 10)).isTrue();
         assertThat(heard).as("our own stop is not reported as an outside change").isEmpty();
         assertThat(power(7)).isEqualTo(PowerState.HALTED);
     }
@@ -487,7 +487,7 @@ class NetnsDriverTest {
 
         // The daemon killed behind vrouter's back is noticed.
         ok("kill", "-9", Long.toString(Bird.pid(runDir.resolve(ns(13))).getAsLong()));
-        assertThat(TestHost.await(() -> heard.contains("13 CRASHED its routing daemon (bird) is not running"), 5)).as(heard.toString()).isTrue();
+        assertThat(TestHost.await(() -> heard.contains("13 CRASHED its routing daemon (bird) is not running"), 10)).as(heard.toString()).isTrue();
         driver.start(13);
         assertThat(power(13)).isEqualTo(PowerState.RUNNING);
 

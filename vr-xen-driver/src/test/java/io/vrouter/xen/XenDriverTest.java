@@ -364,9 +364,9 @@ class XenDriverTest {
         assertThat(driver.inspect(1).orElseThrow().entry().vmOSType).isEqualTo("router-b");
     }
 
-    /** Whether the condition holds within 5 s. */
+    /** Whether the condition holds within 10 s. */
     private static boolean eventually(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > end) return false;
             Thread.sleep(10);
@@ -378,7 +378,7 @@ class XenDriverTest {
     void reportsAVmDeletedBehindItsBack() throws Exception {
         connect().provision(config(1, "edge1"));
         xen.destroyVm(xen.vms().get("edge1"));
-        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("vanished 1");
+        assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo("vanished 1");
         assertThat(driver.inspect(1)).isEmpty();
     }
 
@@ -388,10 +388,10 @@ class XenDriverTest {
         driver.start(1);
         assertThat(heard).isEmpty();
         xen.setPowerState(xen.vms().get("edge1"), "Halted");
-        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("power 1 HALTED");
+        assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo("power 1 HALTED");
         assertThat(driver.inspect(1).orElseThrow().power()).isEqualTo(PowerState.HALTED);
         xen.setPowerState(xen.vms().get("edge1"), "Crashed");
-        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("power 1 CRASHED");
+        assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo("power 1 CRASHED");
         // A crashed VM is started again from scratch.
         driver.start(1);
         assertThat(power("edge1")).isEqualTo("Running");
@@ -406,13 +406,13 @@ class XenDriverTest {
             xen.destroyVm(xen.vms().get("edge1"));
             xen.setPowerState(xen.vms().get("edge2"), "Paused");
         });
-        assertThat(List.of(heard.poll(5, TimeUnit.SECONDS), heard.poll(5, TimeUnit.SECONDS)))
+        assertThat(List.of(heard.poll(10, TimeUnit.SECONDS), heard.poll(10, TimeUnit.SECONDS)))
                 .containsExactlyInAnyOrder("vanished 1", "power 2 PAUSED");
         assertThat(driver.inspect(1)).isEmpty();
         assertThat(driver.inspect(2).orElseThrow().power()).isEqualTo(PowerState.PAUSED);
         // The feed goes on after the reload.
         xen.setPowerState(xen.vms().get("edge2"), "Running");
-        assertThat(heard.poll(5, TimeUnit.SECONDS)).isEqualTo("power 2 RUNNING");
+        assertThat(heard.poll(10, TimeUnit.SECONDS)).isEqualTo("power 2 RUNNING");
     }
 
     @Test

@@ -177,7 +177,7 @@ class ChangeSetTest extends WithService {
         // A VR being removed takes no other change.
         f.recorder.hold("destroy", 1);
         f.service.remove(c);
-        assertThat(f.recorder.held.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(f.recorder.held.await(10, TimeUnit.SECONDS)).isTrue();
         assertRefused(set().edit(c, with(r -> r.vmConfigAutoStart = true)), Reason.STATE, null, c);
         // Its name stays taken until it is gone.
         assertRefused(set().edit(a, with(r -> r.vmName = "c")), Reason.NOT_UNIQUE, "vmName", a);
@@ -303,7 +303,7 @@ class ChangeSetTest extends WithService {
         int b = make("b", AdminState.RUNNING);
         f.recorder.hold("destroy", 2);
         VirtualRouterService.Applied removal = f.service.apply(set().remove(a).remove(b).build());
-        assertThat(f.recorder.held.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(f.recorder.held.await(10, TimeUnit.SECONDS)).isTrue();
         // One destroy done, the other held: the first VR goes, the second stays until its VM is gone.
         awaitUntil(() -> f.service.get(a).isEmpty() || f.service.get(b).isEmpty());
         int second = f.service.get(a).isPresent() ? a : b;
@@ -370,7 +370,7 @@ class ChangeSetTest extends WithService {
         f.recorder.hold("reconfigure", 1);
         f.recorder.failOnce("reconfigure", a, "host busy");
         VirtualRouterService.Applied rename = f.service.apply(set().edit(a, with(r -> r.vmName = "x")).build());
-        assertThat(f.recorder.held.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(f.recorder.held.await(10, TimeUnit.SECONDS)).isTrue();
         // "a" is free now that VR a is to be "x": a new VR takes it, after the rename.
         VirtualRouterService.Applied taker = f.service.apply(set().create(vr("a")).build());
         int created = taker.only().accepted().vmIndex;
@@ -405,7 +405,7 @@ class ChangeSetTest extends WithService {
                     r.vmName = "a2";
                 }))
                 .edit(b, with(r -> r.vmName = "a")).build());
-        assertThat(f.recorder.held.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(f.recorder.held.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(host(a).power()).as("stopped before the crash").isEqualTo(io.vrouter.core.driver.PowerState.HALTED);
         assertThat(host(a).entry().vmMaxMem).as("not resized before the crash").isEqualTo(512L);
         f = new ServiceFixture(dir);   // the old server is gone: its held call never returns
@@ -432,7 +432,7 @@ class ChangeSetTest extends WithService {
         VmConfigEntry c = vr("c");
         c.vmIndex = 8;
         f.service.apply(set().create(b).create(c).edit(a, with(r -> r.vmConfigAutoStart = true)).build());
-        assertThat(f.recorder.held.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(f.recorder.held.await(10, TimeUnit.SECONDS)).isTrue();
         Path journal = dir.resolve("config.journal");
         byte[] bytes = Files.readAllBytes(journal);
         int lastLine = bytes.length - 2;
