@@ -149,9 +149,9 @@ class RestLimitsIT {
             assertThat(System.nanoTime()).as("the removal under way").isLessThan(deadline);
             Thread.sleep(20);
         }
-        long t0 = System.nanoTime();
+        // Answered while the removal still holds the API place: /health does not queue behind it.
         assertThat(server.get("/health").statusCode()).isEqualTo(200);
-        assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(500);
+        assertThat(removal).as("the removal still under way").isNotDone();
         HttpResponse<String> busy = server.get("/api/v1/hypervisor");
         assertThat(busy.statusCode()).as(busy.body()).isEqualTo(503);
         assertThat(busy.headers().firstValue("Retry-After")).hasValue("1");
