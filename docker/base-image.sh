@@ -13,10 +13,15 @@ mirror=$(sed -n 's/^URIs: *\(http[^ ]*\/debian\)$/\1/p' /etc/apt/sources.list.d/
 mirror=${mirror:-http://deb.debian.org/debian}
 root=$(mktemp -d /tmp/vrouter-rootfs.XXXXXX)
 trap 'rm -rf "$root"' EXIT
-debootstrap --variant=minbase \
-  --include=openjdk-17-jre-headless,tomcat10,ca-certificates \
-  bookworm "$root" "$mirror" >/tmp/vrouter-debootstrap.log 2>&1 \
-  || { tail -n 30 /tmp/vrouter-debootstrap.log >&2; exit 1; }
+# A download the mirror drops fails debootstrap as a whole: try again from scratch, three times at most.
+for attempt in 1 2 3; do
+  debootstrap --variant=minbase \
+    --include=openjdk-17-jre-headless,tomcat10,ca-certificates \
+    bookworm "$root" "$mirror" >/tmp/vrouter-debootstrap.log 2>&1 && break
+  [ "$attempt" -lt 3 ] || { tail -n 30 /tmp/vrouter-debootstrap.log >&2; exit 1; }
+  echo "debootstrap failed (attempt $attempt), trying again" >&2
+  rm -rf "$root" && mkdir -p "$root"
+done
 # Leave out what an image does not need: package lists and caches, docs, man pages.
 rm -rf "$root"/var/lib/apt/lists/* "$root"/var/cache/apt/*.bin "$root"/var/cache/apt/archives/*.deb \
   "$root"/usr/share/doc/* "$root"/usr/share/man/*

@@ -157,12 +157,9 @@ class SnmpCliIT {
 
     @Test
     void v2cRowCreationIsSeenOverRestWithTheSameValues() throws Exception {
-        long t0 = System.nanoTime();
         ServerProcess.Result r = snmp("snmpset", v2c("private"), ROW_STATUS + 1, "i", "4", NAME + 1, "s", "snmp-v2c",
                 MEMORY + 1, "i", "768", CPUS + 1, "i", "2");
-        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
         assertThat(r.exit()).as(r.toString()).isZero();
-        assertThat(millis).as("snmpset answered in %d ms", millis).isLessThan(1000);
         awaitOperState(1, 4);
         awaitTrap(MIB + ".0.1", "snmp-v2c");
         JsonNode vr = rest(1);
@@ -389,10 +386,11 @@ class SnmpCliIT {
                 Files.copy(in, mibs.resolve("NEW-VMM-MIB"));
             }
         }
-        // The base MIBs (SNMPv2-SMI, -TC, -CONF, IF-MIB) as the npm package net-snmp ships them.
+        // The base MIBs (SNMPv2-SMI, -TC, -CONF, IF-MIB) as the npm package net-snmp ships them: a fixed
+        // version, from npm's cache where .ci/install-test-deps put it (no download in the middle of the tests).
         Path npm = dir.resolve("npm");
         Files.createDirectories(npm);
-        ServerProcess.Result pack = cli("npm", "pack", "net-snmp", "--pack-destination", npm.toString());
+        ServerProcess.Result pack = cli("npm", "pack", "net-snmp@3.29.2", "--prefer-offline", "--pack-destination", npm.toString());
         assertThat(pack.exit()).as(pack.toString()).isZero();
         String tgz = pack.out().lines().filter(l -> l.endsWith(".tgz")).reduce((x, y) -> y).orElseThrow();
         ServerProcess.Result untar = cli("tar", "xzf", npm.resolve(tgz).toString(), "-C", npm.toString());
