@@ -24,11 +24,11 @@ MODES = {
     "quick": dict(cycles=10, warmup=(40, 5), pre=[0, 100, 1000], paper_cycles=2,
                   net_n=[1, 8, 64], walk_ns=[100, 1000], walk_repeat=3, peer_pre=[0], peer_cycles=8,
                   scale=10000, workers=4, scale_k=25, listall_reps=1, snmp_budget=8, footprint_walks=5,
-                  wrk_seconds=3, bulk_reps=2, compression_reps=1),
+                  wrk_seconds=3, bulk_reps=2, compression_reps=1, floor_reps=1),
     "full": dict(cycles=30, warmup=(150, 20), pre=[0, 10, 100, 1000], paper_cycles=30,
                  net_n=[1, 2, 4, 8, 16, 32, 64], walk_ns=[10, 100, 1000], walk_repeat=30, peer_pre=[0, 100],
                  peer_cycles=30, scale=10000, workers=4, scale_k=250, listall_reps=3, snmp_budget=20, footprint_walks=30,
-                 wrk_seconds=10, bulk_reps=5, compression_reps=3),
+                 wrk_seconds=10, bulk_reps=5, compression_reps=3, floor_reps=3),
 }
 
 
@@ -190,6 +190,10 @@ def run(args):
             phases.scale(res, big, cfg["scale"], cfg["workers"], cfg["scale_k"], cfg["listall_reps"],
                          snmp_budget_s=cfg["snmp_budget"])
             phases.compression(res, big, work, reps=cfg["compression_reps"])
+            stop(big)
+            from .peers import NetconfFloor
+            floor = start(NetconfFloor(work, args.repo, args.jar))
+            phases.netconf_floor(res, floor, cfg["workers"], cfg["scale_k"], reps=cfg["floor_reps"])
 
         phase("phase 1: cycles, simulated driver without latency, the server as the README starts it", plain_cycles)
         phase("phase 1b: the floor of SNMP's CPU: snmp4j-agent from a fixed MIB; a journal record's fsync", snmp_floor)
@@ -198,7 +202,7 @@ def run(args):
         phase("phase 3: network usage (tcpdump on lo)", network)
         phase("phase 4: cycles with the paper's XenServer latencies", paper)
         phase("phase 5: peers (snmpd, netconfd)", peers)
-        phase("phase 6: scale, %d VRs; SSH compression" % cfg["scale"], scale)
+        phase("phase 6: scale, %d VRs; SSH compression; the NETCONF floor" % cfg["scale"], scale)
     except Exception:
         res.notes.append("the run stopped early: " + traceback.format_exc().strip().splitlines()[-1])
         traceback.print_exc()

@@ -34,6 +34,20 @@ def terminate(proc):
             proc.wait(5)
 
 
+def start_floor(cmd, log_path, ready, what):
+    """Starts a floor server from its Java source (compiled first, so allow 90 s) with bin/vrouter's malloc
+    arenas, and returns its process once its output says it is ready."""
+    proc = subprocess.Popen(cmd, stdout=open(log_path, "w"), stderr=subprocess.STDOUT, start_new_session=True,
+                            env=dict(os.environ, MALLOC_ARENA_MAX="2"))
+    end = time.time() + 90
+    while ready not in open(log_path).read():
+        if proc.poll() is not None or time.time() > end:
+            terminate(proc)
+            raise RuntimeError("%s did not start: %s" % (what, open(log_path).read()[-2000:]))
+        time.sleep(0.2)
+    return proc
+
+
 class SnmpFloorAgent:
     """snmp4j-agent answering vrouter's SNMP requests from a fixed in-memory MIB of the same shape, set up as
     vrouter's agent is and sending the same notifications (integration-tests/src/bench/floor): what the library
@@ -51,14 +65,7 @@ class SnmpFloorAgent:
         self.proc = None
 
     def start(self):
-        env = dict(os.environ, MALLOC_ARENA_MAX="2")  # as bin/vrouter sets it
-        self.proc = subprocess.Popen(self.cmd, stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT,
-                                     start_new_session=True, env=env)
-        end = time.time() + 90
-        while "floor on" not in open(self.log_path).read():
-            if self.proc.poll() is not None or time.time() > end:
-                raise RuntimeError("the snmp4j-agent floor did not start: " + open(self.log_path).read()[-2000:])
-            time.sleep(0.2)
+        self.proc = start_floor(self.cmd, self.log_path, "floor on", "the snmp4j-agent floor")
         log("snmp4j-agent floor up on 127.0.0.1:%d, pid %d, %d rows" % (self.snmp_port, self.proc.pid, self.rows))
         return self
 
@@ -160,12 +167,7 @@ class FilePeer:
         return "/" + name
 
     def stop(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+        terminate(self.proc)
         log("%s stopped" % self.name)
 
 
@@ -287,10 +289,36 @@ class NetconfdPeer:
 
     def stop(self):
         for p in (self.sshd, self.netconfd):
-            if p and p.poll() is None:
-                p.terminate()
-                try:
-                    p.wait(10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
+            terminate(p)
         log("netconfd and its sshd stopped")
+
+
+class NetconfFloor:
+    """The floor of a NETCONF request: integration-tests/src/bench/floor/NetconfFloor.java, Apache MINA SSHD as
+    vrouter's NETCONF server sets it up, answering every rpc with a fixed <ok/> (no vrouter code), run from
+    its source on the packaged server's classpath (for the same MINA SSHD) with the launcher's JVM settings."""
+    name = "NETCONF floor (MINA SSHD, fixed <ok/>)"
+
+    def __init__(self, workdir, repo, jar):
+        self.dir = os.path.join(workdir, "netconf-floor")
+        shutil.rmtree(self.dir, ignore_errors=True)
+        os.makedirs(self.dir)
+        self.source = os.path.join(repo, "integration-tests", "src", "bench", "floor", "NetconfFloor.java")
+        self.jar = jar
+        self.proc = None
+
+    def start(self):
+        from .server import LEAN_FLAGS
+        self.port = self.netconf_port = free_port()
+        self.proc = start_floor(["java"] + LEAN_FLAGS + ["-cp", self.jar, self.source, str(self.port), self.dir],
+                                os.path.join(self.dir, "floor.log"), "listening", "the NETCONF floor")
+        log("NETCONF floor up on 127.0.0.1:%d, pid %d" % (self.port, self.proc.pid))
+        return self
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def stop(self):
+        terminate(self.proc)
+        log("NETCONF floor stopped")

@@ -1,13 +1,14 @@
 """The measurements of issue 6, one function per part; each appends plain dict rows to Results."""
 import multiprocessing
 import os
+import resource
 import threading
 import time
 
 from . import clients as C
 from .capture import Capture
 from .server import Server
-from .util import CpuMeter, children, log, rss_kb, tree_rss_kb
+from .util import CpuMeter, children, log, median, rss_kb, tree_rss_kb
 
 OPS = ("create", "start", "retrieve", "remove")
 
@@ -16,7 +17,7 @@ class Results:
     def __init__(self):
         self.tables = {k: [] for k in ("cycles", "server_time", "memory", "walks", "network", "peer_cycles",
                                        "scale", "throughput", "nmt", "threads", "classes", "footprint", "nc_bulk",
-                                       "compression", "rest_peer", "snmp_floor")}
+                                       "compression", "rest_peer", "snmp_floor", "nc_floor")}
         self.notes = []
 
     def add(self, table, **row):
@@ -260,15 +261,17 @@ def _throughput_worker(args):
     client.open()
     while time.time() < barrier_time:
         time.sleep(0.001)
+    r0 = resource.getrusage(resource.RUSAGE_SELF)  # the client's CPU while it creates (all its threads)
     t0 = time.time()
     for i in range(k):
         client.create(base + i, wait=False)
     t1 = time.time()
+    r1 = resource.getrusage(resource.RUSAGE_SELF)
     for i in range(k):
         client.remove(base + i, wait=False)
     t2 = time.time()
     client.close()
-    return t0, t1, t2
+    return t0, t1, t2, (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime)
 
 
 def scale(res, server, total, workers, k, listall_reps, snmp_budget_s=20):
@@ -336,12 +339,63 @@ def scale(res, server, total, workers, k, listall_reps, snmp_budget_s=20):
         t2 = max(s[2] for s in spans)
         t1a = min(s[1] for s in spans)
         res.add("throughput", iface=name, clients=workers, per_client=k, creates_per_s=workers * k / (t1 - t0),
-                deletes_per_s=workers * k / (t2 - t1a), server_cpu_ms_per_op=cpu_ms / (2 * workers * k))
+                deletes_per_s=workers * k / (t2 - t1a), server_cpu_ms_per_op=cpu_ms / (2 * workers * k),
+                client_cpu_ms_per_create=sum(s[3] for s in spans) * 1000 / (workers * k))
         log("  throughput %s: %.0f creates/s, %.0f deletes/s with %d clients" % (
             name, workers * k / (t1 - t0), workers * k / (t2 - t1a), workers))
         end = time.time() + 120
         while server.count() > before and time.time() < end:
             time.sleep(0.2)
+
+
+def netconf_floor(res, floor, workers, k, single=1000, reps=3):
+    """The floor of a NETCONF request on this machine: the same ncclient clients against NetconfFloor (Apache
+    MINA SSHD set up as vrouter's NETCONF server, answering every rpc with a fixed <ok/>, no vrouter code).
+    One client's round trips (the floor server's CPU and the client's per request), then the 4-client
+    creations of the throughput measurement, as often as asked (medians in the report)."""
+    client = C.NetconfClient(floor, None, notify=False)
+    client.open()
+    for i in range(single):  # warm-up: the JIT compiles the round trip's code
+        client.create(i, wait=False)
+    cpu = CpuMeter(floor.pid)
+    r0 = resource.getrusage(resource.RUSAGE_SELF)
+    t0 = time.perf_counter()
+    for i in range(single):
+        client.create(i, wait=False)
+    wall = time.perf_counter() - t0
+    r1 = resource.getrusage(resource.RUSAGE_SELF)
+    server_ms = cpu.sample() / 1e6 / single
+    client.close()
+    res.add("nc_floor", what="one client, round trips", clients=1, cores=os.cpu_count(), requests=single, per_s=single / wall,
+            server_cpu_ms=server_ms, client_cpu_ms=((r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime)) * 1000 / single)
+    ports = (0, 0, floor.port)
+    ctx = multiprocessing.get_context("fork")
+    for rep in range(reps):
+        start_at = time.time() + 1.0
+        cpu = CpuMeter(floor.pid)
+        with ctx.Pool(workers) as pool:
+            spans = pool.map(_throughput_worker, [("NETCONF", ports, w * 10000, k, start_at) for w in range(workers)])
+        t0, t1 = min(s[0] for s in spans), max(s[1] for s in spans)
+        res.add("nc_floor", what="%d clients, creations" % workers, clients=workers, cores=os.cpu_count(), requests=workers * k,
+                per_s=workers * k / (t1 - t0), server_cpu_ms=cpu.sample() / 1e6 / (2 * workers * k),
+                client_cpu_ms=sum(s[3] for s in spans) * 1000 / (workers * k))
+    # What every durable write waits for besides: the journal's fsync on the data directory's disk.
+    path = os.path.join(floor.dir, "fsync-probe")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    try:
+        took = []
+        for _ in range(200):
+            os.write(fd, b"x" * 200)
+            t0 = time.perf_counter()
+            os.fsync(fd)
+            took.append((time.perf_counter() - t0) * 1000)
+    finally:
+        os.close(fd)
+        os.remove(path)
+    res.add("nc_floor", what="fsync of a 200-byte append, the data directory's disk", clients=0, cores=os.cpu_count(),
+            requests=len(took), fsync_ms=median(took))
+    log("  NETCONF floor (MINA SSHD, fixed <ok/>): %.0f requests/s with %d clients, %.3f ms server CPU per round trip; "
+        "fsync %.2f ms" % (res.tables["nc_floor"][-2]["per_s"], workers, server_ms, median(took)))
 
 
 def native_memory(res, jar, workdir, label, flags, n, launcher=None):
