@@ -48,7 +48,21 @@ def start_floor(cmd, log_path, ready, what):
     return proc
 
 
-class SnmpFloorAgent:
+class JavaFloor:
+    """A floor server run from its Java source in integration-tests/src/bench/floor: started by start_floor, its
+    pid for CPU figures, stopped with its process group. Subclasses say what it is and how it starts."""
+    proc = None
+
+    @property
+    def pid(self):
+        return self.proc.pid
+
+    def stop(self):
+        terminate(self.proc)
+        log("%s stopped" % self.name)
+
+
+class SnmpFloorAgent(JavaFloor):
     """snmp4j-agent answering vrouter's SNMP requests from a fixed in-memory MIB of the same shape, set up as
     vrouter's agent is and sending the same notifications (integration-tests/src/bench/floor): what the library
     costs with no vrouter logic behind it. Run from source with the server's jar on the class path (the jar
@@ -68,13 +82,6 @@ class SnmpFloorAgent:
         self.proc = start_floor(self.cmd, self.log_path, "floor on", "the snmp4j-agent floor")
         log("snmp4j-agent floor up on 127.0.0.1:%d, pid %d, %d rows" % (self.snmp_port, self.proc.pid, self.rows))
         return self
-
-    @property
-    def pid(self):
-        return self.proc.pid
-
-    def stop(self):
-        terminate(self.proc)
 
 
 class SnmpdPeer:
@@ -293,7 +300,7 @@ class NetconfdPeer:
         log("netconfd and its sshd stopped")
 
 
-class NetconfFloor:
+class NetconfFloor(JavaFloor):
     """The floor of a NETCONF request: integration-tests/src/bench/floor/NetconfFloor.java, Apache MINA SSHD as
     vrouter's NETCONF server sets it up, answering every rpc with a fixed <ok/> (no vrouter code), run from
     its source on the packaged server's classpath (for the same MINA SSHD) with the launcher's JVM settings."""
@@ -314,11 +321,3 @@ class NetconfFloor:
                                 os.path.join(self.dir, "floor.log"), "listening", "the NETCONF floor")
         log("NETCONF floor up on 127.0.0.1:%d, pid %d" % (self.port, self.proc.pid))
         return self
-
-    @property
-    def pid(self):
-        return self.proc.pid
-
-    def stop(self):
-        terminate(self.proc)
-        log("NETCONF floor stopped")
