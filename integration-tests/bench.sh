@@ -13,7 +13,8 @@
 # that compares the interfaces (cycles, paper latencies, bytes, footprint workload, list of 10,000,
 # throughput); the peers (snmpd, netconfd, nginx) and SSH compression are SNMP's, NETCONF's and REST's own.
 # The floor of SNMP's CPU: snmp4j-agent answering the same requests from a fixed MIB (src/bench/floor), run
-# from source with the server's jar, and a journal record's fsync.
+# from source with the server's jar, and a journal record's fsync. The floor of REST's and RESTCONF's CPU: the JDK
+# HttpServer answering the cycles' requests with the replies recorded from vrouter (src/bench/vrbench/FloorServer.java).
 # Needs root (apt-get, ip netns, tcpdump). Traffic stays on 127.0.0.1 and in a network namespace it makes;
 # every server it starts (vrouter, snmpd, netconfd, sshd, nginx) is stopped before it exits. The server runs
 # as the README starts it, through bin/vrouter.
@@ -34,7 +35,7 @@ while [ $# -gt 0 ]; do
     --restconf) restconf=true; shift ;;
     --out) out=$2; shift 2 ;;
     --out=*) out=${1#--out=}; shift ;;
-    -h|--help) sed -n 2,19p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,20p "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done

@@ -135,6 +135,15 @@ def run(args):
             floor = start(SnmpFloorAgent(args.jar, args.repo, work, traps.port, rows=max(cfg["walk_ns"])))
             phases.snmp_floor(res, floor, traps, cfg["cycles"], cfg["warmup"][0], cfg["walk_repeat"], work)
 
+        def rest_floor():
+            from .peers import FloorPeer
+            recorder = start(server("rest-record", sim="none"))
+            floor = FloorPeer(work, launcher, sub="rest-floor")
+            phases.record_rest_replies(recorder, floor.root)
+            stop(recorder)
+            start(floor)
+            phases.rest_floor(res, floor, cfg["cycles"], cfg["warmup"][0])
+
         def native():
             for label, defaults in (("plain", False), ("defaults", True)):
                 phases.native_memory(res, args.jar, work, label, [], 1000,
@@ -197,6 +206,8 @@ def run(args):
 
         phase("phase 1: cycles, simulated driver without latency, the server as the README starts it", plain_cycles)
         phase("phase 1b: the floor of SNMP's CPU: snmp4j-agent from a fixed MIB; a journal record's fsync", snmp_floor)
+        phase("phase 1c: the floor of REST's and RESTCONF's CPU: the JDK HttpServer answering the cycles with fixed "
+              "replies", rest_floor)
         phase("phase 2: native memory breakdown, 1000 VRs, bin/vrouter and java -jar", native)
         phase("phase 2b: footprint after a mixed workload and walks; REST beside nginx", footprint)
         phase("phase 3: network usage (tcpdump on lo)", network)

@@ -190,6 +190,7 @@ def write(out, res, meta):
             sel = [r for r in th if r["iface"] == iface and r["pre"] == pre0][:5]
             rows.append([iface, "; ".join("`%s` %s ms (%.0f%%)" % (r["thread"], f(r["cpu_ms_per_op"]), 100 * r["share"]) for r in sel)])
         L.append(table(["interface", "threads"], rows))
+    L.append(rest_floor_table(d, res))
     if "fig8" in figs:
         L.append("\n![Fig. 8: CPU time](%s)\n" % figs["fig8"])
 
@@ -323,6 +324,14 @@ METHOD = """
   run with the server's jar and the launcher's JVM settings), driven by the same cycles and walk and measured the
   same way; and the CPU time (`time.thread_time`) of appending a 400-byte record to a file in the run's directory
   and forcing it to disk (`fsync`), as the server's journal does once for each change it accepts.
+- **The floor of REST's and RESTCONF's CPU** (phase 1c): one cycle of each REST and RESTCONF client against a
+  vrouter server is recorded (each request's method, path and Accept; each reply's status, headers and body; the
+  notifications RESTCONF's event stream sent for each write), then the JDK HttpServer that REST runs on
+  (`integration-tests/src/bench/vrbench/FloorServer.java`, started through `bin/vrouter`, so with the launcher's
+  JVM settings) answers the same cycles from the same clients over a kept connection with those fixed replies (the
+  request bodies read whole; RESTCONF's writes send the recorded notifications, with the request's vmIndex, to the
+  subscribed stream), and its CPU per operation is measured as vrouter's. No Jersey, no checks, no journal, no
+  hypervisor; the `?wait=` of REST's writes is answered at once.
 - **Server**: run as the README starts it, through the launcher `bin/vrouter` (the JVM settings the product
   chooses: serial GC on a heap that grows as needed, 256 KB stacks, C1 only, two malloc arenas; "plain" below), and
   for the memory comparison as `java -jar` with the JVM's defaults (G1, a heap sized from the machine, C1 and C2).
@@ -707,6 +716,51 @@ def _snmp_floor(res, iface):
             % (f(floor), f(median(lib["create"])), f(median(lib["retrieve"])), f(median(lib["remove"])), f(sync)))
 
 
+def _journal_sync(res):
+    """CPU of one journal record's write and fsync (phase 1b), or nan."""
+    return median([r["cpu_ms"] for r in res.tables.get("snmp_floor", []) if r["what"] == "fsync"])
+
+
+def _rest_floor(res, iface):
+    """'; floor ...' of a REST or RESTCONF interface's CPU-per-operation line, from phase 1c of the same run: the
+    JDK HttpServer answering the cycles' requests with the replies recorded from vrouter, plus the journal's
+    write and fsync (phase 1b) for each record the operation makes, when that was measured."""
+    rows = [r for r in res.tables.get("rest_floor", []) if r["iface"] == iface]
+    lib = {op: [fl(r, "cpu_ms") for r in rows if r["op"] == op] for op in OPS3}
+    if not all(lib.values()):
+        return ""
+    sync = _journal_sync(res)
+    journal = 0.0 if math.isnan(sync) else sync
+    floor = median([v + JOURNAL_RECORDS[op] * journal for op in OPS3 for v in lib[op]])
+    return ("; floor %s ms: the JDK HttpServer REST runs on answering the same create/start/retrieve/remove requests "
+            "with fixed replies (phase 1c: create %s, retrieve %s, remove %s ms)%s"
+            % (f(floor), f(median(lib["create"])), f(median(lib["retrieve"])), f(median(lib["remove"])),
+               "" if math.isnan(sync) else ", plus the journal's write and fsync (%s ms of CPU per record, phase 1b; "
+               "one per create, two per remove)" % f(sync)))
+
+
+def rest_floor_table(d, res):
+    """The REST and RESTCONF floor (phase 1c) beside vrouter's CPU per operation in the cycles."""
+    rows = []
+    for iface in IFACES:
+        fr = [r for r in res.tables.get("rest_floor", []) if r["iface"] == iface]
+        if not fr:
+            continue
+        cells = [iface]
+        for op in ("create", "start", "retrieve", "remove"):
+            ours = sum((d.vals("plain", pre, iface, op, "cpu_ms") for pre in d.pres("plain")), [])
+            cells.append("%s / %s" % (f(median(ours)), f(median([fl(r, "cpu_ms") for r in fr if r["op"] == op]), 3)))
+        rows.append(cells)
+    if not rows:
+        return ""
+    return ("\n**The floor of REST's and RESTCONF's CPU** (phase 1c): the JDK HttpServer that REST runs on "
+            "(`FloorServer.java`, started through `bin/vrouter`), answering the same requests from the same clients "
+            "over a kept connection with the replies recorded from vrouter (same status, headers and bodies; "
+            "RESTCONF's writes also send their recorded notifications on the subscribed event stream), no Jersey and "
+            "no vrouter logic. Median server CPU per operation, vrouter (all pre-existing VRs) / the floor [ms]:\n\n"
+            + table(["interface", "create", "start", "retrieve", "remove"], rows))
+
+
 def _snmp_walk_floor(res):
     w = next((r for r in res.tables.get("snmp_floor", []) if r["what"] == "walk"), None)
     if not w:
@@ -844,7 +898,8 @@ def issue16_section(d, res):
             rows.append(["CPU per operation < 0.5 ms median", iface,
                          "%s ms in all; application threads %s ms, JIT %s ms (medians)" % (f(median(allv)), f(median(app)), f(median(jit))),
                          verdict + (_snmp_floor(res, iface) if verdict.startswith("missed") else "")
-                         + (_nc_floor_note(floor) if iface == "NETCONF" and verdict.startswith("missed") else "")])
+                         + (_nc_floor_note(floor) if iface == "NETCONF" and verdict.startswith("missed") else "")
+                         + (_rest_floor(res, iface) if verdict.startswith("missed") else "")])
     rp = res.tables.get("rest_peer", [])
     for what in sorted({r["what"] for r in rp}):
         o = next((r for r in rp if r["what"] == what and r["agent"] == "vrouter"), None)

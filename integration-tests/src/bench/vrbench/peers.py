@@ -207,12 +207,17 @@ class NginxPeer(FilePeer):
 class FloorPeer(FilePeer):
     """The floor of REST's reads: the JDK's HTTP server, which vrouter's REST runs on, sending the same bytes
     from a trivial handler (FloorServer.java beside this file: no Jersey, no vrouter logic), built here and
-    started through the launcher (bin/vrouter with VROUTER_JAR), so with the product's JVM settings."""
+    started through the launcher (bin/vrouter with VROUTER_JAR), so with the product's JVM settings. With a
+    routes.txt in its directory (phases.record_rest_replies) it answers the cycles' requests with fixed replies."""
     name = "JDK HttpServer"
 
-    def __init__(self, workdir, launcher):
-        super().__init__(workdir, "floor")
+    def __init__(self, workdir, launcher, sub="floor"):
+        super().__init__(workdir, sub)
         self.launcher = launcher
+
+    @property
+    def rest_port(self):  # what the REST and RESTCONF clients read of a server
+        return self.port
 
     def start(self):
         classes = os.path.join(self.dir, "classes")

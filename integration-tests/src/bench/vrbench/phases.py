@@ -2,6 +2,7 @@
 import multiprocessing
 import os
 import resource
+import socket
 import threading
 import time
 
@@ -17,7 +18,7 @@ class Results:
     def __init__(self):
         self.tables = {k: [] for k in ("cycles", "server_time", "memory", "walks", "network", "peer_cycles",
                                        "scale", "throughput", "nmt", "threads", "classes", "footprint", "nc_bulk",
-                                       "compression", "rest_peer", "snmp_floor", "nc_floor")}
+                                       "compression", "rest_peer", "snmp_floor", "nc_floor", "rest_floor")}
         self.notes = []
 
     def add(self, table, **row):
@@ -208,6 +209,134 @@ def snmp_floor(res, floor, traps, n_cycles, warmup, walk_repeat, workdir):
     for v in cpu_ms:
         res.add("snmp_floor", what="fsync", iface="", op="journal record", cpu_ms=v)
     log("  snmp4j-agent floor: %d cycles per version, walk of %d rows, %d fsyncs" % (n_cycles, floor.rows, len(cpu_ms)))
+
+
+REST_IFACES = ("REST-XML", "REST-JSON", "RESTCONF-XML", "RESTCONF-JSON")
+RECORDED = 7770001  # the vmIndex of the recorded cycle: a number found nowhere else in its replies and events
+
+
+class _Recording:
+    """An http.client connection that keeps what was asked and answered (the client reads status and body)."""
+
+    def __init__(self, conn, log):
+        self.conn, self.log = conn, log
+
+    def request(self, method, path, body=None, headers=None):
+        self.asked = (method, path, dict(headers or {}))
+        self.conn.request(method, path, body=body, headers=headers or {})
+
+    def getresponse(self):
+        r = self.conn.getresponse()
+        body = r.read()
+        method, path, headers = self.asked
+        self.log.append({"method": method, "path": path.split("?")[0], "accept": headers.get("Accept", ""),
+                         "status": r.status, "headers": r.getheaders(), "body": body, "t": time.perf_counter()})
+
+        class Reply:
+            status = r.status
+
+            @staticmethod
+            def read():
+                return body
+        return Reply
+
+    def close(self):
+        self.conn.close()
+
+
+def record_rest_replies(server, root):
+    """One cycle of each REST and RESTCONF client against vrouter, recorded for the floor (FloorServer.java):
+    each request's method, path and Accept with its reply (status, headers, body), and for RESTCONF the events
+    its event stream sent while each write was done; written to root as routes.txt and the files it names."""
+    import http.client
+    import re
+    from .server import AUTH
+    index = re.compile(r"(?<!\d)%d(?!\d)" % RECORDED)
+    routes, n = [], 0
+    for iface in REST_IFACES:
+        client = C.make_client(iface, server, None, notify=True)
+        client.open()
+        events = []
+        if client.family == "RESTCONF":  # a second subscriber, which keeps the events with their arrival
+            sse = http.client.HTTPConnection("127.0.0.1", server.rest_port, timeout=120)
+            sse.request("GET", "/restconf/streams/NETCONF/json", headers={"Authorization": AUTH})
+            reader = sse.getresponse()
+
+            def listen():
+                block = []
+                try:
+                    for line in reader:
+                        line = line.decode().rstrip("\n")
+                        if line:
+                            block.append(line)
+                        elif block and not block[0].startswith(":"):
+                            events.append((time.perf_counter(), "\n".join(block)))
+                            block = []
+                        else:
+                            block = []
+                except Exception:  # noqa: BLE001 - closed under the reader
+                    pass
+            threading.Thread(target=listen, daemon=True).start()
+        for op in OPS:  # a cycle first, so the recorded one is as the measured ones are
+            getattr(client, op)(RECORDED - 1)
+        log_ = []
+        client.c = _Recording(client.c, log_)
+        starts = []
+        for op in OPS:
+            starts.append(time.perf_counter())
+            getattr(client, op)(RECORDED)
+            time.sleep(0.3)  # the operation's last events, which the second subscriber may get after the client's
+        client.close()
+        if client.family == "RESTCONF":
+            sse.sock.shutdown(socket.SHUT_RDWR)
+            sse.close()
+        for r in log_:
+            n += 1
+            reply = "reply-%d.http" % n
+            keep = [(h, v) for h, v in r["headers"] if h.lower() not in ("date", "content-length", "transfer-encoding")]
+            with open(os.path.join(root, reply), "wb") as f:
+                f.write(("%d\n" % r["status"] + "".join("%s: %s\n" % hv for hv in keep) + "\n").encode("latin-1") + r["body"])
+            # the events of a write: those after its request and before the next operation's
+            mine = []
+            if r["method"] != "GET":
+                begin = max(t for t in starts if t <= r["t"])
+                end = min([t for t in starts if t > begin] or [float("inf")])
+                mine = [e for t, e in events if begin <= t < end and index.search(e)]
+            ev = "-"
+            if mine:
+                ev = "events-%d.txt" % n
+                with open(os.path.join(root, ev), "w") as f:
+                    f.write("\n\n".join(index.sub("{i}", e) for e in mine) + "\n")
+            routes.append("\t".join([r["method"], index.sub("{i}", r["path"]), r["accept"], reply, ev]))
+        log("  recorded a %s cycle: %d requests, %d events" % (iface, len(log_), len(events)))
+    with open(os.path.join(root, "routes.txt"), "w") as f:
+        f.write("\n".join(routes) + "\n")
+    return len(routes)
+
+
+def rest_floor(res, floor, n_cycles, warmup):
+    """The floor of vrouter's REST and RESTCONF CPU per operation, in the same run: the cycles' requests, by the
+    same clients over a kept connection, answered by the JDK HTTP server with the replies recorded from vrouter
+    (FloorServer.java; RESTCONF's writes also send their recorded events on the subscribed stream)."""
+    cpu = CpuMeter(floor.pid)
+    idx = 1
+    # every interface's warm-up first (they share the server's code), then each one's measured cycles
+    for iface, warm, measured in [(i, warmup, 0) for i in REST_IFACES] + [(i, 5, n_cycles) for i in REST_IFACES]:
+        client = C.make_client(iface, floor, None, notify=True)
+        client.open()
+        for c in range(warm + measured):
+            def row(op, reply, done, cpu_ms, rss, split, c=c):
+                if c >= warm:
+                    res.add("rest_floor", iface=iface, op=op, reply_ms=reply, done_ms=done, cpu_ms=cpu_ms,
+                            cpu_app_ms=split.get("app"), cpu_jit_ms=split.get("jit"))
+            _cycle(client, idx, cpu, row)
+            idx += 1
+        client.close()
+        if not measured:
+            continue
+        v = [r["cpu_ms"] for r in res.tables["rest_floor"] if r["iface"] == iface and r["op"] != "start"]
+        log("  JDK HttpServer floor, %s: %.3f ms CPU per operation (median of create, retrieve, remove)"
+            % (iface, median(v)))
 
 
 def peers(res, snmpd, netconfd, walk_ns, walk_repeat, pre, n_cycles, warmup, workdir):
