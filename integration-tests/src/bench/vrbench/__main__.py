@@ -152,7 +152,7 @@ def run(args):
         def footprint():
             from .peers import FloorPeer, NginxPeer
             readme = start(server("footprint", sim="none"))
-            phases.footprint(res, readme, "bin/vrouter", walks=cfg["footprint_walks"])
+            phases.footprint(res, readme, "bin/vrouter", walks=cfg["footprint_walks"], class_list=class_list)
             nginx = start(NginxPeer(work))
             floor = None
             try:
@@ -167,6 +167,14 @@ def run(args):
             stop(readme)
             plain_jvm = start(server("footprint-defaults", sim="none", defaults=True))
             phases.footprint(res, plain_jvm, "java -jar", walks=cfg["footprint_walks"])
+
+        class_list = os.path.join(work, "footprint-classes.txt")
+
+        def footprint_floor():
+            from .peers import FootprintFloor
+            row = next(r for r in res.tables["footprint"] if r["server"] == "bin/vrouter")
+            phases.footprint_floor(res, lambda *a: start(FootprintFloor(work, args.repo, args.jar, launcher, *a)), stop,
+                                   row, class_list)
 
         def network():
             phases.network(res, start(server("network", sim="none")), cfg["net_n"], work)
@@ -210,6 +218,9 @@ def run(args):
               "replies", rest_floor)
         phase("phase 2: native memory breakdown, 1000 VRs, bin/vrouter and java -jar", native)
         phase("phase 2b: footprint after a mixed workload and walks; REST beside nginx", footprint)
+        if launcher:
+            phase("phase 2c: the footprint's floor: the server's library classes, threads and heap, no vrouter code",
+                  footprint_floor)
         phase("phase 3: network usage (tcpdump on lo)", network)
         phase("phase 4: cycles with the paper's XenServer latencies", paper)
         phase("phase 5: peers (snmpd, netconfd)", peers)
@@ -260,6 +271,7 @@ def main(argv=None):
     fp.add_argument("--label", default="server")
     fp.add_argument("--walks", type=int, default=30)
     fp.add_argument("--env", action="append", default=[], help="NAME=VALUE for the server's environment")
+    fp.add_argument("--floor", action="store_true", help="then the floor: its classes, threads and heap, no vrouter code")
     fp.add_argument("flags", nargs="*", help="JVM flags (after --)")
     n = sub.add_parser("netns", help="the netns driver's figures (issue 10): real VRs on this host")
     n.add_argument("--quick", action="store_true")
@@ -293,11 +305,28 @@ def main(argv=None):
         with tempfile.TemporaryDirectory() as work:
             srv = Server(a.jar, work, a.label, jvm_flags=a.flags, launcher=a.launcher,
                          env=dict(e.split("=", 1) for e in a.env)).start()
+            class_list = os.path.join(work, "classes.txt") if a.floor else None
             try:
-                phases.footprint(res, srv, a.label, walks=a.walks)
+                phases.footprint(res, srv, a.label, walks=a.walks, class_list=class_list)
             finally:
                 srv.stop()
+            if a.floor:
+                from .peers import FootprintFloor
+                repo = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..", ".."))
+                floors = []
+
+                def make(*args):
+                    floors.append(FootprintFloor(work, repo, a.jar, a.launcher, *args))
+                    return floors[-1].start()
+                try:
+                    phases.footprint_floor(res, make, lambda fl: fl.stop(), res.tables["footprint"][0], class_list)
+                finally:
+                    for fl in floors:
+                        fl.stop()
         print(json.dumps(res.tables["footprint"][0]))
+        for table in ("rss_floor", "nmt"):
+            for row in res.tables[table]:
+                print(json.dumps(row))
         return 0
     return run(a) if a.cmd == "run" else walk(a)
 

@@ -222,8 +222,10 @@ def write(out, res, meta):
         L.append("\n![Fig. 9: memory](%s)\n" % figs["fig9"])
     nmt = res.tables.get("nmt", [])
     if nmt:
-        L.append("\nWhere the resident memory goes (JVM Native Memory Tracking, committed, 1,000 VRs, separate servers "
-                 "started with `-XX:NativeMemoryTracking=summary`; the largest categories):\n\n")
+        L.append("\nWhere the resident memory goes (JVM Native Memory Tracking, committed, 1,000 VRs after the footprint's "
+                 "mixed workload, separate servers started with `-XX:NativeMemoryTracking=summary`; floor: the footprint's "
+                 "floor, FootprintFloor, with the same classes, threads and live heap and no vrouter code; the largest "
+                 "categories):\n\n")
         servers = []
         for r in nmt:
             if r["server"] not in servers:
@@ -610,13 +612,14 @@ def closing_note(d, res):
         cls = [r.get("classes") for r in res.tables["memory"] if r.get("classes")]
         fp = {r["server"]: r for r in res.tables.get("footprint", [])}
         readme = fp.get("bin/vrouter")
+        floor_rss = res.tables.get("rss_floor", [])
         L.append("- **Memory.** The whole server as the README starts it (`bin/vrouter`) with 1,000 VRs takes %s after the "
                  "mixed workload (`java -jar` with the JVM's defaults: %s); the 73 MB target (what the paper's REST "
                  "interface alone used) is %s. The floor is not the VRs (%s bytes of heap per VR, see the scale section) "
                  "but the JVM and class metadata: %s MB (Metaspace, class space, symbols, the CDS archive) for the %s "
                  "classes loaded (%s), plus %s MB of committed heap, %s MB of compiled code and %s MB of thread stacks "
                  "(%s threads), and the JVM's own code (libjvm: about 13 MB resident); an empty Java program with the "
-                 "launcher's settings is 34 MB resident on this machine (docs/adr/0004-footprint.md). Getting under "
+                 "launcher's settings is 34 MB resident on this machine (docs/adr/0004-footprint.md).%s Getting under "
                  "73 MB needs fewer and lighter libraries (Jersey and HK2 are the largest) or an ahead-of-time native "
                  "image; the peers (snmpd %s MB, netconfd %s MB) are C processes with a few MB of code each."
                  % ("%s MB" % f(readme["rss_mixed_kb"] / 1024) if readme else "?",
@@ -628,6 +631,9 @@ def closing_note(d, res):
                     f(nmt.get(("plain", "Java Heap"), 0) / 1024),
                     f(nmt.get(("plain", "Code"), 0) / 1024), f(nmt.get(("plain", "Thread"), 0) / 1024),
                     nmt.get(("plain", "threads (count)"), "?"),
+                    (" The floor measured in the same run, a JVM with the same library classes loaded, as many threads "
+                     "and as much live heap and no vrouter code (phase 2c), is %s MB resident." % f(floor_rss[0]["rss_kb"] / 1024))
+                    if floor_rss else "",
                     f(max((w["rss_kb"] for w in res.tables["walks"] if w["agent"] == "snmpd"), default=0) / 1024),
                     f(max((r["rss_kb"] for r in res.tables["peer_cycles"]), default=0) / 1024)))
     # walks
@@ -807,6 +813,39 @@ def _nc_floor_note(floor):
             % f(floor["round_trip_cpu_ms"], 3))
 
 
+CLASS_METADATA = ("Metaspace", "Class", "Symbol", "Shared class space")  # NMT's categories for loaded classes
+
+
+def _nmt_parts(res, server):
+    """Where a process's memory is by NMT (committed MB): class metadata, heap, thread stacks, compiled code."""
+    nmt = {r["category"]: r["committed_kb"] / 1024 for r in res.tables.get("nmt", []) if r["server"] == server}
+    if not nmt:
+        return None
+    return (sum(nmt.get(c, 0) for c in CLASS_METADATA), nmt.get("Java Heap", 0), nmt.get("Thread", 0), nmt.get("Code", 0))
+
+
+def _rss_floor(res, readme):
+    """'; floor ...' of the whole server's RSS line, from phase 2c of the same run (FootprintFloor)."""
+    rf = next((r for r in res.tables.get("rss_floor", []) if r["server"] == readme["server"]), None)
+    if not rf:
+        return ""
+    mb = rf["rss_kb"] / 1024
+    floor, ours = _nmt_parts(res, "floor"), _nmt_parts(res, "plain")
+    where = ""
+    if floor and ours:
+        where = ("; by NMT, of the floor: class metadata %s MB, heap %s, thread stacks %s, compiled code %s (the server "
+                 "after the same workload: %s, %s, %s, %s)" % tuple(f(v) for v in floor + ours))
+    def count(k):
+        v = fl(rf, k)
+        return "?" if math.isnan(v) else "{:,}".format(int(v))
+    return ("; floor %s MB: a JVM started by `bin/vrouter` on the server's jar that loads and initialises the %s library "
+            "and JDK classes the server had loaded after the workload (vrouter's own %s left out; %s made at run time, "
+            "not loadable by name), runs %s threads and holds the server's %s MiB of live heap, and runs no vrouter code "
+            "(FootprintFloor, phase 2c)%s; vrouter itself above it: %s MB"
+            % (f(mb), count("loaded"), count("vrouter_classes"), count("generated"), count("threads"),
+               f(rf["heap_held_bytes"] / 2**20), where, f(readme["rss_mixed_kb"] / 1024 - mb)))
+
+
 def issue16_section(d, res):
     """The targets of issue 16 (footprint and scale), each with this run's figure beside its peer's."""
     L = ["\n## Targets of issue 16: footprint and scale, beside the peers in the same run\n"]
@@ -844,7 +883,7 @@ def issue16_section(d, res):
         plain = fp.get("java -jar")
         rows.append(["whole server as the README starts it, 1,000 VRs, after a mixed workload, RSS < 73 MB", "all",
                      "%s MB (`bin/vrouter`)%s" % (f(mb), "; `java -jar` with the JVM's defaults %s MB" % f(plain["rss_mixed_kb"] / 1024) if plain else ""),
-                     _verdict(mb, TARGET_RSS_MB, "MB") + "; floor: see the footprint section"])
+                     _verdict(mb, TARGET_RSS_MB, "MB") + (_rss_floor(res, readme) or "; floor: see the footprint section")])
     tp = {r["iface"]: r for r in res.tables["throughput"]}
     floor = _nc_floor(res)
     if "NETCONF" in tp:
@@ -932,6 +971,19 @@ def footprint_section(res):
                  f(r["walk_ms"]), f(r["walk_cpu_ms"]), r["threads"], int(fl(r, "classes")), f(r["heap_bytes"] / 2**20)] for r in fp]
         L.append(table(["started as", "VRs", "RSS with the VRs [MB]", "after the mixed workload [MB]", "after the walks [MB]",
                         "walk [ms]", "CPU per walk [ms]", "threads", "classes", "heap after GC [MiB]"], rows))
+    rf = res.tables.get("rss_floor", [])
+    if rf:
+        L.append("\n**The floor** (phase 2c, `integration-tests/src/bench/floor/FootprintFloor.java`): a JVM started by "
+                 "`bin/vrouter` on the server's jar, so with the product's JVM settings, that loads and initialises the "
+                 "library and JDK classes the server above had loaded after the mixed workload (`jcmd VM.class_hierarchy`; "
+                 "vrouter's own left out, and those made at run time cannot be loaded by name), starts idle threads up to "
+                 "the server's count and holds as much live heap as the server had after a full GC, and runs no vrouter "
+                 "code: what a JVM with these libraries in it costs. Where the MB of both are: the NMT table of the memory "
+                 "section (`plain` and `floor`).\n\n")
+        rows = [[r["server"], f(r["rss_kb"] / 1024), r["threads"], r.get("loaded", "?"), r.get("generated", "?"),
+                 r.get("failed", "?"), r["vrouter_classes"], f(r["heap_held_bytes"] / 2**20)] for r in rf]
+        L.append(table(["floor of", "RSS [MB]", "threads", "classes loaded", "made at run time (not loadable)",
+                        "failed to load or initialise", "vrouter's own (left out)", "live heap held [MiB]"], rows))
     nb = res.tables.get("nc_bulk", [])
     if nb:
         L.append("\n**NETCONF, 1,000 entries at once**, vrouter beside yuma123's netconfd (started with `--target=candidate`, "

@@ -34,11 +34,11 @@ def terminate(proc):
             proc.wait(5)
 
 
-def start_floor(cmd, log_path, ready, what):
+def start_floor(cmd, log_path, ready, what, env=None):
     """Starts a floor server from its Java source (compiled first, so allow 90 s) with bin/vrouter's malloc
     arenas, and returns its process once its output says it is ready."""
     proc = subprocess.Popen(cmd, stdout=open(log_path, "w"), stderr=subprocess.STDOUT, start_new_session=True,
-                            env=dict(os.environ, MALLOC_ARENA_MAX="2"))
+                            env=dict(os.environ, MALLOC_ARENA_MAX="2", **(env or {})))
     end = time.time() + 90
     while ready not in open(log_path).read():
         if proc.poll() is not None or time.time() > end:
@@ -325,4 +325,41 @@ class NetconfFloor(JavaFloor):
         self.proc = start_floor(["java"] + LEAN_FLAGS + ["-cp", self.jar, self.source, str(self.port), self.dir],
                                 os.path.join(self.dir, "floor.log"), "listening", "the NETCONF floor")
         log("NETCONF floor up on 127.0.0.1:%d, pid %d" % (self.port, self.proc.pid))
+        return self
+
+
+class FootprintFloor(JavaFloor):
+    """The floor of the whole server's RSS: integration-tests/src/bench/floor/FootprintFloor.java, a JVM that loads
+    and initialises the library and JDK classes the real server had loaded (from a list, vrouter's own left out),
+    runs as many threads and holds as much live heap as it did, and runs no vrouter code. Compiled to a jar whose
+    manifest puts the server's jar on its class path and started through the launcher (bin/vrouter with
+    VROUTER_JAR), so with the product's JVM settings and nothing more: run from source, the JVM would also load
+    javac's classes. jvm_flags go in JAVA_OPTS (Native Memory Tracking)."""
+    name = "footprint floor"
+
+    def __init__(self, workdir, repo, jar, launcher, class_list, threads, heap_bytes, label="floor", jvm_flags=()):
+        self.dir = os.path.join(workdir, "footprint-" + label)
+        shutil.rmtree(self.dir, ignore_errors=True)
+        os.makedirs(self.dir)
+        self.source = os.path.join(repo, "integration-tests", "src", "bench", "floor", "FootprintFloor.java")
+        self.jar, self.launcher, self.jvm_flags = jar, launcher, list(jvm_flags)
+        self.args = [class_list, str(int(threads)), str(int(heap_bytes))]
+        self.proc = None
+
+    def start(self):
+        classes = os.path.join(self.dir, "classes")
+        run(["javac", "-d", classes, self.source])
+        os.symlink(os.path.abspath(self.jar), os.path.join(self.dir, "vrouter.jar"))
+        with open(os.path.join(self.dir, "manifest.txt"), "w") as f:
+            f.write("Class-Path: vrouter.jar\n")
+        jar = os.path.join(self.dir, "floor.jar")
+        run(["jar", "--create", "--file", jar, "--main-class", "FootprintFloor",
+             "--manifest", os.path.join(self.dir, "manifest.txt"), "-C", classes, "."])
+        env = {"VROUTER_JAR": jar}
+        if self.jvm_flags:
+            env["JAVA_OPTS"] = " ".join(self.jvm_flags)
+        self.log_path = os.path.join(self.dir, "floor.log")
+        self.proc = start_floor([self.launcher] + self.args, self.log_path, "ready", "the footprint floor", env=env)
+        self.ready = next(l for l in open(self.log_path) if l.startswith("ready"))
+        log("footprint floor up, pid %d: %s" % (self.proc.pid, self.ready.strip()))
         return self

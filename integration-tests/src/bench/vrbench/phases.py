@@ -18,7 +18,8 @@ class Results:
     def __init__(self):
         self.tables = {k: [] for k in ("cycles", "server_time", "memory", "walks", "network", "peer_cycles",
                                        "scale", "throughput", "nmt", "threads", "classes", "footprint", "nc_bulk",
-                                       "compression", "rest_peer", "snmp_floor", "nc_floor", "rest_floor")}
+                                       "compression", "rest_peer", "snmp_floor", "nc_floor", "rest_floor",
+                                       "rss_floor")}
         self.notes = []
 
     def add(self, table, **row):
@@ -527,35 +528,53 @@ def netconf_floor(res, floor, workers, k, single=1000, reps=3):
         "fsync %.2f ms" % (res.tables["nc_floor"][-2]["per_s"], workers, server_ms, median(took)))
 
 
-def native_memory(res, jar, workdir, label, flags, n, launcher=None):
-    """Where the resident memory goes: the JVM's Native Memory Tracking summary (committed KiB by
-    category) of a server with n VRs. A separate server, since tracking itself costs a little memory."""
+def nmt_summary(pid):
+    """The JVM's Native Memory Tracking summary of a process started with -XX:NativeMemoryTracking=summary:
+    committed KiB by category, with the JVM's total, the kernel's RSS and the number of threads beside."""
     import re
     import subprocess
+    out = subprocess.run(["jcmd", str(pid), "VM.native_memory", "summary"], capture_output=True, text=True,
+                         timeout=60).stdout
+    got = {}
+    threads = len(os.listdir("/proc/%d/task" % pid))
+    rss = rss_kb(pid)
+    for m in re.finditer(r"^-\s+(.+?) \(reserved=(\d+)KB, committed=(\d+)KB\)", out, re.M):
+        got[m.group(1).strip()] = int(m.group(3))
+    t = re.search(r"Total: reserved=(\d+)KB, committed=(\d+)KB", out)
+    if t:
+        got["Total (JVM's view)"] = int(t.group(2))
+    got["RSS (kernel's view)"] = rss
+    got["threads (count)"] = threads
+    return got
+
+
+def loaded_class_names(pid):
+    """The classes a JVM has loaded (`jcmd VM.class_hierarchy`), by binary name; a class made at run time (a
+    lambda's, a proxy) keeps the name it was given, which no class loader can find."""
+    import re
+    import subprocess
+    hier = subprocess.run(["jcmd", str(pid), "VM.class_hierarchy"], capture_output=True, text=True, timeout=60).stdout
+    return [m.group(1) for m in re.finditer(r"^[|\s-]*([\w.$]+)/", hier, re.M)]
+
+
+def native_memory(res, jar, workdir, label, flags, n, launcher=None):
+    """Where the resident memory goes: the JVM's Native Memory Tracking summary (committed KiB by
+    category) of a server with n VRs, after the footprint phase's mixed workload. A separate server, since
+    tracking itself costs a little memory."""
     srv = Server(jar, workdir, label + "-nmt", jvm_flags=list(flags) + ["-XX:NativeMemoryTracking=summary"], sim="none",
                  launcher=launcher)
     srv.start()
     try:
         srv.populate(n)
+        mixed_workload(srv)
         time.sleep(1)
         srv.heap_used(gc=True)
-        out = subprocess.run(["jcmd", str(srv.pid), "VM.native_memory", "summary"], capture_output=True, text=True,
-                             timeout=60).stdout
-        threads = len(os.listdir("/proc/%d/task" % srv.pid))
-        rss = srv.rss_kb()
-        for m in re.finditer(r"^-\s+(.+?) \(reserved=(\d+)KB, committed=(\d+)KB\)", out, re.M):
-            res.add("nmt", server=label, vrs=n, category=m.group(1).strip(), committed_kb=int(m.group(3)))
-        t = re.search(r"Total: reserved=(\d+)KB, committed=(\d+)KB", out)
-        if t:
-            res.add("nmt", server=label, vrs=n, category="Total (JVM's view)", committed_kb=int(t.group(2)))
-        res.add("nmt", server=label, vrs=n, category="RSS (kernel's view)", committed_kb=rss)
-        res.add("nmt", server=label, vrs=n, category="threads (count)", committed_kb=threads)
+        for category, kb in nmt_summary(srv.pid).items():
+            res.add("nmt", server=label, vrs=n, category=category, committed_kb=kb)
         if label == "plain":
-            hier = subprocess.run(["jcmd", str(srv.pid), "VM.class_hierarchy"], capture_output=True, text=True,
-                                  timeout=60).stdout
             counts = {}
-            for m in re.finditer(r"^[|\s-]*([\w.$]+)/", hier, re.M):
-                lib = library_of(m.group(1))
+            for name in loaded_class_names(srv.pid):
+                lib = library_of(name)
                 counts[lib] = counts.get(lib, 0) + 1
             for lib, c in sorted(counts.items(), key=lambda kv: -kv[1]):
                 res.add("classes", library=lib, classes=c)
@@ -580,14 +599,9 @@ def library_of(cls):
     return "other"
 
 
-def footprint(res, server, label, n=1000, walks=30, per_iface=20):
-    """The whole server's resident memory as it is started: with n VRs, then after a mixed workload
-    (creations and removals over every interface, SNMP walks of vmTable, NETCONF get-configs of every
-    entry, REST lists and RESTCONF GETs of every VR), then after `walks` more GETBULK walks of vmTable, which must leave
-    no memory behind."""
-    server.populate(n)
-    time.sleep(1)
-    rss_start = server.rss_kb()
+def mixed_workload(server, per_iface=20):
+    """The footprint's mixed workload: creations and removals over every interface, SNMP walks of vmTable,
+    NETCONF get-configs of every entry, REST lists and RESTCONF GETs of every VR."""
     idx = 900000
     for client in C.all_clients(server, None, notify=False):
         client.open()
@@ -609,8 +623,21 @@ def footprint(res, server, label, n=1000, walks=30, per_iface=20):
             C.RestClient(server, fmt=fmt).list_all()
             C.RestconfClient(server, notify=False, fmt=fmt).list_all()
     nc.close()
+    return session
+
+
+def footprint(res, server, label, n=1000, walks=30, per_iface=20, class_list=None):
+    """The whole server's resident memory as it is started: with n VRs, then after a mixed workload
+    (creations and removals over every interface, SNMP walks of vmTable, NETCONF get-configs of every
+    entry, REST lists and RESTCONF GETs of every VR), then after `walks` more GETBULK walks of vmTable, which must leave
+    no memory behind. class_list: a file to write the classes it then has loaded to, one a line (for the floor)."""
+    server.populate(n)
+    time.sleep(1)
+    rss_start = server.rss_kb()
+    session = mixed_workload(server, per_iface)
     time.sleep(1)
     rss_mixed = server.rss_kb()
+    threads_mixed = len(os.listdir("/proc/%d/task" % server.pid))  # the workload's threads end when idle a while
     cpu = CpuMeter(server.pid)
     t0 = time.perf_counter()
     for _ in range(walks):
@@ -623,9 +650,43 @@ def footprint(res, server, label, n=1000, walks=30, per_iface=20):
     heap = server.heap_used(gc=True)
     res.add("footprint", server=label, cmd=" ".join(server.cmd[:3]), vrs=n, rss_start_kb=rss_start,
             rss_mixed_kb=rss_mixed, rss_walks_kb=rss_walks, walks=walks, walk_ms=dt * 1000 / walks,
-            walk_cpu_ms=cpu_ns / 1e6 / walks, threads=threads, classes=server.classes_loaded(), heap_bytes=heap)
+            walk_cpu_ms=cpu_ns / 1e6 / walks, threads=threads, classes=server.classes_loaded(), heap_bytes=heap,
+            threads_mixed=threads_mixed)
+    if class_list:
+        with open(class_list, "w") as f:
+            f.write("\n".join(loaded_class_names(server.pid)) + "\n")
     log("  footprint %s: RSS %.1f MB with %d VRs, %.1f MB after the mixed workload, %.1f MB after %d walks "
         "(%d threads)" % (label, rss_start / 1024, n, rss_mixed / 1024, rss_walks / 1024, walks, threads))
+
+
+def footprint_floor(res, make_floor, stop, server_row, class_list):
+    """The floor of the whole server's RSS, in the same run: FootprintFloor (peers.py) loading and initialising
+    the classes the server had loaded after the mixed workload (vrouter's own left out), running as many threads
+    as the server had when its RSS was read after the workload and holding as much live heap as it had after a
+    full GC, with no vrouter code. Once as it is, for its RSS, and once
+    with Native Memory Tracking, for where the MB are (nmt rows of server "floor").
+    make_floor(list, threads, heap, label, flags) returns a started floor, stop(floor) stops it."""
+    import re
+    names = [n for n in open(class_list).read().split() if library_of(n) != "vrouter itself"]
+    own = os.path.join(os.path.dirname(class_list), "floor-classes.txt")
+    with open(own, "w") as f:
+        f.write("\n".join(names) + "\n")
+    threads = server_row.get("threads_mixed", server_row["threads"])
+    floor = make_floor(own, threads, server_row["heap_bytes"], "floor", ())
+    time.sleep(1)
+    rss = rss_kb(floor.pid)
+    floor_threads = len(os.listdir("/proc/%d/task" % floor.pid))
+    got = dict(zip(("loaded", "generated", "failed"), map(int, re.findall(r"(\d+) (?:classes loaded|generated|failed)", floor.ready))))
+    stop(floor)
+    nmt = make_floor(own, threads, server_row["heap_bytes"], "floor-nmt", ["-XX:NativeMemoryTracking=summary"])
+    time.sleep(1)
+    for category, kb in nmt_summary(nmt.pid).items():
+        res.add("nmt", server="floor", vrs=server_row["vrs"], category=category, committed_kb=kb)
+    stop(nmt)
+    res.add("rss_floor", server=server_row["server"], rss_kb=rss, threads=floor_threads, classes_listed=len(names),
+            vrouter_classes=len(open(class_list).read().split()) - len(names), heap_held_bytes=server_row["heap_bytes"],
+            **got)
+    log("  footprint floor: RSS %.1f MB (%d threads; %s)" % (rss / 1024, floor_threads, floor.ready.strip()))
 
 
 def nc_thousand(client, pid, n, reps, candidate=True, base=800000, pids=lambda: (), settle=lambda op: None):
