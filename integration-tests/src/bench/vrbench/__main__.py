@@ -25,7 +25,7 @@ MODES = {
                   net_n=[1, 8, 64], walk_ns=[100, 1000], walk_repeat=3, peer_pre=[0], peer_cycles=8,
                   scale=10000, workers=4, scale_k=25, listall_reps=1, snmp_budget=8, footprint_walks=5,
                   wrk_seconds=3, bulk_reps=2, compression_reps=1, floor_reps=1),
-    "full": dict(cycles=30, warmup=(150, 20), pre=[0, 10, 100, 1000], paper_cycles=30,
+    "full": dict(cycles=30, warmup=(400, 20), pre=[0, 10, 100, 1000], paper_cycles=30,
                  net_n=[1, 2, 4, 8, 16, 32, 64], walk_ns=[10, 100, 1000], walk_repeat=30, peer_pre=[0, 100],
                  peer_cycles=30, scale=10000, workers=4, scale_k=250, listall_reps=3, snmp_budget=20, footprint_walks=30,
                  wrk_seconds=10, bulk_reps=5, compression_reps=3, floor_reps=3),

@@ -302,8 +302,9 @@ METHOD = """
   issue 14): the same `http.client`, `application/yang-data+xml` and `+json`. All on 127.0.0.1,
   client and server on the same machine, as in the paper.
 - **Cycles** (paper IV-B): create, start, retrieve, remove one VR; %(cycles)d measured cycles per interface and
-  point, after %(warmup)s warm-up cycles (the JVM compiles the hot paths during the first ones; the paper's C agents
-  had no such phase), at 0…N pre-existing running VRs. Each interface keeps one session open during its cycles
+  point, after %(warmup)s warm-up cycles (the JVM compiles the hot paths during the first ones: the launcher's C1-only JIT compiles
+  a method after a few hundred calls, and 150 warm-up cycles still left REST's first point partly interpreted, ADR 0004;
+  the paper's C agents had no such phase), at 0…N pre-existing running VRs. Each interface keeps one session open during its cycles
   (an SNMP session, an SSH connection with a NETCONF session subscribed to notifications, an HTTP keep-alive
   connection, for RESTCONF beside a second one reading the NETCONF stream as server-sent events); the network measurement below counts the session set-up and tear-down the paper's one-shot
   commands paid.
