@@ -154,7 +154,7 @@ final class Notifier implements AutoCloseable {
 
     /** The VR's vmUUID now, remembered for its vmDeleted; the last one seen when the VR is gone. */
     private String currentUuid(int vmIndex) {
-        String uuid = service.get(vmIndex).map(vr -> vr.vmEntry.vmUUID).orElse(null);
+        String uuid = service.uuid(vmIndex).orElse(null);
         if (uuid == null) return uuids.get(vmIndex);
         uuids.put(vmIndex, uuid);
         return uuid;

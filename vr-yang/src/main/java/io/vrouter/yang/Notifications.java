@@ -1,7 +1,6 @@
 package io.vrouter.yang;
 
 import io.vrouter.core.model.OperState;
-import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.service.VirtualRouterService;
 import java.util.Locale;
@@ -36,10 +35,6 @@ public final class Notifications {
         }
     }
 
-    private static String uuid(VirtualRouter v) {
-        return v.vmEntry == null ? null : v.vmEntry.vmUUID;
-    }
-
     /** The notification's content element (what follows eventTime), or empty. */
     public static Optional<DataNode> content(VrEvent e, VirtualRouterService service, Map<Integer, String> uuids) {
         if (!service.perVmNotificationsEnabled()) return Optional.empty();
@@ -48,7 +43,7 @@ public final class Notifications {
             if (e.type == VrEvent.Type.DELETED) {
                 uuid = uuids.get(e.vmIndex);
             } else {
-                uuid = service.get(e.vmIndex).map(Notifications::uuid).orElse(null);
+                uuid = service.uuid(e.vmIndex).orElse(null);
                 if (uuid != null) uuids.put(e.vmIndex, uuid);
             }
             DataNode.Inner body = DataNode.inner(Ns.VMM, n);

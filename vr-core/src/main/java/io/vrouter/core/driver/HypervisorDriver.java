@@ -72,6 +72,15 @@ public interface HypervisorDriver extends AutoCloseable {
     /** The VM's current state as the host reports it, or empty when there is no such VM. */
     Optional<VmRuntime> inspect(int vmIndex);
 
+    /**
+     * The VM's vmUUID as {@link #inspect} reports it, or empty when there is no such VM (or the host
+     * reports none): for readers that need only that (every notification carries it), which a driver
+     * can answer without building the VM's whole state.
+     */
+    default Optional<String> uuid(int vmIndex) {
+        return inspect(vmIndex).map(vm -> vm.entry().vmUUID);
+    }
+
     /** Every VM on the host that carries our vmIndex marker, for reconciliation at start-up. */
     List<VmRuntime> list() throws DriverException;
 

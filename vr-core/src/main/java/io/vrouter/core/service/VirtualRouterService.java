@@ -326,6 +326,14 @@ public final class VirtualRouterService implements AutoCloseable {
         return storeVersion;
     }
 
+    /**
+     * The VR's vmUUID as {@link #get} shows it (empty when there is no such VR, or the host has no
+     * VM for it), without building the rest of the view: every notification carries it.
+     */
+    public Optional<String> uuid(int vmIndex) {
+        return routers.containsKey(vmIndex) ? driver.uuid(vmIndex) : Optional.empty();
+    }
+
     /** The configured row only, without asking the driver: cheap, for interfaces that need just that. */
     public Optional<VmConfigEntry> getConfig(int vmIndex) {
         VrRecord r = routers.get(vmIndex);

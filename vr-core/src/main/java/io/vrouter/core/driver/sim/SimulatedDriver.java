@@ -255,6 +255,12 @@ public final class SimulatedDriver implements HypervisorDriver {
     }
 
     @Override
+    public Optional<String> uuid(int vmIndex) {
+        SimVm vm = vms.get(vmIndex);
+        return vm == null ? Optional.empty() : Optional.of(vm.uuid());
+    }
+
+    @Override
     public List<VmRuntime> list() {
         long now = System.currentTimeMillis();
         List<VmRuntime> out = new ArrayList<>(vms.size());
