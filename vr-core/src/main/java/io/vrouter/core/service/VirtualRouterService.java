@@ -430,7 +430,7 @@ public final class VirtualRouterService implements AutoCloseable {
      * VR) fails with a {@link ChangeFailedException}.
      */
     public Applied apply(ChangeSet set) {
-        Applied applied = accept(set);
+        Applied applied = accept(set, true);
         applied.awaitDurable();
         return applied;
     }
@@ -444,6 +444,14 @@ public final class VirtualRouterService implements AutoCloseable {
      * up to one flush before it is durable; a crash in that moment loses it as if never asked for.
      */
     public Applied accept(ChangeSet set) {
+        return accept(set, false);
+    }
+
+    /**
+     * @param callerSyncs the caller makes the record durable at once ({@link #apply}), and with it
+     *     lets the set's work start: no worker is woken just to wait for the same flush (issue 16)
+     */
+    private Applied accept(ChangeSet set, boolean callerSyncs) {
         if (set == null || set.isEmpty()) throw new ValidationException("body", "nothing to change");
         synchronized (writeLock) {
             conditions(set);
@@ -454,11 +462,19 @@ public final class VirtualRouterService implements AutoCloseable {
             List<Accepted> accepted = new ArrayList<>(run.targets.size());
             for (Target t : run.targets) accepted.add(accepted(run, t.record()));
             // (thenRunAsync, not runAsync: a pool shut down fails the future instead of throwing here)
-            schedule(run, CompletableFuture.completedFuture(null).thenRunAsync(() -> store.sync(record), workers));
+            CompletableFuture<Void> durable = callerSyncs ? new CompletableFuture<>()
+                    : CompletableFuture.completedFuture(null).thenRunAsync(() -> store.sync(record), workers);
+            schedule(run, durable);
             // the set's events (numbered up to here) are delivered once it is durable, or earlier by another publisher
             long lastEvent = events.sequenceNow();
             return new Applied(accepted, run.outcome, () -> {
-                store.sync(record);
+                try {
+                    store.sync(record);
+                } catch (RuntimeException e) {
+                    durable.completeExceptionally(e);
+                    throw e;
+                }
+                durable.complete(null);
                 events.deliver(lastEvent);
             });
         }
