@@ -17,6 +17,8 @@ public final class XmlOut implements AutoCloseable {
     private static final XMLOutputFactory FACTORY = XMLOutputFactory.newFactory();
 
     private final XMLStreamWriter w;
+    /** The stream under {@link #w} when writing to one (then {@link #raw} can add bytes), else null. */
+    private final OutputStream stream;
     /** Open elements: their namespace, whether their start tag is written, and what to write first. */
     private final Deque<Open> open = new ArrayDeque<>();
     /** While a prologue runs: the namespace of the element it writes into. */
@@ -38,6 +40,7 @@ public final class XmlOut implements AutoCloseable {
     public XmlOut(OutputStream out) {
         try {
             this.w = FACTORY.createXMLStreamWriter(out, "UTF-8");
+            this.stream = out;
         } catch (XMLStreamException e) {
             throw new IllegalStateException(e);
         }
@@ -46,6 +49,7 @@ public final class XmlOut implements AutoCloseable {
     public XmlOut(Result result) {
         try {
             this.w = FACTORY.createXMLStreamWriter(result);
+            this.stream = null;
         } catch (XMLStreamException e) {
             throw new IllegalStateException(e);
         }
@@ -225,6 +229,38 @@ public final class XmlOut implements AutoCloseable {
             leaf(ns, e.getLocalName(), value);
         } else {
             leaf(ns, e.getLocalName(), value, prefix, prefixNs, attribute, "true");
+        }
+    }
+
+    /**
+     * Writes {@code xml}, UTF-8 encoded elements already made, as the next content of the innermost
+     * element, when this writes to a stream and that element is in namespace {@code ns} (so the
+     * elements' own namespace is inherited, as {@code xml} assumes). Returns false, writing nothing,
+     * otherwise: the caller then writes the elements itself.
+     */
+    public boolean raw(String ns, byte[] xml) {
+        if (stream == null || prologueNs != null || !ns.equals(currentNs())) return false;
+        materialize();
+        try {
+            w.writeCharacters("");  // ends the start tag the writer keeps open for attributes
+            w.flush();
+            stream.write(xml);
+        } catch (XMLStreamException | java.io.IOException e) {
+            throw new XmlWriteException(e);
+        }
+        return true;
+    }
+
+    /** Appends {@code text} as element content, escaped as the JDK's writer does: &amp;, &lt; and &gt;. */
+    public static void escape(StringBuilder b, String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '&' -> b.append("&amp;");
+                case '<' -> b.append("&lt;");
+                case '>' -> b.append("&gt;");
+                default -> b.append(c);
+            }
         }
     }
 
