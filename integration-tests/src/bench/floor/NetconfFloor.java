@@ -23,17 +23,31 @@ import org.apache.sshd.server.subsystem.SubsystemFactory;
  * NETCONF server sets it up (a generated host key, password login, TCP_NODELAY, the subsystem
  * "netconf" on a thread of its own), answering every rpc with a fixed {@code <ok/>} and doing nothing
  * else: no XML parsing, no datastore, no journal, no events. What a client's request costs here is what
- * the SSH transport and RFC 6242 framing cost, with none of vrouter's code.
+ * the SSH transport and RFC 6242 framing cost, with none of vrouter's code. A get-config is answered
+ * with the bytes vrouter's get-config of vmConfigTable gives for ENTRIES VRs (800000 on, as the
+ * benchmark creates them, every column at its default), made once, sent in vrouter's 16 KiB chunks: what
+ * sending that reply costs MINA SSHD.
  *
  * <p>Run by the benchmark (vrbench) from this source file, on the classpath of the packaged server
- * (for its copy of MINA SSHD, the same version): {@code java -cp vrouter.jar NetconfFloor.java PORT DIR}.
+ * (for its copy of MINA SSHD, the same version): {@code java -cp vrouter.jar NetconfFloor.java PORT DIR [ENTRIES]}.
  * It prints "listening" once it accepts connections and runs until killed.
  */
 public final class NetconfFloor {
     private static final String BASE = "urn:ietf:params:xml:ns:netconf:base:1.0";
     private static final Pattern MESSAGE_ID = Pattern.compile("message-id\\s*=\\s*[\"']([^\"']*)[\"']");
+    private static final String VMM = "urn:ietf:params:xml:ns:yang:smiv2:NEW-VMM-MIB";
+    /** The content of a get-config's rpc-reply: vmConfigTable as vrouter writes it. */
+    private static byte[] configData = new byte[0];
 
     public static void main(String[] args) throws Exception {
+        StringBuilder data = new StringBuilder("<data><NEW-VMM-MIB xmlns=\"" + VMM + "\"><vmConfigTable>");
+        for (int i = 800000; i < 800000 + (args.length > 2 ? Integer.parseInt(args[2]) : 1000); i++) {
+            data.append("<vmConfigEntry><vmIndex>").append(i).append("</vmIndex><vmName>vr-").append(i)
+                    .append("</vmName><vmAdminState>running</vmAdminState><vmConfigTemplate>vyos</vmConfigTemplate>"
+                            + "<vmConfigCpuNumber>1</vmConfigCpuNumber><vmConfigMemory>512</vmConfigMemory>"
+                            + "<vmConfigAutoStart>false</vmConfigAutoStart></vmConfigEntry>");
+        }
+        configData = data.append("</vmConfigTable></NEW-VMM-MIB></data>").toString().getBytes(StandardCharsets.UTF_8);
         SshServer sshd = SshServer.setUpDefaultServer();
         sshd.setHost("127.0.0.1");
         sshd.setPort(Integer.parseInt(args[0]));
@@ -109,8 +123,14 @@ public final class NetconfFloor {
                 chunked = hello.contains("urn:ietf:params:netconf:base:1.1");
                 for (String rpc = next(); rpc != null; rpc = next()) {
                     Matcher m = MESSAGE_ID.matcher(rpc);
-                    send("<rpc-reply xmlns=\"" + BASE + "\"" + (m.find() ? " message-id=\"" + m.group(1) + "\"" : "")
-                            + "><ok/></rpc-reply>");
+                    String start = "<rpc-reply xmlns=\"" + BASE + "\""
+                            + (m.find() ? " message-id=\"" + m.group(1) + "\"" : "") + ">";
+                    if (rpc.contains("get-config")) {
+                        send(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>" + start).getBytes(StandardCharsets.UTF_8), configData,
+                                "</rpc-reply>".getBytes(StandardCharsets.UTF_8));
+                    } else {
+                        send(start + "<ok/></rpc-reply>");
+                    }
                     if (rpc.contains("close-session")) break;
                 }
             } catch (IOException e) {
@@ -121,10 +141,20 @@ public final class NetconfFloor {
         }
 
         private void send(String message) throws IOException {
-            byte[] b = message.getBytes(StandardCharsets.UTF_8);
+            send(message.getBytes(StandardCharsets.UTF_8));
+        }
+
+        /** One message of these parts, in chunks of at most 16 KiB as vrouter's MessageWriter sends them. */
+        private void send(byte[]... parts) throws IOException {
+            ByteArrayOutputStream whole = new ByteArrayOutputStream();
+            for (byte[] p : parts) whole.write(p);
+            byte[] b = whole.toByteArray();
             if (chunked) {
-                out.write(("\n#" + b.length + "\n").getBytes(StandardCharsets.US_ASCII));
-                out.write(b);
+                for (int off = 0; off < b.length; off += 16384) {
+                    int n = Math.min(16384, b.length - off);
+                    out.write(("\n#" + n + "\n").getBytes(StandardCharsets.US_ASCII));
+                    out.write(b, off, n);
+                }
                 out.write("\n##\n".getBytes(StandardCharsets.US_ASCII));
             } else {
                 out.write(b);

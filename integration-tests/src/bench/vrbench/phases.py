@@ -19,7 +19,7 @@ class Results:
         self.tables = {k: [] for k in ("cycles", "server_time", "memory", "walks", "network", "peer_cycles",
                                        "scale", "throughput", "nmt", "threads", "classes", "footprint", "nc_bulk",
                                        "compression", "rest_peer", "snmp_floor", "nc_floor", "rest_floor",
-                                       "rss_floor")}
+                                       "rss_floor", "nc_bytes")}
         self.notes = []
 
     def add(self, table, **row):
@@ -168,11 +168,108 @@ def network(res, server, ns_list, workdir, clients=None):
                         cap.window((client.name, form, op, n), lambda: fn(op, ids))
                         time.sleep(0.15)  # the simulated driver completes the work before the next operation
             log("  network: %s done" % client.name)
-    for (iface, form, op, n), (b, p) in cap.totals().items():
+        n = max(ns_list)
+        for client in [c for c in clients if isinstance(c, C.NetconfClient)]:
+            for r in range(3):
+                ids = list(range(idx, idx + n))
+                idx += n
+                nc_batch_parts(res, cap, client, ids, r)
+                cap.quiet(lambda: client.batch("remove", ids))
+                time.sleep(0.15)
+    tot = cap.totals()
+    for row in res.tables["nc_bytes"]:
+        row["bytes_tcp_ip"] = tot[row.pop("label")][0] - sum(v for k, v in row.items() if k.startswith("bytes_"))
+    for (iface, form, op, n, *_), (b, p) in tot.items():
+        if form == "parts":  # nc_batch_parts' windows
+            continue
         res.add("network", iface=iface, form=form, op=op, vrs=n, bytes=b, packets=p, bytes_per_vr=b / n)
     if cap.dropped:
         res.notes.append("tcpdump dropped %d packets in the network phase" % cap.dropped)
     os.remove(path)
+
+
+class SshBytes:
+    """The SSH stream of ncclient's sessions message by message, as paramiko's packetizer writes and reads
+    each (bytes on the TCP stream: length, padding and MAC included), while a recording is on. What the
+    channel carries is told by the phase the client is in (connecting: the hellos; then the edit-config
+    and its reply; then close-session and its reply)."""
+    current = None
+
+    def __init__(self):
+        self.phase = "connect"
+        self.parts = {}
+        self.banner_out = 0
+
+    def add(self, cmd, n):
+        if cmd in (94, 95):  # channel data
+            part = {"connect": "hellos", "edit": "edit", "close": "close"}[self.phase]
+        elif cmd in (5, 6) or 50 <= cmd <= 79:
+            part = "ssh_auth"
+        elif cmd >= 80 or cmd == 1:  # global requests, the channel's open, requests, window, close; disconnect
+            part = "ssh_channel"
+        else:  # ignore, debug, ext-info, the key exchange's messages
+            part = "ssh_kex"
+        self.parts[part] = self.parts.get(part, 0) + n
+
+    @classmethod
+    def install(cls):
+        from paramiko.packet import Packetizer
+        if getattr(Packetizer, "vrbench_counted", False):
+            return
+        Packetizer.vrbench_counted = True
+        write_all, read_all, send, read = (Packetizer.write_all, Packetizer.read_all, Packetizer.send_message,
+                                           Packetizer.read_message)
+
+        def counted_write(self, out):
+            self.vrbench_out = getattr(self, "vrbench_out", 0) + len(out)
+            return write_all(self, out)
+
+        def counted_read(self, n, check_rekey=False):
+            data = read_all(self, n, check_rekey)
+            self.vrbench_in = getattr(self, "vrbench_in", 0) + len(data)
+            return data
+
+        def counted_send(self, data):
+            rec, before = cls.current, getattr(self, "vrbench_out", 0)
+            if rec is not None and before and not rec.parts:
+                rec.banner_out = before  # the version line, written before the first packet
+            send(self, data)
+            if rec is not None:
+                rec.add(data.asbytes()[0], self.vrbench_out - before)
+
+        def counted_receive(self):
+            rec, before = cls.current, getattr(self, "vrbench_in", 0)
+            cmd, msg = read(self)
+            if rec is not None:
+                rec.add(cmd, self.vrbench_in - before)
+            return cmd, msg
+
+        Packetizer.write_all, Packetizer.read_all = counted_write, counted_read
+        Packetizer.send_message, Packetizer.read_message = counted_send, counted_receive
+
+
+def nc_batch_parts(res, cap, client, ids, rep):
+    """One batch creation as the network phase makes it (a session, one edit-config creating the VRs,
+    close-session), with its bytes on the wire taken apart: the SSH stream by message (SshBytes), the
+    TCP/IP headers as what the capture saw beyond that stream."""
+    SshBytes.install()
+    rec = SshBytes.current = SshBytes()
+    label = (client.name, "parts", "create", len(ids), rep)
+
+    def run():
+        m = client.connect()
+        rec.parts["ssh_kex"] = rec.parts.get("ssh_kex", 0) + rec.banner_out + len(m._session._transport.remote_version) + 2
+        rec.phase = "edit"
+        m.edit_config(target="running", config=C.nc_config(
+            "<vmConfigTable>%s</vmConfigTable>" % "".join(C.nc_entry(i, None) for i in ids)))
+        rec.phase = "close"
+        m.close_session()
+    try:
+        cap.window(label, run, settle=0.3)
+    finally:
+        SshBytes.current = None
+    res.add("nc_bytes", iface=client.name, vrs=len(ids), rep=rep, label=label,
+            **{"bytes_" + k: v for k, v in sorted(rec.parts.items())})
 
 
 def snmp_floor(res, floor, traps, n_cycles, warmup, walk_repeat, workdir):
@@ -482,7 +579,8 @@ def netconf_floor(res, floor, workers, k, single=1000, reps=3):
     """The floor of a NETCONF request on this machine: the same ncclient clients against NetconfFloor (Apache
     MINA SSHD set up as vrouter's NETCONF server, answering every rpc with a fixed <ok/>, no vrouter code).
     One client's round trips (the floor server's CPU and the client's per request), then the 4-client
-    creations of the throughput measurement, as often as asked (medians in the report)."""
+    creations of the throughput measurement, as often as asked (medians in the report); then the
+    get-config of 1,000 entries of the netconf-bulk phase, answered with vrouter's bytes for it."""
     client = C.NetconfClient(floor, None, notify=False)
     client.open()
     for i in range(single):  # warm-up: the JIT compiles the round trip's code
@@ -509,6 +607,10 @@ def netconf_floor(res, floor, workers, k, single=1000, reps=3):
         res.add("nc_floor", what="%d clients, creations" % workers, clients=workers, cores=os.cpu_count(), requests=workers * k,
                 per_s=workers * k / (t1 - t0), server_cpu_ms=cpu.sample() / 1e6 / (2 * workers * k),
                 client_cpu_ms=sum(s[3] for s in spans) * 1000 / (workers * k))
+    # A get-config of 1,000 entries as the netconf-bulk phase makes it, answered with vrouter's bytes for it.
+    for row in nc_thousand(C.NetconfClient(floor, None, notify=False), floor.pid, 1000, max(reps, 5), candidate=False):
+        if row["op"] == "get-config":
+            res.add("nc_bulk", agent="floor", entries=1000, **row)
     # What every durable write waits for besides: the journal's fsync on the data directory's disk.
     path = os.path.join(floor.dir, "fsync-probe")
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
