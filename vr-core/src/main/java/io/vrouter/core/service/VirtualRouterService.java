@@ -470,7 +470,8 @@ public final class VirtualRouterService implements AutoCloseable {
             return new Applied(accepted, run.outcome, () -> {
                 try {
                     store.sync(record);
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | Error e) {
+                    // never leave the set's lanes waiting on a record whose sync ended in an error
                     durable.completeExceptionally(e);
                     throw e;
                 }
