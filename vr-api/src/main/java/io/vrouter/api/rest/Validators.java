@@ -3,7 +3,6 @@ package io.vrouter.api.rest;
 import io.vrouter.core.service.PreconditionFailedException;
 import io.vrouter.core.service.ValidationException;
 import io.vrouter.core.service.Version;
-import jakarta.ws.rs.core.EntityTag;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import java.time.Instant;
@@ -13,7 +12,6 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Date;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Predicate;
@@ -37,22 +35,14 @@ public final class Validators {
     private Validators() {
     }
 
-    public static EntityTag strong(Version v) {
-        return new EntityTag(v.tag());
-    }
-
-    public static EntityTag weak(Version v) {
-        return new EntityTag(v.tag(), true);
-    }
-
     /** HTTP dates have whole seconds: compared with If-Modified-Since as sent. */
-    public static Date lastModified(Version v) {
-        return Date.from(v.modified().truncatedTo(ChronoUnit.SECONDS));
+    private static Instant lastModified(Version v) {
+        return v.modified().truncatedTo(ChronoUnit.SECONDS);
     }
 
     /**
      * The response's ETag (weak or strong) and Last-Modified of {@code v}, set as the header lines
-     * they are: Jersey turns an EntityTag or a Date into text on every response through a lookup of
+     * they are: Jersey would turn an EntityTag or a Date into text on every response through a lookup of
      * its header delegates, a localised message made in advance and a SimpleDateFormat (a tenth of
      * the CPU of a GET of one VR).
      */
@@ -84,22 +74,23 @@ public final class Validators {
      * A read under If-Match (or If-Unmodified-Since, when {@code unmodifiedSince}), If-None-Match and
      * If-Modified-Since (RFC 9110 §13.2.2, in that order): the 304 to answer, with its validators, or
      * null when the representation is to be sent. A failed If-Match or If-Unmodified-Since is a 412.
+     * {@code weak}: the representation's ETag is weak (REST's lists), so no tag an If-Match lists matches it.
      */
-    public static Response notModified(HttpHeaders headers, EntityTag tag, Version v, boolean unmodifiedSince) {
-        Predicate<Version> holds = condition(headers, tag.isWeak(), unmodifiedSince);
+    public static Response notModified(HttpHeaders headers, boolean weak, Version v, boolean unmodifiedSince) {
+        Predicate<Version> holds = condition(headers, weak, unmodifiedSince);
         if (holds != null && !holds.test(v)) throw changed();
         List<String> noneMatch = headers.getRequestHeader(HttpHeaders.IF_NONE_MATCH);
         if (noneMatch != null && !noneMatch.isEmpty()) {
             // Weak comparison: W/ or not, the opaque tags are compared.
             String value = String.join(",", noneMatch).trim();
-            if (value.equals("*")) return notModified(v, tag.isWeak());
+            if (value.equals("*")) return notModified(v, weak);
             for (String[] t : tags(HttpHeaders.IF_NONE_MATCH, value)) {
-                if (t[1].equals(v.tag())) return notModified(v, tag.isWeak());
+                if (t[1].equals(v.tag())) return notModified(v, weak);
             }
             return null;
         }
         Instant since = date(headers.getHeaderString(HttpHeaders.IF_MODIFIED_SINCE));
-        return since != null && !lastModified(v).toInstant().isAfter(since) ? notModified(v, tag.isWeak()) : null;
+        return since != null && !lastModified(v).isAfter(since) ? notModified(v, weak) : null;
     }
 
     private static Response notModified(Version v, boolean weak) {
@@ -107,8 +98,8 @@ public final class Validators {
     }
 
     /** REST's read: If-Unmodified-Since is not REST's. */
-    static Response notModified(HttpHeaders headers, EntityTag tag, Version v) {
-        return notModified(headers, tag, v, false);
+    static Response notModified(HttpHeaders headers, boolean weak, Version v) {
+        return notModified(headers, weak, v, false);
     }
 
     /**
@@ -141,7 +132,7 @@ public final class Validators {
         Predicate<Version> ifMatch = ifMatch(headers.getRequestHeader(HttpHeaders.IF_MATCH), weakValidator);
         if (ifMatch != null || !unmodifiedSince) return ifMatch;
         Instant date = date(headers.getHeaderString(HttpHeaders.IF_UNMODIFIED_SINCE));
-        return date == null ? null : v -> !lastModified(v).toInstant().isAfter(date);
+        return date == null ? null : v -> !lastModified(v).isAfter(date);
     }
 
     /** An HTTP date, or null when absent or unreadable (then the field is ignored, RFC 9110 §13.1.3). */
