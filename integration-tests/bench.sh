@@ -2,14 +2,16 @@
 # The evaluation of issue 6: the paper's Section IV (seed 000) for SNMPv2c, SNMPv3, NETCONF, REST/XML and
 # REST/JSON, beside Net-SNMP's snmpd and yuma123's netconfd, as CSV, a Markdown report and PNG plots.
 #
-#   integration-tests/bench.sh [--quick] [--build] [--out DIR] [--netns | --restconf]
+#   integration-tests/bench.sh [--quick] [--build] [--out DIR] [--netns | --restconf | --core]
 #
 # --quick: fewer cycles and points, under 5 minutes. --build: package the server first even if
 # vr-api/target/vrouter.jar exists. Default output: integration-tests/target/bench.
 # --netns: only the netns driver's figures (issue 10): real VRs on this host, create-to-running and
 # remove-to-gone for the kernel and bird templates, 1,000 VRs in one batch (netns.md, netns.json).
 # --restconf: only RESTCONF (JSON, XML) beside REST-JSON (issue 14): cycles with CPU per operation, bytes
-# on the wire, a list of 10,000 VRs (restconf.md, restconf.json). The full run has RESTCONF in every phase
+# on the wire, a list of 10,000 VRs (restconf.md, restconf.json).
+# --core: only the core alone (issue 22): vr-bench's JMH benchmark of create, change, remove and read of one VR
+# through the service on the simulated host, CPU per operation against the 100 us target (core.md, core.json). The full run has RESTCONF in every phase
 # that compares the interfaces (cycles, paper latencies, bytes, footprint workload, list of 10,000,
 # throughput); the peers (snmpd, netconfd, nginx) and SSH compression are SNMP's, NETCONF's and REST's own.
 # The floor of SNMP's CPU: snmp4j-agent answering the same requests from a fixed MIB (src/bench/floor), run
@@ -26,6 +28,7 @@ quick=()
 build=false
 netns=false
 restconf=false
+core=false
 out=integration-tests/target/bench
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -33,12 +36,41 @@ while [ $# -gt 0 ]; do
     --build) build=true; shift ;;
     --netns) netns=true; shift ;;
     --restconf) restconf=true; shift ;;
+    --core) core=true; shift ;;
     --out) out=$2; shift 2 ;;
     --out=*) out=${1#--out=}; shift ;;
-    -h|--help) sed -n 2,20p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,22p "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
+
+if $core; then
+  # The core needs no peers: JMH in a JVM of its own, CPU per operation from the process's CPU time.
+  if $build || [ ! -f vr-bench/target/benchmarks.jar ]; then
+    mvn -B -q -o package -DskipTests -pl vr-bench -am || mvn -B -q package -DskipTests -pl vr-bench -am
+  fi
+  mkdir -p "$out"
+  jmh=()
+  [ ${#quick[@]} -gt 0 ] && jmh=(-wi 2 -w 1 -i 3 -r 1)
+  java -jar vr-bench/target/benchmarks.jar "${jmh[@]}" -prof io.vrouter.bench.ProcessCpuProfiler \
+    -rf json -rff "$out/core.json" >"$out/core.log"
+  exec python3 - "$out" <<'PY'
+import json, sys
+out = sys.argv[1]
+rows = json.load(open(out + "/core.json"))
+lines = ["# The core alone (issue 22): CPU per operation", "",
+         "JMH, simulated host with no latency, journal in " + rows[0]["params"]["dataRoot"] + "; median of the iterations.", "",
+         "| operation | VRs standing | CPU per operation (us) | time per operation (us) | target (us) |",
+         "|---|---:|---:|---:|---:|"]
+for r in rows:
+    name = r["benchmark"].rsplit(".", 1)[1]
+    cpu = r["secondaryMetrics"]["cpu"]["scorePercentiles"]["50.0"]
+    t = r["primaryMetric"]["scorePercentiles"]["50.0"]
+    lines.append(f"| {name} | {r['params']['standing']} | {cpu:.1f} | {t:.1f} | 100 ({'met' if cpu <= 100 else f'missed {cpu / 100:.1f}x'}) |")
+open(out + "/core.md", "w").write("\n".join(lines) + "\n")
+print("\n".join(lines))
+PY
+fi
 
 export DEBIAN_FRONTEND=noninteractive
 missing=()
