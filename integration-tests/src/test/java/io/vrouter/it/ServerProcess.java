@@ -163,6 +163,10 @@ public final class ServerProcess implements AutoCloseable {
         return send(request(path).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
+    public HttpResponse<String> patch(String path, String json) throws IOException, InterruptedException {
+        return send(request(path).header("Content-Type", "application/json").method("PATCH", HttpRequest.BodyPublishers.ofString(json)));
+    }
+
     public HttpResponse<String> delete(String path) throws IOException, InterruptedException {
         return send(request(path).DELETE());
     }

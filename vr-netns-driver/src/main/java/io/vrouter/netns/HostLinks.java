@@ -63,6 +63,21 @@ final class HostLinks {
         return Files.isDirectory(SYS_NET.resolve(name).resolve("bridge"));
     }
 
+    /**
+     * Whether the host has an interface of that name that is not a bridge, from one read of its
+     * uevent, which says {@code DEVTYPE=bridge} from before a bridge's directory appears until it is
+     * gone. A bridge being made or removed meanwhile thus reads as a bridge or as nothing. Two reads
+     * (the directory, then its {@code bridge/}) can see a bridge in between: the kernel adds
+     * {@code bridge/} after the directory and removes it first, and a removal can come between them.
+     */
+    static boolean isNonBridge(String name) {
+        try {
+            return !Files.readAllLines(SYS_NET.resolve(name).resolve("uevent"), StandardCharsets.US_ASCII).contains("DEVTYPE=bridge");
+        } catch (IOException gone) {
+            return false;
+        }
+    }
+
     /** The bridge's ports. */
     static List<String> ports(String bridge) {
         try (Stream<Path> s = Files.list(SYS_NET.resolve(bridge).resolve("brif"))) {

@@ -37,6 +37,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,6 +83,8 @@ public final class NetnsDriver implements HypervisorDriver {
     private final Set<Integer> foreign = ConcurrentHashMap.newKeySet();
     private volatile long nsidsReadAt;
     private final Map<String, Object> bridgeLocks = new ConcurrentHashMap<>();
+    /** Told the parent each time one has been looked up on the host, before the look is acted on: tests hold races open here. */
+    volatile Consumer<String> parentLookedUp = parent -> { };
     private final HostMonitor monitor;
     private volatile DriverListener listener;
     private volatile String problem;
@@ -306,7 +309,10 @@ public final class NetnsDriver implements HypervisorDriver {
     private Plan plan(int vmIndex, VmNetworkConfigEntry n) throws DriverException {
         names.checkFits(vmIndex, n.vmNetworkConfigIndex);
         names.checkBridge(n.vmNetworkConfigParent);
-        if (HostLinks.exists(n.vmNetworkConfigParent) && !HostLinks.isBridge(n.vmNetworkConfigParent)) {
+        // One read: a bridge that a removal of ours deletes meanwhile is made again by attach, never taken for a foreign interface.
+        boolean foreign = HostLinks.isNonBridge(n.vmNetworkConfigParent);
+        parentLookedUp.accept(n.vmNetworkConfigParent);
+        if (foreign) {
             throw new DriverException(Names.CODE, "vmNetworkConfigParent '" + n.vmNetworkConfigParent
                     + "' is an interface of the host that is not a bridge");
         }

@@ -23,7 +23,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -338,6 +343,71 @@ class NetnsDriverTest {
         driver.destroy(5);
         assertThat(Path.of("/sys/class/net", own)).exists();
         assertThat(Path.of("/sys/class/net", own, "brif")).isEmptyDirectory();
+    }
+
+    @Test
+    void aBridgeRemovedWhileAVrIsCreatedOnItIsMadeAgainNotTakenForAForeignInterface() throws Exception {
+        // Issue 23: 200 VRs created right after 50 were removed, one answered "'pfbr8' is an interface
+        // of the host that is not a bridge": its parent was looked at while the removal of the last VR
+        // on that bridge deleted it. Here that removal runs right after the look, every time.
+        String a = host.bridge("a");
+        driver.provision(vr(8, null, iface(1, a, null, null)));
+        AtomicBoolean removed = new AtomicBoolean();
+        driver.parentLookedUp = parent -> {
+            if (!parent.equals(a) || !removed.compareAndSet(false, true)) return;
+            try {
+                driver.destroy(8);
+            } catch (DriverException e) {
+                throw new IllegalStateException(e);
+            }
+            assertThat(Path.of("/sys/class/net", a)).as("the bridge, its last VR removed").doesNotExist();
+        };
+
+        driver.provision(vr(9, null, iface(1, a, "192.0.2.9", 24)));
+
+        assertThat(removed).as("the removal ran between the look and the build").isTrue();
+        assertThat(Path.of("/sys/class/net", a, "bridge")).as("the bridge, made again").isDirectory();
+        assertThat(Files.readSymbolicLink(Path.of("/sys/class/net", ns(9) + "-1", "master")).getFileName().toString()).isEqualTo(a);
+        driver.destroy(9);
+        assertThat(Path.of("/sys/class/net", a)).doesNotExist();
+    }
+
+    @Test
+    void removalsOfTheLastVrOnABridgeAndCreationsOnItRunTogether() throws Exception {
+        String a = host.bridge("a");
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        try {
+            for (int round = 0; round < 8; round++) {
+                driver.provision(vr(10, null, iface(1, a, null, null)));
+                CyclicBarrier together = new CyclicBarrier(3);
+                List<Future<?>> steps = List.of(
+                        pool.submit(() -> {
+                            together.await();
+                            driver.destroy(10);
+                            return null;
+                        }),
+                        pool.submit(() -> {
+                            together.await();
+                            driver.provision(vr(11, null, iface(1, a, null, null)));
+                            return null;
+                        }),
+                        pool.submit(() -> {
+                            together.await();
+                            driver.provision(vr(12, null, iface(1, a, null, null)));
+                            return null;
+                        }));
+                for (Future<?> f : steps) f.get(60, TimeUnit.SECONDS);
+                for (int i : List.of(11, 12)) {
+                    assertThat(Files.readSymbolicLink(Path.of("/sys/class/net", ns(i) + "-1", "master")).getFileName().toString())
+                            .as("round " + round + ", VR " + i).isEqualTo(a);
+                }
+                driver.destroy(11);
+                driver.destroy(12);
+                assertThat(Path.of("/sys/class/net", a)).as("round " + round).doesNotExist();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test

@@ -251,16 +251,83 @@ public final class XenDriver implements HypervisorDriver {
         ours(config.vmIndex, () -> doReconfigure(config));
     }
 
+    /** One call reconfigure makes on the host, and the call that puts back what it replaced. */
+    private record Change(String what, HostCall apply, HostCall putBack) {
+    }
+
+    private interface HostCall {
+        void run() throws XenApiException;
+    }
+
+    /**
+     * Changes only what differs from the VM as the host holds it now (read with one call, not from
+     * the cache): a rename is {@code VM.set_name_label} alone, which XenServer allows on a running
+     * VM, whereas it refuses CPU and memory changes unless the VM is halted. When a call fails, what
+     * this reconfiguration changed before it is put back, so that the host is as it was when the
+     * failure is reported (the service then keeps the row it had: the two agree).
+     */
     private void doReconfigure(VmConfigEntry config) throws DriverException {
         String vm = requireVm(config.vmIndex);
-        step("reconfigure", () -> {
-            api.call("VM.set_name_label", vm, config.vmName);
-            setCpus(vm, config.vmConfigCpuNumber);
-            setMemory(vm, config.vmConfigMemory * MIB);
-            api.call("VM.remove_from_other_config", vm, "auto_poweron");
-            if (Boolean.TRUE.equals(config.vmConfigAutoStart)) api.call("VM.add_to_other_config", vm, "auto_poweron", "true");
-            return null;
-        });
+        JsonNode was = step("reconfigure", () -> api.call("VM.get_record", vm));
+        List<Change> changes = new ArrayList<>();
+        int cpus = config.vmConfigCpuNumber;
+        int maxWas = was.path("VCPUs_max").asInt(), atStartupWas = was.path("VCPUs_at_startup").asInt();
+        if (maxWas != cpus || atStartupWas != cpus) {
+            Change atStartup = new Change("VCPUs_at_startup", () -> api.call("VM.set_VCPUs_at_startup", vm, cpus),
+                    () -> api.call("VM.set_VCPUs_at_startup", vm, atStartupWas));
+            Change max = new Change("VCPUs_max", () -> api.call("VM.set_VCPUs_max", vm, cpus),
+                    () -> api.call("VM.set_VCPUs_max", vm, maxWas));
+            // at_startup may never exceed max, neither here nor while putting back (in reverse).
+            changes.addAll(cpus <= maxWas ? List.of(atStartup, max) : List.of(max, atStartup));
+        }
+        long bytes = config.vmConfigMemory * MIB;
+        long[] memWas = {was.path("memory_static_min").asLong(), was.path("memory_static_max").asLong(),
+                was.path("memory_dynamic_min").asLong(), was.path("memory_dynamic_max").asLong()};
+        if (memWas[1] != bytes || memWas[2] != bytes || memWas[3] != bytes) {
+            changes.add(new Change("memory", () -> api.call("VM.set_memory_limits", vm, Math.min(memWas[0], bytes), bytes, bytes, bytes),
+                    () -> api.call("VM.set_memory_limits", vm, memWas[0], memWas[1], memWas[2], memWas[3])));
+        }
+        String nameWas = was.path("name_label").asText();
+        if (!nameWas.equals(config.vmName)) {
+            changes.add(new Change("name", () -> api.call("VM.set_name_label", vm, config.vmName),
+                    () -> api.call("VM.set_name_label", vm, nameWas)));
+        }
+        boolean autoStartWas = "true".equals(was.path("other_config").path("auto_poweron").asText());
+        boolean autoStart = Boolean.TRUE.equals(config.vmConfigAutoStart);
+        if (autoStartWas != autoStart) {
+            HostCall on = () -> api.call("VM.add_to_other_config", vm, "auto_poweron", "true");
+            HostCall off = () -> api.call("VM.remove_from_other_config", vm, "auto_poweron");
+            if (was.path("other_config").has("auto_poweron")) changes.add(new Change("auto-start", off, () -> api.call(
+                    "VM.add_to_other_config", vm, "auto_poweron", was.path("other_config").path("auto_poweron").asText())));
+            if (autoStart) changes.add(new Change("auto-start", on, off));
+        }
+        List<Change> made = new ArrayList<>();
+        for (Change c : changes) {
+            try {
+                c.apply().run();
+                made.add(0, c);
+            } catch (XenApiException e) {
+                String notPutBack = putBack(config.vmIndex, vm, made);
+                DriverException f = failure("reconfigure (" + c.what() + ")", e);
+                throw notPutBack.isEmpty() ? f : new DriverException(f.code(), f.getMessage() + "; " + notPutBack, e);
+            }
+        }
+        if (!made.isEmpty()) settle(config.vmIndex, vm, rec -> rec.path("name_label").asText().equals(config.vmName));
+    }
+
+    /** Puts back the changes made (latest first), best effort; says what could not be put back, or nothing. */
+    private String putBack(int vmIndex, String vm, List<Change> made) {
+        List<String> failed = new ArrayList<>();
+        for (Change c : made) {
+            try {
+                c.putBack().run();
+            } catch (XenApiException e) {
+                log.error("VR {}: putting back the {} of VM {} after a failed reconfiguration failed: {}", vmIndex, c.what(), vm,
+                        e.getMessage());
+                failed.add(c.what() + " (" + e.code() + ")");
+            }
+        }
+        return failed.isEmpty() ? "" : "putting back its " + String.join(", ", failed) + " failed too";
     }
 
     @Override

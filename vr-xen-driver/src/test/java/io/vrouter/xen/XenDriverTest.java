@@ -224,6 +224,70 @@ class XenDriverTest {
     }
 
     @Test
+    void renamesARunningVmWithItsNameAlone() throws Exception {
+        connect().provision(config(1, "edge1"));
+        driver.start(1);
+        String vm = xen.vms().get("edge1");
+        ObjectNode before = xen.record("VM", vm);
+        int from = xen.calls().size();
+
+        driver.reconfigure(config(1, "edge1-renamed"));
+
+        List<String> calls = xen.calls().subList(from, xen.calls().size());
+        assertThat(calls).contains("VM.set_name_label")
+                .noneMatch(c -> c.startsWith("VM.set_") && !c.equals("VM.set_name_label"))
+                .noneMatch(c -> c.contains("other_config"));
+        ObjectNode after = xen.record("VM", vm);
+        assertThat(after.path("name_label").asText()).isEqualTo("edge1-renamed");
+        assertThat(after.path("power_state").asText()).isEqualTo("Running");
+        for (String f : List.of("VCPUs_max", "VCPUs_at_startup", "memory_static_min", "memory_static_max",
+                "memory_dynamic_min", "memory_dynamic_max", "other_config")) {
+            assertThat(after.get(f)).as(f).isEqualTo(before.get(f));
+        }
+        assertThat(driver.inspect(1).orElseThrow().vmName()).isEqualTo("edge1-renamed");
+
+        // CPUs and memory, XenServer changes only while the VM is halted: the refusal is XenAPI's, and the name stays.
+        VmConfigEntry bigger = config(1, "edge1-again");
+        bigger.vmConfigCpuNumber = 4;
+        assertThatThrownBy(() -> driver.reconfigure(bigger))
+                .isInstanceOfSatisfying(DriverException.class, e -> assertThat(e.code()).isEqualTo("VM_BAD_POWER_STATE"));
+        assertThat(xen.record("VM", vm).path("name_label").asText()).isEqualTo("edge1-renamed");
+    }
+
+    @Test
+    void aReconfigurationThatFailsHalfWayPutsBackWhatItChanged() throws Exception {
+        connect().provision(config(1, "edge1"));
+        String vm = xen.vms().get("edge1");
+        ObjectNode before = xen.record("VM", vm);
+        VmConfigEntry changed = config(1, "edge1-renamed");
+        changed.vmConfigCpuNumber = 4;
+        changed.vmConfigMemory = 512;
+        changed.vmConfigAutoStart = true;
+        // Auto-start is the last change: name, CPUs and memory are made by then.
+        xen.failNext("VM.add_to_other_config", "INTERNAL_ERROR", "database busy");
+
+        assertThatThrownBy(() -> driver.reconfigure(changed))
+                .isInstanceOfSatisfying(DriverException.class, e -> assertThat(e.code()).isEqualTo("INTERNAL_ERROR"));
+
+        ObjectNode after = xen.record("VM", vm);
+        for (String f : List.of("name_label", "VCPUs_max", "VCPUs_at_startup", "memory_static_min", "memory_static_max",
+                "memory_dynamic_min", "memory_dynamic_max", "other_config")) {
+            assertThat(after.get(f)).as(f).isEqualTo(before.get(f));
+        }
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!driver.inspect(1).orElseThrow().vmName().equals("edge1") && System.nanoTime() < deadline) Thread.sleep(20);
+        assertThat(driver.inspect(1).orElseThrow().vmName()).isEqualTo("edge1");
+
+        // The same reconfiguration again, with nothing failing, is made whole.
+        driver.reconfigure(changed);
+        after = xen.record("VM", vm);
+        assertThat(after.path("name_label").asText()).isEqualTo("edge1-renamed");
+        assertThat(after.path("VCPUs_max").asInt()).isEqualTo(4);
+        assertThat(after.path("memory_static_max").asLong()).isEqualTo(512L << 20);
+        assertThat(after.path("other_config").path("auto_poweron").asText()).isEqualTo("true");
+    }
+
+    @Test
     void removesARunningVmWithItsDisks() throws Exception {
         connect().provision(config(3, "edge3"));
         driver.start(3);

@@ -334,6 +334,33 @@ class XenDriverIT {
     }
 
     @Test
+    void aRunningVrIsRenamedOverRestAndSnmpByItsNameAloneOnTheHost() throws Exception {
+        assertThat(server.post("/api/v1/routers?wait=30s", "{\"vmIndex\":10,\"vmName\":\"rename-me\",\"vmConfigCpuNumber\":2}")
+                .statusCode()).isEqualTo(201);
+        String ref = xen.vms().get("rename-me");
+        int from = xen.calls().size();
+
+        HttpResponse<String> r = server.patch("/api/v1/routers/10?wait=30s", "{\"vmName\":\"renamed-rest\"}");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        assertThat(xen.vms()).containsEntry("renamed-rest", ref).doesNotContainKey("rename-me");
+        assertThat(power("renamed-rest")).isEqualTo("Running");
+        assertThat(server.router(10).path("vmName").asText()).isEqualTo("renamed-rest");
+        assertThat(callsSince(from)).contains("VM.set_name_label")
+                .doesNotContain("VM.set_VCPUs_max", "VM.set_VCPUs_at_startup", "VM.set_memory_limits");
+
+        // An SNMP SET is answered once accepted; a change set queued after it on the VR answers once it is applied.
+        ServerProcess.Result set = snmp("snmpset", NAME + 10, "s", "renamed-snmp");
+        assertThat(set.exit()).as(set.toString()).isZero();
+        HttpResponse<String> after = server.patch("/api/v1/routers/10?wait=30s", "{\"vmConfigDescription\":\"after the SNMP rename\"}");
+        assertThat(after.statusCode()).as(after.body()).isEqualTo(200);
+        ServerProcess.Result name = snmp("snmpget", NAME + 10);
+        assertThat(name.out()).as(name.toString()).contains("STRING: \"renamed-snmp\"");
+        assertThat(xen.vms()).containsEntry("renamed-snmp", ref).doesNotContainKey("renamed-rest");
+        assertThat(power("renamed-snmp")).isEqualTo("Running");
+        delete(10);
+    }
+
+    @Test
     void netconfCreateCommitStopStartAndDeleteAreXenApiCalls() throws Exception {
         int from = xen.calls().size();
         List<String> cmd = List.of("python3", "src/test/python/netconf_scenarios.py", "lifecycle",

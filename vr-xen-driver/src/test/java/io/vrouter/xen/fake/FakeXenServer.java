@@ -511,6 +511,14 @@ public final class FakeXenServer implements AutoCloseable {
         modified("VM_metrics", vm.path("metrics").asText());
     }
 
+    /** The VM, which must be halted: XenServer changes a VM's CPUs and memory limits only then (a rename it allows always). */
+    private ObjectNode requireHalted(String vm) {
+        ObjectNode v = require("VM", vm);
+        String now = v.path("power_state").asText();
+        if (!now.equals("Halted")) throw new Failure("VM_BAD_POWER_STATE", vm, "halted", now.toLowerCase(Locale.ROOT));
+        return v;
+    }
+
     private void power(String vm, String expected, String to) {
         ObjectNode v = require("VM", vm);
         if (v.path("is_a_template").asBoolean()) throw new Failure("VM_IS_TEMPLATE", vm);
@@ -685,7 +693,7 @@ public final class FakeXenServer implements AutoCloseable {
                 return ok;
             }
             case "VM.set_VCPUs_max": {
-                ObjectNode v = require("VM", self);
+                ObjectNode v = requireHalted(self);
                 if (a.get(1).asLong() < v.path("VCPUs_at_startup").asLong()) {
                     throw new Failure("VALUE_NOT_SUPPORTED", "VCPU_max", a.get(1).asText(), "VCPU_max must be greater than or equal to VCPU_at_startup");
                 }
@@ -694,7 +702,7 @@ public final class FakeXenServer implements AutoCloseable {
                 return ok;
             }
             case "VM.set_VCPUs_at_startup": {
-                ObjectNode v = require("VM", self);
+                ObjectNode v = requireHalted(self);
                 if (a.get(1).asLong() > v.path("VCPUs_max").asLong()) {
                     throw new Failure("VALUE_NOT_SUPPORTED", "VCPU_at_startup", a.get(1).asText(), "value too large");
                 }
@@ -703,7 +711,7 @@ public final class FakeXenServer implements AutoCloseable {
                 return ok;
             }
             case "VM.set_memory_limits": {
-                ObjectNode v = require("VM", self);
+                ObjectNode v = requireHalted(self);
                 long smin = a.get(1).asLong(), smax = a.get(2).asLong(), dmin = a.get(3).asLong(), dmax = a.get(4).asLong();
                 if (!(smin <= dmin && dmin <= dmax && dmax <= smax)) {
                     throw new Failure("MEMORY_CONSTRAINT_VIOLATION", "Memory limits must satisfy: static_min <= dynamic_min <= dynamic_max <= static_max");
