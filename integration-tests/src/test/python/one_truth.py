@@ -155,11 +155,12 @@ def rest_rows(args, tables):
             elif t.name == "vmTable":
                 entries = [vr.get("vmEntry") or {}]
             elif t.name == "vmCpuAffinityTable":
-                entries = vr.get("vmCpuTable") or []
+                # Only a vCPU pinned to a physical CPU (vmCpuPhysIndex 1 and up) has an affinity row.
+                entries = [c for c in vr.get("vmCpuTable") or [] if (c.get("vmCpuPhysIndex") or 0) >= 1]
             else:
                 entries = vr.get(t.name) or []
             for e in entries:
-                e = dict(e, vmIndex=vr["vmIndex"])
+                e = dict(e, vmIndex=vr["vmIndex"], vmStorageVmIndex=vr["vmIndex"])
                 key = tuple(str(e.get(k)) for k in t.keys)
                 rows[key] = {c.name: canonical(c, e.get(c.name)) for c in t.columns}
         out[t.name] = rows

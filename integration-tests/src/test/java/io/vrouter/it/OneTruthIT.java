@@ -60,6 +60,9 @@ class OneTruthIT {
             assertThat(rows.get("vmNetworkConfigTable").toString())
                     .isEqualTo("[\"" + t + ".1\",\"" + t + ".2\",\"" + t + ".3\",\"" + s + ".1\"]");
             assertThat(rows.get("vmCpuTable").toString()).isEqualTo("[\"" + t + ".1\",\"" + t + ".2\",\"" + s + ".1\"]");
+            // The simulated host pins vCPU N to physical CPU N: one affinity row each (vmCpuPhysIndex is 1 and up).
+            assertThat(rows.get("vmCpuAffinityTable").toString())
+                    .isEqualTo("[\"" + t + ".1.1\",\"" + t + ".2.2\",\"" + s + ".1.1\"]");
             assertThat(report.get("compared").get("vmTable").asInt()).isEqualTo(2 * 21);
             assertThat(report.get("compared").get("vmStorageTable").asInt()).isEqualTo(2 * 18);
 
@@ -75,6 +78,7 @@ class OneTruthIT {
                         .isEqualTo(vr.at("/vmNetworkTable/" + i + "/vmNetworkPhysAddress").asText());
             }
             assertThat(vr.at("/vmStorageTable/0/vmStorageMediaType").asText()).isEqualTo("hardDisk");
+            assertThat(vr.at("/vmStorageTable/0/vmStorageAccess").asText()).as("RFC 7666's label").isEqualTo("readwrite");
             assertThat(vr.at("/vmCpuTable/0/vmCpuAffinity").asText()).isEqualTo("unknown");
             JsonNode none = server.router(s);
             assertThat(none.at("/vmEntry/vmAutoStart").asText()).isEqualTo("disabled");

@@ -349,22 +349,24 @@ final class MibView {
         }
     };
 
-    /** vmCpuAffinityTable: indexed by vmIndex.vmCpuIndex.vmCpuPhysIndex. */
+    /** vmCpuAffinityTable: indexed by vmIndex.vmCpuIndex.vmCpuPhysIndex; a vCPU not pinned to a physical CPU has no row. */
     private static final Table CPU_AFFINITY_TABLE = new Table(VM_CPU_AFFINITY_ENTRY, false, CPU_AFFINITY) {
         @Override
         List<Row> rows(MibView v, int vmIndex) {
             VirtualRouter r = v.router(vmIndex);
-            return r == null ? List.of() : rowsOf(r.vmCpuTable, e -> new int[]{e.vmCpuIndex, orZero(e.vmCpuPhysIndex)});
+            if (r == null || r.vmCpuTable == null) return List.of();
+            return rowsOf(r.vmCpuTable.stream().filter(e -> e.vmCpuPhysIndex != null && e.vmCpuPhysIndex >= 1).toList(),
+                    e -> new int[]{e.vmCpuIndex, e.vmCpuPhysIndex});
         }
 
         @Override
         Variable value(Row row, int column) {
-            return column == CPU_AFFINITY ? new Integer32(code(((VmCpuEntry) row.data).vmCpuAffinity, 0)) : null;
+            return column == CPU_AFFINITY ? new Integer32(code(((VmCpuEntry) row.data).vmCpuAffinity, VmCpuEntry.Affinity.UNKNOWN)) : null;
         }
     };
 
-    /** vmStorageTable: indexed by vmIndex.vmStorageIndex. */
-    private static final Table STORAGE_TABLE = new Table(VM_STORAGE_ENTRY, false, columns(2, 17)) {
+    /** vmStorageTable: indexed by vmStorageVmIndex (the VR's vmIndex).vmStorageIndex. */
+    private static final Table STORAGE_TABLE = new Table(VM_STORAGE_ENTRY, false, columns(STORAGE_PARENT, STORAGE_WRITE_LATENCY)) {
         @Override
         List<Row> rows(MibView v, int vmIndex) {
             VirtualRouter r = v.router(vmIndex);
@@ -375,22 +377,22 @@ final class MibView {
         Variable value(Row row, int column) {
             VmStorageEntry s = (VmStorageEntry) row.data;
             return switch (column) {
-                case 2 -> new Integer32(orZero(s.vmStorageParent));
-                case 3 -> new Integer32(code(s.vmStorageSourceType, 1));
-                case 4 -> Codec.text(s.vmStorageSourceTypeString);
-                case 5 -> Codec.text(s.vmStorageResourceID);
-                case 6 -> new Integer32(code(s.vmStorageAccess, 1));
-                case 7 -> new Integer32(code(s.vmStorageMediaType, 1));
-                case 8 -> Codec.text(s.vmStorageMediaTypeString);
-                case 9 -> new Integer32(s.vmStorageSizeUnit == null ? 1 : s.vmStorageSizeUnit);
-                case 10 -> new Integer32(s.vmStorageDefinedSize == null ? -1 : Codec.clampInt(s.vmStorageDefinedSize));
-                case 11 -> new Integer32(s.vmStorageAllocatedSize == null ? -1 : Codec.clampInt(s.vmStorageAllocatedSize));
-                case 12 -> new Counter64(nn(s.vmStorageReadIOs));
-                case 13 -> new Counter64(nn(s.vmStorageWriteIOs));
-                case 14 -> new Counter64(nn(s.vmStorageReadOctets));
-                case 15 -> new Counter64(nn(s.vmStorageWriteOctets));
-                case 16 -> new Counter64(nn(s.vmStorageReadLatency));
-                case 17 -> new Counter64(nn(s.vmStorageWriteLatency));
+                case STORAGE_PARENT -> new Integer32(orZero(s.vmStorageParent));
+                case STORAGE_SOURCE_TYPE -> new Integer32(code(s.vmStorageSourceType, VmStorageEntry.SourceType.UNKNOWN));
+                case STORAGE_SOURCE_TYPE_STRING -> Codec.text(s.vmStorageSourceTypeString);
+                case STORAGE_RESOURCE_ID -> Codec.text(s.vmStorageResourceID);
+                case STORAGE_ACCESS -> new Integer32(code(s.vmStorageAccess, VmStorageEntry.Access.UNKNOWN));
+                case STORAGE_MEDIA_TYPE -> new Integer32(code(s.vmStorageMediaType, VmStorageEntry.MediaType.UNKNOWN));
+                case STORAGE_MEDIA_TYPE_STRING -> Codec.text(s.vmStorageMediaTypeString);
+                case STORAGE_SIZE_UNIT -> new Integer32(s.vmStorageSizeUnit == null ? 1 : s.vmStorageSizeUnit);
+                case STORAGE_DEFINED_SIZE -> new Integer32(s.vmStorageDefinedSize == null ? -1 : Codec.clampInt(s.vmStorageDefinedSize));
+                case STORAGE_ALLOCATED_SIZE -> new Integer32(s.vmStorageAllocatedSize == null ? -1 : Codec.clampInt(s.vmStorageAllocatedSize));
+                case STORAGE_READ_IOS -> new Counter64(nn(s.vmStorageReadIOs));
+                case STORAGE_WRITE_IOS -> new Counter64(nn(s.vmStorageWriteIOs));
+                case STORAGE_READ_OCTETS -> new Counter64(nn(s.vmStorageReadOctets));
+                case STORAGE_WRITE_OCTETS -> new Counter64(nn(s.vmStorageWriteOctets));
+                case STORAGE_READ_LATENCY -> new Counter64(nn(s.vmStorageReadLatency));
+                case STORAGE_WRITE_LATENCY -> new Counter64(nn(s.vmStorageWriteLatency));
                 default -> null;
             };
         }
@@ -490,7 +492,7 @@ final class MibView {
         }
     };
 
-    /** The tables by their child number under vmObjects; null for the scalars (and vmAffectedVMs, 9). */
+    /** The tables by their child number under vmObjects; null for the scalars (and vmAffectedVMs, 11). */
     private static final Table[] TABLES = new Table[LAST + 1];
 
     static {
@@ -528,8 +530,8 @@ final class MibView {
         return v == null ? 0 : v;
     }
 
-    /** An enumeration's value, or the MIB's value for "unknown" when the host reports none. */
-    private static int code(SmiEnum e, int unknown) {
-        return e == null ? unknown : e.code();
+    /** An enumeration's value, or its "unknown" when the host reports none. */
+    private static int code(SmiEnum e, SmiEnum unknown) {
+        return (e == null ? unknown : e).code();
     }
 }

@@ -3,6 +3,7 @@ package io.vrouter.snmp;
 import static io.vrouter.snmp.VmmMib.*;
 
 import io.vrouter.core.model.OperState;
+import io.vrouter.core.model.VmEntry;
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.service.VirtualRouterService;
 import java.util.LinkedHashMap;
@@ -137,19 +138,33 @@ final class Notifier implements AutoCloseable {
     private void send(VrEvent e, OID trap) {
         int i = e.vmIndex;
         String uuid = e.type == VrEvent.Type.DELETED ? uuids.remove(i) : currentUuid(i);
-        VariableBinding last = e.type == VrEvent.Type.DELETED
-                ? new VariableBinding(cell(VM_ENTRY, VM_PERSISTENT, i), new Integer32(2))
-                : new VariableBinding(cell(VM_ENTRY, VM_OPER_STATE, i), new Integer32(e.vmOperState.code()));
-        VariableBinding[] vbs = {
-                new VariableBinding(cell(VM_CONFIG_ENTRY, VM_NAME, i), Codec.text(e.vmName)),
-                new VariableBinding(cell(VM_ENTRY, VM_UUID, i), Codec.uuid(uuid)),
-                last};
+        VariableBinding[] vbs = varbinds(e, uuid);
         try {
             originator.notify(new OctetString(), trap, Uptime.of(sysUpTime), vbs);
             log.debug("sent {} for VR {}", trap, i);
         } catch (RuntimeException ex) {
             log.warn("could not send the notification for {}: {}", e, ex.toString());
         }
+    }
+
+    /**
+     * The notification's OBJECTS, as NEW-VMM-MIB (and RFC 7666) lists them: vmName, vmUUID, vmOperState,
+     * and for vmDeleted vmPersistent after them, with vmOperState the state the VR was in before.
+     */
+    private static VariableBinding[] varbinds(VrEvent e, String uuid) {
+        int i = e.vmIndex;
+        VariableBinding name = new VariableBinding(cell(VM_CONFIG_ENTRY, VM_NAME, i), Codec.text(e.vmName));
+        VariableBinding id = new VariableBinding(cell(VM_ENTRY, VM_UUID, i), Codec.uuid(uuid));
+        if (e.type != VrEvent.Type.DELETED) {
+            return new VariableBinding[]{name, id, operState(i, e.vmOperState)};
+        }
+        return new VariableBinding[]{name, id, operState(i, e.previousOperState),
+                new VariableBinding(cell(VM_ENTRY, VM_PERSISTENT, i), new Integer32(VmEntry.Persistent.PERSISTENT.code()))};
+    }
+
+    private static VariableBinding operState(int vmIndex, OperState state) {
+        return new VariableBinding(cell(VM_ENTRY, VM_OPER_STATE, vmIndex),
+                new Integer32((state == null ? OperState.UNKNOWN : state).code()));
     }
 
     /** The VR's vmUUID now, remembered for its vmDeleted; the last one seen when the VR is gone. */

@@ -143,7 +143,7 @@ final class VmmInstrumentation implements GenericManagedObject {
                 VM_CONFIG_NEXT_AVAILABLE_VM_INDEX, VM_CONFIGURED_VMS, VM_ACTIVE_VMS)) {
             if (oid.startsWith(scalar) && oid.size() > scalar.size()) return true;
         }
-        int[][] columns = {{3, 23}, {2, 2}, {2, 2}, {2, 17}, {2, 9}};
+        int[][] columns = {{3, 23}, {2, 2}, {CPU_AFFINITY, CPU_AFFINITY}, {STORAGE_PARENT, STORAGE_WRITE_LATENCY}, {2, 9}};
         OID[] entries = {VM_ENTRY, VM_CPU_ENTRY, VM_CPU_AFFINITY_ENTRY, VM_STORAGE_ENTRY, VM_NETWORK_ENTRY};
         for (int t = 0; t < entries.length; t++) {
             if (inColumns(oid, entries[t], columns[t][0], columns[t][1]) && !(t == 0 && column(oid, entries[t]) == 5)) {

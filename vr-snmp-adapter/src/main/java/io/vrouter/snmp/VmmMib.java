@@ -25,9 +25,9 @@ public final class VmmMib {
     public static final OID VM_CPU_AFFINITY_ENTRY = sub(OBJECTS, 6, 1);
     public static final OID VM_STORAGE_ENTRY = sub(OBJECTS, 7, 1);
     public static final OID VM_NETWORK_ENTRY = sub(OBJECTS, 8, 1);
-    public static final OID VM_AFFECTED_VMS = sub(OBJECTS, 9);
-    public static final OID VM_PER_VM_NOTIFICATIONS_ENABLED = sub(OBJECTS, 10);
-    public static final OID VM_BULK_NOTIFICATIONS_ENABLED = sub(OBJECTS, 11);
+    public static final OID VM_PER_VM_NOTIFICATIONS_ENABLED = sub(OBJECTS, 9);
+    public static final OID VM_BULK_NOTIFICATIONS_ENABLED = sub(OBJECTS, 10);
+    public static final OID VM_AFFECTED_VMS = sub(OBJECTS, 11);
     public static final OID VM_CONFIG_ENTRY = sub(OBJECTS, 12, 1);
     public static final OID VM_NETWORK_CONFIG_ENTRY = sub(OBJECTS, 13, 1);
     public static final OID VM_CONFIG_NEXT_AVAILABLE_VM_INDEX = sub(OBJECTS, 14);
@@ -49,10 +49,17 @@ public final class VmmMib {
     public static final int NET_PARENT = 2, NET_PHYS_ADDRESS = 3, NET_ADDRESS_TYPE = 4, NET_ADDRESS = 5,
             NET_PREFIX_LENGTH = 6, NET_ROW_STATUS = 7;
 
-    /** vmCpuEntry, vmCpuAffinityEntry, vmNetworkEntry columns. */
-    public static final int CPU_CORE_TIME = 2, CPU_AFFINITY = 2;
+    /** vmCpuEntry, vmCpuAffinityEntry (column 1 unused, as in RFC 7666; 2 is vmCpuPhysIndex), vmNetworkEntry columns. */
+    public static final int CPU_CORE_TIME = 2, CPU_AFFINITY = 3;
     public static final int NETWORK_IF_INDEX = 2, NETWORK_PARENT = 3, NETWORK_MODEL = 4, NETWORK_PHYS_ADDRESS = 5,
             NETWORK_IN_OCTETS = 6, NETWORK_IN_PKTS = 7, NETWORK_OUT_OCTETS = 8, NETWORK_OUT_PKTS = 9;
+
+    /** vmStorageEntry columns (1 and 2, vmStorageVmIndex and vmStorageIndex, are its index). */
+    public static final int STORAGE_PARENT = 3, STORAGE_SOURCE_TYPE = 4, STORAGE_SOURCE_TYPE_STRING = 5,
+            STORAGE_RESOURCE_ID = 6, STORAGE_ACCESS = 7, STORAGE_MEDIA_TYPE = 8, STORAGE_MEDIA_TYPE_STRING = 9,
+            STORAGE_SIZE_UNIT = 10, STORAGE_DEFINED_SIZE = 11, STORAGE_ALLOCATED_SIZE = 12, STORAGE_READ_IOS = 13,
+            STORAGE_WRITE_IOS = 14, STORAGE_READ_OCTETS = 15, STORAGE_WRITE_OCTETS = 16, STORAGE_READ_LATENCY = 17,
+            STORAGE_WRITE_LATENCY = 18;
 
     /** Notification OIDs: vmNotifications.N. */
     public static final OID VM_RUNNING = sub(NOTIFICATIONS, 1);

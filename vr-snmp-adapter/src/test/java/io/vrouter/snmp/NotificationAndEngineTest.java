@@ -51,6 +51,12 @@ class NotificationAndEngineTest {
                 a.set(vb(cell(VM_CONFIG_ENTRY, VM_CONFIG_ROW_STATUS, 9), new Integer32(DESTROY)));
                 PDU deleted = next(traps, VM_DELETED);
                 assertThat(deleted.getVariable(cell(VM_CONFIG_ENTRY, VM_NAME, 9))).isEqualTo(new OctetString("noisy"));
+                // The MIB's OBJECTS, in its order; vmDeleted's vmOperState is the state the VR was in before
+                // it was gone: a removal passes through shuttingdown (the service stops the VM, then destroys it).
+                Rfc7666ConformanceTest.Module mib = Rfc7666ConformanceTest.newVmmMib();
+                assertThat(objectsOf(running)).isEqualTo(instancesOf(mib, "vmRunning", 9));
+                assertThat(objectsOf(deleted)).isEqualTo(instancesOf(mib, "vmDeleted", 9));
+                assertThat(deleted.getVariable(cell(VM_ENTRY, VM_OPER_STATE, 9))).isEqualTo(new Integer32(OperState.SHUTTINGDOWN.code()));
 
                 // vmPerVMNotificationsEnabled false(2) silences them
                 a.set(vb(scalar(VM_PER_VM_NOTIFICATIONS_ENABLED), new Integer32(2)));
@@ -89,6 +95,17 @@ class NotificationAndEngineTest {
                 assertThat(next(traps, VM_DELETED).getVariable(cell(VM_ENTRY, VM_UUID, 4))).isEqualTo(uuid);
             }
         }
+    }
+
+    /** The OIDs a notification carries after sysUpTime.0 and snmpTrapOID.0. */
+    private static List<OID> objectsOf(PDU notification) {
+        return notification.getVariableBindings().stream().skip(2).map(VariableBinding::getOid).toList();
+    }
+
+    /** The instances of a notification's OBJECTS, as the MIB's text lists them, for one VR. */
+    private static List<OID> instancesOf(Rfc7666ConformanceTest.Module mib, String notification, int vmIndex) {
+        return mib.definitions.get(notification).objects().stream()
+                .map(o -> sub(Rfc7666ConformanceTest.absolute(mib, o), vmIndex)).toList();
     }
 
     /** An agent whose notification target is the receiver. */

@@ -475,7 +475,7 @@ class VmmInstrumentationTest {
         PDU r = a.send(a.v2c("public"), PDU.GET, new VariableBinding(cfg(VM_NAME, 2)),
                 new VariableBinding(cfg(VM_NAME, 1)), new VariableBinding(cfg(VM_NAME, 3)),
                 new VariableBinding(sub(OBJECTS, 99, 0)), new VariableBinding(scalar(VM_CONFIGURED_VMS)),
-                new VariableBinding(cell(VM_STORAGE_ENTRY, 5, 2, 1)),
+                new VariableBinding(cell(VM_STORAGE_ENTRY, STORAGE_RESOURCE_ID, 2, 1)),
                 new VariableBinding(cell(VM_NETWORK_ENTRY, NETWORK_PARENT, 2, 1)));
         assertThat(r.get(0).getVariable()).isEqualTo(new OctetString("second"));
         assertThat(r.get(1).getVariable()).isEqualTo(new OctetString("first"));
@@ -484,6 +484,25 @@ class VmmInstrumentationTest {
         assertThat(r.get(4).getVariable()).isEqualTo(new Gauge32(2));
         assertThat(r.get(5).getVariable().toString()).contains("second");
         assertThat(r.get(6).getVariable()).isEqualTo(new OctetString("xenbr0"));
+    }
+
+    @Test
+    void storageAndCpuAffinityRowsAreWhereRfc7666PutsThem() throws Exception {
+        createAndGo(6, "disks");
+        awaitState(6, OperState.RUNNING);
+        // vmStorageEntry: vmStorageVmIndex (the VR) and vmStorageIndex index it, vmStorageParent is column 3.
+        PDU first = a.send(a.v2c("public"), PDU.GETNEXT, new VariableBinding(VM_STORAGE_ENTRY));
+        assertThat(first.get(0).getOid()).isEqualTo(cell(VM_STORAGE_ENTRY, STORAGE_PARENT, 6, 1));
+        PDU r = a.send(a.v2c("public"), PDU.GET, new VariableBinding(cell(VM_STORAGE_ENTRY, STORAGE_ACCESS, 6, 1)),
+                new VariableBinding(cell(VM_STORAGE_ENTRY, STORAGE_MEDIA_TYPE, 6, 1)),
+                new VariableBinding(cell(VM_STORAGE_ENTRY, STORAGE_WRITE_LATENCY, 6, 1)));
+        assertThat(r.get(0).getVariable()).as("readwrite(2)").isEqualTo(new Integer32(2));
+        assertThat(r.get(1).getVariable()).as("hardDisk(3)").isEqualTo(new Integer32(3));
+        assertThat(r.get(2).getVariable().getSyntax()).as("a Counter64").isEqualTo(new org.snmp4j.smi.Counter64().getSyntax());
+        // vmCpuAffinityEntry: vmCpuPhysIndex (1 and up) is column 2 and an index, vmCpuAffinity column 3.
+        PDU affinity = a.send(a.v2c("public"), PDU.GETNEXT, new VariableBinding(VM_CPU_AFFINITY_ENTRY));
+        assertThat(affinity.get(0).getOid()).isEqualTo(cell(VM_CPU_AFFINITY_ENTRY, CPU_AFFINITY, 6, 1, 1));
+        assertThat(affinity.get(0).getVariable()).as("unknown(0)").isEqualTo(new Integer32(0));
     }
 
     @Test

@@ -571,7 +571,7 @@ public final class XenDriver implements HypervisorDriver {
             s.vmStorageSourceTypeString = vdi.map(v -> v.path("type").asText("")).orElse("");
             s.vmStorageResourceID = vdi.map(v -> v.path("uuid").asText("")).orElse("");
             s.vmStorageAccess = "RO".equals(vbd.path("mode").asText())
-                    ? VmStorageEntry.Access.READ_ONLY : VmStorageEntry.Access.READ_WRITE;
+                    ? VmStorageEntry.Access.READONLY : VmStorageEntry.Access.READWRITE;
             boolean cd = "CD".equals(vbd.path("type").asText());
             s.vmStorageMediaType = cd ? VmStorageEntry.MediaType.OPTICAL_DISK : VmStorageEntry.MediaType.HARD_DISK;
             s.vmStorageMediaTypeString = cd ? "opticalDisk" : "hardDisk";

@@ -77,7 +77,7 @@ public final class ModelTree {
                 hypervisor(service), objects(service),
                 table(service, "vmTable", ModelTree::vmEntry),
                 table(service, "vmCpuTable", vr -> flat(vr.vmCpuTable, c -> cpuEntry(vr.vmIndex, c))),
-                table(service, "vmCpuAffinityTable", vr -> flat(vr.vmCpuTable, c -> affinityEntry(vr.vmIndex, c))),
+                table(service, "vmCpuAffinityTable", vr -> flat(pinned(vr.vmCpuTable), c -> affinityEntry(vr.vmIndex, c))),
                 table(service, "vmStorageTable", vr -> flat(vr.vmStorageTable, s -> storageEntry(vr.vmIndex, s))),
                 table(service, "vmNetworkTable", vr -> flat(vr.vmNetworkTable, n -> networkEntry(vr.vmIndex, n))));
     }
@@ -214,15 +214,20 @@ public final class ModelTree {
                 .add("vmIndex", vmIndex).add("vmCpuIndex", c.vmCpuIndex).add("vmCpuCoreTime", c.vmCpuCoreTime);
     }
 
+    /** The vCPUs that have an affinity entry: those pinned to a physical CPU (vmCpuPhysIndex 1 and up, as in RFC 7666). */
+    private static List<VmCpuEntry> pinned(List<VmCpuEntry> cpus) {
+        return cpus == null ? null : cpus.stream().filter(c -> c.vmCpuPhysIndex != null && c.vmCpuPhysIndex >= 1).toList();
+    }
+
     private static DataNode affinityEntry(int vmIndex, VmCpuEntry c) {
         return DataNode.inner(VMM, "vmCpuAffinityEntry", "vmIndex", "vmCpuIndex", "vmCpuPhysIndex")
                 .add("vmIndex", vmIndex).add("vmCpuIndex", c.vmCpuIndex)
-                .add("vmCpuPhysIndex", c.vmCpuPhysIndex == null ? 0 : c.vmCpuPhysIndex).add("vmCpuAffinity", label(c.vmCpuAffinity));
+                .add("vmCpuPhysIndex", c.vmCpuPhysIndex).add("vmCpuAffinity", label(c.vmCpuAffinity));
     }
 
     private static DataNode storageEntry(int vmIndex, VmStorageEntry s) {
-        return DataNode.inner(VMM, "vmStorageEntry", "vmIndex", "vmStorageIndex")
-                .add("vmIndex", vmIndex).add("vmStorageIndex", s.vmStorageIndex)
+        return DataNode.inner(VMM, "vmStorageEntry", "vmStorageVmIndex", "vmStorageIndex")
+                .add("vmStorageVmIndex", vmIndex).add("vmStorageIndex", s.vmStorageIndex)
                 .add("vmStorageParent", s.vmStorageParent)
                 .add("vmStorageSourceType", label(s.vmStorageSourceType))
                 .add("vmStorageSourceTypeString", s.vmStorageSourceTypeString)

@@ -12,7 +12,7 @@ import java.util.Optional;
  * a state change to running is vmRunning, to shutdown vmShutdown, and so on; a removal is vmDeleted.
  * Transitions to preparing and configuration changes have no notification of their own. As over
  * SNMP, notifications follow the vmPerVMNotificationsEnabled switch, and vmDeleted carries vmName,
- * vmUUID (as last seen) and vmPersistent. NETCONF's stream and RESTCONF's carry them.
+ * vmUUID (as last seen), vmOperState (the state before) and vmPersistent. NETCONF's stream and RESTCONF's carry them.
  */
 public final class Notifications {
     private Notifications() {
@@ -49,12 +49,13 @@ public final class Notifications {
             DataNode.Inner body = DataNode.inner(Ns.VMM, n);
             body.add(DataNode.inner(Ns.VMM, "vmName").add("vmIndex", e.vmIndex).add("vmName", e.vmName));
             if (uuid != null) body.add(DataNode.inner(Ns.VMM, "vmUUID").add("vmIndex", e.vmIndex).add("vmUUID", uuid));
+            // vmDeleted's vmOperState is the state the VR was in before (RFC 7666).
+            OperState state = e.type == VrEvent.Type.DELETED ? e.previousOperState : e.vmOperState;
+            body.add(DataNode.inner(Ns.VMM, "vmOperState").add("vmIndex", e.vmIndex)
+                    .add("vmOperState", (state == null ? OperState.UNKNOWN : state).label()));
             if (e.type == VrEvent.Type.DELETED) {
                 // The VRs vrouter makes are persistent (their configuration survives a restart).
                 body.add(DataNode.inner(Ns.VMM, "vmPersistent").add("vmIndex", e.vmIndex).add("vmPersistent", "persistent"));
-            } else {
-                body.add(DataNode.inner(Ns.VMM, "vmOperState").add("vmIndex", e.vmIndex)
-                        .add("vmOperState", e.vmOperState.label()));
             }
             return body;
         });

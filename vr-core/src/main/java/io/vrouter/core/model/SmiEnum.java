@@ -10,7 +10,7 @@ public interface SmiEnum {
     /** The SNMP enumeration value. */
     int code();
 
-    /** The label used by REST and NETCONF: the constant's name in lower camel case (READ_WRITE: readWrite). */
+    /** The label used by REST and NETCONF: the constant's name in lower camel case (HARD_DISK: hardDisk). */
     default String label() {
         String[] words = ((Enum<?>) this).name().toLowerCase(Locale.ROOT).split("_");
         StringBuilder label = new StringBuilder(words[0]);

@@ -62,8 +62,8 @@ public class VmStorageEntry {
     @XmlEnum
     public enum Access implements SmiEnum {
         @XmlEnumValue("unknown") UNKNOWN(1),
-        @XmlEnumValue("readWrite") READ_WRITE(2),
-        @XmlEnumValue("readOnly") READ_ONLY(3);
+        @XmlEnumValue("readwrite") READWRITE(2),
+        @XmlEnumValue("readonly") READONLY(3);
 
         private final int code;
 
@@ -77,14 +77,15 @@ public class VmStorageEntry {
         }
     }
 
-    /** RFC 7666 VirtualMachineStorageMediaType. */
+    /** IANAStorageMediaType of IANA-STORAGE-MEDIA-TYPE-MIB (RFC 7666's vmStorageMediaType), revision 2016-06-17. */
     @XmlType(name = "VirtualMachineStorageMediaType")
     @XmlEnum
     public enum MediaType implements SmiEnum {
-        @XmlEnumValue("unknown") UNKNOWN(1),
-        @XmlEnumValue("other") OTHER(2),
+        @XmlEnumValue("other") OTHER(1),
+        @XmlEnumValue("unknown") UNKNOWN(2),
         @XmlEnumValue("hardDisk") HARD_DISK(3),
-        @XmlEnumValue("opticalDisk") OPTICAL_DISK(4);
+        @XmlEnumValue("opticalDisk") OPTICAL_DISK(4),
+        @XmlEnumValue("floppyDisk") FLOPPY_DISK(5);
 
         private final int code;
 

@@ -195,7 +195,7 @@ public final class XPathFilter {
             case "vmEntry": case "vmConfigEntry": return n.equals("vmIndex");
             case "vmCpuEntry": return n.equals("vmIndex") || n.equals("vmCpuIndex");
             case "vmCpuAffinityEntry": return n.equals("vmIndex") || n.equals("vmCpuIndex") || n.equals("vmCpuPhysIndex");
-            case "vmStorageEntry": return n.equals("vmIndex") || n.equals("vmStorageIndex");
+            case "vmStorageEntry": return n.equals("vmStorageVmIndex") || n.equals("vmStorageIndex");
             case "vmNetworkEntry": return n.equals("vmIndex") || n.equals("vmNetworkIndex");
             case "vmNetworkConfigEntry": return n.equals("vmIndex") || n.equals("vmNetworkConfigIndex");
             default: return false;

@@ -380,8 +380,11 @@ class NetconfSessionTest {
         assertThat(c.poll(300)).as("vmRunning is filtered out").isNull();
         c.rpc(edit("running", configTable("<vmConfigEntry nc:operation='delete'><vmIndex>8</vmIndex></vmConfigEntry>"), ""));
         String deleted = c.next();
-        assertThat(deleted).contains("<vmDeleted", "<vmName>filtered</vmName>", "<vmPersistent>persistent</vmPersistent>")
-                .doesNotContain("vmOperState");
+        // RFC 7666's vmDeleted objects, vmOperState the state before it was gone (a removal passes through shuttingdown).
+        assertThat(deleted).contains("<vmDeleted", "<vmName>filtered</vmName>", "<vmOperState>shuttingdown</vmOperState>",
+                "<vmPersistent>persistent</vmPersistent>");
+        assertThat(deleted.indexOf("<vmOperState>")).as("vmOperState before vmPersistent, as the MIB lists them")
+                .isLessThan(deleted.indexOf("<vmPersistent>"));
 
         TestClient all = client(false);
         all.rpc("<create-subscription xmlns='urn:ietf:params:xml:ns:netconf:notification:1.0'/>");

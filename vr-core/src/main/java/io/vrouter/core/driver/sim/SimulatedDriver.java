@@ -354,7 +354,8 @@ public final class SimulatedDriver implements HypervisorDriver {
             VmCpuEntry c = new VmCpuEntry();
             c.vmCpuIndex = i;
             c.vmCpuCoreTime = cpu / vm.cpus;
-            c.vmCpuPhysIndex = 0;
+            // Each vCPU on its own physical CPU, so vmCpuAffinityTable has rows (RFC 7666: 1 and up).
+            c.vmCpuPhysIndex = i;
             c.vmCpuAffinity = VmCpuEntry.Affinity.UNKNOWN;
             cpus.add(c);
         }
@@ -364,7 +365,7 @@ public final class SimulatedDriver implements HypervisorDriver {
         disk.vmStorageSourceType = VmStorageEntry.SourceType.SPARSE;
         disk.vmStorageSourceTypeString = "sparse";
         disk.vmStorageResourceID = "sim-sr/" + vm.name + "-disk0";
-        disk.vmStorageAccess = VmStorageEntry.Access.READ_WRITE;
+        disk.vmStorageAccess = VmStorageEntry.Access.READWRITE;
         disk.vmStorageMediaType = VmStorageEntry.MediaType.HARD_DISK;
         disk.vmStorageMediaTypeString = "hardDisk";
         disk.vmStorageSizeUnit = 1024 * 1024;
