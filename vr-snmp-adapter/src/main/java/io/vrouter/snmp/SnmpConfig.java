@@ -23,7 +23,9 @@ import org.snmp4j.smi.OID;
  */
 record SnmpConfig(String bind, int port, boolean v2c, List<String> readCommunities, List<String> writeCommunities,
                   List<User> users, List<String> trapTargets, String trapVersion, String trapType, String trapUser,
-                  String trapCommunity, boolean developmentDefaults, boolean replayProtection) {
+                  String trapCommunity, int trapQueue, boolean developmentDefaults, boolean replayProtection) {
+    /** The most notifications one target's queue holds (snmp.trap.queue); its array is allocated whole. */
+    static final int MAX_TRAP_QUEUE = 100_000;
 
     /** One USM user; {@code write} gives it the write view as well as the read view. */
     record User(String name, OID authProtocol, String authPassphrase, OID privProtocol, String privPassphrase,
@@ -56,10 +58,14 @@ record SnmpConfig(String bind, int port, boolean v2c, List<String> readCommuniti
             throw new IllegalArgumentException("setting 'snmp.trap.user' must name a configured snmp.user");
         }
         String trapCommunity = s.get("snmp.trap.community", read.isEmpty() ? "public" : read.get(0));
+        int trapQueue = s.getInt("snmp.trap.queue", 1000);
+        if (trapQueue < 1 || trapQueue > MAX_TRAP_QUEUE) {
+            throw new IllegalArgumentException("setting 'snmp.trap.queue' must be between 1 and " + MAX_TRAP_QUEUE);
+        }
         List<String> targets = s.getList("snmp-trap-target");
         for (String t : targets) parseTarget(t);
         return new SnmpConfig(s.get("bind", "127.0.0.1"), s.getInt("snmp-port", 1161), s.getBoolean("snmp.v2c", true),
-                read, write, users, targets, trapVersion, trapType, trapUser, trapCommunity, defaults,
+                read, write, users, targets, trapVersion, trapType, trapUser, trapCommunity, trapQueue, defaults,
                 s.getBoolean("snmp.v3.replay-protection", true));
     }
 

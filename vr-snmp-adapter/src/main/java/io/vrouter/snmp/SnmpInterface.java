@@ -29,7 +29,7 @@ public final class SnmpInterface implements ManagementInterface {
         Credentials.requireLoopbackForDevelopmentDefaults(config.developmentDefaults(),
                 InetAddress.getByName(config.bind()), "SNMP");
         VrSnmpAgent starting = new VrSnmpAgent(config, context.settings().dataDir().resolve("snmp"),
-                context.service(), new PendingRows(), context.metrics(), context.credentials().throttle());
+                context.service(), new PendingRows(), context.metrics(), context.credentials().snmpThrottle());
         try {
             starting.start();
         } catch (IOException | RuntimeException e) {

@@ -21,10 +21,12 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import org.snmp4j.CommandResponderEvent;
 import org.snmp4j.MessageDispatcherImpl;
 import org.snmp4j.PDU;
 import org.snmp4j.SNMP4JSettings;
+import org.snmp4j.Session;
 import org.snmp4j.TransportStateReference;
 import org.snmp4j.asn1.BEROutputStream;
 import org.snmp4j.agent.AgentConfigManager;
@@ -34,11 +36,8 @@ import org.snmp4j.agent.DuplicateRegistrationException;
 import org.snmp4j.agent.MOServer;
 import org.snmp4j.agent.NotificationOriginator;
 import org.snmp4j.agent.mo.snmp.SnmpCommunityMIB;
-import org.snmp4j.agent.mo.snmp.SnmpNotificationMIB;
-import org.snmp4j.agent.mo.snmp.SnmpTargetMIB;
 import org.snmp4j.agent.mo.snmp.StorageType;
 import org.snmp4j.agent.mo.snmp.SysUpTime;
-import org.snmp4j.agent.mo.snmp.TransportDomains;
 import org.snmp4j.agent.mo.snmp.VacmMIB;
 import org.snmp4j.agent.security.MutableVACM;
 import org.snmp4j.cfg.EngineBootsProvider;
@@ -71,19 +70,18 @@ import org.slf4j.LoggerFactory;
 /**
  * The snmp4j-agent agent, assembled with {@link AgentConfigManager}: a UDP transport, SNMPv2c
  * communities and SNMPv3 USM users mapped by VACM to a read view and a write view, notification
- * targets, and NEW-VMM-MIB registered beside the standard SNMPv2-MIB and SNMP-FRAMEWORK-MIB. Its
- * configuration comes from the server's settings only (no snmp4j configuration file is read or
- * written); snmpEngineID and snmpEngineBoots live in {@code DATA_DIR/snmp/engine.properties}, so that
- * receivers accept our notifications after a restart.
+ * targets (each with a queue and a sender of its own: {@link NotificationQueues}), and NEW-VMM-MIB
+ * registered beside the standard SNMPv2-MIB and SNMP-FRAMEWORK-MIB. Its configuration comes from the
+ * server's settings only (no snmp4j configuration file is read or written); snmpEngineID and
+ * snmpEngineBoots live in {@code DATA_DIR/snmp/engine.properties}, so that receivers accept our
+ * notifications after a restart.
  */
 final class VrSnmpAgent {
     private static final Logger log = LoggerFactory.getLogger(VrSnmpAgent.class);
     static final OctetString READ_VIEW = new OctetString("vrRead");
     static final OctetString WRITE_VIEW = new OctetString("vrWrite");
-    static final OctetString NOTIFY_VIEW = new OctetString("vrNotify");
     static final OctetString READ_GROUP = new OctetString("vrReaders");
     static final OctetString WRITE_GROUP = new OctetString("vrWriters");
-    private static final OctetString NOTIFY_TAG = new OctetString("vrNotify");
 
     private final SnmpConfig config;
     private final EngineState engine;
@@ -99,6 +97,8 @@ final class VrSnmpAgent {
     private final ThreadLocal<Long> started = new ThreadLocal<>();
     private boolean initialized;
     private final ThreadLocal<Boolean> answered = new ThreadLocal<>();
+    /** Where notifications wait for their targets; made when the manager is initialised. */
+    private NotificationQueues notifications;
     /** Answers the large GETBULKs (see {@link #PASS_BINDINGS}), while the listener thread answers the rest. */
     private ThreadPoolExecutor bulkThread;
 
@@ -443,16 +443,25 @@ final class VrSnmpAgent {
         }
     }
 
-    /** The snmp4j-agent configuration manager, with our command processor. */
+    /** The snmp4j-agent configuration manager, with our command processor and notification queues. */
     private static final class Manager extends AgentConfigManager {
         private final java.util.function.Function<OctetString, CommandProcessor> processors;
+        private final BiFunction<Session, SysUpTime, NotificationOriginator> notifications;
         private final boolean v2c;
 
         Manager(EngineState engine, org.snmp4j.MessageDispatcher messages, MOServer mibs, boolean v2c,
-                java.util.function.Function<OctetString, CommandProcessor> processors) {
+                java.util.function.Function<OctetString, CommandProcessor> processors,
+                BiFunction<Session, SysUpTime, NotificationOriginator> notifications) {
             super(engine.engineId(), messages, null, new MOServer[]{mibs}, null, null, null, engine);
             this.processors = processors;
+            this.notifications = notifications;
             this.v2c = v2c;
+        }
+
+        /** Ours, not snmp4j-agent's, which waited for every inform on the caller's thread: {@link NotificationQueues}. */
+        @Override
+        protected NotificationOriginator createNotificationOriginator() {
+            return notifications.apply(session, snmpv2MIB.getSysUpTime());
         }
 
         /** SNMPv3 always, SNMPv2c unless turned off, SNMPv1 never. */
@@ -493,7 +502,9 @@ final class VrSnmpAgent {
         this.engine = EngineState.loadAndBoot(stateDir);
         this.instrumentation = new VmmInstrumentation(service, pending);
         this.address = new UdpAddress(InetAddress.getByName(config.bind()), config.port());
-        this.manager = new Manager(engine, dispatcher, server, config.v2c(), TimedCommandProcessor::new);
+        this.manager = new Manager(engine, dispatcher, server, config.v2c(), TimedCommandProcessor::new,
+                (session, upTime) -> notifications = new NotificationQueues(session, config, engine.engineId(), upTime,
+                        metrics.registry()));
         SecurityProtocols protocols = new SecurityProtocols(SecurityProtocols.SecurityProtocolSet.defaultSecurity);
         protocols.addAuthenticationProtocol(new AuthSHA());   // HMAC-SHA-96, what net-snmp's "-a SHA" means
         // A wrong privacy key (or another protocol) decrypts to noise: say so with a report.
@@ -542,8 +553,6 @@ final class VrSnmpAgent {
         addUsers();
         addCommunities(manager.getSnmpCommunityMIB());
         addViews(manager.getVacmMIB());
-        addNotificationTargets(manager.getSnmpTargetMIB(), manager.getSnmpNotificationMIB(),
-                manager.getSnmpCommunityMIB(), manager.getVacmMIB());
         manager.run();
         if (manager.getState() != org.snmp4j.agent.AgentState.STATE_RUNNING) {
             throw new IOException("SNMP agent could not listen on udp:" + address);
@@ -555,6 +564,7 @@ final class VrSnmpAgent {
         if (!initialized) return;
         initialized = false;
         bulkThread.shutdownNow();
+        if (notifications != null) notifications.close();
         try {
             manager.shutdown();
         } catch (RuntimeException e) {
@@ -579,8 +589,6 @@ final class VrSnmpAgent {
     }
 
     private void addCommunities(SnmpCommunityMIB communityMIB) {
-        // Entries with a transport tag that names no target (the notification-only community) take no requests.
-        communityMIB.setSourceAddressFiltering(true);
         if (!config.v2c()) return;
         int n = 0;
         for (String c : config.readCommunities()) {
@@ -614,56 +622,13 @@ final class VrSnmpAgent {
         }
         // Writers: the VR MIB only.
         vacm.addViewTreeFamily(WRITE_VIEW, VmmMib.ROOT, new OctetString(), VacmMIB.vacmViewIncluded, StorageType.volatile_);
-        vacm.addViewTreeFamily(NOTIFY_VIEW, new OID("1.3"), new OctetString(), VacmMIB.vacmViewIncluded, StorageType.volatile_);
+        // No notify view: notifications go to the configured targets, whom VACM is not asked about (NotificationQueues).
         for (int model : new int[]{SecurityModel.SECURITY_MODEL_SNMPv2c, SecurityModel.SECURITY_MODEL_USM}) {
             int level = model == SecurityModel.SECURITY_MODEL_USM ? SecurityLevel.AUTH_PRIV : SecurityLevel.NOAUTH_NOPRIV;
             vacm.addAccess(READ_GROUP, new OctetString(), model, level, MutableVACM.VACM_MATCH_EXACT, READ_VIEW,
-                    new OctetString(), NOTIFY_VIEW, StorageType.volatile_);
+                    new OctetString(), new OctetString(), StorageType.volatile_);
             vacm.addAccess(WRITE_GROUP, new OctetString(), model, level, MutableVACM.VACM_MATCH_EXACT, READ_VIEW,
-                    WRITE_VIEW, NOTIFY_VIEW, StorageType.volatile_);
+                    WRITE_VIEW, new OctetString(), StorageType.volatile_);
         }
-    }
-
-    private void addNotificationTargets(SnmpTargetMIB targetMIB, SnmpNotificationMIB notificationMIB,
-                                        SnmpCommunityMIB communityMIB, VacmMIB vacm) {
-        OctetString params = new OctetString("vrParams");
-        if (config.trapVersion().equals("v3")) {
-            targetMIB.addTargetParams(params, MessageProcessingModel.MPv3, SecurityModel.SECURITY_MODEL_USM,
-                    new OctetString(config.trapUser()), SecurityLevel.AUTH_PRIV, StorageType.volatile_);
-        } else {
-            targetMIB.addTargetParams(params, MessageProcessingModel.MPv2c, SecurityModel.SECURITY_MODEL_SNMPv2c,
-                    new OctetString(config.trapCommunity()), SecurityLevel.NOAUTH_NOPRIV, StorageType.volatile_);
-            boolean known = config.v2c() && (config.readCommunities().contains(config.trapCommunity())
-                    || config.writeCommunities().contains(config.trapCommunity()));
-            if (!known) {
-                // The notification originator finds the community of a v2c target through the community
-                // MIB, and checks the notify view through VACM; this entry serves notifications only.
-                communityMIB.addSnmpCommunityEntry(new OctetString("trap"), new OctetString(config.trapCommunity()),
-                        new OctetString(config.trapCommunity()), engine.engineId(), new OctetString(),
-                        new OctetString("vrNoRequests"), StorageType.volatile_);
-                vacm.addGroup(SecurityModel.SECURITY_MODEL_SNMPv2c, new OctetString(config.trapCommunity()),
-                        new OctetString("vrNotifiers"), StorageType.volatile_);
-                vacm.addAccess(new OctetString("vrNotifiers"), new OctetString(), SecurityModel.SECURITY_MODEL_SNMPv2c,
-                        SecurityLevel.NOAUTH_NOPRIV, MutableVACM.VACM_MATCH_EXACT, new OctetString(), new OctetString(),
-                        NOTIFY_VIEW, StorageType.volatile_);
-            }
-        }
-        int n = 0;
-        for (String t : config.trapTargets()) {
-            String[] hp = SnmpConfig.parseTarget(t);
-            UdpAddress target;
-            try {
-                target = new UdpAddress(InetAddress.getByName(hp[0]), Integer.parseInt(hp[1]));
-            } catch (IOException e) {
-                throw new IllegalArgumentException("snmp-trap-target '" + t + "': unknown host", e);
-            }
-            OID domain = target.getInetAddress().getAddress().length == 4
-                    ? TransportDomains.transportDomainUdpIpv4 : TransportDomains.transportDomainUdpIpv6;
-            targetMIB.addTargetAddress(new OctetString("target" + n++), domain, new OctetString(target.getValue()),
-                    1500, 2, NOTIFY_TAG, params, StorageType.volatile_);
-        }
-        notificationMIB.addNotifyEntry(new OctetString("vrNotify"), NOTIFY_TAG,
-                config.trapType().equals("inform") ? SnmpNotificationMIB.SnmpNotifyTypeEnum.inform
-                        : SnmpNotificationMIB.SnmpNotifyTypeEnum.trap, StorageType.volatile_);
     }
 }

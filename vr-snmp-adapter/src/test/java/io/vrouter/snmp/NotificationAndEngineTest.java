@@ -250,6 +250,9 @@ class NotificationAndEngineTest {
                 .hasMessageContaining("snmp.user.x");
         assertThatThrownBy(() -> SnmpConfig.from(Settings.of(Map.of("snmp-trap-target", "udp:host"))))
                 .hasMessageContaining("udp:HOST:PORT");
+        assertThat(d.trapQueue()).isEqualTo(1000);
+        assertThatThrownBy(() -> SnmpConfig.from(Settings.of(Map.of("snmp.trap.queue", "0"))))
+                .hasMessageContaining("snmp.trap.queue");
         SnmpInterface snmp = new SnmpInterface();
         var service = new io.vrouter.core.service.VirtualRouterService(
                 new io.vrouter.core.driver.sim.SimulatedDriver(LatencyProfile.NONE),

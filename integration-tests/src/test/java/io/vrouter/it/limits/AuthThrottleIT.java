@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Password guessing is braked per source on every interface (issue 12): after auth.max-failures
  * wrong logins from one address, tries from there are refused unchecked, while the real user logs in
- * from another address; each failure is logged and counted. One source address per interface.
+ * from another address; each failure is logged and counted. One source address per interface. SNMP's
+ * brake is its own.
  */
 class AuthThrottleIT {
     @TempDir
@@ -60,9 +61,38 @@ class AuthThrottleIT {
                     "vrouter_auth_throttled_total{interface=\"rest\"} 3.0",
                     "vrouter_auth_throttled_total{interface=\"netconf\"} 1.0",
                     "vrouter_auth_throttled_total{interface=\"snmp\"} 1.0",
-                    "vrouter_auth_throttled_sources 3.0");
+                    "vrouter_auth_throttled_sources{brake=\"tcp\"} 2.0",
+                    "vrouter_auth_throttled_sources{brake=\"snmp\"} 1.0");
             assertThat(server.log()).contains("5 failed logins from 127.0.0.2", "5 failed logins from 127.0.0.3",
                     "5 failed logins from 127.0.0.4");
+        }
+    }
+
+    /**
+     * SNMP has a brake of its own (issue 23): a UDP source address can be forged, so guesses over SNMP
+     * in an address's name must never hold back that address's REST logins.
+     */
+    @Test
+    void snmpGuessesFromAnAddressNeverHoldBackItsRestLogins() throws Exception {
+        Path config = dir.resolve("vrouter.properties");
+        Files.writeString(config, "auth.max-failures=5\nauth.failure-interval=60s\n");
+        try (ServerProcess server = ServerProcess.start(dir.resolve("snmp-brake"), "--config", config.toString())) {
+            // From 127.0.0.1: wrong SNMPv3 keys (each told so by a Report PDU), then wrong communities ...
+            for (int k = 0; k < 3; k++) {
+                ServerProcess.Result wrongKey = ServerProcess.run(List.of("snmpget", "-v3", "-l", "authPriv", "-u",
+                        "admin", "-a", "SHA", "-A", "guess-" + k + "-auth", "-x", "AES", "-X", "adminprivpass",
+                        "--clientaddr=127.0.0.1", "-t", "3", "-r", "0", "udp:127.0.0.1:" + server.snmpPort,
+                        "1.3.6.1.2.1.1.3.0"));
+                assertThat(wrongKey.err()).as(wrongKey.toString()).contains("Authentication failure");
+            }
+            for (int k = 0; k < 2; k++) assertThat(snmpget(server, "127.0.0.1", "guess" + k).exit()).isNotZero();
+            // ... until SNMP's brake holds: from there even the right community gets no answer now.
+            assertThat(snmpget(server, "127.0.0.1", "public").exit()).isNotZero();
+            // REST from the same address logs in at once.
+            assertThat(restStatus(server, "127.0.0.1", "admin", "admin")).isEqualTo("200");
+            assertThat(server.metrics()).contains("vrouter_auth_failures_total{interface=\"snmp\"} 5.0",
+                    "vrouter_auth_throttled_sources{brake=\"snmp\"} 1.0",
+                    "vrouter_auth_throttled_sources{brake=\"tcp\"} 0.0");
         }
     }
 

@@ -73,6 +73,7 @@ public final class VrouterServer implements AutoCloseable {
         new FileDescriptorMetrics().bindTo(registry);
         VrMetrics metrics = new VrMetrics(registry);
         credentials.throttle().bindTo(registry);
+        credentials.snmpThrottle().bindTo(registry);
 
         HypervisorDriver driver = driver(settings);
         service = new VirtualRouterService(driver, new ConfigStore(dataDir, settings.getBoolean("recover", false)), metrics);

@@ -14,12 +14,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Slows down password guessing from one source, on every interface: a source address may fail
- * {@code auth.max-failures} (10) logins in a row; after that it gets one more try per
- * {@code auth.failure-interval} (1 s), and tries in between are refused without being checked. The
- * real user, from another address, is never held back, and not locked out from the same one either:
- * the allowance comes back with time. Failures are logged and counted
- * ({@code vrouter_auth_failures_total{interface}}, {@code vrouter_auth_throttled_total{interface}}).
+ * Slows down password guessing from one source: a source address may fail {@code auth.max-failures}
+ * (10) logins in a row; after that it gets one more try per {@code auth.failure-interval} (1 s), and
+ * tries in between are refused without being checked. The real user, from another address, is never
+ * held back; from the guesser's address it competes with the guesser for those tries, so it is held
+ * back as long as the guessing goes on (a try that let the right password through would tell the
+ * guesser it had guessed right). Failures are logged and counted
+ * ({@code vrouter_auth_failures_total{interface}}, {@code vrouter_auth_throttled_total{interface}},
+ * {@code vrouter_auth_throttled_sources{brake}}).
+ *
+ * <p>{@link Credentials} keeps two: one for the TCP interfaces, whose source address is the
+ * connection's, and SNMP's own, since a UDP source address can be forged: SNMP failures sent in
+ * someone else's name hold back SNMP from that address, never its REST, RESTCONF or NETCONF logins.
  *
  * <p>A token bucket per source: capacity max-failures, one token back per interval, one spent per
  * failed login. At most {@value #MAX_SOURCES} sources are tracked (SNMP's source addresses can be
@@ -29,6 +35,7 @@ public final class AuthThrottle implements MeterBinder {
     private static final Logger log = LoggerFactory.getLogger(AuthThrottle.class);
     static final int MAX_SOURCES = 10_000;
 
+    private final String brake;
     private final int maxFailures;
     private final long intervalNanos;
     private final LongSupplier nanoTime;
@@ -59,22 +66,25 @@ public final class AuthThrottle implements MeterBinder {
         }
     }
 
-    public AuthThrottle(int maxFailures, Duration interval) {
-        this(maxFailures, interval, System::nanoTime);
+    /** @param brake what it brakes, the tag of its {@code vrouter_auth_throttled_sources} gauge */
+    public AuthThrottle(String brake, int maxFailures, Duration interval) {
+        this(brake, maxFailures, interval, System::nanoTime);
     }
 
     /** On the given clock (System.nanoTime, or a test's). */
-    AuthThrottle(int maxFailures, Duration interval, LongSupplier nanoTime) {
+    AuthThrottle(String brake, int maxFailures, Duration interval, LongSupplier nanoTime) {
         if (maxFailures < 1 || interval.isNegative() || interval.isZero()) {
             throw new IllegalArgumentException("auth.max-failures must be at least 1 and auth.failure-interval positive");
         }
+        this.brake = brake;
         this.maxFailures = maxFailures;
         this.intervalNanos = interval.toNanos();
         this.nanoTime = nanoTime;
     }
 
-    static AuthThrottle from(Settings s, LongSupplier nanoTime) {
-        return new AuthThrottle(s.getInt("auth.max-failures", 10), s.getDuration("auth.failure-interval", "1s"), nanoTime);
+    static AuthThrottle from(String brake, Settings s, LongSupplier nanoTime) {
+        return new AuthThrottle(brake, s.getInt("auth.max-failures", 10), s.getDuration("auth.failure-interval", "1s"),
+                nanoTime);
     }
 
     /**
@@ -122,7 +132,7 @@ public final class AuthThrottle implements MeterBinder {
     @Override
     public void bindTo(MeterRegistry registry) {
         this.registry = registry;
-        Gauge.builder("vrouter.auth.throttled.sources", this, AuthThrottle::throttledSources)
+        Gauge.builder("vrouter.auth.throttled.sources", this, AuthThrottle::throttledSources).tag("brake", brake)
                 .description("Source addresses whose logins are throttled now").register(registry);
     }
 }

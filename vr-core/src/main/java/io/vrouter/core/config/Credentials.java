@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The users of the HTTP and SSH interfaces and their roles, from the settings
- * ({@code user.NAME = ROLE:PASSWORD}), and the brake on password guessing ({@link AuthThrottle}).
+ * ({@code user.NAME = ROLE:PASSWORD}), and the brakes on password guessing ({@link AuthThrottle}): one
+ * for the TCP interfaces, one for SNMP.
  *
  * <p>A password is best stored as a slow salted hash, {@code {pbkdf2-sha256}ITERATIONS$SALT$HASH}
  * (PBKDF2 with HMAC-SHA-256, base64; {@code java -jar vrouter.jar --hash-password} makes one). The
@@ -62,13 +63,15 @@ public final class Credentials {
     private final Map<String, User> users;
     private final boolean developmentDefaults;
     private final AuthThrottle throttle;
+    private final AuthThrottle snmpThrottle;
     private final Map<String, Role> verified = new ConcurrentHashMap<>();
     private final SecretKeySpec verifiedKey;
 
-    private Credentials(Map<String, User> users, boolean developmentDefaults, AuthThrottle throttle) {
+    private Credentials(Map<String, User> users, boolean developmentDefaults, Settings settings, LongSupplier nanoTime) {
         this.users = users;
         this.developmentDefaults = developmentDefaults;
-        this.throttle = throttle;
+        this.throttle = AuthThrottle.from("tcp", settings, nanoTime);
+        this.snmpThrottle = AuthThrottle.from("snmp", settings, nanoTime);
         byte[] key = new byte[32];
         new SecureRandom().nextBytes(key);
         this.verifiedKey = new SecretKeySpec(key, "HmacSHA256");
@@ -103,11 +106,10 @@ public final class Credentials {
             }
             users.put(name, new User(role, password));
         });
-        AuthThrottle throttle = AuthThrottle.from(settings, nanoTime);
-        if (!users.isEmpty()) return new Credentials(users, false, throttle);
+        if (!users.isEmpty()) return new Credentials(users, false, settings, nanoTime);
         users.put("admin", new User(Role.OPERATOR, "admin"));
         users.put("viewer", new User(Role.VIEWER, "viewer"));
-        return new Credentials(users, true, throttle);
+        return new Credentials(users, true, settings, nanoTime);
     }
 
     /** True when no user is configured and the well-known development users apply. */
@@ -115,9 +117,17 @@ public final class Credentials {
         return developmentDefaults;
     }
 
-    /** The brake on password guessing shared by every interface. */
+    /** The brake on password guessing over REST, RESTCONF and NETCONF (TCP: the source address is the connection's). */
     public AuthThrottle throttle() {
         return throttle;
+    }
+
+    /**
+     * SNMP's own brake. A UDP source address can be forged, so wrong guesses sent in another's name
+     * must hold back SNMP only, never that address's logins over the TCP interfaces.
+     */
+    public AuthThrottle snmpThrottle() {
+        return snmpThrottle;
     }
 
     /** The user's role when the password is right; no brake, no count (see {@link #login}). */

@@ -82,6 +82,21 @@ class CredentialsTest {
         for (int k = 0; k < 4; k++) c.login("snmp", GUESSER, null, "guess");
         assertThat(registry.get("vrouter.auth.failures").tag("interface", "snmp").counter().count()).isEqualTo(2);
         assertThat(registry.get("vrouter.auth.throttled").tag("interface", "snmp").counter().count()).isEqualTo(2);
-        assertThat(registry.get("vrouter.auth.throttled.sources").gauge().value()).isEqualTo(1);
+        assertThat(registry.get("vrouter.auth.throttled.sources").tag("brake", "tcp").gauge().value()).isEqualTo(1);
+    }
+
+    @Test
+    void snmpFailuresNeverHoldBackTheTcpLoginsOfTheirSourceAddress() {
+        Credentials c = Credentials.from(Settings.of(Map.of("auth.max-failures", "2", "auth.failure-interval", "1h")));
+        var registry = new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        c.throttle().bindTo(registry);
+        c.snmpThrottle().bindTo(registry);
+        // UDP: anyone can send these in the operator's name.
+        for (int k = 0; k < 5; k++) c.snmpThrottle().failed("snmp", OPERATOR, null);
+        assertThat(c.snmpThrottle().allow("snmp", OPERATOR)).isFalse();
+        assertThat(c.login("rest", OPERATOR, "admin", "admin").role()).hasValue(Credentials.Role.OPERATOR);
+        assertThat(c.login("netconf", OPERATOR, "admin", "admin").role()).hasValue(Credentials.Role.OPERATOR);
+        assertThat(registry.get("vrouter.auth.throttled.sources").tag("brake", "snmp").gauge().value()).isEqualTo(1);
+        assertThat(registry.get("vrouter.auth.throttled.sources").tag("brake", "tcp").gauge().value()).isZero();
     }
 }
