@@ -90,14 +90,7 @@ public final class NetconfInterface implements ManagementInterface {
 
         Path dataDir = s.dataDir();
         Files.createDirectories(dataDir);
-        Path hostKeyFile = dataDir.resolve("netconf-host-key");
-        SimpleGeneratorHostKeyProvider hostKey = new SimpleGeneratorHostKeyProvider(hostKeyFile);
-        // Generated (once) now rather than at the first connection, and readable by us alone.
-        if (!hostKey.loadKeys(null).iterator().hasNext()) {
-            throw new IOException("cannot load or create the SSH host key " + hostKeyFile);
-        }
-        restrictToOwner(hostKeyFile);
-        sshd.setKeyPairProvider(hostKey);
+        sshd.setKeyPairProvider(hostKey(dataDir.resolve("netconf-host-key")));
 
         sshd.setPasswordAuthenticator((PasswordAuthenticator) (user, password, session) -> {
             InetAddress client = session.getClientAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
@@ -157,6 +150,38 @@ public final class NetconfInterface implements ManagementInterface {
         }
         description = "NETCONF on ssh://" + bind.getHostAddress() + ":" + bound + " (subsystem netconf, "
                 + (keys == null ? "password" : "password and public key") + " authentication)";
+    }
+
+    /**
+     * The host key kept in the file, generated (once) now rather than at the first connection, and
+     * readable by us alone. A file that holds no readable key stops the start: MINA would generate
+     * another, and clients would take the changed host key for a man in the middle.
+     */
+    private static SimpleGeneratorHostKeyProvider hostKey(Path file) throws IOException {
+        HostKeyFile hostKey = new HostKeyFile(file);
+        if (Files.exists(file) && !hostKey.readable()) {
+            throw new IOException("the SSH host key " + file + " is damaged (it holds no key that can be read): restore"
+                    + " it from a backup, or delete it to have a new one generated (NETCONF clients will then see a new"
+                    + " host key and must be told to accept it)");
+        }
+        if (hostKey.loadKeys(null).isEmpty()) throw new IOException("cannot create the SSH host key " + file);
+        restrictToOwner(file);
+        return hostKey;
+    }
+
+    private static final class HostKeyFile extends SimpleGeneratorHostKeyProvider {
+        HostKeyFile(Path file) {
+            super(file);
+        }
+
+        boolean readable() {
+            try {
+                Iterable<java.security.KeyPair> keys = readKeyPairs(null, getPath());
+                return keys != null && keys.iterator().hasNext();
+            } catch (IOException | java.security.GeneralSecurityException | RuntimeException e) {
+                return false;
+            }
+        }
     }
 
     private static void restrictToOwner(Path file) throws IOException {

@@ -156,6 +156,17 @@ class NetconfInterfaceTest {
         assertThat(KeyUtils.getFingerPrint(hostKey.get())).isEqualTo(KeyUtils.getFingerPrint(first));
     }
 
+    /** A damaged host key stops the start, naming the file, and is left alone: never silently replaced. */
+    @Test
+    void aDamagedHostKeyStopsTheStartAndIsNotReplaced() throws Exception {
+        Path keyFile = dir.resolve("netconf-host-key");
+        Files.writeString(keyFile, "not a key\n");
+        assertThatThrownBy(() -> start(Map.of())).isInstanceOf(IOException.class)
+                .hasMessageContaining(keyFile.toString()).hasMessageContaining("damaged")
+                .hasMessageContaining("restore it from a backup, or delete it");
+        assertThat(Files.readString(keyFile)).isEqualTo("not a key\n");
+    }
+
     @Test
     void publicKeysFromTheAuthorizedKeysFileAreAccepted() throws Exception {
         KeyPair known = KeyUtils.generateKeyPair("ecdsa-sha2-nistp256", 256);
