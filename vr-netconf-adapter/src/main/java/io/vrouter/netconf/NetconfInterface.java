@@ -222,15 +222,19 @@ public final class NetconfInterface implements ManagementInterface {
     /**
      * Connections not logged in yet are counted apart from sessions: a few idle connections (in all,
      * and from one client address) are closed at once beyond their caps, so they never take the
-     * places of {@code netconf.max-sessions}, which count logged-in sessions only. An operator from
-     * another address can always log in.
+     * places of {@code netconf.max-sessions}, which count logged-in sessions only. When all places
+     * for connections not logged in are taken, one from an address that holds at least two fewer of
+     * them than the busiest address takes the place of that address's oldest: attackers holding
+     * connections from a few addresses cannot keep out an operator from another one (the margin of
+     * two keeps addresses with nearly equal shares from displacing each other back and forth).
      */
     private static final class SessionLimits implements SessionListener {
         private final int maxSessions;
         private final int maxUnauthenticated;
         private final int maxUnauthenticatedPerClient;
         private final Set<Session> authenticated = new HashSet<>();
-        private final Map<Session, InetAddress> unauthenticated = new HashMap<>();
+        /** Oldest first. */
+        private final Map<Session, InetAddress> unauthenticated = new java.util.LinkedHashMap<>();
 
         SessionLimits(int maxSessions, int maxUnauthenticated, int maxUnauthenticatedPerClient) {
             this.maxSessions = maxSessions;
@@ -242,16 +246,40 @@ public final class NetconfInterface implements ManagementInterface {
         public void sessionCreated(Session session) {
             InetAddress client = session.getIoSession().getRemoteAddress() instanceof InetSocketAddress a
                     ? a.getAddress() : null;
+            Session displaced = null;
+            boolean admitted = false;
             synchronized (this) {
-                long fromClient = unauthenticated.values().stream().filter(c -> c != null && c.equals(client)).count();
-                if (unauthenticated.size() < maxUnauthenticated && fromClient < maxUnauthenticatedPerClient) {
-                    unauthenticated.put(session, client);
-                    return;
+                Map<InetAddress, Integer> perClient = new HashMap<>();
+                unauthenticated.values().forEach(c -> perClient.merge(c, 1, Integer::sum));
+                int fromClient = perClient.getOrDefault(client, 0);
+                if (fromClient < maxUnauthenticatedPerClient) {
+                    if (unauthenticated.size() >= maxUnauthenticated) {
+                        displaced = oldestOfBusiest(perClient, fromClient);
+                        unauthenticated.remove(displaced);
+                    }
+                    admitted = unauthenticated.size() < maxUnauthenticated;
+                    if (admitted) unauthenticated.put(session, client);
                 }
             }
+            if (displaced != null) {
+                log.warn("closing an SSH connection from {} not logged in yet, for one from {}, an address holding fewer"
+                        + " (netconf.max-unauthenticated)", displaced.getIoSession().getRemoteAddress(), client);
+                displaced.close(true);
+            }
+            if (admitted) return;
             log.warn("refusing an SSH connection from {}: too many not logged in yet (netconf.max-unauthenticated"
                     + "[-per-client])", client);
             session.close(true);
+        }
+
+        /** The oldest connection of the address holding most, if it holds at least two more than {@code fewer}. */
+        private Session oldestOfBusiest(Map<InetAddress, Integer> perClient, int fewer) {
+            int most = perClient.values().stream().max(Integer::compare).orElse(0);
+            if (most < fewer + 2) return null;
+            for (Map.Entry<Session, InetAddress> e : unauthenticated.entrySet()) {
+                if (perClient.get(e.getValue()) == most) return e.getKey();
+            }
+            return null;
         }
 
         @Override
