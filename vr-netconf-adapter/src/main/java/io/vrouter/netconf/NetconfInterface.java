@@ -6,6 +6,7 @@ import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
 import io.vrouter.netconf.protocol.NetconfServerContext;
 import io.vrouter.netconf.protocol.NetconfSession;
+import io.vrouter.netconf.transport.MessageMemory;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -45,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * (10 s from connecting to logging in), {@code netconf.max-unauthenticated} (32 connections not logged
  * in yet) and {@code netconf.max-unauthenticated-per-client} (4 of them from one address),
  * {@code netconf.authorized-keys} (an OpenSSH authorized_keys file; its keys log in with operator
- * rights), {@code netconf.max-message-bytes} (16 MiB).
+ * rights), {@code netconf.max-message-bytes} (1 MiB).
  */
 public final class NetconfInterface implements ManagementInterface {
     private static final Logger log = LoggerFactory.getLogger(NetconfInterface.class);
@@ -75,13 +76,14 @@ public final class NetconfInterface implements ManagementInterface {
         int maxUnauthenticated = s.getInt("netconf.max-unauthenticated", 32);
         int maxUnauthenticatedPerClient = s.getInt("netconf.max-unauthenticated-per-client", 4);
         Duration loginGrace = s.getDuration("netconf.login-grace-time", "10s");
-        int maxMessage = s.getInt("netconf.max-message-bytes", 16 * 1024 * 1024);
+        int maxMessage = s.getInt("netconf.max-message-bytes", 1024 * 1024);
         if (maxSessions < 1 || maxUnauthenticated < 1 || maxUnauthenticatedPerClient < 1) {
             throw new IllegalArgumentException("settings 'netconf.max-sessions' and 'netconf.max-unauthenticated[-per-client]'"
                     + " must be at least 1");
         }
 
-        ctx = new NetconfServerContext(context.service(), context.metrics(), maxMessage, s.dataDir());
+        ctx = new NetconfServerContext(context.service(), context.metrics(), maxMessage, MessageMemory.quarterOfHeap(),
+                s.dataDir());
         // A confirmed commit the last run left unconfirmed is put back before anyone connects.
         ctx.confirmedCommit().recover();
         sshd = SshServer.setUpDefaultServer();

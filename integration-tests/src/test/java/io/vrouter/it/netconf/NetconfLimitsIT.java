@@ -2,6 +2,7 @@ package io.vrouter.it.netconf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.vrouter.it.ServerProcess;
 import io.vrouter.it.Sockets;
 import java.net.Socket;
@@ -81,6 +82,47 @@ class NetconfLimitsIT {
             } finally {
                 for (Squatter q : squatters) q.close();
             }
+        }
+    }
+
+    /**
+     * As the testers found it (issue 23 item 7): legal messages of 15 MB, under the old 16 MiB limit,
+     * from four sessions of a viewer at once, on the launcher's 64 MB heap. Each is answered with an
+     * rpc-error too-big, each session then reads, a new one too, and the heap never ran out.
+     */
+    @Test
+    void largeMessagesFromSeveralSessionsAtOnceAreRefusedWithoutExhaustingTheHeap() throws Exception {
+        try (ServerProcess server = ServerProcess.start(dir)) {
+            JsonNode r = Ncclient.scenario(server, "large_messages", "--user", "viewer", "--password", "viewer",
+                    "--count", "4", "--megabytes", "15");
+            assertThat(r.get("sessions")).hasSize(4);
+            for (JsonNode s : r.get("sessions")) {
+                assertThat(s.get("big").path("tag").asText()).as("%s", s).isEqualTo("too-big");
+                assertThat(s.get("after").asBoolean()).as("%s", s).isTrue();
+            }
+            assertThat(r.get("fresh_get_ok").asBoolean()).isTrue();
+            assertThat(server.get("/health").statusCode()).isEqualTo(200);
+            assertThat(server.log()).doesNotContain("OutOfMemoryError");
+        }
+    }
+
+    /**
+     * Messages under the limit share the memory kept for requests: sent at once by four sessions,
+     * each is answered (data, or resource-denied when the others hold the memory), never an Error.
+     */
+    @Test
+    void messagesUnderTheLimitFromSeveralSessionsAtOnceAreAnsweredWithoutExhaustingTheHeap() throws Exception {
+        try (ServerProcess server = ServerProcess.start(dir)) {
+            JsonNode r = Ncclient.scenario(server, "large_messages", "--user", "viewer", "--password", "viewer",
+                    "--count", "4", "--megabytes", "1");
+            assertThat(r.get("bytes").asLong()).isLessThan(1 << 20);
+            for (JsonNode s : r.get("sessions")) {
+                JsonNode big = s.get("big");
+                assertThat(big.path("ok").asBoolean() || big.path("tag").asText().equals("resource-denied")).as("%s", s).isTrue();
+                assertThat(s.get("after").asBoolean()).as("%s", s).isTrue();
+            }
+            assertThat(r.get("fresh_get_ok").asBoolean()).isTrue();
+            assertThat(server.log()).doesNotContain("OutOfMemoryError");
         }
     }
 
