@@ -4,14 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.netconf.transport.MessageMemory;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * What a request may take (issue 23 item 7): a message over netconf.max-message-bytes, or one the
- * memory for requests in progress cannot take, is answered with an rpc-error naming its message-id,
- * and the session goes on.
+ * What a request may take (issue 23 items 7 and 8): a message over netconf.max-message-bytes, or
+ * one the memory for requests in progress cannot take, is answered with an rpc-error naming its
+ * message-id, and the session goes on; so does a request nested 100,000 deep.
  */
 class MessageLimitsTest extends ServerFixture {
     static final String BASE = TestClient.BASE;
@@ -93,5 +94,41 @@ class MessageLimitsTest extends ServerFixture {
         assertThat(slow.next()).contains("message-id=\"held\"", "<data").doesNotContain("<rpc-error>");
         assertThat(other.rpc("<get-config><source><running/></source></get-config>")).contains("<data").doesNotContain("<rpc-error>");
         await(ctx.messageMemory()::used, 0);
+    }
+
+    /** The element {@code name} nested {@code depth} deep around {@code inner}, the outermost with {@code attributes}. */
+    static String nested(String name, String attributes, int depth, String inner) {
+        return "<" + name + attributes + ">" + ("<" + name + ">").repeat(depth - 1) + inner + ("</" + name + ">").repeat(depth);
+    }
+
+    /**
+     * Parsing, subtree filters, XPath filters and edits walk a request along the YANG schema, not
+     * along the XML's nesting, so a request nested 100,000 deep is answered like any other.
+     */
+    @Test
+    void requestsNestedVeryDeepAreAnsweredAndTheSessionGoesOn() throws Exception {
+        startServer(16 * MIB, 64 * MIB);
+        TestClient c = client("admin", true);
+        int deep = 100_000;
+        String ns = " xmlns='" + VMM + "'";
+        String empty = "<data></data>";
+        List<List<String>> requestsAndReplies = List.of(
+                List.of("<get><filter type='subtree'>" + nested("NEW-VMM-MIB", ns, 1, nested("vmTable", "", deep, ""))
+                        + "</filter></get>", empty),
+                List.of("<get-config><source><running/></source><filter type='subtree'>" + nested("a", "", deep, "")
+                        + "</filter></get-config>", empty),
+                List.of("<edit-config><target><candidate/></target><config><NEW-VMM-MIB" + ns + "><vmConfigTable><vmConfigEntry>"
+                        + "<vmIndex>1</vmIndex>" + nested("vmName", "", deep, "x")
+                        + "</vmConfigEntry></vmConfigTable></NEW-VMM-MIB></config></edit-config>", "<error-tag>invalid-value</error-tag>"),
+                List.of("<edit-config><target><candidate/></target><config>" + nested("NEW-VMM-MIB", ns, deep, "")
+                        + "</config></edit-config>", "<error-tag>unknown-element</error-tag>"),
+                List.of("<get><filter type='xpath' select='" + "(".repeat(deep) + "/*" + ")".repeat(deep) + "'/></get>",
+                        "<error-tag>invalid-value</error-tag>"),
+                List.of("<get><filter type='xpath' select='/*" + "[*".repeat(deep) + "]".repeat(deep) + "'/></get>",
+                        "<error-tag>invalid-value</error-tag>"));
+        for (List<String> rr : requestsAndReplies) {
+            assertThat(c.rpc(rr.get(0))).as(rr.get(0).substring(0, 100)).contains(rr.get(1));
+        }
+        assertThat(c.rpc("<get-config><source><running/></source></get-config>")).contains("<data").doesNotContain("<rpc-error>");
     }
 }
