@@ -126,6 +126,12 @@ public final class NetconfInterface implements ManagementInterface {
         // Replies and notifications are small writes: with Nagle on, a notification that follows a
         // reply waits for the client's delayed ACK (the benchmark measured 41 ms).
         CoreModuleProperties.TCP_NODELAY.set(sshd, true);
+        // One NETCONF session per connection, so netconf.max-sessions counts them all (MINA allows any
+        // number of channels); and at most 256 KiB of a client's data waiting unread (MINA's window,
+        // 2 MiB by default), which MINA holds outside the memory kept for requests. MINA refuses a
+        // channel when more than this many are open already: 0 lets one be open.
+        CoreModuleProperties.MAX_CONCURRENT_CHANNELS.set(sshd, 0);
+        CoreModuleProperties.WINDOW_SIZE.set(sshd, 256L * 1024);
         // SSH compression, as the paper planned for NETCONF's verbose XML (the client chooses; OpenSSH's
         // "Compression yes" and paramiko's use_compression() ask for zlib@openssh.com, which starts after
         // authentication). The evaluation report measures what it saves on batches and large gets.
