@@ -579,9 +579,50 @@ def confirmed(args):
     return out
 
 
+def large_messages(args):
+    """--count sessions (alternately end-of-message and chunked framing) each send at once a legal get
+    of --megabytes MB (a subtree filter naming VRs one by one); then each, and a new session, reads."""
+    import threading
+    entries = "".join("<vmEntry><vmIndex>%d</vmIndex></vmEntry>" % (i % 100000 + 1)
+                      for i in range(args.megabytes * 1024 * 1024 // 44))
+    big = '<NEW-VMM-MIB xmlns="%s"><vmTable>%s</vmTable></NEW-VMM-MIB>' % (VMM, entries)
+    sessions = [connect(args, framing="1.0" if k % 2 == 0 else "1.1") for k in range(args.count)]
+    results = [None] * args.count
+
+    def send(k):
+        m = sessions[k]
+        m.timeout = 300
+        try:
+            m.get(filter=("subtree", big))
+            big_reply = {"ok": True}
+        except RPCError as e:
+            big_reply = error_of(e)
+        except Exception as e:  # the session ended: what the server did instead of answering
+            big_reply = {"exception": type(e).__name__}
+        try:
+            after = m.get_config(source="running").ok
+        except Exception as e:
+            after = type(e).__name__
+        results[k] = {"framing": base_of(m), "big": big_reply, "after": after}
+
+    threads = [threading.Thread(target=send, args=(k,)) for k in range(args.count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for m in sessions:
+        try:
+            m.close_session()
+        except Exception:
+            pass
+    with connect(args) as m:
+        fresh = m.get_config(source="running").ok
+    return {"bytes": len(big), "sessions": results, "fresh_get_ok": fresh}
+
+
 SCENARIOS = {f.__name__: f for f in (hello, lifecycle, pipeline, notify, errors, schema, viewer, reconfigure, create,
                                       withdefaults, nmda, replay, sessions,
-                                      add_interface, network_table, admin_state, edits, confirmed)}
+                                      add_interface, network_table, admin_state, edits, confirmed, large_messages)}
 
 
 def main():
@@ -604,6 +645,7 @@ def main():
     p.add_argument("--since", help="replay: startTime")
     p.add_argument("--until", help="replay: stopTime")
     p.add_argument("--edits", help="edits: a file with one edit-config content a line")
+    p.add_argument("--megabytes", type=int, default=15, help="large_messages: the size of each message")
     args = p.parse_args()
     result = SCENARIOS[args.scenario](args)
     sys.stdout.write(json.dumps(result) + "\n")

@@ -6,6 +6,7 @@ import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
 import io.vrouter.netconf.protocol.NetconfServerContext;
 import io.vrouter.netconf.protocol.NetconfSession;
+import io.vrouter.netconf.transport.MessageMemory;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -45,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * (10 s from connecting to logging in), {@code netconf.max-unauthenticated} (32 connections not logged
  * in yet) and {@code netconf.max-unauthenticated-per-client} (4 of them from one address),
  * {@code netconf.authorized-keys} (an OpenSSH authorized_keys file; its keys log in with operator
- * rights), {@code netconf.max-message-bytes} (16 MiB).
+ * rights), {@code netconf.max-message-bytes} (1 MiB).
  */
 public final class NetconfInterface implements ManagementInterface {
     private static final Logger log = LoggerFactory.getLogger(NetconfInterface.class);
@@ -75,13 +76,14 @@ public final class NetconfInterface implements ManagementInterface {
         int maxUnauthenticated = s.getInt("netconf.max-unauthenticated", 32);
         int maxUnauthenticatedPerClient = s.getInt("netconf.max-unauthenticated-per-client", 4);
         Duration loginGrace = s.getDuration("netconf.login-grace-time", "10s");
-        int maxMessage = s.getInt("netconf.max-message-bytes", 16 * 1024 * 1024);
+        int maxMessage = s.getInt("netconf.max-message-bytes", 1024 * 1024);
         if (maxSessions < 1 || maxUnauthenticated < 1 || maxUnauthenticatedPerClient < 1) {
             throw new IllegalArgumentException("settings 'netconf.max-sessions' and 'netconf.max-unauthenticated[-per-client]'"
                     + " must be at least 1");
         }
 
-        ctx = new NetconfServerContext(context.service(), context.metrics(), maxMessage, s.dataDir());
+        ctx = new NetconfServerContext(context.service(), context.metrics(), maxMessage, MessageMemory.quarterOfHeap(),
+                s.dataDir());
         // A confirmed commit the last run left unconfirmed is put back before anyone connects.
         ctx.confirmedCommit().recover();
         sshd = SshServer.setUpDefaultServer();
@@ -90,14 +92,7 @@ public final class NetconfInterface implements ManagementInterface {
 
         Path dataDir = s.dataDir();
         Files.createDirectories(dataDir);
-        Path hostKeyFile = dataDir.resolve("netconf-host-key");
-        SimpleGeneratorHostKeyProvider hostKey = new SimpleGeneratorHostKeyProvider(hostKeyFile);
-        // Generated (once) now rather than at the first connection, and readable by us alone.
-        if (!hostKey.loadKeys(null).iterator().hasNext()) {
-            throw new IOException("cannot load or create the SSH host key " + hostKeyFile);
-        }
-        restrictToOwner(hostKeyFile);
-        sshd.setKeyPairProvider(hostKey);
+        sshd.setKeyPairProvider(hostKey(dataDir.resolve("netconf-host-key")));
 
         sshd.setPasswordAuthenticator((PasswordAuthenticator) (user, password, session) -> {
             InetAddress client = session.getClientAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
@@ -131,6 +126,12 @@ public final class NetconfInterface implements ManagementInterface {
         // Replies and notifications are small writes: with Nagle on, a notification that follows a
         // reply waits for the client's delayed ACK (the benchmark measured 41 ms).
         CoreModuleProperties.TCP_NODELAY.set(sshd, true);
+        // One NETCONF session per connection, so netconf.max-sessions counts them all (MINA allows any
+        // number of channels); and at most 256 KiB of a client's data waiting unread (MINA's window,
+        // 2 MiB by default), which MINA holds outside the memory kept for requests. MINA refuses a
+        // channel when more than this many are open already: 0 lets one be open.
+        CoreModuleProperties.MAX_CONCURRENT_CHANNELS.set(sshd, 0);
+        CoreModuleProperties.WINDOW_SIZE.set(sshd, 256L * 1024);
         // SSH compression, as the paper planned for NETCONF's verbose XML (the client chooses; OpenSSH's
         // "Compression yes" and paramiko's use_compression() ask for zlib@openssh.com, which starts after
         // authentication). The evaluation report measures what it saves on batches and large gets.
@@ -157,6 +158,38 @@ public final class NetconfInterface implements ManagementInterface {
         }
         description = "NETCONF on ssh://" + bind.getHostAddress() + ":" + bound + " (subsystem netconf, "
                 + (keys == null ? "password" : "password and public key") + " authentication)";
+    }
+
+    /**
+     * The host key kept in the file, generated (once) now rather than at the first connection, and
+     * readable by us alone. A file that holds no readable key stops the start: MINA would generate
+     * another, and clients would take the changed host key for a man in the middle.
+     */
+    private static SimpleGeneratorHostKeyProvider hostKey(Path file) throws IOException {
+        HostKeyFile hostKey = new HostKeyFile(file);
+        if (Files.exists(file) && !hostKey.readable()) {
+            throw new IOException("the SSH host key " + file + " is damaged (it holds no key that can be read): restore"
+                    + " it from a backup, or delete it to have a new one generated (NETCONF clients will then see a new"
+                    + " host key and must be told to accept it)");
+        }
+        if (hostKey.loadKeys(null).isEmpty()) throw new IOException("cannot create the SSH host key " + file);
+        restrictToOwner(file);
+        return hostKey;
+    }
+
+    private static final class HostKeyFile extends SimpleGeneratorHostKeyProvider {
+        HostKeyFile(Path file) {
+            super(file);
+        }
+
+        boolean readable() {
+            try {
+                Iterable<java.security.KeyPair> keys = readKeyPairs(null, getPath());
+                return keys != null && keys.iterator().hasNext();
+            } catch (IOException | java.security.GeneralSecurityException | RuntimeException e) {
+                return false;
+            }
+        }
     }
 
     private static void restrictToOwner(Path file) throws IOException {
@@ -197,15 +230,19 @@ public final class NetconfInterface implements ManagementInterface {
     /**
      * Connections not logged in yet are counted apart from sessions: a few idle connections (in all,
      * and from one client address) are closed at once beyond their caps, so they never take the
-     * places of {@code netconf.max-sessions}, which count logged-in sessions only. An operator from
-     * another address can always log in.
+     * places of {@code netconf.max-sessions}, which count logged-in sessions only. When all places
+     * for connections not logged in are taken, one from an address that holds at least two fewer of
+     * them than the busiest address takes the place of that address's oldest: attackers holding
+     * connections from a few addresses cannot keep out an operator from another one (the margin of
+     * two keeps addresses with nearly equal shares from displacing each other back and forth).
      */
     private static final class SessionLimits implements SessionListener {
         private final int maxSessions;
         private final int maxUnauthenticated;
         private final int maxUnauthenticatedPerClient;
         private final Set<Session> authenticated = new HashSet<>();
-        private final Map<Session, InetAddress> unauthenticated = new HashMap<>();
+        /** Oldest first. */
+        private final Map<Session, InetAddress> unauthenticated = new java.util.LinkedHashMap<>();
 
         SessionLimits(int maxSessions, int maxUnauthenticated, int maxUnauthenticatedPerClient) {
             this.maxSessions = maxSessions;
@@ -217,16 +254,40 @@ public final class NetconfInterface implements ManagementInterface {
         public void sessionCreated(Session session) {
             InetAddress client = session.getIoSession().getRemoteAddress() instanceof InetSocketAddress a
                     ? a.getAddress() : null;
+            Session displaced = null;
+            boolean admitted = false;
             synchronized (this) {
-                long fromClient = unauthenticated.values().stream().filter(c -> c != null && c.equals(client)).count();
-                if (unauthenticated.size() < maxUnauthenticated && fromClient < maxUnauthenticatedPerClient) {
-                    unauthenticated.put(session, client);
-                    return;
+                Map<InetAddress, Integer> perClient = new HashMap<>();
+                unauthenticated.values().forEach(c -> perClient.merge(c, 1, Integer::sum));
+                int fromClient = perClient.getOrDefault(client, 0);
+                if (fromClient < maxUnauthenticatedPerClient) {
+                    if (unauthenticated.size() >= maxUnauthenticated) {
+                        displaced = oldestOfBusiest(perClient, fromClient);
+                        unauthenticated.remove(displaced);
+                    }
+                    admitted = unauthenticated.size() < maxUnauthenticated;
+                    if (admitted) unauthenticated.put(session, client);
                 }
             }
+            if (displaced != null) {
+                log.warn("closing an SSH connection from {} not logged in yet, for one from {}, an address holding fewer"
+                        + " (netconf.max-unauthenticated)", displaced.getIoSession().getRemoteAddress(), client);
+                displaced.close(true);
+            }
+            if (admitted) return;
             log.warn("refusing an SSH connection from {}: too many not logged in yet (netconf.max-unauthenticated"
                     + "[-per-client])", client);
             session.close(true);
+        }
+
+        /** The oldest connection of the address holding most, if it holds at least two more than {@code fewer}. */
+        private Session oldestOfBusiest(Map<InetAddress, Integer> perClient, int fewer) {
+            int most = perClient.values().stream().max(Integer::compare).orElse(0);
+            if (most < fewer + 2) return null;
+            for (Map.Entry<Session, InetAddress> e : unauthenticated.entrySet()) {
+                if (perClient.get(e.getValue()) == most) return e.getKey();
+            }
+            return null;
         }
 
         @Override

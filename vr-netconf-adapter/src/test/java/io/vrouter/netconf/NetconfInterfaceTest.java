@@ -156,6 +156,35 @@ class NetconfInterfaceTest {
         assertThat(KeyUtils.getFingerPrint(hostKey.get())).isEqualTo(KeyUtils.getFingerPrint(first));
     }
 
+    /**
+     * One NETCONF session per SSH connection, and at most 256 KiB of its data left unread on the
+     * server: otherwise one login could open sessions past netconf.max-sessions, each with 2 MiB
+     * that MINA holds outside the memory for requests (issue 23 item 7).
+     */
+    @Test
+    void anSshConnectionCarriesOneNetconfSessionWithA256KibWindow() throws Exception {
+        server = start(Map.of());
+        try (ClientSession s = login("viewer", "viewer")) {
+            ChannelSubsystem first = netconf(s);
+            assertThat(first.getRemoteWindow().getSize()).isEqualTo(256 * 1024);
+            ChannelSubsystem second = s.createSubsystemChannel("netconf");
+            assertThatThrownBy(() -> second.open().verify(Duration.ofSeconds(10))).isInstanceOf(Exception.class);
+            assertThat(new String(new FrameDecoder(first.getInvertedOut(), 1 << 20).next(), StandardCharsets.UTF_8))
+                    .contains("<session-id>");
+        }
+    }
+
+    /** A damaged host key stops the start, naming the file, and is left alone: never silently replaced. */
+    @Test
+    void aDamagedHostKeyStopsTheStartAndIsNotReplaced() throws Exception {
+        Path keyFile = dir.resolve("netconf-host-key");
+        Files.writeString(keyFile, "not a key\n");
+        assertThatThrownBy(() -> start(Map.of())).isInstanceOf(IOException.class)
+                .hasMessageContaining(keyFile.toString()).hasMessageContaining("damaged")
+                .hasMessageContaining("restore it from a backup, or delete it");
+        assertThat(Files.readString(keyFile)).isEqualTo("not a key\n");
+    }
+
     @Test
     void publicKeysFromTheAuthorizedKeysFileAreAccepted() throws Exception {
         KeyPair known = KeyUtils.generateKeyPair("ecdsa-sha2-nistp256", 256);

@@ -2,6 +2,7 @@ package io.vrouter.netconf.protocol;
 
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.netconf.transport.MessageMemory;
 import io.vrouter.yang.DataNode;
 import java.time.Instant;
 import java.util.List;
@@ -23,6 +24,7 @@ public final class NetconfServerContext implements AutoCloseable {
     private final AtomicInteger sessionIds = new AtomicInteger();
     private final Map<Integer, NetconfSession> sessions = new ConcurrentSkipListMap<>();
     private final int maxMessageBytes;
+    private final MessageMemory messageMemory;
     /** The last vmUUID seen per VR, for the vmDeleted notification. */
     private final Map<Integer, String> uuids = new java.util.concurrent.ConcurrentHashMap<>();
     private final Statistics statistics = new Statistics();
@@ -36,15 +38,20 @@ public final class NetconfServerContext implements AutoCloseable {
     private final ConfirmedCommit confirmedCommit;
 
     public NetconfServerContext(VirtualRouterService service, VrMetrics metrics, int maxMessageBytes) {
-        this(service, metrics, maxMessageBytes, null);
+        this(service, metrics, maxMessageBytes, MessageMemory.quarterOfHeap(), null);
     }
 
-    /** @param dataDir where a pending confirmed commit is kept across restarts (null: in memory only) */
-    public NetconfServerContext(VirtualRouterService service, VrMetrics metrics, int maxMessageBytes, java.nio.file.Path dataDir) {
+    /**
+     * @param messageMemory what the requests in progress of all sessions may hold
+     * @param dataDir       where a pending confirmed commit is kept across restarts (null: in memory only)
+     */
+    public NetconfServerContext(VirtualRouterService service, VrMetrics metrics, int maxMessageBytes,
+                                MessageMemory messageMemory, java.nio.file.Path dataDir) {
         this.service = service;
         this.metrics = metrics;
         this.datastores = new Datastores(service);
         this.maxMessageBytes = maxMessageBytes;
+        this.messageMemory = messageMemory;
         this.confirmedCommit = new ConfirmedCommit(this, dataDir);
     }
 
@@ -67,6 +74,10 @@ public final class NetconfServerContext implements AutoCloseable {
 
     public int maxMessageBytes() {
         return maxMessageBytes;
+    }
+
+    public MessageMemory messageMemory() {
+        return messageMemory;
     }
 
     Map<Integer, String> uuids() {

@@ -7,6 +7,7 @@ import io.vrouter.netconf.data.SubtreeFilter;
 import io.vrouter.netconf.protocol.RpcError.Type;
 import io.vrouter.netconf.transport.FrameDecoder;
 import io.vrouter.netconf.transport.FramingException;
+import io.vrouter.netconf.transport.Message;
 import io.vrouter.netconf.transport.MessageWriter;
 import io.vrouter.netconf.xml.SecureXml;
 import io.vrouter.yang.Schemas;
@@ -77,7 +78,7 @@ public final class NetconfSession {
         this.user = user;
         this.readOnly = readOnly;
         this.sourceHost = sourceHost;
-        this.in = new FrameDecoder(new BufferedInputStream(in, 65536), ctx.maxMessageBytes());
+        this.in = new FrameDecoder(new BufferedInputStream(in, 65536), ctx.maxMessageBytes(), ctx.messageMemory());
         this.out = new MessageWriter(out, 16384);
         this.closeTransport = closeTransport;
     }
@@ -161,9 +162,10 @@ public final class NetconfSession {
             ctx.statistics().inSessions.incrementAndGet();
             ctx.publish(ServerNotifications.sessionStart(this));
             while (!closing) {
-                byte[] msg = in.next();
-                if (msg == null) break;
-                handleMessage(msg);
+                try (Message msg = in.read()) {
+                    if (msg == null) break;
+                    handleMessage(msg);
+                }
             }
         } catch (FramingException e) {
             termination.compareAndSet(null, ServerNotifications.Termination.OTHER);
@@ -212,11 +214,13 @@ public final class NetconfSession {
 
     /** Reads the client's hello; switches both directions to chunked framing when both speak base:1.1. */
     private boolean receiveHello() throws IOException {
-        byte[] msg = in.next();
-        if (msg == null) return false;
         Document doc;
-        try {
-            doc = SecureXml.parse(msg);
+        try (Message msg = in.read()) {
+            if (msg == null) return false;
+            doc = parse(msg);
+        } catch (Refused e) {
+            log.info("NETCONF session {}: the client's hello was refused ({}), closing", id, e.getMessage());
+            return false;
         } catch (SAXException e) {
             log.info("NETCONF session {}: the client's hello is not well-formed XML, closing", id);
             return false;
@@ -262,13 +266,65 @@ public final class NetconfSession {
 
     private static final Body OK = x -> x.empty(Ns.BASE, "ok");
 
-    private void handleMessage(byte[] msg) throws IOException {
+    /**
+     * Parses a message within the memory for requests in progress ({@code ctx.messageMemory()}),
+     * which the message then holds until it is closed; refuses one over the size limit and one that
+     * memory cannot take, naming the rpc's message-id where it is known.
+     */
+    private Document parse(Message msg) throws Refused, SAXException {
+        if (msg.refused() != null) {
+            throw refusal(msg.refused() == Message.Refusal.TOO_BIG ? "too-big" : "resource-denied", msg,
+                    msg.refused() == Message.Refusal.TOO_BIG
+                            ? "the message has " + msg.length() + " bytes, more than this server takes ("
+                                    + ctx.maxMessageBytes() + ", netconf.max-message-bytes)"
+                            : BUSY);
+        }
+        SecureXml.Shape shape = SecureXml.measure(msg.stream());
+        if (!msg.reserve(shape.parsedBytes())) {
+            boolean never = msg.length() + shape.parsedBytes() > ctx.messageMemory().capacity();
+            throw new Refused(new RpcError(Type.RPC, never ? "too-big" : "resource-denied", never
+                    ? "the message would take about " + mib(msg.length() + shape.parsedBytes()) + " once parsed, more than"
+                            + " the " + mib(ctx.messageMemory().capacity()) + " this server keeps for requests in progress"
+                    : BUSY), shape.messageId());
+        }
+        return SecureXml.parse(msg.stream());
+    }
+
+    private static final String BUSY = "the memory this server keeps for requests in progress is taken by other"
+            + " sessions' requests: send it again later";
+
+    private static Refused refusal(String tag, Message msg, String why) {
+        return new Refused(new RpcError(Type.RPC, tag, why), SecureXml.messageId(msg.stream()));
+    }
+
+    /** A message refused before it was parsed, with its rpc's message-id where that could be read. */
+    private static final class Refused extends Exception {
+        final RpcError error;
+        final String messageId;
+
+        Refused(RpcError error, String messageId) {
+            super(error.getMessage(), null, false, false);
+            this.error = error;
+            this.messageId = messageId;
+        }
+    }
+
+    private static String mib(long bytes) {
+        return String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
+    }
+
+    private void handleMessage(Message msg) throws IOException {
         long t0 = System.nanoTime();
         inRpcs.incrementAndGet();
         ctx.statistics().inRpcs.incrementAndGet();
         Document doc;
         try {
-            doc = SecureXml.parse(msg);
+            doc = parse(msg);
+        } catch (Refused e) {
+            badRpc();
+            reply(e.messageId == null ? null : rpcWithMessageId(e.messageId), null, List.of(e.error));
+            record("refused", e.error.tag(), t0);
+            return;
         } catch (SAXException e) {
             badRpc();
             String why = e.getMessage() == null ? "not well-formed" : e.getMessage();
@@ -850,6 +906,13 @@ public final class NetconfSession {
     private void rpcError() {
         outRpcErrors.incrementAndGet();
         ctx.statistics().outRpcErrors.incrementAndGet();
+    }
+
+    /** An rpc element carrying only the message-id, for replying to a message that was not parsed. */
+    private static Element rpcWithMessageId(String messageId) {
+        Element rpc = SecureXml.newDocument().createElementNS(Ns.BASE, "rpc");
+        rpc.setAttribute("message-id", messageId);
+        return rpc;
     }
 
     /** The rpc's attributes go back on the rpc-reply (RFC 6241 section 4.2). */

@@ -1,6 +1,5 @@
 package io.vrouter.netconf.transport;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 
@@ -17,11 +16,19 @@ public final class FrameDecoder {
 
     private final InputStream in;
     private final int maxMessageBytes;
+    private final MessageMemory memory;
     private volatile boolean chunked;
 
+    /** A decoder whose messages take whatever memory they need (clients reading replies, tests). */
     public FrameDecoder(InputStream in, int maxMessageBytes) {
+        this(in, maxMessageBytes, new MessageMemory(Long.MAX_VALUE));
+    }
+
+    /** A decoder whose messages take their memory from the given, shared pool. */
+    public FrameDecoder(InputStream in, int maxMessageBytes, MessageMemory memory) {
         this.in = in;
         this.maxMessageBytes = maxMessageBytes;
+        this.memory = memory;
     }
 
     /** Switches to chunked framing for every message after the current one (base:1.1 agreed). */
@@ -34,49 +41,66 @@ public final class FrameDecoder {
     }
 
     /**
-     * The next message, or null when the peer closed the stream between messages.
+     * The next message, or null when the peer closed the stream between messages. A message over
+     * the size limit, or that the memory cannot take, is read to its end and returned
+     * {@link Message#refused()}: the session answers it and goes on.
+     *
+     * @throws FramingException on a framing error; also when the stream ends inside a message
+     */
+    public Message read() throws IOException {
+        Message m = new Message(memory);
+        try {
+            if (!(chunked ? readChunked(m) : readEom(m))) {
+                m.close();
+                return null;
+            }
+            return m;
+        } catch (IOException | RuntimeException e) {
+            m.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The next message's bytes, or null when the peer closed the stream between messages.
      *
      * @throws FramingException on a framing error or a message over the size limit; also when the
      *                          stream ends inside a message
      */
     public byte[] next() throws IOException {
-        return chunked ? nextChunked() : nextEom();
+        try (Message m = read()) {
+            if (m == null) return null;
+            if (m.refused() != null) throw new FramingException("message larger than " + maxMessageBytes + " bytes");
+            return m.bytes();
+        }
     }
 
-    private byte[] nextEom() throws IOException {
-        byte[] buf = new byte[1024];
-        int len = 0;
+    private boolean readEom(Message m) throws IOException {
+        byte[] last = new byte[EOM.length];
         while (true) {
             int b = in.read();
             if (b < 0) {
-                if (isBlank(buf, len)) return null;
+                if (m.refused() == null && m.isBlank()) return false;
                 throw new FramingException("the stream ended inside a message (no ]]>]]>)");
             }
-            if (len >= maxMessageBytes + EOM.length) {
-                throw new FramingException("message larger than " + maxMessageBytes + " bytes");
-            }
-            if (len == buf.length) buf = java.util.Arrays.copyOf(buf, len * 2);
-            buf[len++] = (byte) b;
-            if (b == '>' && len >= EOM.length && endsWithEom(buf, len)) {
-                return java.util.Arrays.copyOf(buf, len - EOM.length);
+            m.append(b);
+            if (m.length() > maxMessageBytes + EOM.length) m.refuse(Message.Refusal.TOO_BIG);
+            System.arraycopy(last, 1, last, 0, last.length - 1);
+            last[last.length - 1] = (byte) b;
+            if (b == '>' && m.length() >= EOM.length && java.util.Arrays.equals(last, EOM)) {
+                m.dropLast(EOM.length);
+                return true;
             }
         }
     }
 
-    private static boolean endsWithEom(byte[] buf, int len) {
-        for (int i = 0; i < EOM.length; i++) {
-            if (buf[len - EOM.length + i] != EOM[i]) return false;
-        }
-        return true;
-    }
-
-    private byte[] nextChunked() throws IOException {
-        ByteArrayOutputStream msg = new ByteArrayOutputStream(1024);
+    private boolean readChunked(Message m) throws IOException {
+        byte[] buf = new byte[Message.BLOCK];
         boolean first = true;
         while (true) {
             int lf = in.read();
             if (lf < 0) {
-                if (first) return null;
+                if (first) return false;
                 throw new FramingException("the stream ended inside a chunked message");
             }
             if (lf != '\n') throw new FramingException("expected LF at the start of a chunk header, got " + describe(lf));
@@ -85,7 +109,7 @@ public final class FrameDecoder {
             if (c == '#') {
                 expect('\n');
                 if (first) throw new FramingException("end-of-chunks marker before any chunk");
-                return msg.toByteArray();
+                return true;
             }
             if (c < '1' || c > '9') throw new FramingException("bad chunk size: starts with " + describe(c));
             long size = c - '0';
@@ -97,17 +121,13 @@ public final class FrameDecoder {
                 size = size * 10 + (c - '0');
                 if (++digits > 10 || size > MAX_CHUNK) throw new FramingException("chunk size over 4294967295");
             }
-            if (msg.size() + size > maxMessageBytes) {
-                throw new FramingException("message larger than " + maxMessageBytes + " bytes");
-            }
-            byte[] buf = new byte[(int) size];
-            int off = 0;
-            while (off < buf.length) {
-                int n = in.read(buf, off, buf.length - off);
+            for (long left = size; left > 0; ) {
+                int n = in.read(buf, 0, (int) Math.min(left, buf.length));
                 if (n < 0) throw new FramingException("the stream ended inside a chunk");
-                off += n;
+                m.append(buf, 0, n);
+                if (m.length() > maxMessageBytes) m.refuse(Message.Refusal.TOO_BIG);
+                left -= n;
             }
-            msg.write(buf, 0, buf.length);
             first = false;
         }
     }
@@ -125,13 +145,5 @@ public final class FrameDecoder {
 
     private static String describe(int b) {
         return b >= 0x21 && b < 0x7f ? "'" + (char) b + "'" : String.format("0x%02x", b);
-    }
-
-    private static boolean isBlank(byte[] bytes, int len) {
-        for (int i = 0; i < len; i++) {
-            byte b = bytes[i];
-            if (b != ' ' && b != '\n' && b != '\r' && b != '\t') return false;
-        }
-        return true;
     }
 }

@@ -8,6 +8,7 @@ import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.persistence.ConfigStore;
 import io.vrouter.core.persistence.EventLog;
 import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.netconf.transport.MessageMemory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,7 +38,7 @@ abstract class ServerFixture {
         service = new VirtualRouterService(new SimulatedDriver(latency), new ConfigStore(dir), VrMetrics.inMemory());
         service.events().recordTo(EventLog.open(dir, 1000, Duration.ofDays(1)));
         service.start();
-        ctx = new NetconfServerContext(service, VrMetrics.inMemory(), 1 << 20, dir);
+        ctx = new NetconfServerContext(service, VrMetrics.inMemory(), 1 << 20, MessageMemory.quarterOfHeap(), dir);
         ctx.confirmedCommit().recover();
     }
 

@@ -46,7 +46,8 @@ final class TestClient implements AutoCloseable {
                         // Closing.
                     }
                 });
-        Thread t = new Thread(session::run, "test-netconf-" + session.id());
+        // The stack bin/vrouter gives every thread (-Xss256k), so that what recurses fails here as it would there.
+        Thread t = new Thread(null, session::run, "test-netconf-" + session.id(), 256 * 1024);
         t.setDaemon(true);
         t.start();
         InputStream in = new ChunkCounter(socket.getInputStream());

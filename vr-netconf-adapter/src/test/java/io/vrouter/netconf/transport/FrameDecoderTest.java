@@ -108,6 +108,45 @@ class FrameDecoderTest {
         }
     }
 
+    /** The server's way: a message over the limit is read to its end, not kept, and the next one is read. */
+    @Test
+    void aMessageOverTheLimitIsReadToItsEndAndRefusedAndTheNextOneIsRead() throws IOException {
+        String big = "<rpc message-id='7'>" + "x".repeat(200) + "</rpc>";
+        for (boolean chunkedFraming : new boolean[] {false, true}) {
+            String data = chunkedFraming ? "\n#" + big.length() + "\n" + big + "\n##\n\n#5\nhello\n##\n" : big + "]]>]]>hello]]>]]>";
+            FrameDecoder d = new FrameDecoder(trickle(data), 64);
+            if (chunkedFraming) d.useChunkedFraming();
+            try (Message m = d.read()) {
+                assertThat(m.refused()).isEqualTo(Message.Refusal.TOO_BIG);
+                assertThat(m.length()).isEqualTo(big.length());
+                assertThat(s(m.stream().readAllBytes())).startsWith("<rpc message-id='7'>");
+            }
+            assertThat(s(d.next())).isEqualTo("hello");
+        }
+    }
+
+    @Test
+    void messagesTakeTheirMemoryFromTheSharedPoolAndGiveItBackWhenClosed() throws IOException {
+        MessageMemory memory = new MessageMemory(3 * Message.BLOCK);
+        String twoBlocks = "x".repeat(Message.BLOCK + 1);
+        FrameDecoder d = new FrameDecoder(new ByteArrayInputStream(b((twoBlocks + "]]>]]>").repeat(3))), 1 << 20, memory);
+        Message first = d.read();
+        assertThat(first.refused()).isNull();
+        assertThat(memory.used()).isEqualTo(2 * Message.BLOCK);
+        try (Message second = d.read()) {
+            assertThat(second.refused()).isEqualTo(Message.Refusal.NO_MEMORY);
+            assertThat(second.length()).isEqualTo(twoBlocks.length());
+        }
+        assertThat(memory.used()).isEqualTo(2 * Message.BLOCK);
+        first.close();
+        assertThat(memory.used()).isZero();
+        try (Message third = d.read()) {
+            assertThat(third.refused()).isNull();
+            assertThat(s(third.bytes())).isEqualTo(twoBlocks);
+        }
+        assertThat(memory.used()).isZero();
+    }
+
     @Test
     void messagesOverTheLimitAreRefused() {
         FrameDecoder eom = new FrameDecoder(new ByteArrayInputStream(b("x".repeat(100) + "]]>]]>")), 64);
