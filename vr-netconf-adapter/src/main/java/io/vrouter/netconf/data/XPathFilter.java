@@ -21,6 +21,8 @@ import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 import org.w3c.dom.NodeList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@code :xpath} capability (RFC 6241 section 8.9): the filter's {@code select} expression is
@@ -31,6 +33,8 @@ import org.w3c.dom.NodeList;
  * (as yangcli sends: {@code /NEW-VMM-MIB/vmObjects}) matches names in any namespace.
  */
 public final class XPathFilter {
+    private static final Logger LOG = LoggerFactory.getLogger(XPathFilter.class);
+
     private XPathFilter() {
     }
 
@@ -140,9 +144,17 @@ public final class XPathFilter {
         return saved != null ? (String) saved : e.getNamespaceURI();
     }
 
+    /**
+     * The client is told what is wrong in its own terms, with the start of its expression; the XPath
+     * engine's own message (its exception class, its internal wording, the whole expression, which
+     * may be megabytes) stays in the log.
+     */
     private static BadExpression bad(String select, XPathExpressionException e) {
         Throwable cause = e.getCause() == null ? e : e.getCause();
-        return new BadExpression("bad XPath expression '" + select + "': " + cause.getMessage());
+        LOG.debug("XPath expression refused: {}", cause.toString());
+        String shown = select.length() <= 80 ? select : select.substring(0, 80) + "...";
+        return new BadExpression("bad XPath expression '" + shown + "': not an XPath 1.0 expression that selects nodes"
+                + " with the prefixes the filter declares (or nested too deep)");
     }
 
     /**

@@ -74,4 +74,14 @@ class XPathFilterTest {
         assertThatThrownBy(() -> select("", "count(//vmName)")).isInstanceOf(XPathFilter.BadExpression.class);
         assertThatThrownBy(() -> select("", "/NEW-VMM-MIB[")).isInstanceOf(XPathFilter.BadExpression.class);
     }
+
+    @Test
+    void aRefusedExpressionIsDescribedWithoutTheEnginesTextOrAllOfALongExpression() {
+        String longSelect = "/NEW-VMM-MIB[" + "x".repeat(10_000);
+        assertThatThrownBy(() -> select("", longSelect)).isInstanceOf(XPathFilter.BadExpression.class)
+                .satisfies(e -> assertThat(e.getMessage()).startsWith("bad XPath expression '/NEW-VMM-MIB[xxx")
+                        .doesNotContain("Exception").doesNotContain("javax").hasSizeLessThan(300));
+        assertThatThrownBy(() -> select("", "/y:NEW-VMM-MIB")).isInstanceOf(XPathFilter.BadExpression.class)
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("Exception").doesNotContain("javax"));
+    }
 }
