@@ -248,7 +248,7 @@ class NetnsDriverIT {
             HttpResponse<String> r = server.post("/api/v1/routers?wait=30s", "{\"vmIndex\":" + i + ",\"vmName\":\"ospf" + i
                     + "\",\"vmConfigTemplate\":\"bird\",\"vmNetworkConfigTable\":["
                     + "{\"vmNetworkConfigParent\":\"" + s + "\",\"vmNetworkConfigAddress\":\"203.0.113." + i + "\",\"vmNetworkConfigPrefixLength\":29},"
-                    + "{\"vmNetworkConfigParent\":\"" + lan + "\",\"vmNetworkConfigAddress\":\"198.51.100." + (i * 16) + "\",\"vmNetworkConfigPrefixLength\":28}]}");
+                    + "{\"vmNetworkConfigParent\":\"" + lan + "\",\"vmNetworkConfigAddress\":\"198.51.100." + (i * 16 + 1) + "\",\"vmNetworkConfigPrefixLength\":28}]}");
             assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
         }
         // Each has its two networks; with the other's stub network learned over OSPF, three.
