@@ -781,6 +781,18 @@ public final class NetnsDriver implements HypervisorDriver {
         return Optional.of(runtime(vr, o.power()));
     }
 
+    /** As {@link #inspect} reports it, from the record alone: every event asks for it. */
+    @Override
+    public Optional<String> uuid(int vmIndex) {
+        Vr vr = vrs.get(vmIndex);
+        HostRecord rec = vr == null ? null : vr.record;
+        if (rec == null) return Optional.empty();
+        synchronized (vr) {
+            if (vr.reported.gone()) return Optional.empty();
+        }
+        return Optional.of(rec.uuid().toString());
+    }
+
     @Override
     public List<VmRuntime> list() throws DriverException {
         List<VmRuntime> out = new ArrayList<>();

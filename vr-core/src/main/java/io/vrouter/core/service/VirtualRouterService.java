@@ -326,14 +326,6 @@ public final class VirtualRouterService implements AutoCloseable {
         return storeVersion;
     }
 
-    /**
-     * The VR's vmUUID as {@link #get} shows it (empty when there is no such VR, or the host has no
-     * VM for it), without building the rest of the view: every notification carries it.
-     */
-    public Optional<String> uuid(int vmIndex) {
-        return routers.containsKey(vmIndex) ? driver.uuid(vmIndex) : Optional.empty();
-    }
-
     /** The configured row only, without asking the driver: cheap, for interfaces that need just that. */
     public Optional<VmConfigEntry> getConfig(int vmIndex) {
         VrRecord r = routers.get(vmIndex);
@@ -1010,6 +1002,7 @@ public final class VirtualRouterService implements AutoCloseable {
         e.type = type;
         e.vmIndex = r.vmIndex;
         e.vmName = r.config.vmName;
+        e.vmUUID = uuid(r, type);
         e.vmAdminState = r.config.vmAdminState;
         e.vmOperState = type == VrEvent.Type.DELETED ? null : r.operState;
         e.previousOperState = previous;
@@ -1020,6 +1013,18 @@ public final class VirtualRouterService implements AutoCloseable {
         } else {
             events.publish(e);
         }
+    }
+
+    /**
+     * The VR's vmUUID for an event: the host's now, remembered for when its VM is gone (a deletion; a
+     * creation, before the VM is made, has none yet, and is not worth asking the host about).
+     */
+    private String uuid(VrRecord r, VrEvent.Type type) {
+        if (type == VrEvent.Type.CREATED || type == VrEvent.Type.DELETED) return r.uuid;
+        String now = driver.uuid(r.vmIndex).orElse(null);
+        if (now == null) return r.uuid;
+        r.uuid = now;
+        return now;
     }
 
     /**

@@ -143,6 +143,22 @@ class LifecycleTest extends WithService {
         assertThat(vr.vmEntry.vmOperStateReason).isNull();
     }
 
+    /**
+     * Every event carries the VR's vmUUID as it was when the event was made (issue 23 item 4): its
+     * VM's while it has one, the last one seen once it is gone; none before it has a VM.
+     */
+    @Test
+    void everyEventCarriesTheVmUuidOfItsTime() throws Exception {
+        int i = done(f.service.create(vr("u"))).vmIndex;
+        String uuid = f.service.get(i).orElseThrow().vmEntry.vmUUID;
+        done(f.service.setAdminState(i, AdminState.SHUTDOWN));
+        assertThat(f.service.remove(i).await(WAIT)).isPresent();
+        List<VrEvent> of = f.events.stream().filter(e -> e.vmIndex == i).toList();
+        assertThat(of).extracting(e -> e.type).contains(VrEvent.Type.CREATED, VrEvent.Type.STATE_CHANGED, VrEvent.Type.DELETED);
+        assertThat(of.get(0).vmUUID).as("created, before its VM is made").isNull();
+        assertThat(of.subList(1, of.size())).allSatisfy(e -> assertThat(e.vmUUID).as(e.toString()).isEqualTo(uuid));
+    }
+
     @Test
     void aFailedRemovalPutsTheVrBackAsItWas() throws Exception {
         int i = done(f.service.create(vr("sticky"))).vmIndex;

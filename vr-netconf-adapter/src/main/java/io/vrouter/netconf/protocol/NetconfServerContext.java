@@ -23,8 +23,6 @@ public final class NetconfServerContext implements AutoCloseable {
     private final AtomicInteger sessionIds = new AtomicInteger();
     private final Map<Integer, NetconfSession> sessions = new ConcurrentSkipListMap<>();
     private final int maxMessageBytes;
-    /** The last vmUUID seen per VR, for the vmDeleted notification. */
-    private final Map<Integer, String> uuids = new java.util.concurrent.ConcurrentHashMap<>();
     private final Statistics statistics = new Statistics();
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -67,10 +65,6 @@ public final class NetconfServerContext implements AutoCloseable {
 
     public int maxMessageBytes() {
         return maxMessageBytes;
-    }
-
-    Map<Integer, String> uuids() {
-        return uuids;
     }
 
     Statistics statistics() {
