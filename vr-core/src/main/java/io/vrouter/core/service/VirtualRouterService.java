@@ -979,15 +979,25 @@ public final class VirtualRouterService implements AutoCloseable {
         publish(r, VrEvent.Type.CONFIG_CHANGED, r.operState);
     }
 
+    /**
+     * Moves a VR to a state, with why (null: as asked). The event says why; vmOperStateReason keeps it
+     * only while the VR is not in the state its vmAdminState asks for (crashed, or changed outside
+     * vrouter): a change that failed and was undone leaves a VR as it was, with nothing to explain.
+     */
     void transition(VrRecord r, OperState to, String reason) {
         OperState from;
         synchronized (r) {
             from = r.operState;
             r.operState = to;
-            r.reason = reason;
+            r.reason = asAsked(r) ? null : reason;
         }
         count(from, to);
-        if (from != to || reason != null) publish(r, VrEvent.Type.STATE_CHANGED, from);
+        if (from != to || reason != null) publish(r, VrEvent.Type.STATE_CHANGED, from, reason);
+    }
+
+    /** Whether the VR is in the state its vmAdminState asks for. */
+    private static boolean asAsked(VrRecord r) {
+        return r.operState == stableStateFor(r.config.vmAdminState);
     }
 
     private void count(OperState from, OperState to) {
@@ -996,6 +1006,10 @@ public final class VirtualRouterService implements AutoCloseable {
     }
 
     private void publish(VrRecord r, VrEvent.Type type, OperState previous) {
+        publish(r, type, previous, r.reason);
+    }
+
+    private void publish(VrRecord r, VrEvent.Type type, OperState previous, String reason) {
         touch(r);
         VrEvent e = new VrEvent();
         e.timestamp = Instant.now().toString();
@@ -1006,7 +1020,7 @@ public final class VirtualRouterService implements AutoCloseable {
         e.vmAdminState = r.config.vmAdminState;
         e.vmOperState = type == VrEvent.Type.DELETED ? null : r.operState;
         e.previousOperState = previous;
-        e.reason = r.reason;
+        e.reason = reason;
         // Under the service's lock the event is only numbered: whoever holds it delivers once it lets go.
         if (Thread.holdsLock(writeLock)) {
             events.post(e);
@@ -1100,7 +1114,8 @@ public final class VirtualRouterService implements AutoCloseable {
         Optional<VmRuntime> vm = driver.inspect(r.vmIndex);
         v.vmEntry = vm.map(VmRuntime::entry).orElseGet(VmEntry::new);
         v.vmEntry.vmOperState = r.operState;
-        v.vmEntry.vmOperStateReason = r.reason;
+        // Its vmAdminState may have come to ask for the state it is in since (a stop of a VR shut down outside vrouter).
+        v.vmEntry.vmOperStateReason = asAsked(r) ? null : r.reason;
         // No router address (a VR without IPv4, or none the host knows): RFC 4001's unknown type, empty address.
         if (v.vmEntry.vmRouterAddr == null || v.vmEntry.vmRouterAddr.isEmpty()) {
             v.vmEntry.vmRouterAddrType = InetAddressType.UNKNOWN;
