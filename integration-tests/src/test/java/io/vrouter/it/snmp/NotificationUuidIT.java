@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vrouter.it.ServerProcess;
+import io.vrouter.it.netconf.Ncclient;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -13,7 +14,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -49,32 +49,20 @@ class NotificationUuidIT {
     @TempDir
     static Path dir;
     ServerProcess server;
-    Process trapd;
-    Path traps;
+    Snmptrapd trapd;
     final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @BeforeAll
     void start() throws Exception {
-        int trapPort = ServerProcess.freeUdpPort();
-        traps = dir.resolve("traps.log");
-        Path conf = dir.resolve("snmptrapd.conf");
-        Files.writeString(conf, "authCommunity log public\n");
-        ProcessBuilder pb = new ProcessBuilder("snmptrapd", "-f", "-Lf", traps.toString(), "-On", "-C", "-c",
-                conf.toString(), "udp:127.0.0.1:" + trapPort);
-        pb.environment().put("MIBS", "");
-        trapd = pb.redirectErrorStream(true).redirectOutput(dir.resolve("snmptrapd.out").toFile()).start();
-        awaitFile(traps, "NET-SNMP version");
-        server = ServerProcess.start(dir.resolve("server"), "--snmp-trap-target", "udp:127.0.0.1:" + trapPort);
+        trapd = Snmptrapd.start(dir);
+        server = ServerProcess.start(dir.resolve("server"), "--snmp-trap-target", trapd.target());
         SnmpCliIT.awaitAgent(server);
     }
 
     @AfterAll
     void stop() throws Exception {
         if (server != null) server.close();
-        if (trapd != null) {
-            trapd.destroy();
-            trapd.waitFor(10, TimeUnit.SECONDS);
-        }
+        if (trapd != null) trapd.close();
     }
 
     @Test
@@ -84,7 +72,7 @@ class NotificationUuidIT {
         assertThat(liveStream.statusCode()).isEqualTo(200);
         CompletableFuture<List<Map<String, String>>> restconfLive = CompletableFuture.supplyAsync(() -> untilDeleted(liveStream.body()));
 
-        JsonNode live = netconf("states_notified", "--index", Integer.toString(VM), "--name", NAME);
+        JsonNode live = Ncclient.scenario(server, "states_notified", "--index", Integer.toString(VM), "--name", NAME);
         List<Map<String, String>> netconfLive = notifications(live.path("notifications"));
         assertThat(netconfLive).extracting(n -> n.get("kind")).contains("vmRunning", "vmPaused", "vmSuspended",
                 "vmShuttingdown", "vmShutdown", "vmDeleted");
@@ -96,7 +84,7 @@ class NotificationUuidIT {
         assertThat(uuid).matches("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
         assertThat(trapUuids).as("SNMP").containsOnly(uuid);
 
-        List<Map<String, String>> netconfReplay = notifications(netconf("replay", "--since", since.toString(),
+        List<Map<String, String>> netconfReplay = notifications(Ncclient.scenario(server, "replay", "--since", since.toString(),
                 "--until", Instant.now().plusSeconds(1).toString()).path("notifications")).stream()
                 .filter(n -> NAME.equals(n.get("vmName"))).toList();
         List<Map<String, String>> restconfReplay;
@@ -174,7 +162,7 @@ class NotificationUuidIT {
         List<String> uuids;
         do {
             uuids = new ArrayList<>();
-            for (String line : Files.readString(traps).split("\n")) {
+            for (String line : trapd.log().split("\n")) {
                 if (!line.contains("\"" + NAME + "\"")) continue;
                 Matcher m = TRAP_UUID.matcher(line);
                 uuids.add(m.find() && m.group(1) != null ? uuid(m.group(1)) : "none in: " + line);
@@ -189,28 +177,5 @@ class NotificationUuidIT {
     private static String uuid(String hex) {
         String h = hex.replace(" ", "").toLowerCase();
         return h.substring(0, 8) + "-" + h.substring(8, 12) + "-" + h.substring(12, 16) + "-" + h.substring(16, 20) + "-" + h.substring(20);
-    }
-
-    private JsonNode netconf(String scenario, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("python3", "src/test/python/netconf_scenarios.py", scenario,
-                "--port", Integer.toString(server.netconfPort)));
-        cmd.addAll(List.of(args));
-        ServerProcess.Result r = ServerProcess.run(cmd);
-        assertThat(r.exit()).as(r.toString()).isZero();
-        String[] lines = r.out().strip().split("\n");
-        return JSON.readTree(lines[lines.length - 1]);
-    }
-
-    private static void awaitFile(Path p, String text) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (System.nanoTime() < end) {
-            try {
-                if (Files.exists(p) && Files.readString(p).contains(text)) return;
-            } catch (java.io.IOException notYet) {
-                // being written
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError(p + " never said " + text);
     }
 }
