@@ -425,6 +425,15 @@ def nmda(args):
     return out
 
 
+def notification_of(n):
+    """A notification's kind, vmName, vmUUID and eventTime."""
+    ele = n.notification_ele
+    kind = [etree.QName(c).localname for c in ele if etree.QName(c).localname != "eventTime"][0]
+    return {"kind": kind, "vmName": ele.xpath("string(.//v:vmName/v:vmName)", namespaces=NS),
+            "vmUUID": ele.xpath("string(.//v:vmUUID/v:vmUUID)", namespaces=NS),
+            "eventTime": ele.xpath("string(n:eventTime)", namespaces={"n": NOTIF})}
+
+
 def replay(args):
     """A subscription replaying from --since until --until: what arrives up to notificationComplete."""
     out = {"notifications": []}
@@ -435,14 +444,46 @@ def replay(args):
             n = m.take_notification(block=True, timeout=1)
             if n is None:
                 continue
-            ele = n.notification_ele
-            kind = [etree.QName(c).localname for c in ele if etree.QName(c).localname != "eventTime"][0]
-            out["notifications"].append({"kind": kind, "vmName": ele.xpath("string(.//v:vmName/v:vmName)", namespaces=NS),
-                                         "eventTime": ele.xpath("string(n:eventTime)", namespaces={"n": NOTIF})})
-            if kind == "notificationComplete":
+            out["notifications"].append(notification_of(n))
+            if out["notifications"][-1]["kind"] == "notificationComplete":
                 break
         # The subscription is over: the session answers and may subscribe again.
         out["subscribe_again"] = m.create_subscription().ok
+    return out
+
+
+def states_notified(args):
+    """Subscribes, then takes VR --index (--name) through every state the simulated host has over
+    edit-config (running, paused, running, suspended, running, shutdown) and removes it: the
+    notifications about it as they came, up to its vmDeleted."""
+    index, name = args.index, args.name
+    out = {"notifications": []}
+
+    def admin(m, state):
+        m.edit_config(target="running", config=config(
+            "<vmConfigTable><vmConfigEntry><vmIndex>%d</vmIndex><vmAdminState>%s</vmAdminState></vmConfigEntry>"
+            "</vmConfigTable>" % (index, state)))
+        wait_state(m, index, state)
+
+    with connect(args) as m:
+        m.create_subscription()
+        m.edit_config(target="running", config=config("<vmConfigTable>%s</vmConfigTable>" % vr_entry(index, name, op="create")))
+        wait_state(m, index, "running")
+        for state in ("paused", "running", "suspended", "running", "shutdown"):
+            admin(m, state)
+        m.edit_config(target="running", config=config(
+            '<vmConfigTable><vmConfigEntry nc:operation="delete"><vmIndex>%d</vmIndex></vmConfigEntry></vmConfigTable>' % index))
+        end = time.time() + 20
+        while time.time() < end:
+            n = m.take_notification(block=True, timeout=1)
+            if n is None:
+                continue
+            got = notification_of(n)
+            if got["vmName"] != name:
+                continue
+            out["notifications"].append(got)
+            if got["kind"] == "vmDeleted":
+                break
     return out
 
 
@@ -621,7 +662,7 @@ def large_messages(args):
 
 
 SCENARIOS = {f.__name__: f for f in (hello, lifecycle, pipeline, notify, errors, schema, viewer, reconfigure, create,
-                                      withdefaults, nmda, replay, sessions,
+                                      withdefaults, nmda, replay, sessions, states_notified,
                                       add_interface, network_table, admin_state, edits, confirmed, large_messages)}
 
 

@@ -1,6 +1,6 @@
 package io.vrouter.netns;
 
-import io.vrouter.core.driver.DriverException;
+import io.vrouter.core.driver.ConfigRefusedException;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import java.net.Inet6Address;
 import java.net.InetAddress;
@@ -29,9 +29,12 @@ final class Names {
     private final String prefix;
     private final Pattern netns;
     private final Pattern hostVeth;
+    /** The parents refused: every name of the forms the driver gives, leading zeros included. */
+    private final Pattern reserved;
 
     Names(String prefix) {
         this.prefix = prefix;
+        this.reserved = Pattern.compile(Pattern.quote(prefix) + "[0-9]+(-[0-9]+)?");
         this.netns = Pattern.compile(Pattern.quote(prefix) + "([1-9][0-9]{0,9})");
         this.hostVeth = Pattern.compile(Pattern.quote(prefix) + "([1-9][0-9]{0,9})-([1-9][0-9]{0,4})");
     }
@@ -85,55 +88,63 @@ final class Names {
     }
 
     /** Checks that the VR's host interface names fit Linux's limit. */
-    void checkFits(int vmIndex, int networkIndex) throws DriverException {
+    void checkFits(int vmIndex, int networkIndex) throws ConfigRefusedException {
         String name = hostVeth(vmIndex, networkIndex);
         if (name.length() > IFNAMSIZ) {
-            throw new DriverException(CODE, "interface " + networkIndex + " of VR " + vmIndex + " would be the host interface '"
-                    + name + "', longer than Linux's " + IFNAMSIZ + " characters: use a smaller vmIndex or interface index, or a shorter netns.prefix");
+            throw new ConfigRefusedException("vmNetworkConfigIndex", "interface " + networkIndex + " of VR " + vmIndex
+                    + " would be the host interface '" + name + "', longer than Linux's " + IFNAMSIZ + " characters: use a"
+                    + " smaller vmIndex or interface index, or a shorter netns.prefix").about(networkIndex);
         }
     }
 
-    /** Checks a vmNetworkConfigParent: a Linux interface name that is not one of vrouter's own. */
-    void checkBridge(String name) throws DriverException {
+    /**
+     * Checks a vmNetworkConfigParent: a Linux interface name (1 to 15 characters of those below) that
+     * is none of vrouter's own: {@code PREFIX<digits>} or {@code PREFIX<digits>-<digits>}, leading zeros
+     * or not (the driver never makes {@code vr05}, but it is still of the form the README reserves).
+     */
+    void checkBridge(String name) throws ConfigRefusedException {
         if (name == null || !BRIDGE.matcher(name).matches() || name.equals(".") || name.equals("..")) {
-            throw new DriverException(CODE, "vmNetworkConfigParent '" + name + "' is not a Linux bridge name"
+            throw new ConfigRefusedException("vmNetworkConfigParent", "'" + name + "' is not a Linux bridge name"
                     + " (1 to 15 letters, digits, '.', '_' or '-', starting with a letter or digit)");
         }
-        if (netns.matcher(name).matches() || hostVeth.matcher(name).matches()) {
-            throw new DriverException(CODE, "vmNetworkConfigParent '" + name + "' is a name vrouter gives its own VRs' interfaces");
+        if (reserved.matcher(name).matches()) {
+            throw new ConfigRefusedException("vmNetworkConfigParent", "'" + name + "' is of the form " + prefix + "<digits> or "
+                    + prefix + "<digits>-<digits>, the names vrouter gives its own VRs' namespaces and interfaces");
         }
     }
 
     /** The interface's MAC in the form {@code ip} takes, or null when the kernel is to choose one. */
-    static String mac(VmNetworkConfigEntry n) throws DriverException {
+    static String mac(VmNetworkConfigEntry n) throws ConfigRefusedException {
         if (n.vmNetworkConfigPhysAddress == null) return null;
         String mac = n.vmNetworkConfigPhysAddress.toLowerCase(java.util.Locale.ROOT);
         if (!MAC.matcher(mac).matches() || (Integer.parseInt(mac.substring(0, 2), 16) & 1) != 0 || mac.equals("00:00:00:00:00:00")) {
-            throw new DriverException(CODE, "vmNetworkConfigPhysAddress '" + n.vmNetworkConfigPhysAddress + "' is not a unicast MAC address");
+            throw new ConfigRefusedException("vmNetworkConfigPhysAddress", "'" + n.vmNetworkConfigPhysAddress
+                    + "' is not a unicast MAC address");
         }
         return mac;
     }
 
     /** The interface's address as {@code ip} takes it ({@code 192.0.2.1/24}), or null when it has none. */
-    static String address(VmNetworkConfigEntry n) throws DriverException {
+    static String address(VmNetworkConfigEntry n) throws ConfigRefusedException {
         String a = n.vmNetworkConfigAddress;
         if (a == null) return null;
         InetAddress addr;
         try {
             if (IPV4.matcher(a).matches()) addr = InetAddress.getByName(a);
-            else if (a.contains(":") && IPV6_CHARS.matcher(a).matches()) addr = InetAddress.getByName(a); // a literal: no lookup
+            else if (a.contains(":") && IPV6_CHARS.matcher(a).matches()
+                    && (a.charAt(0) == ':' || Character.digit(a.charAt(0), 16) >= 0)) addr = InetAddress.getByName(a); // a literal: no lookup
             else throw new UnknownHostException(a);
         } catch (UnknownHostException e) {
-            throw new DriverException(CODE, "vmNetworkConfigAddress '" + a + "' is not an IP address");
+            throw new ConfigRefusedException("vmNetworkConfigAddress", "'" + a + "' is not an IP address");
         }
         boolean v6 = addr instanceof Inet6Address;
         int max = v6 ? 128 : 32;
         int len = n.vmNetworkConfigPrefixLength == null ? (v6 ? 64 : 24) : n.vmNetworkConfigPrefixLength;
         if (len < 1 || len > max) {
-            throw new DriverException(CODE, "vmNetworkConfigPrefixLength " + len + " is out of range for " + a);
+            throw new ConfigRefusedException("vmNetworkConfigPrefixLength", len + " is out of range for " + a + " (1 to " + max + ")");
         }
         if (addr.isAnyLocalAddress() || addr.isLoopbackAddress() || addr.isMulticastAddress()) {
-            throw new DriverException(CODE, "vmNetworkConfigAddress '" + a + "' cannot be an interface's address");
+            throw new ConfigRefusedException("vmNetworkConfigAddress", "'" + a + "' cannot be an interface's address");
         }
         String text = addr.getHostAddress();
         int scope = text.indexOf('%');

@@ -2,6 +2,7 @@ package io.vrouter.netns;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vrouter.core.driver.ConfigRefusedException;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
@@ -307,17 +308,43 @@ public final class NetnsDriver implements HypervisorDriver {
     }
 
     private Plan plan(int vmIndex, VmNetworkConfigEntry n) throws DriverException {
-        names.checkFits(vmIndex, n.vmNetworkConfigIndex);
-        names.checkBridge(n.vmNetworkConfigParent);
-        // One read: a bridge that a removal of ours deletes meanwhile is made again by attach, never taken for a foreign interface.
-        boolean foreign = HostLinks.isNonBridge(n.vmNetworkConfigParent);
-        parentLookedUp.accept(n.vmNetworkConfigParent);
-        if (foreign) {
-            throw new DriverException(Names.CODE, "vmNetworkConfigParent '" + n.vmNetworkConfigParent
-                    + "' is an interface of the host that is not a bridge");
+        try {
+            checkInterface(vmIndex, n);
+            // One read: a bridge that a removal of ours deletes meanwhile is made again by attach, never taken for a foreign interface.
+            boolean foreign = HostLinks.isNonBridge(n.vmNetworkConfigParent);
+            parentLookedUp.accept(n.vmNetworkConfigParent);
+            if (foreign) {
+                throw new ConfigRefusedException("vmNetworkConfigParent", "'" + n.vmNetworkConfigParent
+                        + "' is an interface of the host that is not a bridge");
+            }
+            return new Plan(n.vmNetworkConfigIndex, n.vmNetworkConfigParent, names.hostVeth(vmIndex, n.vmNetworkConfigIndex),
+                    Names.mac(n), Names.address(n));
+        } catch (ConfigRefusedException e) {
+            throw new DriverException(Names.CODE, e.field() + ": " + e.getMessage());
         }
-        return new Plan(n.vmNetworkConfigIndex, n.vmNetworkConfigParent, names.hostVeth(vmIndex, n.vmNetworkConfigIndex),
-                Names.mac(n), Names.address(n));
+    }
+
+    /** What provisioning an interface would refuse that the row alone tells. */
+    private void checkInterface(int vmIndex, VmNetworkConfigEntry n) throws ConfigRefusedException {
+        try {
+            names.checkFits(vmIndex, n.vmNetworkConfigIndex);
+            names.checkBridge(n.vmNetworkConfigParent);
+            Names.mac(n);
+            Names.address(n);
+        } catch (ConfigRefusedException e) {
+            throw e.about(n.vmNetworkConfigIndex);
+        }
+    }
+
+    /**
+     * Everything {@link #provision} and {@link #addInterface} check of a row before touching the host,
+     * but whether a parent that exists is a bridge (that is the host's, and can change before the
+     * work runs): the names the host would be given, the parents, MACs and addresses. The template
+     * is the service's to check, against {@link #templates}.
+     */
+    @Override
+    public void check(VmConfigEntry proposed) throws ConfigRefusedException {
+        for (VmNetworkConfigEntry n : proposed.interfaces()) checkInterface(proposed.vmIndex, n);
     }
 
     @Override
@@ -758,6 +785,18 @@ public final class NetnsDriver implements HypervisorDriver {
         }
         if (o.gone()) return Optional.empty();
         return Optional.of(runtime(vr, o.power()));
+    }
+
+    /** As {@link #inspect} reports it, from the record alone: every event asks for it. */
+    @Override
+    public Optional<String> uuid(int vmIndex) {
+        Vr vr = vrs.get(vmIndex);
+        HostRecord rec = vr == null ? null : vr.record;
+        if (rec == null) return Optional.empty();
+        synchronized (vr) {
+            if (vr.reported.gone()) return Optional.empty();
+        }
+        return Optional.of(rec.uuid().toString());
     }
 
     @Override

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vrouter.core.config.Settings;
+import io.vrouter.core.driver.ConfigRefusedException;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.PowerState;
@@ -316,6 +317,47 @@ class NetnsDriverTest {
                 .hasMessageContaining("longer than");
         assertThat(host.leftovers(runDir)).isEmpty();
         assertThat(driver.inspect(3)).isEmpty();
+    }
+
+    /**
+     * What provisioning would refuse of a row, the driver's check refuses first, naming the column and
+     * the interface, without touching the host (issue 23 item 6); a row it passes, it does not refuse
+     * for a bridge that does not exist yet.
+     */
+    @Test
+    void theRowIsCheckedBeforeTheChangeIsAccepted() throws Exception {
+        String br = host.bridge("a");
+        record Bad(String field, VmConfigEntry row) {
+        }
+        VmNetworkConfigEntry multicastMac = iface(2, br, null, null);
+        multicastMac.vmNetworkConfigPhysAddress = "01:00:5e:00:00:01";
+        VmNetworkConfigEntry zeroMac = iface(2, br, null, null);
+        zeroMac.vmNetworkConfigPhysAddress = "00:00:00:00:00:00";
+        List<Bad> bad = new ArrayList<>();
+        for (String parent : List.of("bad name", "x;reboot", "a".repeat(16), "-lead", ".", host.prefix + "7",
+                host.prefix + "07", host.prefix + "00", host.prefix + "7-1", host.prefix + "007-01")) {
+            bad.add(new Bad("vmNetworkConfigParent", vr(3, null, iface(1, br, null, null), iface(2, parent, null, null))));
+        }
+        bad.add(new Bad("vmNetworkConfigPhysAddress", vr(3, null, iface(1, br, null, null), multicastMac)));
+        bad.add(new Bad("vmNetworkConfigPhysAddress", vr(3, null, iface(1, br, null, null), zeroMac)));
+        bad.add(new Bad("vmNetworkConfigAddress", vr(3, null, iface(1, br, null, null), iface(2, br, "127.0.0.1", 8))));
+        bad.add(new Bad("vmNetworkConfigAddress", vr(3, null, iface(1, br, null, null), iface(2, br, "ff02::1", 64))));
+        bad.add(new Bad("vmNetworkConfigPrefixLength", vr(3, null, iface(1, br, null, null), iface(2, br, "192.0.2.1", 0))));
+        bad.add(new Bad("vmNetworkConfigIndex", vr(1234567, null, iface(1, br, null, null), iface(12345, br, null, null))));
+        for (Bad b : bad) {
+            int second = b.row().interfaces().get(1).vmNetworkConfigIndex;
+            assertThatThrownBy(() -> driver.check(b.row())).as(b.toString())
+                    .isInstanceOfSatisfying(ConfigRefusedException.class, e -> {
+                        assertThat(e.field()).isEqualTo(b.field());
+                        assertThat(e.networkIndex()).isEqualTo(second);
+                    });
+            // and provisioning still refuses it, should it get there
+            assertThatThrownBy(() -> driver.provision(b.row())).as(b.toString()).isInstanceOf(DriverException.class)
+                    .hasMessageContaining(b.field());
+        }
+        driver.check(vr(3, null, iface(1, br, "192.0.2.1", 24), iface(2, "br-" + host.prefix + "0", "2001:db8::1", 64)));
+        assertThat(Path.of("/sys/class/net", br)).as("checking touches nothing").doesNotExist();
+        assertThat(host.leftovers(runDir)).isEmpty();
     }
 
     @Test

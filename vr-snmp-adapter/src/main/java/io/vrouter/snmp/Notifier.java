@@ -9,7 +9,6 @@ import io.vrouter.core.service.VirtualRouterService;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.snmp4j.agent.NotificationOriginator;
@@ -49,8 +48,6 @@ final class Notifier implements AutoCloseable {
         t.setDaemon(true);
         return t;
     });
-    /** The last known vmUUID of each VR, for vmDeleted, which is sent when the VR is gone. */
-    private final Map<Integer, String> uuids = new ConcurrentHashMap<>();
     private final AutoCloseable subscription;
 
     Notifier(VirtualRouterService service, NotificationOriginator originator, SysUpTime sysUpTime) {
@@ -87,9 +84,6 @@ final class Notifier implements AutoCloseable {
             trap = null;
         }
         if (trap == null) return;
-        // A VR this process has not notified yet (made before a restart) has its vmUUID read now, while
-        // its VM is surely there: by the time the sender gets to it a removal may have destroyed it.
-        if (e.type != VrEvent.Type.DELETED && !uuids.containsKey(e.vmIndex)) currentUuid(e.vmIndex);
         if (service.perVmNotificationsEnabled()) sender.execute(() -> send(e, trap));
         if (service.bulkNotificationsEnabled() && e.vmIndex <= MAX_BULK_INDEX) {
             synchronized (bulk) {
@@ -131,14 +125,10 @@ final class Notifier implements AutoCloseable {
         });
     }
 
-    /**
-     * Sends what the event carries. The VR may be gone by now (removed while this waited its turn):
-     * its vmUUID is then the last one seen, never a reason to drop the notification.
-     */
+    /** Sends what the event carries, the VR's vmUUID when it happened among it (the VR may be gone by now). */
     private void send(VrEvent e, OID trap) {
         int i = e.vmIndex;
-        String uuid = e.type == VrEvent.Type.DELETED ? uuids.remove(i) : currentUuid(i);
-        VariableBinding[] vbs = varbinds(e, uuid);
+        VariableBinding[] vbs = varbinds(e, e.vmUUID);
         try {
             originator.notify(new OctetString(), trap, Uptime.of(sysUpTime), vbs);
             log.debug("sent {} for VR {}", trap, i);
@@ -165,14 +155,6 @@ final class Notifier implements AutoCloseable {
     private static VariableBinding operState(int vmIndex, OperState state) {
         return new VariableBinding(cell(VM_ENTRY, VM_OPER_STATE, vmIndex),
                 new Integer32((state == null ? OperState.UNKNOWN : state).code()));
-    }
-
-    /** The VR's vmUUID now, remembered for its vmDeleted; the last one seen when the VR is gone. */
-    private String currentUuid(int vmIndex) {
-        String uuid = service.uuid(vmIndex).orElse(null);
-        if (uuid == null) return uuids.get(vmIndex);
-        uuids.put(vmIndex, uuid);
-        return uuid;
     }
 
     /**

@@ -4,7 +4,6 @@ import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.service.VirtualRouterService;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -12,7 +11,7 @@ import java.util.Optional;
  * a state change to running is vmRunning, to shutdown vmShutdown, and so on; a removal is vmDeleted.
  * Transitions to preparing and configuration changes have no notification of their own. As over
  * SNMP, notifications follow the vmPerVMNotificationsEnabled switch, and vmDeleted carries vmName,
- * vmUUID (as last seen), vmOperState (the state before) and vmPersistent. NETCONF's stream and RESTCONF's carry them.
+ * vmUUID (the event's: the VR's when it happened), vmOperState (the state before) and vmPersistent. NETCONF's stream and RESTCONF's carry them.
  */
 public final class Notifications {
     private Notifications() {
@@ -36,16 +35,11 @@ public final class Notifications {
     }
 
     /** The notification's content element (what follows eventTime), or empty. */
-    public static Optional<DataNode> content(VrEvent e, VirtualRouterService service, Map<Integer, String> uuids) {
+    public static Optional<DataNode> content(VrEvent e, VirtualRouterService service) {
         if (!service.perVmNotificationsEnabled()) return Optional.empty();
         return name(e).map(n -> {
-            String uuid;
-            if (e.type == VrEvent.Type.DELETED) {
-                uuid = uuids.get(e.vmIndex);
-            } else {
-                uuid = service.uuid(e.vmIndex).orElse(null);
-                if (uuid != null) uuids.put(e.vmIndex, uuid);
-            }
+            // the VR's vmUUID when the event happened, as SNMP's notification carries it: live or replayed, VR there or gone
+            String uuid = e.vmUUID;
             DataNode.Inner body = DataNode.inner(Ns.VMM, n);
             body.add(DataNode.inner(Ns.VMM, "vmName").add("vmIndex", e.vmIndex).add("vmName", e.vmName));
             if (uuid != null) body.add(DataNode.inner(Ns.VMM, "vmUUID").add("vmIndex", e.vmIndex).add("vmUUID", uuid));

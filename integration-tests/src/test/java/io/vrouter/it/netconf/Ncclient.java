@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Runs the ncclient scenarios of {@code src/test/python/netconf_scenarios.py} against a server. */
-final class Ncclient {
+public final class Ncclient {
     static final String SCRIPT = "src/test/python/netconf_scenarios.py";
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -15,7 +15,7 @@ final class Ncclient {
     }
 
     /** Runs one scenario and returns the JSON object it printed last; fails with its output otherwise. */
-    static JsonNode scenario(ServerProcess server, String name, String... args) throws Exception {
+    public static JsonNode scenario(ServerProcess server, String name, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of("python3", SCRIPT, name, "--port", Integer.toString(server.netconfPort)));
         cmd.addAll(List.of(args));
         ServerProcess.Result r = ServerProcess.run(cmd);

@@ -239,6 +239,105 @@ class NetnsDriverIT {
         assertThat(still.path("vmAdminState").asText()).isEqualTo("running");
     }
 
+    /** A hostile interface for VR 7 and how each interface must refuse it: the column, REST status, SNMP error-status, NETCONF error-tag. */
+    record Hostile(String what, String parent, String mac, String type, String address, Integer prefix,
+                   String field, int rest, String snmp, String netconf) {
+    }
+
+    /**
+     * Interface values that the driver (its names) or the service (addresses, MACs) can never take are
+     * refused before the answer, by REST, SNMP (snmpset) and NETCONF (ncclient) alike, at the column,
+     * and nothing is made: no VR, nothing on the host (issue 23 item 6).
+     */
+    @Test
+    void hostileInterfaceValuesAreRefusedBeforeTheAnswerOnEveryInterface() throws Exception {
+        String br = host.bridge("d");
+        String mac = "02:00:5e:00:53:07";
+        HttpResponse<String> first = server.post("/api/v1/routers?wait=30s", "{\"vmIndex\":1,\"vmName\":\"holder\","
+                + "\"vmNetworkConfigTable\":[{\"vmNetworkConfigParent\":\"" + br + "\",\"vmNetworkConfigPhysAddress\":\"" + mac + "\"}]}");
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(201);
+        String parent = "vmNetworkConfigParent";
+        List<Hostile> hostile = List.of(
+                new Hostile("a name of the driver's own, with leading zeros", host.prefix + "00", null, null, null, null,
+                        parent, 400, "wrongValue", "invalid-value"),
+                new Hostile("a parent no Linux interface can be named", "x;reboot", null, null, null, null,
+                        parent, 400, "wrongValue", "invalid-value"),
+                new Hostile("a parent longer than Linux's 15 characters", "a".repeat(16), null, null, null, null,
+                        parent, 400, "wrongValue", "invalid-value"),
+                new Hostile("an IPv4 address typed ipv6", br, null, "ipv6", "192.0.2.1", 64,
+                        "vmNetworkConfigAddress", 400, "inconsistentValue", "invalid-value"),
+                new Hostile("the limited broadcast address", br, null, "ipv4", "255.255.255.255", 24,
+                        "vmNetworkConfigAddress", 400, "inconsistentValue", "invalid-value"),
+                new Hostile("the zero MAC", br, "00:00:00:00:00:00", null, null, null,
+                        "vmNetworkConfigPhysAddress", 400, "wrongValue", "invalid-value"),
+                new Hostile("VR 1's MAC", br, mac, null, null, null,
+                        "vmNetworkConfigPhysAddress", 409, "inconsistentValue", "operation-failed"));
+        List<String> edits = new ArrayList<>();
+        for (Hostile h : hostile) {
+            // REST
+            StringBuilder row = new StringBuilder("{\"vmNetworkConfigParent\":\"" + h.parent() + "\"");
+            if (h.mac() != null) row.append(",\"vmNetworkConfigPhysAddress\":\"").append(h.mac()).append('"');
+            if (h.address() != null) {
+                row.append(",\"vmNetworkConfigAddressType\":\"").append(h.type()).append("\",\"vmNetworkConfigAddress\":\"")
+                        .append(h.address()).append("\",\"vmNetworkConfigPrefixLength\":").append(h.prefix());
+            }
+            HttpResponse<String> r = server.post("/api/v1/routers?wait=30s", "{\"vmIndex\":7,\"vmName\":\"hostile\","
+                    + "\"vmNetworkConfigTable\":[" + row + "}]}");
+            assertThat(r.statusCode()).as("REST, " + h.what() + ": " + r.body()).isEqualTo(h.rest());
+            assertThat(JSON.readTree(r.body()).path("field").asText()).as("REST, " + h.what()).isEqualTo(h.field());
+
+            // SNMP: the VR and its interface in one createAndGo
+            List<String> set = new ArrayList<>(List.of(ROW_STATUS + 7, "i", "4", NAME + 7, "s", "hostile",
+                    NET_CONFIG + "7.7.1", "i", "4", NET_CONFIG + "2.7.1", "s", h.parent()));
+            if (h.mac() != null) set.addAll(List.of(NET_CONFIG + "3.7.1", "x", h.mac().replace(":", "")));
+            if (h.address() != null) {
+                StringBuilder hex = new StringBuilder();
+                for (byte b : java.net.InetAddress.getByName(h.address()).getAddress()) hex.append(String.format("%02X", b));
+                set.addAll(List.of(NET_CONFIG + "4.7.1", "i", h.type().equals("ipv4") ? "1" : "2", NET_CONFIG + "5.7.1", "x",
+                        hex.toString(), NET_CONFIG + "6.7.1", "u", Integer.toString(h.prefix())));
+            }
+            ServerProcess.Result snmpSet = snmp("snmpset", set.toArray(String[]::new));
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("Reason: (\\w+).*?Failed object: \\.?([0-9.]+)",
+                    java.util.regex.Pattern.DOTALL).matcher(snmpSet.err() + snmpSet.out());
+            assertThat(m.find()).as("SNMP, " + h.what() + ": " + snmpSet).isTrue();
+            int column = switch (h.field()) {
+                case "vmNetworkConfigParent" -> 2;
+                case "vmNetworkConfigPhysAddress" -> 3;
+                default -> 5;
+            };
+            assertThat(m.group(1) + " " + m.group(2)).as("SNMP, " + h.what()).isEqualTo(h.snmp() + " " + NET_CONFIG + column + ".7.1");
+
+            // NETCONF, in one session below
+            StringBuilder leaves = new StringBuilder("<vmNetworkConfigParent>" + h.parent().replace("&", "&amp;").replace("<", "&lt;")
+                    + "</vmNetworkConfigParent>");
+            if (h.mac() != null) leaves.append("<vmNetworkConfigPhysAddress>").append(h.mac()).append("</vmNetworkConfigPhysAddress>");
+            if (h.address() != null) {
+                leaves.append("<vmNetworkConfigAddressType>").append(h.type()).append("</vmNetworkConfigAddressType><vmNetworkConfigAddress>")
+                        .append(h.address()).append("</vmNetworkConfigAddress><vmNetworkConfigPrefixLength>").append(h.prefix())
+                        .append("</vmNetworkConfigPrefixLength>");
+            }
+            edits.add("<vmConfigTable><vmConfigEntry nc:operation=\"create\"><vmIndex>7</vmIndex><vmName>hostile</vmName>"
+                    + "</vmConfigEntry></vmConfigTable><vmNetworkConfigTable><vmNetworkConfigEntry><vmIndex>7</vmIndex>"
+                    + "<vmNetworkConfigIndex>1</vmNetworkConfigIndex>" + leaves + "</vmNetworkConfigEntry></vmNetworkConfigTable>");
+        }
+        Path file = dir.resolve("hostile-edits.txt");
+        Files.write(file, edits);
+        JsonNode answers = netconf("edits", "--edits", file.toString());
+        for (int k = 0; k < hostile.size(); k++) {
+            Hostile h = hostile.get(k);
+            JsonNode e = answers.get(k).path("errors").path(0);
+            assertThat(e.path("tag").asText()).as("NETCONF, " + h.what() + ": " + answers.get(k)).isEqualTo(h.netconf());
+            assertThat(e.path("path").asText()).as("NETCONF, " + h.what()).contains("vmIndex='7'").endsWith(":" + h.field());
+        }
+
+        // Nothing was made: no VR 7, nothing of it on the host.
+        assertThat(server.get("/api/v1/routers/7").statusCode()).isEqualTo(404);
+        assertThat(Path.of("/run/netns", host.prefix + "7")).doesNotExist();
+        assertThat(Path.of("/sys/class/net", host.prefix + "7-1")).doesNotExist();
+        assertThat(runDir.resolve(host.prefix + "7")).doesNotExist();
+        assertThat(server.log()).doesNotContain("VR 7 (hostile)");
+    }
+
     @Test
     void birdVrsLearnEachOthersNetworksOverOspf() throws Exception {
         String s = host.bridge("s");
@@ -248,7 +347,7 @@ class NetnsDriverIT {
             HttpResponse<String> r = server.post("/api/v1/routers?wait=30s", "{\"vmIndex\":" + i + ",\"vmName\":\"ospf" + i
                     + "\",\"vmConfigTemplate\":\"bird\",\"vmNetworkConfigTable\":["
                     + "{\"vmNetworkConfigParent\":\"" + s + "\",\"vmNetworkConfigAddress\":\"203.0.113." + i + "\",\"vmNetworkConfigPrefixLength\":29},"
-                    + "{\"vmNetworkConfigParent\":\"" + lan + "\",\"vmNetworkConfigAddress\":\"198.51.100." + (i * 16) + "\",\"vmNetworkConfigPrefixLength\":28}]}");
+                    + "{\"vmNetworkConfigParent\":\"" + lan + "\",\"vmNetworkConfigAddress\":\"198.51.100." + (i * 16 + 1) + "\",\"vmNetworkConfigPrefixLength\":28}]}");
             assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
         }
         // Each has its two networks; with the other's stub network learned over OSPF, three.

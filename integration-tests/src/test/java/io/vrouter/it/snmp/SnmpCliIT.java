@@ -36,21 +36,12 @@ class SnmpCliIT {
     @TempDir
     static Path dir;
     ServerProcess server;
-    Process trapd;
-    Path traps;
+    Snmptrapd trapd;
 
     @BeforeAll
     void start() throws Exception {
-        int trapPort = ServerProcess.freeUdpPort();
-        traps = dir.resolve("traps.log");
-        Path conf = dir.resolve("snmptrapd.conf");
-        Files.writeString(conf, "authCommunity log public\n");
-        ProcessBuilder pb = new ProcessBuilder("snmptrapd", "-f", "-Lf", traps.toString(), "-On", "-C", "-c",
-                conf.toString(), "udp:127.0.0.1:" + trapPort);
-        pb.environment().put("MIBS", "");
-        trapd = pb.redirectErrorStream(true).redirectOutput(dir.resolve("snmptrapd.out").toFile()).start();
-        await("snmptrapd started", () -> read(traps).contains("NET-SNMP version"));
-        server = ServerProcess.start(dir.resolve("server"), "--snmp-trap-target", "udp:127.0.0.1:" + trapPort);
+        trapd = Snmptrapd.start(dir);
+        server = ServerProcess.start(dir.resolve("server"), "--snmp-trap-target", trapd.target());
         awaitAgent(server);
     }
 
@@ -83,18 +74,7 @@ class SnmpCliIT {
     @AfterAll
     void stop() throws Exception {
         if (server != null) server.close();
-        if (trapd != null) {
-            trapd.destroy();
-            trapd.waitFor(10, TimeUnit.SECONDS);
-        }
-    }
-
-    private static String read(Path p) {
-        try {
-            return Files.exists(p) ? Files.readString(p) : "";
-        } catch (Exception e) {
-            return "";
-        }
+        if (trapd != null) trapd.close();
     }
 
     private static void await(String what, Supplier<Boolean> condition) throws InterruptedException {
@@ -151,7 +131,7 @@ class SnmpCliIT {
     }
 
     private void awaitTrap(String trapOid, String vmName) throws InterruptedException {
-        await("notification " + trapOid + " for " + vmName, () -> read(traps).lines()
+        await("notification " + trapOid + " for " + vmName, () -> trapd.log().lines()
                 .anyMatch(l -> l.contains("= OID: ." + trapOid) && l.contains("\"" + vmName + "\"")));
     }
 
@@ -316,7 +296,7 @@ class SnmpCliIT {
         String uuid = rest(90).get("vmEntry").get("vmUUID").asText().replace("-", "").toUpperCase();
         assertThat(snmp("snmpset", v2c("private"), ROW_STATUS + 90, "i", "6").exit()).isZero();
         awaitTrap(MIB + ".0.10", "if-wait");
-        List<String> shuttingDown = read(traps).lines()
+        List<String> shuttingDown = trapd.log().lines()
                 .filter(l -> l.contains("= OID: ." + MIB + ".0.2") && l.contains("\"if-wait\"")).toList();
         assertThat(shuttingDown).isNotEmpty();
         assertThat(shuttingDown).allSatisfy(l -> assertThat(l.replace(" ", "")).contains(

@@ -24,9 +24,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -92,7 +90,6 @@ public class StreamsResource {
         EventBus.Subscriber subscriber = e -> {
             if (!queue.offer(e)) overflow[0] = true;
         };
-        Map<Integer, String> uuids = new HashMap<>();
         try (AutoCloseable subscription = replay.isPresent() ? service.events().subscribe(replay.get(), subscriber)
                 : service.events().subscribe(subscriber::event)) {
             out.write((": subscribed" + " ".repeat(COMMIT_PADDING) + "\n\n").getBytes(StandardCharsets.UTF_8));
@@ -102,7 +99,7 @@ public class StreamsResource {
                 if (e == null) {
                     out.write(": keep-alive\n\n".getBytes(StandardCharsets.UTF_8));
                 } else {
-                    Optional<DataNode> content = Notifications.content(e, service, uuids);
+                    Optional<DataNode> content = Notifications.content(e, service);
                     if (content.isEmpty()) continue;
                     String data = notification(e.timestamp, content.get(), enc);
                     out.write(("id: " + e.sequence + "\ndata: " + data.replace("\n", "\ndata: ") + "\n\n")

@@ -42,6 +42,17 @@ public interface HypervisorDriver extends AutoCloseable {
         return EnumSet.allOf(AdminState.class);
     }
 
+    /**
+     * Checks a VR's row as a change proposes it (defaults filled in, every interface, the vmIndex
+     * known), before the change is accepted: whatever this driver would refuse at provisioning and
+     * can tell from the row alone, without touching the host (an interface name the host cannot
+     * have, say). The service calls it under its write lock for every VR a change creates or
+     * changes, so it must be quick and must not block; a refusal refuses the whole change, nothing
+     * changed. The default accepts every row the service's own rules accept.
+     */
+    default void check(VmConfigEntry proposed) throws ConfigRefusedException {
+    }
+
     /** Creates the VM of a configured VR, with its interfaces, powered off. */
     void provision(VmConfigEntry config) throws DriverException;
 

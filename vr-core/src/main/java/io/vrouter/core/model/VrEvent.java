@@ -9,7 +9,7 @@ import jakarta.xml.bind.annotation.XmlType;
 
 /** A change of one VR, published to every management interface (notifications, event streams). */
 @XmlRootElement(name = "vrEvent")
-@XmlType(name = "vrEvent", propOrder = {"sequence", "timestamp", "type", "vmIndex", "vmName",
+@XmlType(name = "vrEvent", propOrder = {"sequence", "timestamp", "type", "vmIndex", "vmName", "vmUUID",
         "vmAdminState", "vmOperState", "previousOperState", "reason"})
 @XmlAccessorType(XmlAccessType.FIELD)
 public class VrEvent {
@@ -20,6 +20,12 @@ public class VrEvent {
     public Type type;
     public int vmIndex;
     public String vmName;
+    /**
+     * The VR's vmUUID when the event was made (the host's, or the last one seen once its VM is gone),
+     * so that a notification made from the event, live or replayed after the VR is gone, carries it;
+     * null when the VR never had a VM, and in events logged before events carried it.
+     */
+    public String vmUUID;
     public AdminState vmAdminState;
     public OperState vmOperState;
     public OperState previousOperState;

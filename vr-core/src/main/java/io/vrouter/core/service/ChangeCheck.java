@@ -1,5 +1,6 @@
 package io.vrouter.core.service;
 
+import io.vrouter.core.driver.ConfigRefusedException;
 import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.Column;
@@ -21,7 +22,8 @@ import java.util.function.IntPredicate;
  * are: the rows completed with their defaults, each column within bounds, the template fixed and
  * offered by the driver, CPUs and memory changed only while shut down, the admin state reachable by
  * the driver and from the VR's, names unique across the VRs as they will be (a name that a VR of the
- * same set gives up, by a rename or a removal, is free for the others), indices free. The first
+ * same set gives up, by a rename or a removal, is free for the others), MACs likewise, indices free,
+ * and what the driver refuses of the rows ({@link HypervisorDriver#check}). The first
  * broken rule is thrown, naming its VR and column; nothing is changed either way. Runs under the
  * service's write lock.
  */
@@ -88,6 +90,10 @@ final class ChangeCheck {
             indexed.add(t.vmIndex() == 0 ? new Target(t.kind(), t.after().vmIndex, null, null, t.after()) : t);
         }
         names(indexed);
+        macs(indexed);
+        for (Target t : indexed) {
+            if (t.after() != null) driverCheck(t.after());
+        }
         return indexed;
     }
 
@@ -224,7 +230,71 @@ final class ChangeCheck {
         c.vmNetworkConfigTable = out.isEmpty() ? null : List.copyOf(out);
     }
 
+    /** What the driver refuses of the row, as the service's refusal at that column. */
+    private void driverCheck(VmConfigEntry row) {
+        try {
+            driver.check(row);
+        } catch (ConfigRefusedException e) {
+            throw new ValidationException(e.field(), e.getMessage()).at(row.vmIndex, e.networkIndex());
+        }
+    }
+
     // ---------------------------------------------------------------- across VRs
+
+    /** An interface that is given a MAC it did not have. */
+    private record MacClaim(int vmIndex, int networkIndex, String mac) {
+    }
+
+    /**
+     * A MAC (given, or the host's, recorded) is one interface's, across the VRs as they will be: two
+     * interfaces with one MAC on one network break it, and which parents share a network (bridges
+     * linked, XenServer networks on one NIC) is the host's to know, not vrouter's. A VR that the set
+     * removes gives its MACs up; one being removed keeps them until it is gone. Only a set that gives
+     * an interface a new MAC pays for a look at every VR's.
+     */
+    private void macs(List<Target> targets) {
+        List<MacClaim> claims = new ArrayList<>();
+        Set<Integer> inSet = new HashSet<>();
+        Set<String> claimed = new HashSet<>();
+        for (Target t : targets) {
+            if (t.kind() != Kind.JOIN) inSet.add(t.vmIndex());
+            if (t.after() == null) continue;
+            Map<Integer, String> had = new HashMap<>();
+            if (t.before() != null) for (VmNetworkConfigEntry n : t.before().interfaces()) had.put(n.vmNetworkConfigIndex, n.vmNetworkConfigPhysAddress);
+            for (VmNetworkConfigEntry n : t.after().interfaces()) {
+                String mac = n.vmNetworkConfigPhysAddress;
+                if (mac != null && !mac.equals(had.get(n.vmNetworkConfigIndex))) {
+                    claims.add(new MacClaim(t.vmIndex(), n.vmNetworkConfigIndex, mac));
+                    claimed.add(t.vmIndex() + "/" + n.vmNetworkConfigIndex);
+                }
+            }
+        }
+        if (claims.isEmpty()) return;
+        Map<String, MacClaim> holders = new HashMap<>();
+        for (VrRecord r : routers.values()) {
+            if (!inSet.contains(r.vmIndex)) hold(holders, r.config, null);
+        }
+        for (Target t : targets) {
+            if (t.after() != null) hold(holders, t.after(), claimed);
+        }
+        for (MacClaim c : claims) {
+            MacClaim other = holders.putIfAbsent(c.mac(), c);
+            if (other != null) {
+                throw new ConflictException(Reason.NOT_UNIQUE, "vmNetworkConfigPhysAddress", c.mac() + " is already the MAC of "
+                        + (other.vmIndex() == c.vmIndex() ? "" : "VR " + other.vmIndex() + "'s ") + "interface "
+                        + other.networkIndex()).at(c.vmIndex(), c.networkIndex());
+            }
+        }
+    }
+
+    /** Records the MACs a row's interfaces hold, but for those being claimed ("vmIndex/networkIndex"). */
+    private static void hold(Map<String, MacClaim> holders, VmConfigEntry row, Set<String> claimed) {
+        for (VmNetworkConfigEntry n : row.interfaces()) {
+            String mac = n.vmNetworkConfigPhysAddress;
+            if (mac == null || (claimed != null && claimed.contains(row.vmIndex + "/" + n.vmNetworkConfigIndex))) continue;
+            holders.putIfAbsent(mac, new MacClaim(row.vmIndex, n.vmNetworkConfigIndex, mac));
+        }
+    }
 
     /**
      * vmName is unique across the VRs as they will be: a VR outside the set keeps its name (one

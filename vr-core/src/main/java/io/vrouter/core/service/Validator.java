@@ -6,6 +6,10 @@ import io.vrouter.core.model.InetAddressType;
 import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
+import java.math.BigInteger;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Set;
@@ -24,6 +28,7 @@ final class Validator {
     private static final Pattern IPV4 = Pattern.compile(
             "((25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)");
     private static final Pattern IPV6 = Pattern.compile("[0-9a-fA-F:.]{2,45}");
+    private static final String ZERO_MAC = "00:00:00:00:00:00";
 
     private Validator() {
     }
@@ -58,10 +63,13 @@ final class Validator {
         if (n.vmNetworkConfigParent == null) throw ValidationException.missing("vmNetworkConfigParent");
         for (NetworkColumn col : NetworkColumn.values()) value(col, col.get(n));
         if (n.vmNetworkConfigPhysAddress != null) {
+            n.vmNetworkConfigPhysAddress = n.vmNetworkConfigPhysAddress.toLowerCase(Locale.ROOT);
             if ((Integer.parseInt(n.vmNetworkConfigPhysAddress.substring(0, 2), 16) & 1) != 0) {
                 throw new ValidationException("vmNetworkConfigPhysAddress", "must be a unicast address");
             }
-            n.vmNetworkConfigPhysAddress = n.vmNetworkConfigPhysAddress.toLowerCase(Locale.ROOT);
+            if (n.vmNetworkConfigPhysAddress.equals(ZERO_MAC)) {
+                throw new ValidationException("vmNetworkConfigPhysAddress", "00:00:00:00:00:00 is no interface's address");
+            }
         }
         if (n.vmNetworkConfigAddress != null) {
             if (n.vmNetworkConfigAddressType == null) {
@@ -69,17 +77,75 @@ final class Validator {
                         ? InetAddressType.IPV6 : InetAddressType.IPV4;
             }
             boolean v4 = n.vmNetworkConfigAddressType == InetAddressType.IPV4;
-            if (n.vmNetworkConfigAddressType == InetAddressType.UNKNOWN
-                    || !(v4 ? IPV4 : IPV6).matcher(n.vmNetworkConfigAddress).matches()) {
-                throw new ValidationException("vmNetworkConfigAddress", "'" + n.vmNetworkConfigAddress
-                        + "' is not an " + (v4 ? "IPv4" : "IPv6") + " address");
-            }
+            byte[] address = address(n.vmNetworkConfigAddressType, n.vmNetworkConfigAddress);
             if (n.vmNetworkConfigPrefixLength == null) n.vmNetworkConfigPrefixLength = VmNetworkConfigEntry.defaultPrefixLength(v4);
             range("vmNetworkConfigPrefixLength", n.vmNetworkConfigPrefixLength, 0, v4 ? 32 : 128);
+            String misuse = notAnInterfaceAddress(address, n.vmNetworkConfigPrefixLength);
+            if (misuse != null) {
+                throw new ValidationException("vmNetworkConfigAddress", "'" + n.vmNetworkConfigAddress + "' is " + misuse
+                        + ", not an interface's address");
+            }
         } else if (n.vmNetworkConfigPrefixLength != null) {
             throw new ValidationException("vmNetworkConfigPrefixLength", "given without vmNetworkConfigAddress");
         }
         return n;
+    }
+
+    /**
+     * The address's octets, parsed as its type says: dotted decimal for ipv4, RFC 4291 text for ipv6
+     * (an IPv4 address given as ipv6, or the reverse, is refused, as is an IPv4-mapped IPv6 address).
+     */
+    private static byte[] address(InetAddressType type, String text) {
+        boolean v4Text = IPV4.matcher(text).matches();
+        String wrong = switch (type) {
+            case IPV4 -> v4Text ? null : "is not an IPv4 address";
+            case IPV6 -> v4Text ? "is an IPv4 address, and vmNetworkConfigAddressType is ipv6" : null;
+            default -> "has vmNetworkConfigAddressType unknown";
+        };
+        if (wrong != null) throw new ValidationException("vmNetworkConfigAddress", "'" + text + "' " + wrong);
+        if (v4Text) {
+            String[] parts = text.split("\\.");
+            byte[] b = new byte[4];
+            for (int i = 0; i < 4; i++) b[i] = (byte) Integer.parseInt(parts[i]);
+            return b;
+        }
+        // Only hex digits, colons and dots, with a colon, starting with a digit or a colon: the JDK parses
+        // such a string as a literal and never looks it up as a host name.
+        if (IPV6.matcher(text).matches() && text.contains(":") && (text.charAt(0) == ':' || Character.digit(text.charAt(0), 16) >= 0)) {
+            try {
+                InetAddress a = InetAddress.getByName(text);
+                if (a instanceof Inet6Address) return a.getAddress();
+                throw new ValidationException("vmNetworkConfigAddress", "'" + text + "' is an IPv4-mapped address:"
+                        + " give the IPv4 address with vmNetworkConfigAddressType ipv4");
+            } catch (UnknownHostException e) {
+                // not an address: said below
+            }
+        }
+        throw new ValidationException("vmNetworkConfigAddress", "'" + text + "' is not an IPv6 address");
+    }
+
+    /**
+     * What an address is when it cannot be an interface's (the unspecified, loopback, multicast or
+     * limited broadcast address, or the network or broadcast address of its own prefix), or null.
+     * IPv4 /31 and /32 and IPv6 /127 and /128 have no network or broadcast address (RFC 3021, RFC 6164).
+     */
+    static String notAnInterfaceAddress(byte[] a, int prefixLength) {
+        boolean v4 = a.length == 4;
+        BigInteger value = new BigInteger(1, a);
+        int bits = a.length * 8;
+        BigInteger hostMask = BigInteger.ONE.shiftLeft(bits - prefixLength).subtract(BigInteger.ONE);
+        BigInteger host = value.and(hostMask);
+        if (value.signum() == 0) return "the unspecified address";
+        if (v4 ? (a[0] & 0xff) == 127 : value.equals(BigInteger.ONE)) return "a loopback address";
+        if (v4 ? (a[0] & 0xf0) == 0xe0 : (a[0] & 0xff) == 0xff) return "a multicast address";
+        if (v4 && value.bitCount() == 32) return "the limited broadcast address";
+        if (prefixLength < bits - 1 && prefixLength > 0) {
+            String net = "/" + prefixLength;
+            if (host.signum() == 0) return v4 ? "the network address of its prefix (" + net + ")"
+                    : "the subnet-router anycast address of its prefix (" + net + ")";
+            if (v4 && host.equals(hostMask)) return "the broadcast address of its prefix (" + net + ")";
+        }
+        return null;
     }
 
     /** A column's value within its kind's format and the column's bounds (null: absent, fine here). */

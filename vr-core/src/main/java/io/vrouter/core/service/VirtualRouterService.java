@@ -326,14 +326,6 @@ public final class VirtualRouterService implements AutoCloseable {
         return storeVersion;
     }
 
-    /**
-     * The VR's vmUUID as {@link #get} shows it (empty when there is no such VR, or the host has no
-     * VM for it), without building the rest of the view: every notification carries it.
-     */
-    public Optional<String> uuid(int vmIndex) {
-        return routers.containsKey(vmIndex) ? driver.uuid(vmIndex) : Optional.empty();
-    }
-
     /** The configured row only, without asking the driver: cheap, for interfaces that need just that. */
     public Optional<VmConfigEntry> getConfig(int vmIndex) {
         VrRecord r = routers.get(vmIndex);
@@ -987,15 +979,25 @@ public final class VirtualRouterService implements AutoCloseable {
         publish(r, VrEvent.Type.CONFIG_CHANGED, r.operState);
     }
 
+    /**
+     * Moves a VR to a state, with why (null: as asked). The event says why; vmOperStateReason keeps it
+     * only while the VR is not in the state its vmAdminState asks for (crashed, or changed outside
+     * vrouter): a change that failed and was undone leaves a VR as it was, with nothing to explain.
+     */
     void transition(VrRecord r, OperState to, String reason) {
         OperState from;
         synchronized (r) {
             from = r.operState;
             r.operState = to;
-            r.reason = reason;
+            r.reason = asAsked(r) ? null : reason;
         }
         count(from, to);
-        if (from != to || reason != null) publish(r, VrEvent.Type.STATE_CHANGED, from);
+        if (from != to || reason != null) publish(r, VrEvent.Type.STATE_CHANGED, from, reason);
+    }
+
+    /** Whether the VR is in the state its vmAdminState asks for. */
+    private static boolean asAsked(VrRecord r) {
+        return r.operState == stableStateFor(r.config.vmAdminState);
     }
 
     private void count(OperState from, OperState to) {
@@ -1004,22 +1006,39 @@ public final class VirtualRouterService implements AutoCloseable {
     }
 
     private void publish(VrRecord r, VrEvent.Type type, OperState previous) {
+        publish(r, type, previous, r.reason);
+    }
+
+    private void publish(VrRecord r, VrEvent.Type type, OperState previous, String reason) {
         touch(r);
         VrEvent e = new VrEvent();
         e.timestamp = Instant.now().toString();
         e.type = type;
         e.vmIndex = r.vmIndex;
         e.vmName = r.config.vmName;
+        e.vmUUID = uuid(r, type);
         e.vmAdminState = r.config.vmAdminState;
         e.vmOperState = type == VrEvent.Type.DELETED ? null : r.operState;
         e.previousOperState = previous;
-        e.reason = r.reason;
+        e.reason = reason;
         // Under the service's lock the event is only numbered: whoever holds it delivers once it lets go.
         if (Thread.holdsLock(writeLock)) {
             events.post(e);
         } else {
             events.publish(e);
         }
+    }
+
+    /**
+     * The VR's vmUUID for an event: the host's now, remembered for when its VM is gone (a deletion; a
+     * creation, before the VM is made, has none yet, and is not worth asking the host about).
+     */
+    private String uuid(VrRecord r, VrEvent.Type type) {
+        if (type == VrEvent.Type.CREATED || type == VrEvent.Type.DELETED) return r.uuid;
+        String now = driver.uuid(r.vmIndex).orElse(null);
+        if (now == null) return r.uuid;
+        r.uuid = now;
+        return now;
     }
 
     /**
@@ -1095,7 +1114,8 @@ public final class VirtualRouterService implements AutoCloseable {
         Optional<VmRuntime> vm = driver.inspect(r.vmIndex);
         v.vmEntry = vm.map(VmRuntime::entry).orElseGet(VmEntry::new);
         v.vmEntry.vmOperState = r.operState;
-        v.vmEntry.vmOperStateReason = r.reason;
+        // Its vmAdminState may have come to ask for the state it is in since (a stop of a VR shut down outside vrouter).
+        v.vmEntry.vmOperStateReason = asAsked(r) ? null : r.reason;
         // No router address (a VR without IPv4, or none the host knows): RFC 4001's unknown type, empty address.
         if (v.vmEntry.vmRouterAddr == null || v.vmEntry.vmRouterAddr.isEmpty()) {
             v.vmEntry.vmRouterAddrType = InetAddressType.UNKNOWN;

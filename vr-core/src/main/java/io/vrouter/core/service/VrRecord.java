@@ -14,6 +14,8 @@ final class VrRecord {
     volatile VmConfigEntry config;
     volatile OperState operState;
     volatile String reason;
+    /** Its VM's vmUUID as last seen, for the events made once the VM is gone. */
+    volatile String uuid;
     /** Its removal was accepted and is not done (or failed) yet. */
     volatile boolean removing;
     /** Its {@link Version}: changed (under this record's lock) after every change of its row or state is visible. */

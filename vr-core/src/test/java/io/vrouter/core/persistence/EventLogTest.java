@@ -69,6 +69,24 @@ class EventLogTest {
         }
     }
 
+    /** An event's vmUUID is kept; a log written before events carried one still loads, without it (issue 23 item 4). */
+    @Test
+    void theVmUuidIsKeptAndOlderEventsWithoutOneStillLoad() throws Exception {
+        Instant now = Instant.now();
+        Files.writeString(dir.resolve(EventLog.FILE), "{\"vrouterEventLog\":{\"created\":\"" + now + "\",\"lastSequence\":1}}\n"
+                + "{\"sequence\":1,\"timestamp\":\"" + now + "\",\"type\":\"deleted\",\"vmIndex\":1,\"vmName\":\"old\"}\n",
+                StandardCharsets.UTF_8);
+        VrEvent e = event(2, now);
+        e.vmUUID = "7b1e8f2a-3c4d-4e5f-8a9b-0c1d2e3f4a5b";
+        try (EventLog log = EventLog.open(dir, 100, Duration.ofDays(1))) {
+            log.append(e);
+        }
+        try (EventLog log = EventLog.open(dir, 100, Duration.ofDays(1))) {
+            List<VrEvent> read = log.read();
+            assertThat(read).extracting(x -> x.vmName + " " + x.vmUUID).containsExactly("old null", "vr2 " + e.vmUUID);
+        }
+    }
+
     @Test
     void aTornLastLineIsDroppedAndLaterAppendsReadBack() throws Exception {
         Instant now = Instant.now();

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.driver.sim.LatencyProfile;
 import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.InetAddressType;
 import io.vrouter.core.model.ModelJson;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VmConfigEntry;
@@ -30,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -182,6 +184,104 @@ class ChangeSetTest extends WithService {
         // Its name stays taken until it is gone.
         assertRefused(set().edit(a, with(r -> r.vmName = "c")), Reason.NOT_UNIQUE, "vmName", a);
         f.recorder.release.countDown();
+    }
+
+    private static VmNetworkConfigEntry addressed(Integer index, InetAddressType type, String address, Integer prefix) {
+        VmNetworkConfigEntry n = iface(index, "br0");
+        n.vmNetworkConfigAddressType = type;
+        n.vmNetworkConfigAddress = address;
+        n.vmNetworkConfigPrefixLength = prefix;
+        return n;
+    }
+
+    private static VmNetworkConfigEntry withMac(Integer index, String mac) {
+        VmNetworkConfigEntry n = iface(index, "br0");
+        n.vmNetworkConfigPhysAddress = mac;
+        return n;
+    }
+
+    /** An address that is not of its type, or no interface's, is refused before anything changes (issue 23 item 6). */
+    @ParameterizedTest
+    @CsvSource({
+            "IPV6, 192.0.2.1, 64", "IPV4, 2001:db8::1, 24", "IPV6, ::ffff:192.0.2.1, 64", "IPV6, .1:2::3, 64",
+            "IPV6, 1:2:3:4:5:6:7:8:9, 64", ", 255.255.255.255, 24", ", 255.255.255.255, 32", ", 0.0.0.0, 24",
+            ", 192.0.2.0, 24", ", 192.0.2.255, 24", ", 192.0.2.127, 25", ", 224.0.0.5, 24", ", 127.0.0.1, 8",
+            ", ::, 64", ", ::1, 128", ", ff02::1, 64", ", 2001:db8::, 64"})
+    void anInterfaceAddressMustBeOfItsTypeAndAnInterfacesAddress(InetAddressType type, String address, int prefix) throws Exception {
+        int a = make("a", AdminState.RUNNING);
+        assertRefused(set().edit(a, ChangeSet.putInterface(addressed(1, type, address, prefix))), Reason.INVALID,
+                "vmNetworkConfigAddress", a);
+        VmConfigEntry created = vr("b");
+        created.vmNetworkConfigTable = List.of(addressed(1, type, address, prefix));
+        assertRefused(set().create(created), Reason.INVALID, "vmNetworkConfigAddress", null);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"IPV4, 192.0.2.1, 24", ", 192.0.2.0, 31", ", 192.0.2.1, 31", ", 192.0.2.255, 32", ", 198.51.100.1, 0",
+            "IPV6, 2001:db8::1, 64", ", 2001:db8::, 127", ", fe80::1, 64", ", 2001:DB8:0:0::1:2, 96"})
+    void interfaceAddressesOfEveryKindAreTaken(InetAddressType type, String address, int prefix) throws Exception {
+        int a = make("a", AdminState.RUNNING);
+        applied(set().edit(a, ChangeSet.putInterface(addressed(1, type, address, prefix))));
+        VmNetworkConfigEntry n = row(a).interfaces().get(0);
+        assertThat(n.vmNetworkConfigAddress).isEqualTo(address);
+        assertThat(n.vmNetworkConfigAddressType).isEqualTo(address.contains(":") ? InetAddressType.IPV6 : InetAddressType.IPV4);
+    }
+
+    /**
+     * A MAC is one interface's across the VRs as they will be (issue 23 item 6): twice in one VR, or
+     * another VR's (one being removed included) is refused; one the same set takes from a VR it
+     * removes is free; an interface keeps its own MAC through any other change.
+     */
+    @Test
+    void aMacIsOneInterfacesAcrossTheVrs() throws Exception {
+        String mac = "02:00:5e:00:53:01";
+        int a = make("a", AdminState.RUNNING, withMac(1, mac));
+        int b = make("b", AdminState.RUNNING, iface(1, "br0"));
+        assertRefused(set().edit(b, ChangeSet.putInterface(withMac(2, mac.toUpperCase(java.util.Locale.ROOT)))),
+                Reason.NOT_UNIQUE, "vmNetworkConfigPhysAddress", b);
+        assertRefused(set().edit(a, ChangeSet.putInterface(withMac(2, mac))), Reason.NOT_UNIQUE, "vmNetworkConfigPhysAddress", a);
+        assertRefused(set().edit(b, with(r -> r.vmNetworkConfigTable = List.of(withMac(1, "02:00:5e:00:53:02"),
+                withMac(2, "02:00:5e:00:53:02")))), Reason.NOT_UNIQUE, "vmNetworkConfigPhysAddress", b);
+        VmConfigEntry c = vr("c");
+        c.vmNetworkConfigTable = List.of(withMac(1, mac));
+        assertRefused(set().create(c), Reason.NOT_UNIQUE, "vmNetworkConfigPhysAddress", 3);
+        assertRefused(set().create(vr("zero")).edit(b, ChangeSet.putInterface(withMac(3, "00:00:00:00:00:00"))),
+                Reason.INVALID, "vmNetworkConfigPhysAddress", b);
+        // The one refused is the interface that takes the MAC, at its VR and interface.
+        assertThatThrownBy(() -> f.service.apply(set().edit(b, ChangeSet.putInterface(withMac(4, mac))).build()))
+                .isInstanceOfSatisfying(VrException.class, e -> {
+                    assertThat(e.networkIndex()).isEqualTo(4);
+                    assertThat(e.getMessage()).contains("VR " + a + "'s interface 1");
+                });
+        // A change of anything else keeps the VR's own MAC, and the MAC is free once its VR is removed.
+        applied(set().edit(a, with(r -> r.vmName = "a2")));
+        applied(set().remove(a).edit(b, ChangeSet.putInterface(withMac(2, mac))));
+        assertThat(row(b).interfaces()).extracting(n -> n.vmNetworkConfigPhysAddress).contains(mac);
+        // A VR being removed keeps its MACs until it is gone.
+        f.recorder.hold("destroy", 1);
+        f.service.remove(b);
+        assertThat(f.recorder.held.await(10, TimeUnit.SECONDS)).isTrue();
+        c.vmIndex = 9;
+        assertRefused(set().create(c), Reason.NOT_UNIQUE, "vmNetworkConfigPhysAddress", 9);
+        f.recorder.release.countDown();
+    }
+
+    /** The driver's check sees every row a set makes, numbered, and its refusal refuses the set at its column. */
+    @Test
+    void whatTheDriverRefusesOfARowIsRefusedBeforeAnythingChanges() throws Exception {
+        int a = make("a", AdminState.RUNNING, iface(1, "br0"));
+        f.recorder.refuseParent("bad0");
+        assertRefused(set().edit(a, ChangeSet.putInterface(iface(2, "bad0"))), Reason.INVALID, "vmNetworkConfigParent", a);
+        VmConfigEntry b = vr("b");
+        b.vmNetworkConfigTable = List.of(iface(null, "br0"), iface(null, "bad0"));
+        assertThatThrownBy(() -> f.service.validate(set().create(vr("ok")).create(b).build()))
+                .isInstanceOfSatisfying(ValidationException.class, e -> {
+                    assertThat(e.vmIndex()).isEqualTo(a + 2);
+                    assertThat(e.networkIndex()).isEqualTo(2);
+                    assertThat(e.getMessage()).isEqualTo("vmNetworkConfigParent: 'bad0' is refused by the test driver");
+                });
+        assertThat(f.recorder.checked).extracting(r -> r.vmIndex).contains(a, a + 1, a + 2);
+        assertThat(f.service.indices()).containsExactly(a);
     }
 
     @Test

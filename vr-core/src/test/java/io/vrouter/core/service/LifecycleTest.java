@@ -143,6 +143,49 @@ class LifecycleTest extends WithService {
         assertThat(vr.vmEntry.vmOperStateReason).isNull();
     }
 
+    /**
+     * vmOperStateReason says why a VR is not in the state its vmAdminState asks for (issue 23 item 19):
+     * an interface that fails to be added is undone and leaves the VR running with none; a VR
+     * crashed behind vrouter's back has one until it is started again.
+     */
+    @Test
+    void aReasonIsShownOnlyWhileTheVrIsNotAsAsked() throws Exception {
+        int i = done(f.service.create(vr("flaky"))).vmIndex;
+        f.driver.failOn("addInterface", "flaky", "no such bridge");
+        VmNetworkConfigEntry n = new VmNetworkConfigEntry();
+        n.vmNetworkConfigParent = "br9";
+        assertThatThrownBy(() -> f.service.addInterface(i, n).await(WAIT)).isInstanceOf(ChangeFailedException.class)
+                .hasMessageContaining("no such bridge");
+        VirtualRouter vr = f.service.get(i).orElseThrow();
+        assertThat(vr.operState()).isEqualTo(OperState.RUNNING);
+        assertThat(vr.vmNetworkConfigTable).isNull();
+        assertThat(vr.vmEntry.vmOperStateReason).as("running as asked").isNull();
+        assertThat(f.events.get(f.events.size() - 1).reason).as("the event says why").contains("no such bridge");
+        f.driver.clearFailures();
+
+        f.driver.setPowerBehindTheBack(i, PowerState.HALTED);
+        assertThat(f.service.get(i).orElseThrow().vmEntry.vmOperStateReason).contains("outside vrouter");
+        // Shut down as it is now asked to be: nothing to explain; and none once it runs again.
+        assertThat(done(f.service.setAdminState(i, AdminState.SHUTDOWN)).vmEntry.vmOperStateReason).isNull();
+        assertThat(done(f.service.setAdminState(i, AdminState.RUNNING)).vmEntry.vmOperStateReason).isNull();
+    }
+
+    /**
+     * Every event carries the VR's vmUUID as it was when the event was made (issue 23 item 4): its
+     * VM's while it has one, the last one seen once it is gone; none before it has a VM.
+     */
+    @Test
+    void everyEventCarriesTheVmUuidOfItsTime() throws Exception {
+        int i = done(f.service.create(vr("u"))).vmIndex;
+        String uuid = f.service.get(i).orElseThrow().vmEntry.vmUUID;
+        done(f.service.setAdminState(i, AdminState.SHUTDOWN));
+        assertThat(f.service.remove(i).await(WAIT)).isPresent();
+        List<VrEvent> of = f.events.stream().filter(e -> e.vmIndex == i).toList();
+        assertThat(of).extracting(e -> e.type).contains(VrEvent.Type.CREATED, VrEvent.Type.STATE_CHANGED, VrEvent.Type.DELETED);
+        assertThat(of.get(0).vmUUID).as("created, before its VM is made").isNull();
+        assertThat(of.subList(1, of.size())).allSatisfy(e -> assertThat(e.vmUUID).as(e.toString()).isEqualTo(uuid));
+    }
+
     @Test
     void aFailedRemovalPutsTheVrBackAsItWas() throws Exception {
         int i = done(f.service.create(vr("sticky"))).vmIndex;
@@ -151,7 +194,11 @@ class LifecycleTest extends WithService {
                 .hasMessageContaining("destroy failed").hasMessageContaining("disk busy");
         VirtualRouter back = f.service.get(i).orElseThrow();
         assertThat(back.operState()).as("started again, as it was").isEqualTo(OperState.RUNNING);
-        assertThat(back.vmEntry.vmOperStateReason).contains("disk busy");
+        // Running as asked: nothing to explain there; the event says why the removal did not happen.
+        assertThat(back.vmEntry.vmOperStateReason).isNull();
+        VrEvent last = f.events.get(f.events.size() - 1);
+        assertThat(last.type).isEqualTo(VrEvent.Type.STATE_CHANGED);
+        assertThat(last.reason).contains("disk busy");
         assertThat(f.driver.inspect(i).orElseThrow().power()).isEqualTo(PowerState.RUNNING);
         f.driver.clearFailures();
         assertThat(f.service.remove(i).await(WAIT).orElseThrow()).isEmpty();

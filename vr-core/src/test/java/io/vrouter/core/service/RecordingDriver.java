@@ -1,5 +1,6 @@
 package io.vrouter.core.service;
 
+import io.vrouter.core.driver.ConfigRefusedException;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
@@ -31,8 +32,28 @@ final class RecordingDriver implements HypervisorDriver {
     final CountDownLatch release = new CountDownLatch(1);
     private final java.util.Map<String, String> failures = new java.util.concurrent.ConcurrentHashMap<>();
 
+    /** The rows the service asked the driver to check. */
+    final List<VmConfigEntry> checked = new CopyOnWriteArrayList<>();
+    private volatile String refusedParent;
+
     RecordingDriver(SimulatedDriver host) {
         this.host = host;
+    }
+
+    /** Makes {@link #check} refuse every interface on this parent. */
+    void refuseParent(String parent) {
+        refusedParent = parent;
+    }
+
+    @Override
+    public void check(VmConfigEntry proposed) throws ConfigRefusedException {
+        checked.add(proposed.copy());
+        for (VmNetworkConfigEntry n : proposed.interfaces()) {
+            if (n.vmNetworkConfigParent.equals(refusedParent)) {
+                throw new ConfigRefusedException("vmNetworkConfigParent", "'" + refusedParent + "' is refused by the test driver")
+                        .about(n.vmNetworkConfigIndex);
+            }
+        }
     }
 
     /** Makes the next call of the operation on the VM fail (once), after any hold. */

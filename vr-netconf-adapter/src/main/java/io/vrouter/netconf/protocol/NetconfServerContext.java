@@ -25,8 +25,6 @@ public final class NetconfServerContext implements AutoCloseable {
     private final Map<Integer, NetconfSession> sessions = new ConcurrentSkipListMap<>();
     private final int maxMessageBytes;
     private final MessageMemory messageMemory;
-    /** The last vmUUID seen per VR, for the vmDeleted notification. */
-    private final Map<Integer, String> uuids = new java.util.concurrent.ConcurrentHashMap<>();
     private final Statistics statistics = new Statistics();
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -78,10 +76,6 @@ public final class NetconfServerContext implements AutoCloseable {
 
     public MessageMemory messageMemory() {
         return messageMemory;
-    }
-
-    Map<Integer, String> uuids() {
-        return uuids;
     }
 
     Statistics statistics() {

@@ -113,7 +113,7 @@ final class Subscription implements AutoCloseable {
 
     private void vrEvent(VrEvent e) {
         if (stopTime != null && Instant.parse(e.timestamp).isAfter(stopTime)) return;
-        enqueue(() -> Notifications.content(e, ctx.service(), ctx.uuids())
+        enqueue(() -> Notifications.content(e, ctx.service())
                 .ifPresent(content -> sink.send(e.timestamp, content, filter)));
     }
 
