@@ -7,6 +7,8 @@ import io.vrouter.it.ServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -109,6 +111,11 @@ class ConsoleIT {
                 + " const p = document.querySelector('.head-state .pill'); const s = p && p.dataset.state;"
                 + " if (s && window.statesShown[window.statesShown.length - 1] !== s) window.statesShown.push(s); })"
                 + ".observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ['data-state']});");
+        // And each chart's time axis as first drawn, from one sample, with the page's clock then.
+        browser.script("window.firstTimeAxes = []; new MutationObserver((changes) => { for (const c of changes) {"
+                + " const f = c.target; if (f.dataset.samples !== '1' || f.dataset.firstAxis) continue; f.dataset.firstAxis = 'seen';"
+                + " window.firstTimeAxes.push([f.dataset.timeAxis, new Date().toLocaleTimeString('en-GB')]); } })"
+                + ".observe(document.body, {subtree: true, attributes: true, attributeFilter: ['data-time-axis']});");
         browser.find("form.form button[type=submit]").click();
 
         // The VR's page: accepted as preparing, then running when the event says so.
@@ -139,6 +146,13 @@ class ConsoleIT {
         // The charts fill from samples taken every few seconds.
         browser.await(15, d -> browser.find(".chart .chart-latest").getText().contains("%"));
         browser.screenshot("vr");
+        // A chart of one sample: its time axis is the minute before that sample, not 1970's or new year's midnights.
+        List<?> firstAxis = browser.await(15, d -> (List<?>) browser.script("return window.firstTimeAxes[0]"));
+        LocalTime drawnAt = LocalTime.parse((String) firstAxis.get(1));
+        List<String> ticks = List.of(((String) firstAxis.get(0)).split(" "));
+        assertThat(ticks).as("time axis of one sample, drawn at " + drawnAt).isNotEmpty().doesNotHaveDuplicates()
+                .allSatisfy(tick -> assertThat(Math.floorMod(Duration.between(LocalTime.parse(tick), drawnAt).toSeconds(), 86400L))
+                        .as(tick + " before " + drawnAt).isBetween(0L, 120L));
 
         // The description: edited in place, a refusal shown beside the field, then saved.
         browser.find("[data-action=describe]").click();

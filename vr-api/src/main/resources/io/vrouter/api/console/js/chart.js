@@ -69,14 +69,22 @@ export class LiveChart {
     const uPlot = await loadLibrary();
     if (!this.plot) {
       const clock = (t) => new Date(t * 1000).toLocaleTimeString('en-GB');
+      // Of one sample uPlot would make a range of a thousand days (ticks on new years' midnights): the minute before it.
+      const timeRange = (u, min, max) => (u.data[0].length === 1 ? [u.data[0][0] - 60, u.data[0][0]] : [min, max]);
+      // The time axis's labels, as drawn on the canvas, for the browser tests to read.
+      const timeLabels = (u, ticks) => {
+        const labels = ticks.map(clock);
+        this.figure.dataset.timeAxis = labels.join(' ');
+        return labels;
+      };
       this.plot = new uPlot({
         ...this.size(),
         legend: { show: false },
         padding: [8, 28, 0, 0],
         cursor: { drag: { x: false, y: false } },
-        scales: { x: { time: true }, y: { range: (u, min, max) => [0, Math.max(max * 1.15, 1e-9)] } },
+        scales: { x: { time: true, range: timeRange }, y: { range: (u, min, max) => [0, Math.max(max * 1.15, 1e-9)] } },
         axes: [
-          { stroke: '#586577', grid: { stroke: '#eef2f7' }, space: 90, values: (u, ticks) => ticks.map(clock) },
+          { stroke: '#586577', grid: { stroke: '#eef2f7' }, space: 90, values: timeLabels },
           { stroke: '#586577', grid: { stroke: '#eef2f7' }, size: 84, values: (u, ticks) => ticks.map(this.format) },
         ],
         series: [{}, ...labels.map((label, i) => ({
