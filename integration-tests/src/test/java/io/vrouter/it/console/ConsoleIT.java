@@ -154,7 +154,12 @@ class ConsoleIT {
                 .allSatisfy(tick -> assertThat(Math.floorMod(Duration.between(LocalTime.parse(tick), drawnAt).toSeconds(), 86400L))
                         .as(tick + " before " + drawnAt).isBetween(0L, 120L));
 
-        // The description: edited in place, a refusal shown beside the field, then saved.
+        // The description: edited in place, a refusal shown beside the field, then saved. Its button keeps
+        // the keyboard's focus while the page redraws with the next sample.
+        browser.script("document.querySelector('[data-action=describe]').focus()");
+        String samples = browser.find(".chart").getAttribute("data-samples");
+        browser.await(15, d -> !samples.equals(browser.find(".chart").getAttribute("data-samples")));
+        assertThat(browser.script("return document.activeElement.dataset.action")).isEqualTo("describe");
         browser.find("[data-action=describe]").click();
         WebElement description = browser.await(10, d -> browser.find(".description-form [name=vmConfigDescription]"));
         assertThat(description.getAttribute("value")).isEqualTo("web tier, rack 2");
@@ -174,7 +179,9 @@ class ConsoleIT {
         go("#/");
         browser.await(10, d -> "running".equals(browser.script(
                 "const r = document.querySelector(`tr[data-index='${arguments[0]}']`); return r && r.dataset.state;", vmIndex)));
-        assertThat(browser.find("tr[data-index='" + vmIndex + "'] .vr-description").getText()).isEqualTo("web tier, rack 3");
+        // The new description comes with the change's event.
+        browser.await(10, d -> "web tier, rack 3".equals(browser.script("const d = document.querySelector("
+                + "`tr[data-index='${arguments[0]}'] .vr-description`); return d && d.textContent;", vmIndex)));
         browser.screenshot("list-live");
 
         // The same name again: the server's 409 shown next to the name field.

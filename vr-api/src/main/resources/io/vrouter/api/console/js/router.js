@@ -247,12 +247,19 @@ export function renderRouter(view, [indexText]) {
     return form;
   }
 
-  /** vmConfigDescription: its text, and for an operator a button that turns it into a form. */
+  /**
+   * vmConfigDescription: its text, and for an operator a button that turns it into a form. Both are
+   * kept and changed in place, so that a redraw does not take the keyboard's focus from the button.
+   */
+  const descriptionText = h('p.description-text');
+  const describeButton = canWrite
+    ? h('button.btn.btn-small', { type: 'button', 'data-action': 'describe', onclick: editDescription }, 'Edit description') : null;
   function showDescription() {
     const text = vr.vmConfigDescription;
-    description.replaceChildren(text ? h('p.description-text', {}, text) : h('p.description-text.muted', {}, 'No description.'),
-      canWrite && !gone ? h('button.btn.btn-small', { type: 'button', 'data-action': 'describe', onclick: editDescription },
-        'Edit description') : null);
+    descriptionText.textContent = text || 'No description.';
+    descriptionText.classList.toggle('muted', !text);
+    if (describeButton) describeButton.hidden = gone;
+    if (!description.contains(descriptionText)) description.replaceChildren(...[descriptionText, describeButton].filter(Boolean));
   }
 
   function editDescription() {
@@ -267,7 +274,7 @@ export function renderRouter(view, [indexText]) {
     function close() {
       editingDescription = false;
       showDescription();
-      description.querySelector('button')?.focus();
+      describeButton.focus();
     }
     form.addEventListener('keydown', (e) => {
       if (e.key === 'Escape') close();
