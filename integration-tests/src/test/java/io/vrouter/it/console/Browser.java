@@ -104,6 +104,35 @@ public final class Browser implements AutoCloseable {
         return driver.manage().logs().get(LogType.BROWSER).getAll().stream().map(LogEntry::getMessage).toList();
     }
 
+    /**
+     * Lays the page out as a phone of the given width would (chromium's window cannot be narrower
+     * than 500 px): the viewport, the device-width meta tag and media queries follow it. Null: the window again.
+     */
+    public void emulateWidth(Integer width) {
+        if (width == null) {
+            driver.executeCdpCommand("Emulation.clearDeviceMetricsOverride", Map.of());
+        } else {
+            driver.executeCdpCommand("Emulation.setDeviceMetricsOverride",
+                    Map.of("width", width, "height", 740, "deviceScaleFactor", 1, "mobile", true));
+        }
+    }
+
+    /**
+     * Runs axe-core (its axe.min.js, given as text) on the page with the WCAG 2.0 and 2.1 A and AA rules,
+     * and returns its violations, each as "rule: what, where" (empty: none).
+     */
+    @SuppressWarnings("unchecked")
+    public List<String> accessibilityViolations(String axeSource) {
+        script(axeSource);
+        Object result = asyncScript("const done = arguments[arguments.length - 1];"
+                + "axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']},"
+                + " resultTypes: ['violations']})"
+                + ".then(r => done(r.violations.flatMap(v => v.nodes.map(n => v.id + ': ' + v.help + ', at '"
+                + " + n.target.join(' ') + ' (' + (n.failureSummary || '').replace(/\\s+/g, ' ') + ')'))),"
+                + " e => done(['axe failed: ' + e]))");
+        return (List<String>) result;
+    }
+
     public Map<?, ?> timing(String mark) {
         return (Map<?, ?>) script("const m = performance.getEntriesByName(arguments[0]); return m.length ? {t: m[m.length - 1].startTime} : null;", mark);
     }

@@ -7,9 +7,12 @@ import io.vrouter.it.ServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.time.LocalTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -24,7 +27,8 @@ import org.openqa.selenium.WebElement;
 /**
  * The web console in Debian's headless chromium against the packaged server, with the paper's
  * hypervisor timings so that transitions can be watched: the whole lifecycle through the pages, a
- * refused creation's error beside its field, a viewer without write controls, and the CSRF defence.
+ * refused creation's error beside its field, a viewer without write controls, the CSRF defence, and
+ * every page checked with axe-core (WCAG 2 A/AA) at a desktop's width and a phone's.
  * Screenshots go to target/console-screenshots; with -Dconsole.screenshots.docs=DIR the README's two
  * are written there too.
  */
@@ -32,6 +36,8 @@ import org.openqa.selenium.WebElement;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConsoleIT {
     private static final Path SHOTS = Path.of("target", "console-screenshots");
+    /** The accessibility checker's version, as .ci/install-test-deps caches it. */
+    private static final String AXE_CORE = "4.14.1";
     private final ObjectMapper json = new ObjectMapper();
     private final List<String> pageMessages = new ArrayList<>();
     private Path dir;
@@ -69,6 +75,12 @@ class ConsoleIT {
         return (String) browser.script("const p = document.querySelector('.head-state .pill'); return p && p.dataset.state;");
     }
 
+    /** The VR page's description, as shown (not being edited); read in the page, as it is redrawn with every sample. */
+    private String shownDescription() {
+        return (String) browser.script("const t = document.querySelector('.description-text');"
+                + " return !document.querySelector('.description-form') && t ? t.textContent : null;");
+    }
+
     private String operState() {
         return browser.await(10, d -> shownState());
     }
@@ -92,12 +104,18 @@ class ConsoleIT {
         browser.find("[name=vmConfigMemory]").sendKeys("256");
         browser.find(".if-row [name=vmNetworkConfigParent]").sendKeys("xenbr0");
         browser.find(".if-row [name=vmNetworkConfigAddress]").sendKeys("192.0.2.10");
+        browser.find("[name=vmConfigDescription]").sendKeys("web tier, rack 2");
         // Every state the VR's page draws, recorded by the page as it draws it: polled over WebDriver, the
         // second or so the VR is preparing could pass unseen on a loaded machine.
         browser.script("window.statesShown = []; new MutationObserver(() => {"
                 + " const p = document.querySelector('.head-state .pill'); const s = p && p.dataset.state;"
                 + " if (s && window.statesShown[window.statesShown.length - 1] !== s) window.statesShown.push(s); })"
                 + ".observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ['data-state']});");
+        // And each chart's time axis as first drawn, from one sample, with the page's clock then.
+        browser.script("window.firstTimeAxes = []; new MutationObserver((changes) => { for (const c of changes) {"
+                + " const f = c.target; if (f.dataset.samples !== '1' || f.dataset.firstAxis) continue; f.dataset.firstAxis = 'seen';"
+                + " window.firstTimeAxes.push([f.dataset.timeAxis, new Date().toLocaleTimeString('en-GB')]); } })"
+                + ".observe(document.body, {subtree: true, attributes: true, attributeFilter: ['data-time-axis']});");
         browser.find("form.form button[type=submit]").click();
 
         // The VR's page: accepted as preparing, then running when the event says so.
@@ -109,6 +127,7 @@ class ConsoleIT {
         List<Object> shown = (List<Object>) browser.script("return window.statesShown");
         assertThat(shown).as("states shown").startsWith("preparing").endsWith("running");
         assertThat(browser.find("#view h1").getText()).isEqualTo("web1");
+        browser.await(10, d -> "web tier, rack 2".equals(shownDescription()));
         assertThat(browser.find(".cards").getText()).contains("256 MiB");
         // Read in the page: the tables are redrawn with every sample.
         assertThat((List<?>) browser.script("return [...document.querySelectorAll('#view tbody tr')].map(r => r.innerText)"))
@@ -127,11 +146,42 @@ class ConsoleIT {
         // The charts fill from samples taken every few seconds.
         browser.await(15, d -> browser.find(".chart .chart-latest").getText().contains("%"));
         browser.screenshot("vr");
+        // A chart of one sample: its time axis is the minute before that sample, not 1970's or new year's midnights.
+        List<?> firstAxis = browser.await(15, d -> (List<?>) browser.script("return window.firstTimeAxes[0]"));
+        LocalTime drawnAt = LocalTime.parse((String) firstAxis.get(1));
+        List<String> ticks = List.of(((String) firstAxis.get(0)).split(" "));
+        assertThat(ticks).as("time axis of one sample, drawn at " + drawnAt).isNotEmpty().doesNotHaveDuplicates()
+                .allSatisfy(tick -> assertThat(Math.floorMod(Duration.between(LocalTime.parse(tick), drawnAt).toSeconds(), 86400L))
+                        .as(tick + " before " + drawnAt).isBetween(0L, 120L));
+
+        // The description: edited in place, a refusal shown beside the field, then saved. Its button keeps
+        // the keyboard's focus while the page redraws with the next sample.
+        browser.script("document.querySelector('[data-action=describe]').focus()");
+        String samples = browser.find(".chart").getAttribute("data-samples");
+        browser.await(15, d -> !samples.equals(browser.find(".chart").getAttribute("data-samples")));
+        assertThat(browser.script("return document.activeElement.dataset.action")).isEqualTo("describe");
+        browser.find("[data-action=describe]").click();
+        WebElement description = browser.await(10, d -> browser.find(".description-form [name=vmConfigDescription]"));
+        assertThat(description.getAttribute("value")).isEqualTo("web tier, rack 2");
+        description.clear();
+        description.sendKeys("x".repeat(256));
+        browser.find(".description-form [type=submit]").click();
+        browser.await(10, d -> "true".equals(description.getAttribute("aria-invalid")));
+        assertThat(browser.find("#" + description.getAttribute("aria-describedby").split(" ")[0]).getText()).contains("255 octets");
+        description.clear();
+        description.sendKeys("web tier, rack 3");
+        browser.find(".description-form [type=submit]").click();
+        browser.await(10, d -> "web tier, rack 3".equals(shownDescription()));
+        assertThat(json.readTree(server.get("/api/v1/routers/" + vmIndex).body()).get("vmConfigDescription").asText())
+                .isEqualTo("web tier, rack 3");
 
         // The list shows it running, updated live.
         go("#/");
         browser.await(10, d -> "running".equals(browser.script(
                 "const r = document.querySelector(`tr[data-index='${arguments[0]}']`); return r && r.dataset.state;", vmIndex)));
+        // The new description comes with the change's event.
+        browser.await(10, d -> "web tier, rack 3".equals(browser.script("const d = document.querySelector("
+                + "`tr[data-index='${arguments[0]}'] .vr-description`); return d && d.textContent;", vmIndex)));
         browser.screenshot("list-live");
 
         // The same name again: the server's 409 shown next to the name field.
@@ -195,6 +245,15 @@ class ConsoleIT {
         new org.openqa.selenium.support.ui.Select(browser.find("#filter-state")).selectByValue("shutdown");
         browser.await(10, d -> visibleNames().equals(List.of("core1")));
         assertThat(browser.find("#list-summary").getText()).contains("1 shutdown").contains("1 shown");
+        // A filter given in the address is followed, and so is Back.
+        go("#/?name=edge*");
+        browser.await(10, d -> visibleNames().equals(List.of("edge1", "edge2")));
+        assertThat(browser.find("#filter-name").getAttribute("value")).isEqualTo("edge*");
+        go("#/?state=paused");
+        browser.await(10, d -> visibleNames().equals(List.of("dmz-fw")));
+        assertThat(browser.find("#filter-state").getAttribute("value")).isEqualTo("paused");
+        browser.driver.navigate().back();
+        browser.await(10, d -> visibleNames().equals(List.of("edge1", "edge2")));
 
         // The topology draws each VR with a port on each network it is plugged into.
         go("#/topology");
@@ -256,7 +315,7 @@ class ConsoleIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void aBrowsersWriteWithoutTheCsrfDefenceIsRefused() throws Exception {
         int vmIndex = json.readTree(server.post("/api/v1/routers?wait=10s", "{\"vmName\":\"guarded\"}").body()).get("vmIndex").asInt();
         browser.open(server.restBase() + "/");
@@ -278,6 +337,99 @@ class ConsoleIT {
         // Nothing on any page broke the Content-Security-Policy or failed.
         assertThat(pageMessages).noneMatch(m -> m.contains("Content Security Policy") || m.contains("Uncaught"));
         docsScreenshots();
+    }
+
+    /**
+     * Every page, at a desktop's width and at a phone's (360 px), once each: no violation of axe-core's
+     * WCAG 2.0/2.1 A and AA rules; on the phone nothing wider than the screen, the header's links on
+     * the header, the add-interface fields wide enough to type in, the topology scrolling in its own box.
+     * The main navigation shows only while signed in.
+     */
+    @Test
+    @Order(4)
+    void everyPageIsAccessibleAndFitsAPhone() throws Exception {
+        String axe = axeSource();
+        int edge1 = json.readTree(server.get("/api/v1/routers?name=edge1").body()).at("/virtualRouter/0/vmIndex").asInt();
+        Map<String, List<String>> violations = new java.util.LinkedHashMap<>();
+        List<String> layout = new ArrayList<>();
+        try {
+            for (Integer phone : java.util.Arrays.asList(null, 360)) {
+                String width = phone == null ? "desktop" : phone + "px";
+                browser.emulateWidth(phone);
+                browser.open(server.restBase() + "/");
+                browser.await(10, d -> browser.find("#login-user").isDisplayed());
+                assertThat(browser.find("#nav").isDisplayed()).as("navigation before sign-in").isFalse();
+                checkPage("sign-in", width, axe, violations, layout);
+                browser.signIn("admin", "admin");
+                browser.await(10, d -> !browser.all(".vr-table tbody tr").isEmpty());
+                assertThat(browser.find("#nav").isDisplayed()).as("navigation once signed in").isTrue();
+                checkPage("list", width, axe, violations, layout);
+                go("#/vr/" + edge1);
+                browser.await(20, d -> !browser.all(".chart[data-samples]").isEmpty() && !browser.all("#view tbody tr").isEmpty());
+                checkPage("vr", width, axe, violations, layout);
+                if (phone != null) {
+                    layout.addAll(((List<?>) browser.script("return [...document.querySelectorAll('.inline-form input')]"
+                            + ".filter(i => i.getBoundingClientRect().width < 120).map(i => 'add-interface field ' + i.name + ' is '"
+                            + " + Math.round(i.getBoundingClientRect().width) + ' px wide')")).stream().map(String::valueOf).toList());
+                }
+                go("#/host");
+                browser.await(10, d -> browser.find("#h-driver").findElement(By.xpath("..")).getText().contains("ready"));
+                checkPage("host", width, axe, violations, layout);
+                go("#/topology");
+                browser.await(10, d -> !browser.all(".topology .vr-node").isEmpty());
+                checkPage("topology", width, axe, violations, layout);
+                // All of the drawing can be reached: it fits, or its own box scrolls to its far side.
+                layout.addAll(((List<?>) browser.script("const box = document.querySelector('.topology-scroll');"
+                        + " const picture = box.querySelector('svg').getBoundingClientRect(); const b = box.getBoundingClientRect();"
+                        + " const scrolls = ['auto', 'scroll'].includes(getComputedStyle(box).overflowX);"
+                        + " return (picture.width <= b.width || (scrolls && box.scrollWidth >= picture.width)) && b.right <= innerWidth ? []"
+                        + " : ['topology: a ' + Math.round(picture.width) + ' px drawing in a ' + Math.round(b.width) + ' px box that does not scroll']"))
+                        .stream().map(String::valueOf).toList());
+                go("#/create");
+                browser.await(10, d -> !browser.all("form.form").isEmpty());
+                checkPage("create", width, axe, violations, layout);
+                browser.find("#logout").click();
+                browser.await(10, d -> browser.find("#login-user").isDisplayed());
+                assertThat(browser.find("#nav").isDisplayed()).as("navigation after sign-out").isFalse();
+            }
+        } finally {
+            browser.emulateWidth(null);
+        }
+        SoftAssertions.assertSoftly(soft -> {
+            soft.assertThat(violations).as("axe-core's WCAG 2 A/AA violations by page").isEmpty();
+            soft.assertThat(layout).as("layout at 360 px").isEmpty();
+        });
+        collectMessages();
+    }
+
+    /** Runs axe on the page and, on a phone, checks that nothing sticks out; takes its screenshot. */
+    private void checkPage(String page, String width, String axe, Map<String, List<String>> violations, List<String> layout)
+            throws Exception {
+        browser.screenshot(page + "-" + width);
+        List<String> found = browser.accessibilityViolations(axe);
+        if (!found.isEmpty()) violations.put(page + " at " + width, found);
+        if (width.equals("desktop")) return;
+        layout.addAll(((List<?>) browser.script("const out = []; const root = document.documentElement;"
+                + " if (root.scrollWidth > root.clientWidth) out.push(arguments[0] + ': the page is ' + root.scrollWidth + ' px wide on a '"
+                + " + root.clientWidth + ' px screen');"
+                + " const bar = document.querySelector('.topbar').getBoundingClientRect();"
+                + " for (const e of document.querySelectorAll('.topbar a, .topbar button, #live, #who')) {"
+                + "   const r = e.getBoundingClientRect(); if (!r.width) continue;"
+                + "   if (r.left < bar.left || r.right > bar.right || r.top < bar.top || r.bottom > bar.bottom || r.right > root.clientWidth)"
+                + "     out.push(arguments[0] + ': header item \"' + e.textContent.trim() + '\" is off the header'); }"
+                + " return out;", page)).stream().map(String::valueOf).toList());
+    }
+
+    /** axe-core's script, from npm's cache where .ci/install-test-deps put this version (no download here). */
+    private String axeSource() throws Exception {
+        Path npm = Files.createDirectories(dir.resolve("npm"));
+        ServerProcess.Result pack = ServerProcess.run(List.of("npm", "pack", "axe-core@" + AXE_CORE, "--prefer-offline",
+                "--pack-destination", npm.toString()));
+        assertThat(pack.exit()).as(pack.toString()).isZero();
+        String tgz = pack.out().lines().filter(l -> l.endsWith(".tgz")).reduce((x, y) -> y).orElseThrow();
+        ServerProcess.Result untar = ServerProcess.run(List.of("tar", "xzf", npm.resolve(tgz).toString(), "-C", npm.toString()));
+        assertThat(untar.exit()).as(untar.toString()).isZero();
+        return Files.readString(npm.resolve("package/axe.min.js"));
     }
 
     /** The README's two pictures, when asked for: the list and one VR's page. */

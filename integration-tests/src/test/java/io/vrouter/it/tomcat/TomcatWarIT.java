@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vrouter.it.ServerProcess;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
+import java.util.zip.GZIPInputStream;
 import org.apache.catalina.Context;
 import org.apache.catalina.LifecycleState;
 import org.apache.catalina.startup.Tomcat;
@@ -86,8 +89,17 @@ class TomcatWarIT {
             assertThat(console.body()).contains("src=\"js/main.js\"");
             assertThat(console.headers().firstValue("Content-Security-Policy").orElse("")).contains("script-src 'self'");
             for (String file : List.of("/js/main.js", "/console.css", "/lib/uPlot.iife.min.js")) {
-                assertThat(http.send(HttpRequest.newBuilder(URI.create(base + file)).build(),
-                        HttpResponse.BodyHandlers.discarding()).statusCode()).as(file).isEqualTo(200);
+                HttpResponse<byte[]> plain = http.send(HttpRequest.newBuilder(URI.create(base + file)).build(),
+                        HttpResponse.BodyHandlers.ofByteArray());
+                assertThat(plain.statusCode()).as(file).isEqualTo(200);
+                // Gzipped through Tomcat too, to a client that accepts it, and the same file once unpacked.
+                HttpResponse<byte[]> gzipped = http.send(HttpRequest.newBuilder(URI.create(base + file))
+                        .header("Accept-Encoding", "gzip").build(), HttpResponse.BodyHandlers.ofByteArray());
+                assertThat(gzipped.headers().firstValue("Content-Encoding")).as(file).hasValue("gzip");
+                assertThat(gzipped.headers().allValues("Vary")).as(file).contains("Accept-Encoding");
+                try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped.body()))) {
+                    assertThat(in.readAllBytes()).as(file).isEqualTo(plain.body());
+                }
             }
             // A browser's write from another origin is refused here too.
             HttpResponse<String> forged = http.send(HttpRequest.newBuilder(URI.create(base + "/api/v1/routers"))

@@ -2,22 +2,28 @@ package io.vrouter.api.console;
 
 import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.EntityTag;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.Deflater;
+import java.util.zip.GZIPOutputStream;
 
 /**
  * The web console: static files from the jar, served at {@code /} (at the context path in a servlet
@@ -26,7 +32,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Every file goes out with a Content-Security-Policy that allows scripts, styles and connections
  * to this origin only (no inline script, no eval, no framing), and with an ETag, so that a reload
- * costs one 304 per file.
+ * costs one 304 per file. Each file is read and gzipped once, on its first request, and kept: a
+ * client that accepts gzip gets the compressed bytes (a third of the size or less), others the file.
  */
 @Hidden
 @Path("")
@@ -48,7 +55,11 @@ public class ConsoleResource {
     @Context
     private Request request;
 
-    private record StaticFile(byte[] bytes, String type, EntityTag tag) {
+    @HeaderParam(HttpHeaders.ACCEPT_ENCODING)
+    private String acceptEncoding;
+
+    /** A file as read, and gzipped when that makes it smaller (else null); each with its own ETag. */
+    private record StaticFile(byte[] bytes, EntityTag tag, byte[] gzipped, EntityTag gzippedTag, String type) {
     }
 
     @GET
@@ -78,9 +89,13 @@ public class ConsoleResource {
         Optional<StaticFile> found = Optional.ofNullable(CACHE.computeIfAbsent(path, ConsoleResource::load));
         if (found.isEmpty()) throw new jakarta.ws.rs.NotFoundException();
         StaticFile f = found.get();
-        Response.ResponseBuilder notModified = request.evaluatePreconditions(f.tag);
-        Response.ResponseBuilder r = notModified != null ? notModified : Response.ok(f.bytes, f.type);
-        return r.tag(f.tag)
+        boolean gzip = f.gzipped != null && acceptsGzip(acceptEncoding);
+        EntityTag tag = gzip ? f.gzippedTag : f.tag;
+        Response.ResponseBuilder notModified = request.evaluatePreconditions(tag);
+        Response.ResponseBuilder r = notModified != null ? notModified : Response.ok(gzip ? f.gzipped : f.bytes, f.type);
+        if (gzip) r.encoding("gzip");
+        return r.tag(tag)
+                .header(HttpHeaders.VARY, HttpHeaders.ACCEPT_ENCODING)
                 .header("Cache-Control", "no-cache")
                 .header("Content-Security-Policy", CSP)
                 .header("X-Content-Type-Options", "nosniff")
@@ -95,12 +110,59 @@ public class ConsoleResource {
             byte[] bytes = in.readAllBytes();
             String ext = path.substring(path.lastIndexOf('.') + 1);
             String hash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes), 0, 12);
-            return new StaticFile(bytes, TYPES.get(ext), new EntityTag(hash));
+            byte[] gzipped = gzip(bytes);
+            return gzipped.length < bytes.length
+                    ? new StaticFile(bytes, new EntityTag(hash), gzipped, new EntityTag(hash + "-gzip"), TYPES.get(ext))
+                    : new StaticFile(bytes, new EntityTag(hash), null, null, TYPES.get(ext));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    private static byte[] gzip(byte[] bytes) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length / 2);
+        // Compressed once per file, so the slowest, smallest level.
+        try (GZIPOutputStream gzip = new GZIPOutputStream(out) {
+            {
+                def.setLevel(Deflater.BEST_COMPRESSION);
+            }
+        }) {
+            gzip.write(bytes);
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * Whether an Accept-Encoding header (RFC 9110 12.5.3) admits gzip: named (or x-gzip), or "*",
+     * with a quality above 0. No header means the client asked for no encoding.
+     */
+    static boolean acceptsGzip(String acceptEncoding) {
+        if (acceptEncoding == null) return false;
+        Boolean gzip = null;
+        boolean any = false;
+        for (String coding : acceptEncoding.split(",")) {
+            String[] parts = coding.split(";");
+            String name = parts[0].trim().toLowerCase(Locale.ROOT);
+            boolean wanted = quality(parts) > 0;
+            if (name.equals("gzip") || name.equals("x-gzip")) gzip = wanted;
+            else if (name.equals("*")) any = wanted;
+        }
+        return gzip != null ? gzip : any;
+    }
+
+    private static double quality(String[] parameters) {
+        for (int i = 1; i < parameters.length; i++) {
+            String p = parameters[i].trim();
+            if (!p.regionMatches(true, 0, "q=", 0, 2)) continue;
+            try {
+                return Double.parseDouble(p.substring(2).trim());
+            } catch (NumberFormatException e) {
+                return 0;
+            }
+        }
+        return 1;
     }
 
     private static String uplotVersion() {

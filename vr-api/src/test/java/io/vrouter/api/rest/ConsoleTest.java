@@ -6,10 +6,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vrouter.api.server.TestServers;
 import io.vrouter.api.server.VrouterServer;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -80,6 +84,46 @@ class ConsoleTest {
         assertThat(chart.statusCode()).isEqualTo(200);
         assertThat(chart.body()).contains("uPlot");
         assertThat(get("/lib/uPlot.min.css").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void filesGoOutGzippedToClientsThatAcceptIt() throws Exception {
+        for (String path : List.of("/", "/js/main.js", "/console.css", "/favicon.svg", "/lib/uPlot.iife.min.js", "/lib/uPlot.min.css")) {
+            HttpResponse<byte[]> plain = getBytes(path, null);
+            assertThat(plain.statusCode()).as(path).isEqualTo(200);
+            assertThat(plain.headers().firstValue("Content-Encoding")).as(path).isEmpty();
+            assertThat(plain.headers().firstValue("Vary")).as(path).hasValue("Accept-Encoding");
+
+            HttpResponse<byte[]> gzipped = getBytes(path, "gzip, deflate, br");
+            assertThat(gzipped.statusCode()).as(path).isEqualTo(200);
+            assertThat(gzipped.headers().firstValue("Content-Encoding")).as(path).hasValue("gzip");
+            assertThat(gzipped.headers().firstValue("Vary")).as(path).hasValue("Accept-Encoding");
+            assertThat(gzipped.headers().firstValue("Content-Security-Policy")).as(path).isPresent();
+            assertThat(gzipped.body().length).as(path).isLessThan(plain.body().length);
+            try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gzipped.body()))) {
+                assertThat(in.readAllBytes()).as(path).isEqualTo(plain.body());
+            }
+            // Each encoding is its own representation, with its own validator.
+            String gzippedTag = gzipped.headers().firstValue("ETag").orElseThrow();
+            assertThat(gzippedTag).as(path).isNotEqualTo(plain.headers().firstValue("ETag").orElseThrow());
+            HttpResponse<byte[]> again = rest.http().send(rest.request(path, null).header("Accept-Encoding", "gzip")
+                    .header("If-None-Match", gzippedTag).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+            assertThat(again.statusCode()).as(path).isEqualTo(304);
+            assertThat(again.headers().firstValue("Vary")).as(path).hasValue("Accept-Encoding");
+        }
+        // gzip refused (q=0), or not offered: the file as it is.
+        for (String refused : List.of("gzip;q=0", "identity", "br", "*;q=0", "gzip; q=0.0, *")) {
+            assertThat(getBytes("/js/main.js", refused).headers().firstValue("Content-Encoding")).as(refused).isEmpty();
+        }
+        for (String accepted : List.of("*", "GZIP", "x-gzip", "br;q=1, gzip;q=0.5", "gzip;Q=0.1")) {
+            assertThat(getBytes("/js/main.js", accepted).headers().firstValue("Content-Encoding")).as(accepted).hasValue("gzip");
+        }
+    }
+
+    private HttpResponse<byte[]> getBytes(String path, String acceptEncoding) throws Exception {
+        HttpRequest.Builder b = rest.request(path, null).GET();
+        if (acceptEncoding != null) b.header("Accept-Encoding", acceptEncoding);
+        return rest.http().send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
     }
 
     @Test

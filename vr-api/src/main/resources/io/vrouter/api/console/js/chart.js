@@ -21,11 +21,10 @@ function loadLibrary() {
 
 /**
  * A chart of the last {@link KEEP} samples of a few series. The canvas is hidden from screen readers;
- * the figure's label says what it shows and its latest values, as the visible legend does.
+ * the figure is named by its caption, and its legend says the latest values in text.
  */
 export class LiveChart {
   constructor(host, { title, format }) {
-    this.title = title;
     this.format = format;
     this.labels = [];
     this.times = [];
@@ -33,7 +32,7 @@ export class LiveChart {
     this.plot = null;
     this.latest = h('p.chart-latest', {}, 'Sampling every few seconds…');
     this.canvas = h('div.chart-canvas', { 'aria-hidden': 'true' });
-    this.figure = h('figure.chart', { role: 'img', 'aria-label': title }, h('figcaption', {}, title), this.latest, this.canvas);
+    this.figure = h('figure.chart', {}, h('figcaption', {}, title), this.latest, this.canvas);
     host.append(this.figure);
     this.resize = new ResizeObserver(() => this.plot && this.plot.setSize(this.size()));
     this.resize.observe(this.canvas);
@@ -59,28 +58,34 @@ export class LiveChart {
       this.times.shift();
       for (const v of this.values) v.shift();
     }
-    const now = labels.map((l) => `${l} ${this.format(byLabel[l])}`).join(', ');
     // The legend: a colour swatch and the latest value per series.
     this.latest.replaceChildren(...labels.map((l, i) => {
       const swatch = h('span.swatch', { 'aria-hidden': 'true' });
       swatch.style.background = COLOURS[i % COLOURS.length]; // CSSOM, which the CSP allows (no style attribute)
       return h('span.series', {}, swatch, `${l} `, h('b', {}, this.format(byLabel[l])));
     }));
-    this.figure.setAttribute('aria-label', `${this.title}, sampled every few seconds; now ${now}`);
     this.canvas.hidden = false;
     this.figure.dataset.samples = this.times.length;
     const uPlot = await loadLibrary();
     if (!this.plot) {
       const clock = (t) => new Date(t * 1000).toLocaleTimeString('en-GB');
+      // Of one sample uPlot would make a range of a thousand days (ticks on new years' midnights): the minute before it.
+      const timeRange = (u, min, max) => (u.data[0].length === 1 ? [u.data[0][0] - 60, u.data[0][0]] : [min, max]);
+      // The time axis's labels, as drawn on the canvas, for the browser tests to read.
+      const timeLabels = (u, ticks) => {
+        const labels = ticks.map(clock);
+        this.figure.dataset.timeAxis = labels.join(' ');
+        return labels;
+      };
       this.plot = new uPlot({
         ...this.size(),
         legend: { show: false },
         padding: [8, 28, 0, 0],
         cursor: { drag: { x: false, y: false } },
-        scales: { x: { time: true }, y: { range: (u, min, max) => [0, Math.max(max * 1.15, 1e-9)] } },
+        scales: { x: { time: true, range: timeRange }, y: { range: (u, min, max) => [0, Math.max(max * 1.15, 1e-9)] } },
         axes: [
-          { stroke: '#64748b', grid: { stroke: '#eef2f7' }, space: 90, values: (u, ticks) => ticks.map(clock) },
-          { stroke: '#64748b', grid: { stroke: '#eef2f7' }, size: 84, values: (u, ticks) => ticks.map(this.format) },
+          { stroke: '#586577', grid: { stroke: '#eef2f7' }, space: 90, values: timeLabels },
+          { stroke: '#586577', grid: { stroke: '#eef2f7' }, size: 84, values: (u, ticks) => ticks.map(this.format) },
         ],
         series: [{}, ...labels.map((label, i) => ({
           label, stroke: COLOURS[i % COLOURS.length], width: 2, value: (u, v) => (v == null ? '—' : this.format(v)),
@@ -95,7 +100,6 @@ export class LiveChart {
   note(text) {
     this.canvas.hidden = true;
     this.latest.textContent = text;
-    this.figure.setAttribute('aria-label', `${this.title}: ${text}`);
   }
 
   destroy() {

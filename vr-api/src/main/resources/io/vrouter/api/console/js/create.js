@@ -24,7 +24,9 @@ export function renderCreate(view) {
           : field({ label: 'Template', name: 'vmConfigTemplate', value: templates[0] || '', attrs: { readonly: true } }),
         field({ label: 'Virtual CPUs', name: 'vmConfigCpuNumber', type: 'number', value: '1', attrs: { min: 1, max: 64 } }),
         field({ label: 'Memory (MiB)', name: 'vmConfigMemory', type: 'number', value: '512', attrs: { min: 64, step: 64 } }),
-        field({ label: 'Index', name: 'vmIndex', type: 'number', hint: 'Empty: the next free one.', attrs: { min: 1 } })),
+        field({ label: 'Index', name: 'vmIndex', type: 'number', hint: 'Empty: the next free one.', attrs: { min: 1 } }),
+        field({ label: 'Description', name: 'vmConfigDescription', hint: 'Optional free text, up to 255 octets of UTF-8.',
+          attrs: { autocomplete: 'off' } })),
       h('div.form-grid', {},
         field({ label: 'Start it once created', name: 'start', type: 'checkbox', value: true }),
         field({ label: 'Start with the host (auto-start)', name: 'vmConfigAutoStart', type: 'checkbox', value: false }))),
@@ -55,6 +57,7 @@ export function renderCreate(view) {
       if (value(name).value !== '') vr[name] = Number(value(name).value);
     }
     if (value('vmConfigTemplate').value) vr.vmConfigTemplate = value('vmConfigTemplate').value;
+    if (value('vmConfigDescription').value.trim()) vr.vmConfigDescription = value('vmConfigDescription').value.trim();
     vr.vmConfigAutoStart = value('vmConfigAutoStart').checked;
     vr.vmAdminState = value('start').checked ? 'running' : 'shutdown';
     const rows = [...interfaceRows.children].map((row) => {

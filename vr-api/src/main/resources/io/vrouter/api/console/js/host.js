@@ -2,7 +2,7 @@
 // and the events seen since login.
 import { api, health } from './api.js';
 import { OPER_STATES, store, subscribe } from './store.js';
-import { formatNumber, formatUptime, h, statePill } from './ui.js';
+import { formatNumber, formatUptime, h, scrollBox, statePill } from './ui.js';
 
 const REFRESH_MS = 5000;
 const LOG_ROWS = 200;
@@ -21,9 +21,9 @@ export function renderHost(view) {
       h('section.card', { 'aria-labelledby': 'h-driver' }, h('h2', { id: 'h-driver' }, 'Driver'), driver),
       h('section.card', { 'aria-labelledby': 'h-counts' }, h('h2', { id: 'h-counts' }, 'VRs by state'), counts)),
     h('section.card', { 'aria-labelledby': 'h-log' }, h('h2', { id: 'h-log' }, 'Event log'),
-      h('table.grid', {}, h('caption.visually-hidden', {}, 'Events, newest first'),
+      scrollBox('Event log', h('table.grid', {}, h('caption.visually-hidden', {}, 'Events, newest first'),
         h('thead', {}, h('tr', {}, ['Time', 'VR', 'Event', 'State', 'Reason'].map((c) => h('th', { scope: 'col' }, c)))),
-        log)));
+        log))));
 
   const facts = (dl, pairs) => dl.replaceChildren(...pairs.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v ?? '—')]));
 
@@ -58,7 +58,7 @@ export function renderHost(view) {
     }
     const present = OPER_STATES.filter((s) => by[s]);
     counts.replaceChildren(...(present.length ? present.map((s) => h('li', {},
-      h('a', { href: '#/?state=' + s, 'aria-label': `${by[s]} ${s}: show them` }, statePill(s), h('span.count', {}, formatNumber(by[s])))))
+      h('a', { href: '#/?state=' + s }, statePill(s), h('span.count', {}, formatNumber(by[s])), h('span.visually-hidden', {}, ' VRs: show them'))))
       : [h('li.muted', {}, 'No VRs.')]));
   }
 

@@ -18,8 +18,7 @@ const CHUNK = 250;
 
 export function renderList(view) {
   document.title = 'Virtual routers · vrouter';
-  const query = new URLSearchParams(location.hash.split('?')[1] || '');
-  const filter = { name: query.get('name') || '', state: query.get('state') || '' };
+  const filter = filterInAddress();
   let sort = { key: 'vmIndex', dir: 1 };
   const rows = new Map();
 
@@ -51,7 +50,8 @@ export function renderList(view) {
     const ifaces = vr.vmNetworkConfigTable || [];
     const parents = [...new Set(ifaces.map((n) => n.vmNetworkConfigParent))].join(', ');
     return [
-      h('td', {}, h('a.vr-link', { href: '#/vr/' + vr.vmIndex }, vr.vmName)),
+      h('td', {}, h('a.vr-link', { href: '#/vr/' + vr.vmIndex }, vr.vmName),
+        vr.vmConfigDescription ? h('div.vr-description', { title: vr.vmConfigDescription }, vr.vmConfigDescription) : null),
       h('td.num', {}, vr.vmIndex),
       h('td', {},
         h('div.state-line', {}, statePill(e.vmOperState),
@@ -149,9 +149,14 @@ export function renderList(view) {
       : 'No VR matches the filter.');
   }
 
-  function applyFilter() {
+  function refilter() {
     for (const [index, tr] of rows) tr.hidden = !matches(store.vrs.get(index));
     refreshSummary();
+  }
+
+  /** The filter as typed: shown at once, and kept in the address (replaced, not a new history entry per key). */
+  function applyFilter() {
+    refilter();
     const q = new URLSearchParams();
     if (filter.name) q.set('name', filter.name);
     if (filter.state) q.set('state', filter.state);
@@ -172,6 +177,20 @@ export function renderList(view) {
     filter.state = stateSelect.value;
     applyFilter();
   });
+
+  // A filter given in the address (typed there, from a link, or reached with Back): the list follows it.
+  // The route stays the list, so main.js does not draw the page again; this listener goes with the page.
+  function followAddress() {
+    if (!/^#?\/?(\?|$)/.test(location.hash)) return;
+    const wanted = filterInAddress();
+    if (wanted.name === filter.name && wanted.state === filter.state) return;
+    Object.assign(filter, wanted);
+    nameInput.value = filter.name;
+    stateSelect.value = filter.state;
+    nameMatches = nameMatcher(filter.name);
+    refilter();
+  }
+  window.addEventListener('hashchange', followAddress);
 
   // Changed rows in place; new rows go where the sort puts them; a whole relist redraws.
   const unsubscribe = subscribe((change) => {
@@ -218,7 +237,14 @@ export function renderList(view) {
   }
   return () => {
     generation++;
+    window.removeEventListener('hashchange', followAddress);
     unsubscribe();
     clearInterval(ticker);
   };
+}
+
+/** The list's filter in the address: #/?name=edge*&state=running. */
+function filterInAddress() {
+  const query = new URLSearchParams(location.hash.split('?')[1] || '');
+  return { name: query.get('name') || '', state: query.get('state') || '' };
 }

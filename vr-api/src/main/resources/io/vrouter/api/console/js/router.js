@@ -5,8 +5,8 @@ import { api } from './api.js';
 import { LiveChart } from './chart.js';
 import { reload, store, subscribe } from './store.js';
 import {
-  announce, clearProblems, confirmDialog, field, formatBytes, formatMiB, formatNumber, formatUptime, h, showProblem,
-  statePill, toast,
+  announce, clearProblems, confirmDialog, field, formatBytes, formatMiB, formatNumber, formatUptime, h, scrollBox,
+  showProblem, statePill, toast,
 } from './ui.js';
 
 const SAMPLE_MS = 3000;
@@ -28,6 +28,8 @@ export function renderRouter(view, [indexText]) {
 
   const title = h('h1');
   const pills = h('div.head-state');
+  const description = h('div.description');
+  let editingDescription = false;
   const actionError = h('p.alert', { role: 'alert', hidden: true });
   const actions = h('div.actions', { role: 'toolbar', 'aria-label': 'Actions' });
   const buttons = {};
@@ -53,7 +55,7 @@ export function renderRouter(view, [indexText]) {
   view.append(
     h('nav.crumbs', { 'aria-label': 'Breadcrumb' }, h('a', { href: '#/' }, 'Virtual routers'), h('span', { 'aria-hidden': 'true' }, ' / '),
       h('span', { 'aria-current': 'page' }, vr ? vr.vmName : '#' + vmIndex)),
-    h('div.page-head', {}, h('div', {}, title, pills), actions),
+    h('div.page-head', {}, h('div', {}, title, pills, description), actions),
     actionError,
     h('div.cards', {},
       h('section.card', { 'aria-labelledby': 'h-config' }, h('h2', { id: 'h-config' }, 'Configuration'), config),
@@ -61,17 +63,17 @@ export function renderRouter(view, [indexText]) {
       h('section.card', { 'aria-labelledby': 'h-routing' }, h('h2', { id: 'h-routing' }, 'Routing'), routing)),
     h('section.card', { 'aria-labelledby': 'h-charts' }, h('h2', { id: 'h-charts' }, 'Activity'), charts),
     h('section.card', { 'aria-labelledby': 'h-if' }, h('h2', { id: 'h-if' }, 'Interfaces'),
-      h('table.grid', {}, h('caption.visually-hidden', {}, 'Interfaces: vmNetworkConfigTable with vmNetworkTable'),
+      scrollBox('Interfaces', h('table.grid', {}, h('caption.visually-hidden', {}, 'Interfaces: vmNetworkConfigTable with vmNetworkTable'),
         h('thead', {}, h('tr', {}, ['Index', 'Network', 'MAC', 'Address', 'Model', 'Host ifIndex', canWrite ? 'Actions' : null]
-          .filter(Boolean).map((c) => h('th', { scope: 'col' }, c)))), interfaces),
+          .filter(Boolean).map((c) => h('th', { scope: 'col' }, c)))), interfaces)),
       canWrite ? addInterfaceForm() : null),
     h('div.cards.cards-2', {},
       h('section.card', { 'aria-labelledby': 'h-cpu' }, h('h2', { id: 'h-cpu' }, 'CPUs'),
-        h('table.grid', {}, h('caption.visually-hidden', {}, 'vmCpuTable'),
-          h('thead', {}, h('tr', {}, ['vCPU', 'CPU time', 'Physical CPU', 'Affinity'].map((c) => h('th', { scope: 'col' }, c)))), cpus)),
+        scrollBox('CPUs', h('table.grid', {}, h('caption.visually-hidden', {}, 'vmCpuTable'),
+          h('thead', {}, h('tr', {}, ['vCPU', 'CPU time', 'Physical CPU', 'Affinity'].map((c) => h('th', { scope: 'col' }, c)))), cpus))),
       h('section.card', { 'aria-labelledby': 'h-storage' }, h('h2', { id: 'h-storage' }, 'Storage'),
-        h('table.grid', {}, h('caption.visually-hidden', {}, 'vmStorageTable'),
-          h('thead', {}, h('tr', {}, ['Disk', 'Resource', 'Type', 'Size', 'Read', 'Written'].map((c) => h('th', { scope: 'col' }, c)))), storage))));
+        scrollBox('Storage', h('table.grid', {}, h('caption.visually-hidden', {}, 'vmStorageTable'),
+          h('thead', {}, h('tr', {}, ['Disk', 'Resource', 'Type', 'Size', 'Read', 'Written'].map((c) => h('th', { scope: 'col' }, c)))), storage)))));
 
   function facts(dl, pairs) {
     dl.replaceChildren(...pairs.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v ?? '—')]));
@@ -86,6 +88,7 @@ export function renderRouter(view, [indexText]) {
     pills.replaceChildren(statePill(e.vmOperState), h('span.admin', {}, 'admin ' + (vr.vmAdminState || '—')),
       h('span.admin', {}, 'vmIndex ' + vr.vmIndex));
     if (e.vmOperState === 'crashed' && e.vmOperStateReason) pills.append(h('p.reason', {}, 'Crashed: ' + e.vmOperStateReason));
+    if (!editingDescription) showDescription();
     for (const [name, , , useful] of ACTIONS) {
       if (buttons[name]) buttons[name].disabled = gone || !useful(e.vmOperState, vr.vmAdminState);
     }
@@ -242,6 +245,55 @@ export function renderRouter(view, [indexText]) {
       }
     });
     return form;
+  }
+
+  /**
+   * vmConfigDescription: its text, and for an operator a button that turns it into a form. Both are
+   * kept and changed in place, so that a redraw does not take the keyboard's focus from the button.
+   */
+  const descriptionText = h('p.description-text');
+  const describeButton = canWrite
+    ? h('button.btn.btn-small', { type: 'button', 'data-action': 'describe', onclick: editDescription }, 'Edit description') : null;
+  function showDescription() {
+    const text = vr.vmConfigDescription;
+    descriptionText.textContent = text || 'No description.';
+    descriptionText.classList.toggle('muted', !text);
+    if (describeButton) describeButton.hidden = gone;
+    if (!description.contains(descriptionText)) description.replaceChildren(...[descriptionText, describeButton].filter(Boolean));
+  }
+
+  function editDescription() {
+    editingDescription = true;
+    const form = h('form.description-form', { novalidate: true },
+      field({ label: 'Description', name: 'vmConfigDescription', value: vr.vmConfigDescription || '',
+        hint: 'Free text for operators, up to 255 octets of UTF-8; empty removes it.', attrs: { autocomplete: 'off' } }),
+      h('p.form-summary', { role: 'alert', tabindex: '-1' }),
+      h('div.actions', {}, h('button.btn.btn-primary.btn-small', { type: 'submit' }, 'Save'),
+        h('button.btn.btn-small', { type: 'button', onclick: close }, 'Cancel')));
+    const input = form.querySelector('input');
+    function close() {
+      editingDescription = false;
+      showDescription();
+      describeButton.focus();
+    }
+    form.addEventListener('keydown', (e) => {
+      if (e.key === 'Escape') close();
+    });
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      clearProblems(form);
+      try {
+        const saved = await api('PATCH', 'routers/' + vmIndex, { vmConfigDescription: input.value.trim() });
+        vr.vmConfigDescription = saved.vmConfigDescription;
+        toast('Description saved.');
+        close();
+        refreshNow();
+      } catch (problem) {
+        showProblem(form, problem);
+      }
+    });
+    description.replaceChildren(form);
+    input.focus();
   }
 
   function refreshNow() {

@@ -59,11 +59,14 @@ export function renderTopology(view) {
           svg('text', { x: x(j) + 10, y: y + 11, class: 'link-label' }, label)));
       }
       const state = vr.vmEntry?.vmOperState || 'unknown';
-      parts.push(svg('a', { href: '#/vr/' + vr.vmIndex, class: 'vr-node tone-' + stateTone(state), 'aria-label': `${vr.vmName}, ${state}` },
+      const stateLabel = ifaces.length ? state : 'no interfaces';
+      // Named by its title, which holds the words shown (WCAG 2.5.3) and the whole name, which the box may cut.
+      parts.push(svg('a', { href: '#/vr/' + vr.vmIndex, class: 'vr-node tone-' + stateTone(state) },
+        svg('title', {}, `${vr.vmName}, ${stateLabel}` + (ifaces.length ? '' : ` (${state})`)),
         svg('rect', { x: 20, y, width: BOX_W, height: 30, rx: 6, class: 'vr-box' }),
         svg('rect', { x: 20, y, width: 6, height: 30, rx: 3, class: 'vr-state' }),
         svg('text', { x: 34, y: y + 19, class: 'vr-label' }, vr.vmName.length > 18 ? vr.vmName.slice(0, 17) + '…' : vr.vmName),
-        svg('text', { x: 20 + BOX_W - 8, y: y + 19, 'text-anchor': 'end', class: 'vr-state-label' }, ifaces.length ? state : 'no interfaces')));
+        svg('text', { x: 20 + BOX_W - 8, y: y + 19, 'text-anchor': 'end', class: 'vr-state-label' }, stateLabel)));
     });
     if (!vrs.length) parts.push(svg('text', { x: 20, y: TOP + 20, class: 'vr-state-label' }, 'No VR to draw.'));
     picture.replaceChildren(svg('svg', { width, height, viewBox: `0 0 ${width} ${height}`, class: 'topology',

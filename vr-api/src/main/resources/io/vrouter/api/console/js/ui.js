@@ -91,6 +91,14 @@ export function formatBytes(n) {
   return (i ? v.toFixed(1) : v) + ' ' + units[i];
 }
 
+/**
+ * A table in a box of its own that scrolls sideways when the table is wider than the page (a phone),
+ * focusable so that a keyboard can scroll it too.
+ */
+export function scrollBox(label, table) {
+  return h('div.table-scroll', { role: 'region', 'aria-label': label, tabindex: '0' }, table);
+}
+
 /** Says something to screen readers (the polite live region). */
 export function announce(text) {
   const region = document.getElementById('announce');
