@@ -244,7 +244,7 @@ public class RoutersResource {
     @Path(INDEX)
     @Consumes({"application/merge-patch+json", MediaType.APPLICATION_JSON, MediaType.APPLICATION_XML})
     @Operation(operationId = "reconfigureRouter", summary = "Change columns of a VR, all or none: vmName, vmConfigCpuNumber"
-            + " and vmConfigMemory (while shut down, or shut down by the same request), vmConfigAutoStart, vmAdminState,"
+            + " and vmConfigMemory (while shut down, or shut down by the same request), vmConfigAutoStart, vmConfigDescription, vmAdminState,"
             + " vmNetworkConfigTable (the whole list); absent fields stay", responses = {
             @ApiResponse(responseCode = "200", description = "done, when asked to wait",
                     content = @Content(schema = @Schema(implementation = VirtualRouter.class))),
