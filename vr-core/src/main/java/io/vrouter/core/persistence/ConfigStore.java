@@ -152,7 +152,12 @@ public final class ConfigStore implements AutoCloseable {
     /** Loads the snapshot and the journal, tolerating only a torn last record; true when they need rewriting. */
     private boolean load() throws IOException {
         Path snapshotFile = dir.resolve(SNAPSHOT);
-        Snapshot base = readSnapshot(snapshotFile);
+        Snapshot base;
+        try {
+            base = readSnapshot(snapshotFile);
+        } catch (DamagedConfigurationException e) {
+            throw new DamagedConfigurationException(e.file(), e.getMessage() + " " + snapshotRemedy());
+        }
         Scan scan = scan(currentJournal());
         for (Damage d : scan.damaged()) {
             if (d.line() < scan.lastLine()) throw corruption(d, scan);
@@ -185,10 +190,21 @@ public final class ConfigStore implements AutoCloseable {
         } catch (DamagedConfigurationException e) {
             damaged.add(snapshotFile);
             // The previous snapshot and the journal written after it hold what the damaged one held.
-            base = readSnapshot(dir.resolve(PREVIOUS_SNAPSHOT));
+            Path previous = dir.resolve(PREVIOUS_SNAPSHOT);
+            try {
+                base = readSnapshot(previous);
+                log.warn("recovering: rebuilding {} from {} (record {}) and {}", SNAPSHOT, PREVIOUS_SNAPSHOT,
+                        base.seq(), PREVIOUS_JOURNAL);
+            } catch (DamagedConfigurationException alsoDamaged) {
+                // No snapshot to trust: the journals' intact records are all there is; their rows are kept.
+                damaged.add(previous);
+                base = new Snapshot(0, List.of(), false);
+                log.warn("recovering: {}", alsoDamaged.getMessage());
+                log.warn("recovering: both snapshots are damaged: starting from the intact records of {} and {} "
+                        + "alone; the rows only the snapshots held are lost (both are set aside as NAME.damaged-TIME; "
+                        + "a backup of the data directory has them)", PREVIOUS_JOURNAL, JOURNAL);
+            }
             journals.add(scan(dir.resolve(PREVIOUS_JOURNAL)));
-            log.warn("recovering: rebuilding {} from {} (record {}) and {}", SNAPSHOT, PREVIOUS_SNAPSHOT, base.seq(),
-                    PREVIOUS_JOURNAL);
         }
         Path currentJournal = currentJournal();
         if (journals.isEmpty() || !journals.get(0).file().equals(currentJournal)) journals.add(scan(currentJournal));
@@ -397,19 +413,34 @@ public final class ConfigStore implements AutoCloseable {
                     + " (byte " + at.getByteOffset() + " of " + b.length + ")";
             String cut = at != null && at.getByteOffset() >= b.length ? " (the file ends there: it was cut short)" : "";
             throw new DamagedConfigurationException(file, file + " is damaged" + where + ": " + e.getOriginalMessage()
-                    + cut + ". " + snapshotRemedy());
+                    + cut + ".");
         }
     }
 
     private DamagedConfigurationException snapshotDamaged(Path file, int length, String reason) {
-        return new DamagedConfigurationException(file, file + " is damaged (" + length + " bytes): " + reason + ". "
-                + snapshotRemedy());
+        return new DamagedConfigurationException(file, file + " is damaged (" + length + " bytes): " + reason + ".");
     }
 
-    private static String snapshotRemedy() {
-        return "Nothing has been changed. Start once with " + RECOVER_OPTION + " to rebuild it from "
-                + PREVIOUS_SNAPSHOT + " and " + PREVIOUS_JOURNAL + " (the damaged file is set aside), or restore "
-                + "the data directory from a backup.";
+    /** What the operator can do about a damaged snapshot: what {@code --recover} would rebuild it from, if anything. */
+    private String snapshotRemedy() throws IOException {
+        Path previous = dir.resolve(PREVIOUS_SNAPSHOT);
+        String previousDamage = null;
+        try {
+            readSnapshot(previous);
+        } catch (DamagedConfigurationException e) {
+            previousDamage = e.getMessage();
+        }
+        if (previousDamage == null && Files.exists(previous)) {
+            return "Nothing has been changed. Start once with " + RECOVER_OPTION + " to rebuild it from "
+                    + PREVIOUS_SNAPSHOT + " and " + PREVIOUS_JOURNAL + " (the damaged file is set aside), or restore "
+                    + "the data directory from a backup.";
+        }
+        return "Nothing has been changed. " + (previousDamage != null ? "The previous snapshot is damaged as well: "
+                + previousDamage : "There is no previous snapshot (" + previous + ").") + " Restore the data directory "
+                + "from a backup to keep every row, or start once with " + RECOVER_OPTION + " to start from the intact "
+                + "records of " + PREVIOUS_JOURNAL + " and " + JOURNAL + " alone: the rows that only the snapshots "
+                + "held are lost (their VMs, where they exist, are reported in /health's unresolvedVms and never "
+                + "deleted) and the damaged snapshots are set aside as NAME.damaged-TIME.";
     }
 
     private byte[] snapshotBytes() throws IOException {

@@ -297,6 +297,35 @@ class ConfigStoreTest {
     }
 
     @Test
+    void withBothSnapshotsDamagedTheRefusalSaysSoAndRecoveryStartsFromTheJournalsAlone() throws Exception {
+        storeRows(1, 10);
+        compact();
+        storeRows(11, 20);
+        compact(); // the previous pair: the snapshot of rows 1-10 and the journal of rows 11-20
+        storeRows(21, 25);
+        Path snapshot = dir.resolve("config.snapshot.json");
+        Path previous = dir.resolve("config.snapshot.prev.json");
+        Files.write(snapshot, Arrays.copyOf(Files.readAllBytes(snapshot), 100));
+        Files.write(previous, Arrays.copyOf(Files.readAllBytes(previous), 100));
+
+        assertThatThrownBy(() -> new ConfigStore(dir).open())
+                .isInstanceOf(DamagedConfigurationException.class)
+                .hasMessageContaining(snapshot + " is damaged")
+                .hasMessageContaining("The previous snapshot is damaged as well: " + previous + " is damaged")
+                .hasMessageContaining("start once with --recover to start from the intact records of config.journal.prev"
+                        + " and config.journal alone")
+                .hasMessageNotContaining("to rebuild it from");
+
+        try (ConfigStore store = new ConfigStore(dir, true)) {
+            // Rows 1-10 were in the snapshots only; 11-25 are in the journals' intact records.
+            assertThat(indices(store)).isEqualTo(range(11, 25));
+        }
+        assertThat(files("config.snapshot.json.damaged-")).hasSize(1);
+        assertThat(files("config.snapshot.prev.json.damaged-")).hasSize(1);
+        assertThat(reopened()).isEqualTo(range(11, 25));
+    }
+
+    @Test
     void aCompactionCutShortBeforeTheNewJournalLeavesReadableFiles() throws Exception {
         storeRows(1, 5);
         byte[] oldJournal = Files.readAllBytes(journal());
