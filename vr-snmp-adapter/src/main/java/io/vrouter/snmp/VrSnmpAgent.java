@@ -3,6 +3,7 @@ package io.vrouter.snmp;
 import io.vrouter.core.config.AuthThrottle;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.persistence.DamagedConfigurationException;
+import io.vrouter.core.persistence.FileFormat;
 import io.vrouter.core.service.VirtualRouterService;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -111,6 +112,8 @@ final class VrSnmpAgent {
     /** snmpEngineID and snmpEngineBoots, persisted; loading them counts a boot. */
     record EngineState(OctetString engineId, int boots) implements EngineBootsProvider {
         static final String FILE = "engine.properties";
+        /** The format the file states as {@code format=2} (format 1 stated none). */
+        static final int FORMAT = 2;
 
         /**
          * The state as stored, read without writing anything; empty when there is no file yet (a new
@@ -133,6 +136,16 @@ final class VrSnmpAgent {
                 p.load(new InputStreamReader(new ByteArrayInputStream(bytes), StandardCharsets.UTF_8.newDecoder()));
             } catch (CharacterCodingException | IllegalArgumentException e) {
                 throw damaged(file, "it is not a properties file in UTF-8");
+            }
+            String stated = p.getProperty(FileFormat.FIELD);
+            if (stated != null) {
+                int version;
+                try {
+                    version = Integer.parseInt(stated.trim());
+                } catch (NumberFormatException e) {
+                    throw damaged(file, "its format is not a number");
+                }
+                FileFormat.readable(file, "", version, FORMAT);
             }
             String hex = p.getProperty("engineID", "").trim();
             if (hex.isEmpty()) throw damaged(file, "it has no engineID");
@@ -180,6 +193,7 @@ final class VrSnmpAgent {
             // RFC 3414: snmpEngineBoots stops at 2147483647, where the engine needs a new engineID.
             int boots = (int) Math.min(Integer.MAX_VALUE, stored.map(EngineState::boots).orElse(0) + 1L);
             Properties p = new Properties();
+            p.setProperty(FileFormat.FIELD, Integer.toString(FORMAT));
             p.setProperty("engineID", HexFormat.of().formatHex(id.getValue()));
             p.setProperty("engineBoots", Integer.toString(boots));
             Files.createDirectories(dir);

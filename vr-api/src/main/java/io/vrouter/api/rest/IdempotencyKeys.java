@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vrouter.core.model.ModelJson;
+import io.vrouter.core.persistence.FileFormat;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VirtualRouterList;
 import jakarta.ws.rs.core.Response;
@@ -47,6 +48,8 @@ import org.slf4j.LoggerFactory;
 final class IdempotencyKeys implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(IdempotencyKeys.class);
     static final String FILE = "idempotency-keys.log";
+    /** The format every line states first (format 1 stated none). */
+    static final int FORMAT = 2;
     static final String HEADER = "Idempotency-Key";
     /** An sf-string's characters (RFC 8941 §3.3.3), of a sensible length. */
     private static final Pattern KEY = Pattern.compile("[\\x20-\\x7e&&[^\"\\\\]]{1,255}");
@@ -206,7 +209,7 @@ final class IdempotencyKeys implements AutoCloseable {
 
     private byte[] line(Answer a) throws IOException {
         ObjectNode n = json.createObjectNode();
-        n.put("user", a.user).put("key", a.key).put("fingerprint", a.fingerprint).put("at", a.at.toString())
+        n.put(FileFormat.FIELD, FORMAT).put("user", a.user).put("key", a.key).put("fingerprint", a.fingerprint).put("at", a.at.toString())
                 .put("status", a.status).put("location", a.location).put("preferenceApplied", a.preferenceApplied)
                 .put("type", a.type).set("body", a.body);
         return (json.writeValueAsString(n) + "\n").getBytes(StandardCharsets.UTF_8);
@@ -214,16 +217,26 @@ final class IdempotencyKeys implements AutoCloseable {
 
     private void load() throws IOException {
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            int lineNumber = 0;
             for (String l; (l = in.readLine()) != null; ) {
+                lineNumber++;
+                JsonNode n;
                 try {
-                    JsonNode n = json.readTree(l);
+                    n = json.readTree(l);
+                } catch (IOException torn) {
+                    n = null;
+                }
+                JsonNode stated = n == null ? null : n.get(FileFormat.FIELD);
+                // A line in a newer format is refused, not dropped as torn.
+                if (stated != null) FileFormat.readable(file, " line " + lineNumber, stated.asInt(), FORMAT);
+                try {
                     Answer a = new Answer(n.get("user").asText(), n.get("key").asText(), n.get("fingerprint").asText(),
                             Instant.parse(n.get("at").asText()), n.get("status").asInt(), text(n, "location"),
                             text(n, "preferenceApplied"), n.get("type").asText(), n.get("body"));
                     answers.remove(a.user + "\n" + a.key);
                     answers.put(a.user + "\n" + a.key, a);
-                } catch (IOException | RuntimeException torn) {
-                    log.warn("{}: a line that cannot be read is dropped ({})", file, torn.toString());
+                } catch (RuntimeException torn) {
+                    log.warn("{} line {}: a line that cannot be read is dropped", file, lineNumber);
                 }
             }
         } catch (NoSuchFileException none) {

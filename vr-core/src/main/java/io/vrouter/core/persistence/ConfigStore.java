@@ -62,6 +62,12 @@ public final class ConfigStore implements AutoCloseable {
     static final String PREVIOUS_SNAPSHOT = "config.snapshot.prev.json";
     static final String JOURNAL = "config.journal";
     static final String PREVIOUS_JOURNAL = "config.journal.prev";
+    /**
+     * The format of the journal's records and the snapshot, which state it first ({@code "format":2});
+     * format 1 stated none, and the format before it (records without checksums, a snapshot that is
+     * a bare array) is read too.
+     */
+    static final int FORMAT = 2;
     /** How the remedy is named to the operator: the server's option (setting {@code recover=true}). */
     public static final String RECOVER_OPTION = "--recover";
     private static final int COMPACT_AFTER_OPS = 1000;
@@ -77,11 +83,11 @@ public final class ConfigStore implements AutoCloseable {
     }
 
     /** One journal record, as its line holds it after the checksum. */
-    record JournalRecord(long seq, List<Op> ops) {
+    record JournalRecord(Integer format, long seq, List<Op> ops) {
     }
 
     /** The snapshot file: the rows and the sequence number of the last record they hold. */
-    record SnapshotFile(long seq, List<StoredVr> rows, String crc32c) {
+    record SnapshotFile(Integer format, long seq, List<StoredVr> rows, String crc32c) {
     }
 
     private final Path dir;
@@ -327,7 +333,7 @@ public final class ConfigStore implements AutoCloseable {
             if (!blank(b, start, end)) {
                 lastLine = line;
                 try {
-                    Rec rec = decode(b, start, end, line);
+                    Rec rec = decode(file, b, start, end, line);
                     legacy |= rec.seq() < 0;
                     records.add(rec);
                 } catch (BadRecord e) {
@@ -339,7 +345,7 @@ public final class ConfigStore implements AutoCloseable {
         return new Scan(file, records, damaged, lastLine, legacy);
     }
 
-    private Rec decode(byte[] b, int start, int end, int line) throws BadRecord {
+    private Rec decode(Path file, byte[] b, int start, int end, int line) throws BadRecord {
         try {
             if (b[start] == '{') {
                 // The format before records carried a checksum: one operation per line.
@@ -355,6 +361,7 @@ public final class ConfigStore implements AutoCloseable {
             CRC32C crc = new CRC32C();
             crc.update(b, start + 9, end - start - 9);
             if (crc.getValue() != expected) throw new BadRecord("checksum mismatch (altered or cut short)");
+            FileFormat.readable(file, " line " + line, FileFormat.leadingVersion(b, start + 9, end - start - 9), FORMAT);
             JournalRecord r = json.readValue(b, start + 9, end - start - 9, JournalRecord.class);
             if (r.seq() <= 0 || r.ops() == null) throw new BadRecord("no sequence number or operations");
             return new Rec(r.seq(), r.ops(), line, start);
@@ -365,7 +372,7 @@ public final class ConfigStore implements AutoCloseable {
     }
 
     private static String line(long seq, List<Op> ops, ObjectMapper json) throws JsonProcessingException {
-        String body = json.writeValueAsString(new JournalRecord(seq, ops));
+        String body = json.writeValueAsString(new JournalRecord(FORMAT, seq, ops));
         CRC32C crc = new CRC32C();
         crc.update(body.getBytes(StandardCharsets.UTF_8));
         return HexFormat.of().toHexDigits((int) crc.getValue()) + ' ' + body + '\n';
@@ -398,6 +405,7 @@ public final class ConfigStore implements AutoCloseable {
                 // The format before snapshots named their last record and carried a checksum.
                 return new Snapshot(0, List.of(json.readValue(b, StoredVr[].class)), true);
             }
+            FileFormat.readable(file, "", FileFormat.leadingVersion(b, 0, b.length), FORMAT);
             SnapshotFile s = json.readValue(b, SnapshotFile.class);
             int crcAt = lastIndexOf(b, SNAPSHOT_CRC);
             if (s.crc32c() == null || crcAt < 0) throw snapshotDamaged(file, b.length, "it has no checksum");
@@ -445,7 +453,8 @@ public final class ConfigStore implements AutoCloseable {
 
     private byte[] snapshotBytes() throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256 + rows.size() * 256);
-        out.write(("{\"seq\":" + seq + ",\"rows\":[").getBytes(StandardCharsets.US_ASCII));
+        out.write(("{\"" + FileFormat.FIELD + "\":" + FORMAT + ",\"seq\":" + seq + ",\"rows\":[")
+                .getBytes(StandardCharsets.US_ASCII));
         boolean first = true;
         for (StoredVr vr : rows.values()) {
             if (!first) out.write(',');

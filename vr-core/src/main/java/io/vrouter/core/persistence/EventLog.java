@@ -41,6 +41,8 @@ public final class EventLog implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(EventLog.class);
     public static final String FILE = "events.log";
     private static final String HEADER = "vrouterEventLog";
+    /** The format the header states (format 1 stated none). */
+    static final int FORMAT = 2;
     /** How the header line starts, as {@link #writeFile} writes it. */
     private static final byte[] HEADER_START = ("{\"" + HEADER + "\"").getBytes(StandardCharsets.US_ASCII);
 
@@ -276,6 +278,7 @@ public final class EventLog implements AutoCloseable {
              java.io.BufferedOutputStream sink = new java.io.BufferedOutputStream(ch, 65536)) {
             ObjectNode header = json.createObjectNode();
             ObjectNode h = header.putObject(HEADER);
+            h.put(FileFormat.FIELD, FORMAT);
             h.put("created", created.toString());
             if (agedAt != null) h.put("aged", agedAt.toString());
             // Kept even when every event has aged out, so that sequence numbers never go back.
@@ -314,6 +317,7 @@ public final class EventLog implements AutoCloseable {
             while ((line = in.readLine()) != null) {
                 n++;
                 if (line.isBlank()) continue;
+                if (line.startsWith("{\"" + HEADER + "\"")) requireReadableFormat(line, n);
                 try {
                     JsonNode node = json.readTree(line);
                     if (node.has(HEADER)) {
@@ -337,6 +341,17 @@ public final class EventLog implements AutoCloseable {
             }
         }
         return new Contents(c, aged, last, events, unreadable);
+    }
+
+    /** Refuses a log whose header states a format this release does not read (not dropped as a bad line). */
+    private void requireReadableFormat(String headerLine, int n) {
+        JsonNode stated;
+        try {
+            stated = json.readTree(headerLine).path(HEADER).get(FileFormat.FIELD);
+        } catch (IOException unreadable) {
+            return; // a damaged header is dropped like any bad line
+        }
+        FileFormat.readable(file, " line " + n, stated == null || !stated.canConvertToInt() ? null : stated.asInt(), FORMAT);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.vrouter.core.persistence;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vrouter.core.model.VrEvent;
 import java.nio.charset.StandardCharsets;
@@ -138,5 +139,17 @@ class EventLogTest {
         try (EventLog log = EventLog.open(dir, 100, Duration.ofHours(1), later)) {
             assertThat(sequences(log)).containsExactly(3L);
         }
+    }
+
+    @Test
+    void theHeaderStatesTheFormatAndANewerOneIsRefusedNamingTheFileAndVersion() throws Exception {
+        Path file = dir.resolve(EventLog.FILE);
+        EventLog.open(dir, 100, Duration.ofDays(1)).close();
+        assertThat(Files.readString(file)).startsWith("{\"vrouterEventLog\":{\"format\":2,");
+        Files.writeString(file, "{\"vrouterEventLog\":{\"format\":3,\"created\":\"2026-01-01T00:00:00Z\"}}\n");
+        assertThatThrownBy(() -> EventLog.open(dir, 100, Duration.ofDays(1)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith(file + " line 1 is in format 3, which this release of vrouter does not read");
+        assertThat(Files.readString(file)).contains("\"format\":3");
     }
 }
