@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * dies, {@code kill -9} included; a power failure may cost the last few, which a log of notifications
  * can afford (the configuration of record is the journal, which is forced). A line that cannot be read
  * (a torn last line, say) is dropped with a warning when the log is opened: nothing in it is a request
- * that was acknowledged.
+ * that was acknowledged. The file is rewritten without it (and without events over the limits) at
+ * the first append, not at opening, so that a start refused for another file writes nothing.
  */
 public final class EventLog implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(EventLog.class);
@@ -55,6 +56,8 @@ public final class EventLog implements AutoCloseable {
     private final ObjectMapper json = ModelJson.mapper();
     /** A stream, not a FileChannel: a channel closes for good when a writing thread is interrupted. */
     private FileOutputStream out;
+    /** The events kept when the log was opened, while the file still holds lines to drop (see {@link #load}). */
+    private List<VrEvent> rewriteBeforeAppend;
     private Instant created;
     private Instant agedAt;
     private long lastSequence;
@@ -98,10 +101,23 @@ public final class EventLog implements AutoCloseable {
             agedAt = clock.instant();
             rewrite = true;
         }
-        if (rewrite) {
+        remember(kept);
+        if (!Files.exists(file)) {
             write(kept);
-        } else {
-            remember(kept);
+        } else if (rewrite) {
+            // Rewritten at the first append, not now: a start refused later (a damaged file elsewhere)
+            // leaves the log as it was.
+            rewriteBeforeAppend = List.copyOf(kept);
+            return;
+        }
+        out = new FileOutputStream(file.toFile(), true);
+    }
+
+    /** Opens the log for appending, first writing it as loaded if it was read with lines to drop. */
+    private void openForAppend() throws IOException {
+        if (rewriteBeforeAppend != null) {
+            write(rewriteBeforeAppend);
+            rewriteBeforeAppend = null;
         }
         out = new FileOutputStream(file.toFile(), true);
     }
@@ -118,6 +134,7 @@ public final class EventLog implements AutoCloseable {
     public synchronized void append(List<VrEvent> events) {
         if (events.isEmpty()) return;
         try {
+            if (out == null) openForAppend();
             ByteArrayOutputStream lines = new ByteArrayOutputStream(256 * events.size());
             for (VrEvent e : events) {
                 lines.write(json.writeValueAsBytes(e));
@@ -143,6 +160,9 @@ public final class EventLog implements AutoCloseable {
 
     /** Every event still kept, oldest first. */
     public List<VrEvent> read() {
+        synchronized (this) {
+            if (rewriteBeforeAppend != null) return rewriteBeforeAppend;
+        }
         try {
             return readFile().events;
         } catch (NoSuchFileException gone) {
