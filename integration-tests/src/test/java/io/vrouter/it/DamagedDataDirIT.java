@@ -107,6 +107,14 @@ class DamagedDataDirIT {
     }
 
     @Test
+    void keptIdempotencyKeysInANewerFormatRefuseTheStartBeforeAnythingIsWritten() throws Exception {
+        Path keys = data.resolve("idempotency-keys.log");
+        Files.writeString(keys, "{\"format\":3,\"user\":\"admin\",\"key\":\"k\"}\n");
+        assertThat(refusedStart()).contains("vrouter: " + keys + " line 1 is in format 3, which this release of "
+                + "vrouter does not read");
+    }
+
+    @Test
     void anEngineStateThatIsMissingIsANewEngine() throws Exception {
         Files.delete(data.resolve("snmp/engine.properties"));
         try (ServerProcess server = ServerProcess.start(dir)) {

@@ -22,9 +22,11 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -216,10 +218,35 @@ final class IdempotencyKeys implements AutoCloseable {
     }
 
     private void load() throws IOException {
+        List<JsonNode> lines = readLines(file, json);
+        for (int i = 0; i < lines.size(); i++) {
+            JsonNode n = lines.get(i);
+            try {
+                Answer a = new Answer(n.get("user").asText(), n.get("key").asText(), n.get("fingerprint").asText(),
+                        Instant.parse(n.get("at").asText()), n.get("status").asInt(), text(n, "location"),
+                        text(n, "preferenceApplied"), n.get("type").asText(), n.get("body"));
+                answers.remove(a.user + "\n" + a.key);
+                answers.put(a.user + "\n" + a.key, a);
+            } catch (RuntimeException torn) {
+                log.warn("{} line {}: a line that cannot be read is dropped", file, i + 1);
+            }
+        }
+        trim();
+    }
+
+    /**
+     * Refuses kept keys in a format this release does not read, writing nothing: the REST
+     * interface's check, before the server writes anything at start-up.
+     */
+    static void check(Path dataDir) throws IOException {
+        readLines(dataDir.resolve(FILE), ModelJson.mapper());
+    }
+
+    /** The file's lines as JSON (null for a line that is not), refusing one in a newer format rather than dropping it. */
+    private static List<JsonNode> readLines(Path file, ObjectMapper json) throws IOException {
+        List<JsonNode> lines = new ArrayList<>();
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            int lineNumber = 0;
             for (String l; (l = in.readLine()) != null; ) {
-                lineNumber++;
                 JsonNode n;
                 try {
                     n = json.readTree(l);
@@ -227,22 +254,13 @@ final class IdempotencyKeys implements AutoCloseable {
                     n = null;
                 }
                 JsonNode stated = n == null ? null : n.get(FileFormat.FIELD);
-                // A line in a newer format is refused, not dropped as torn.
-                if (stated != null) FileFormat.readable(file, " line " + lineNumber, stated.asInt(), FORMAT);
-                try {
-                    Answer a = new Answer(n.get("user").asText(), n.get("key").asText(), n.get("fingerprint").asText(),
-                            Instant.parse(n.get("at").asText()), n.get("status").asInt(), text(n, "location"),
-                            text(n, "preferenceApplied"), n.get("type").asText(), n.get("body"));
-                    answers.remove(a.user + "\n" + a.key);
-                    answers.put(a.user + "\n" + a.key, a);
-                } catch (RuntimeException torn) {
-                    log.warn("{} line {}: a line that cannot be read is dropped", file, lineNumber);
-                }
+                if (stated != null) FileFormat.readable(file, " line " + (lines.size() + 1), stated.asInt(), FORMAT);
+                lines.add(n);
             }
         } catch (NoSuchFileException none) {
             // No key kept yet.
         }
-        trim();
+        return lines;
     }
 
     private static String text(JsonNode n, String field) {
