@@ -119,6 +119,11 @@ public final class ServerProcess implements AutoCloseable {
         throw new IllegalStateException("server not ready after 60 s:\n" + Files.readString(log));
     }
 
+    /** The server's process id (the launcher execs the JVM), for signals. */
+    public long pid() {
+        return process.pid();
+    }
+
     /** Kills the server as {@code kill -9} does: no shutdown hook, nothing flushed. */
     public void kill9() throws InterruptedException {
         process.destroyForcibly();

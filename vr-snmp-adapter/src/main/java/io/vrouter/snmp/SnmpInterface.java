@@ -1,6 +1,7 @@
 package io.vrouter.snmp;
 
 import io.vrouter.core.config.Credentials;
+import io.vrouter.core.config.Settings;
 import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
 import java.io.IOException;
@@ -21,6 +22,12 @@ public final class SnmpInterface implements ManagementInterface {
     @Override
     public String name() {
         return "snmp";
+    }
+
+    /** The SNMP engine's stored ID and boot count must be readable: receivers know the agent by them. */
+    @Override
+    public void check(Settings settings) throws Exception {
+        VrSnmpAgent.EngineState.read(settings.dataDir().resolve("snmp"));
     }
 
     @Override

@@ -2,13 +2,19 @@ package io.vrouter.snmp;
 
 import io.vrouter.core.config.AuthThrottle;
 import io.vrouter.core.metrics.VrMetrics;
+import io.vrouter.core.persistence.DamagedConfigurationException;
+import io.vrouter.core.persistence.FileFormat;
 import io.vrouter.core.service.VirtualRouterService;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
@@ -16,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -104,34 +111,97 @@ final class VrSnmpAgent {
 
     /** snmpEngineID and snmpEngineBoots, persisted; loading them counts a boot. */
     record EngineState(OctetString engineId, int boots) implements EngineBootsProvider {
-        static EngineState loadAndBoot(Path dir) throws IOException {
-            Files.createDirectories(dir);
-            Path file = dir.resolve("engine.properties");
-            Properties p = new Properties();
-            if (Files.exists(file)) {
-                try (var in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-                    p.load(in);
-                }
+        static final String FILE = "engine.properties";
+        /** The format the file states as {@code format=2} (format 1 stated none). */
+        static final int FORMAT = 2;
+
+        /**
+         * The state as stored, read without writing anything; empty when there is no file yet (a new
+         * engine). An empty or damaged file is not absence: a new engineID and boots back at 1 would
+         * make receivers reject our notifications, so it stops the start-up.
+         *
+         * @throws DamagedConfigurationException naming the file, what is wrong and what to do
+         */
+        static Optional<EngineState> read(Path dir) throws IOException {
+            Path file = dir.resolve(FILE);
+            byte[] bytes;
+            try {
+                bytes = Files.readAllBytes(file);
+            } catch (NoSuchFileException absent) {
+                return Optional.empty();
             }
+            if (bytes.length == 0) throw damaged(file, "it is empty");
+            Properties p = new Properties();
+            try {
+                p.load(new InputStreamReader(new ByteArrayInputStream(bytes), StandardCharsets.UTF_8.newDecoder()));
+            } catch (CharacterCodingException | IllegalArgumentException e) {
+                throw damaged(file, "it is not a properties file in UTF-8");
+            }
+            String stated = p.getProperty(FileFormat.FIELD);
+            if (stated != null) {
+                int version;
+                try {
+                    version = Integer.parseInt(stated.trim());
+                } catch (NumberFormatException e) {
+                    throw damaged(file, "its format is not a number");
+                }
+                FileFormat.readable(file, "", version, FORMAT);
+            }
+            String hex = p.getProperty("engineID", "").trim();
+            if (hex.isEmpty()) throw damaged(file, "it has no engineID");
+            byte[] id;
+            try {
+                id = HexFormat.of().parseHex(hex);
+            } catch (IllegalArgumentException e) {
+                throw damaged(file, "engineID is not an even number of hexadecimal digits");
+            }
+            // RFC 3411: SnmpEngineID is 5 to 32 octets.
+            if (id.length < 5 || id.length > 32) throw damaged(file, "engineID has " + id.length + " octets, not 5 to 32");
+            String bootsText = p.getProperty("engineBoots", "").trim();
+            if (bootsText.isEmpty()) throw damaged(file, "it has no engineBoots");
+            long boots;
+            try {
+                boots = Long.parseLong(bootsText);
+            } catch (NumberFormatException e) {
+                boots = -1;
+            }
+            if (boots < 0 || boots > Integer.MAX_VALUE) {
+                throw damaged(file, "engineBoots is not a whole number from 0 to 2147483647");
+            }
+            return Optional.of(new EngineState(new OctetString(id), (int) boots));
+        }
+
+        private static DamagedConfigurationException damaged(Path file, String what) {
+            return new DamagedConfigurationException(file, file + " is damaged: " + what + ". It holds the SNMP "
+                    + "engine's snmpEngineID and snmpEngineBoots, by which SNMPv3 notification receivers know this "
+                    + "agent. Nothing has been changed. Restore it from a backup of the data directory; or delete it "
+                    + "to start as a new SNMP engine (a new engineID, boots 1), whose engineID the receivers must "
+                    + "then be given.");
+        }
+
+        /** Reads the stored state (or makes a new engine's) and stores it with this boot counted. */
+        static EngineState loadAndBoot(Path dir) throws IOException {
+            Optional<EngineState> stored = read(dir);
             OctetString id;
-            String hex = p.getProperty("engineID");
-            if (hex == null || hex.isBlank()) {
+            if (stored.isPresent()) {
+                id = stored.get().engineId();
+            } else {
                 byte[] node = new byte[8];
                 new SecureRandom().nextBytes(node);
                 id = new OctetString(MPv3.createLocalEngineID(new OctetString(node)));
-            } else {
-                id = new OctetString(HexFormat.of().parseHex(hex.trim()));
             }
-            long previous = Long.parseLong(p.getProperty("engineBoots", "0").trim());
             // RFC 3414: snmpEngineBoots stops at 2147483647, where the engine needs a new engineID.
-            int boots = (int) Math.min(Integer.MAX_VALUE, Math.max(0, previous) + 1);
+            int boots = (int) Math.min(Integer.MAX_VALUE, stored.map(EngineState::boots).orElse(0) + 1L);
+            Properties p = new Properties();
+            p.setProperty(FileFormat.FIELD, Integer.toString(FORMAT));
             p.setProperty("engineID", HexFormat.of().formatHex(id.getValue()));
             p.setProperty("engineBoots", Integer.toString(boots));
-            Path tmp = dir.resolve("engine.properties.tmp");
+            Files.createDirectories(dir);
+            Path tmp = dir.resolve(FILE + ".tmp");
             try (var out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
                 p.store(out, "snmpEngineID and snmpEngineBoots of the vrouter SNMP agent; do not edit");
             }
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            Files.move(tmp, dir.resolve(FILE), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             return new EngineState(id, boots);
         }
 

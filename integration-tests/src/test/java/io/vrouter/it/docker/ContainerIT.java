@@ -20,7 +20,7 @@ import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.images.builder.ImageFromDockerfile;
 
 /**
- * The images of docker/, built from the packaged jar and WAR and run with host networking: the
+ * The images of docker/, built from the Debian package and the WAR and run with host networking: the
  * REST, SNMP and NETCONF scenarios against each container. Needs a Docker engine and the local base
  * image (docker/base-image.sh); .ci/install-test-deps prepares both.
  */
@@ -35,10 +35,14 @@ class ContainerIT {
         int rest = ServerProcess.freeTcpPort();
         int snmp = ServerProcess.freeUdpPort();
         int netconf = ServerProcess.freeTcpPort();
+        Path deb;
+        try (var files = java.nio.file.Files.list(Path.of("..", "vr-deb", "target"))) {
+            deb = files.filter(f -> f.getFileName().toString().matches("vrouter_.*_all\\.deb")).findFirst().orElseThrow();
+        }
+        // Built from the Debian package, as the README builds it.
         ImageFromDockerfile image = new ImageFromDockerfile("vrouter/server", false)
                 .withFileFromPath("Dockerfile", DOCKER.resolve("Dockerfile"))
-                .withFileFromPath("vrouter.jar", TARGET.resolve("vrouter.jar"))
-                .withFileFromPath("vrouter", TARGET.resolve("vrouter"));
+                .withFileFromPath(deb.getFileName().toString(), deb);
         try (GenericContainer<?> server = new GenericContainer<>(image)
                 .withNetworkMode("host")
                 .withEnv("VROUTER_REST_PORT", Integer.toString(rest))

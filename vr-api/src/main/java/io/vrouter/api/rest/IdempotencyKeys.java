@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vrouter.core.model.ModelJson;
+import io.vrouter.core.persistence.FileFormat;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VirtualRouterList;
 import jakarta.ws.rs.core.Response;
@@ -21,9 +22,11 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -47,6 +50,8 @@ import org.slf4j.LoggerFactory;
 final class IdempotencyKeys implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(IdempotencyKeys.class);
     static final String FILE = "idempotency-keys.log";
+    /** The format every line states first (format 1 stated none). */
+    static final int FORMAT = 2;
     static final String HEADER = "Idempotency-Key";
     /** An sf-string's characters (RFC 8941 §3.3.3), of a sensible length. */
     private static final Pattern KEY = Pattern.compile("[\\x20-\\x7e&&[^\"\\\\]]{1,255}");
@@ -206,30 +211,56 @@ final class IdempotencyKeys implements AutoCloseable {
 
     private byte[] line(Answer a) throws IOException {
         ObjectNode n = json.createObjectNode();
-        n.put("user", a.user).put("key", a.key).put("fingerprint", a.fingerprint).put("at", a.at.toString())
+        n.put(FileFormat.FIELD, FORMAT).put("user", a.user).put("key", a.key).put("fingerprint", a.fingerprint).put("at", a.at.toString())
                 .put("status", a.status).put("location", a.location).put("preferenceApplied", a.preferenceApplied)
                 .put("type", a.type).set("body", a.body);
         return (json.writeValueAsString(n) + "\n").getBytes(StandardCharsets.UTF_8);
     }
 
     private void load() throws IOException {
+        List<JsonNode> lines = readLines(file, json);
+        for (int i = 0; i < lines.size(); i++) {
+            JsonNode n = lines.get(i);
+            try {
+                Answer a = new Answer(n.get("user").asText(), n.get("key").asText(), n.get("fingerprint").asText(),
+                        Instant.parse(n.get("at").asText()), n.get("status").asInt(), text(n, "location"),
+                        text(n, "preferenceApplied"), n.get("type").asText(), n.get("body"));
+                answers.remove(a.user + "\n" + a.key);
+                answers.put(a.user + "\n" + a.key, a);
+            } catch (RuntimeException torn) {
+                log.warn("{} line {}: a line that cannot be read is dropped", file, i + 1);
+            }
+        }
+        trim();
+    }
+
+    /**
+     * Refuses kept keys in a format this release does not read, writing nothing: the REST
+     * interface's check, before the server writes anything at start-up.
+     */
+    static void check(Path dataDir) throws IOException {
+        readLines(dataDir.resolve(FILE), ModelJson.mapper());
+    }
+
+    /** The file's lines as JSON (null for a line that is not), refusing one in a newer format rather than dropping it. */
+    private static List<JsonNode> readLines(Path file, ObjectMapper json) throws IOException {
+        List<JsonNode> lines = new ArrayList<>();
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             for (String l; (l = in.readLine()) != null; ) {
+                JsonNode n;
                 try {
-                    JsonNode n = json.readTree(l);
-                    Answer a = new Answer(n.get("user").asText(), n.get("key").asText(), n.get("fingerprint").asText(),
-                            Instant.parse(n.get("at").asText()), n.get("status").asInt(), text(n, "location"),
-                            text(n, "preferenceApplied"), n.get("type").asText(), n.get("body"));
-                    answers.remove(a.user + "\n" + a.key);
-                    answers.put(a.user + "\n" + a.key, a);
-                } catch (IOException | RuntimeException torn) {
-                    log.warn("{}: a line that cannot be read is dropped ({})", file, torn.toString());
+                    n = json.readTree(l);
+                } catch (IOException torn) {
+                    n = null;
                 }
+                JsonNode stated = n == null ? null : n.get(FileFormat.FIELD);
+                if (stated != null) FileFormat.readable(file, " line " + (lines.size() + 1), stated.asInt(), FORMAT);
+                lines.add(n);
             }
         } catch (NoSuchFileException none) {
             // No key kept yet.
         }
-        trim();
+        return lines;
     }
 
     private static String text(JsonNode n, String field) {

@@ -47,6 +47,12 @@ public final class RestInterface implements ManagementInterface {
         return "rest";
     }
 
+    /** Kept Idempotency-Keys in a newer format stop the start-up before anything is written. */
+    @Override
+    public void check(Settings settings) throws Exception {
+        IdempotencyKeys.check(settings.dataDir());
+    }
+
     @Override
     public void start(ServerContext context) throws Exception {
         Settings s = context.settings();

@@ -86,6 +86,8 @@ public final class Main implements Callable<Integer> {
         VrouterServer server = VrouterServer.start(settings);
         log.info("vrouter started in {} ms on driver '{}', data in {}", (System.nanoTime() - t0) / 1_000_000,
                 settings.get("driver", "sim"), settings.dataDir());
+        // SIGHUP (systemctl reload) reads the settings again instead of stopping the JVM, its default.
+        sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> reload(server));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             log.info("stopping");
             server.close();
@@ -93,6 +95,16 @@ public final class Main implements Callable<Integer> {
         }, "vrouter-shutdown"));
         stopped.await();
         return 0;
+    }
+
+    /** Takes the users of the settings as they are now; sessions logged in go on, a wrong setting changes nothing. */
+    private void reload(VrouterServer server) {
+        try {
+            int users = server.context().credentials().reload(settings(System.getenv()));
+            log.info("reloaded the settings on SIGHUP: {} users", users);
+        } catch (IOException | RuntimeException e) {
+            log.warn("reload on SIGHUP refused, nothing changed: {}", e.getMessage());
+        }
     }
 
     /** Prints the stored form of the password on the first line of the input (a terminal does not echo it). */

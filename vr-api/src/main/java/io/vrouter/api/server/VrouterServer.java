@@ -75,6 +75,18 @@ public final class VrouterServer implements AutoCloseable {
         credentials.throttle().bindTo(registry);
         credentials.snmpThrottle().bindTo(registry);
 
+        List<ManagementInterface> found = new ArrayList<>();
+        ServiceLoader.load(ManagementInterface.class).forEach(mi -> {
+            if (!excluded.contains(mi.name())) found.add(mi);
+        });
+        try {
+            // Every file is read before any is written: a start refused for a damaged one changes nothing.
+            for (ManagementInterface mi : found) mi.check(settings);
+        } catch (Exception | Error e) {
+            lock.release();
+            lockFile.close();
+            throw e;
+        }
         HypervisorDriver driver = driver(settings);
         service = new VirtualRouterService(driver, new ConfigStore(dataDir, settings.getBoolean("recover", false)), metrics);
         service.events().recordTo(EventLog.open(dataDir, settings.getInt("events.replay-max", 10_000),
@@ -82,10 +94,6 @@ public final class VrouterServer implements AutoCloseable {
         context = new ServerContext(service, settings, credentials, metrics);
         try {
             service.start();
-            List<ManagementInterface> found = new ArrayList<>();
-            ServiceLoader.load(ManagementInterface.class).forEach(mi -> {
-                if (!excluded.contains(mi.name())) found.add(mi);
-            });
             // REST last: once /health/ready answers, every other interface is listening too.
             found.sort(Comparator.comparing((ManagementInterface mi) -> mi.name().equals("rest"))
                     .thenComparing(ManagementInterface::name));

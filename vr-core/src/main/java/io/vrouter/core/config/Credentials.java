@@ -60,8 +60,9 @@ public final class Credentials {
         }
     }
 
-    private final Map<String, User> users;
-    private final boolean developmentDefaults;
+    /** Replaced whole by {@link #reload}; a login reads one version of it. */
+    private volatile Map<String, User> users;
+    private volatile boolean developmentDefaults;
     private final AuthThrottle throttle;
     private final AuthThrottle snmpThrottle;
     private final Map<String, Role> verified = new ConcurrentHashMap<>();
@@ -83,6 +84,39 @@ public final class Credentials {
 
     /** As {@link #from(Settings)}, with the throttle on the given clock (a test's). */
     static Credentials from(Settings settings, LongSupplier nanoTime) {
+        Map<String, User> users = users(settings);
+        if (!users.isEmpty()) return new Credentials(users, false, settings, nanoTime);
+        return new Credentials(DEVELOPMENT_USERS, true, settings, nanoTime);
+    }
+
+    /** A map that answers a lookup of null (a login without a user name) with null, as the configured users' does. */
+    private static final Map<String, User> DEVELOPMENT_USERS = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(
+            Map.of("admin", new User(Role.OPERATOR, "admin"), "viewer", new User(Role.VIEWER, "viewer"))));
+
+    /**
+     * Takes the users of new settings (a reload, SIGHUP): logins from now on are checked against
+     * them; sessions already logged in go on. Refused, keeping the users as they are, when a user
+     * setting is wrong or when the settings have no users while the server started with some (the
+     * development credentials may only apply on the loopback interface, which a running server
+     * cannot be sure of).
+     *
+     * @return how many users there are now
+     */
+    public synchronized int reload(Settings settings) {
+        Map<String, User> next = users(settings);
+        if (next.isEmpty()) {
+            if (developmentDefaults) return 0;
+            throw new IllegalArgumentException("the settings have no user.* lines: a reload cannot turn to the "
+                    + "development credentials; the users stay as they were");
+        }
+        users = next;
+        developmentDefaults = false;
+        verified.clear();
+        return next.size();
+    }
+
+    /** The {@code user.NAME = ROLE:PASSWORD} settings; throws on a wrong one. */
+    private static Map<String, User> users(Settings settings) {
         Map<String, User> users = new LinkedHashMap<>();
         settings.withPrefix("user.").forEach((name, spec) -> {
             int colon = spec.indexOf(':');
@@ -106,10 +140,7 @@ public final class Credentials {
             }
             users.put(name, new User(role, password));
         });
-        if (!users.isEmpty()) return new Credentials(users, false, settings, nanoTime);
-        users.put("admin", new User(Role.OPERATOR, "admin"));
-        users.put("viewer", new User(Role.VIEWER, "viewer"));
-        return new Credentials(users, true, settings, nanoTime);
+        return users;
     }
 
     /** True when no user is configured and the well-known development users apply. */
@@ -135,9 +166,10 @@ public final class Credentials {
         User u = users.get(user);
         if (u == null || password == null) return Optional.empty();
         if (!u.password.startsWith(PBKDF2)) return matches(u.password, password) ? Optional.of(u.role) : Optional.empty();
-        String key = remembered(user, password);
-        Role known = verified.get(key);
-        if (known != null) return Optional.of(known);
+        // Remembered with the stored hash: a reload that changes the password (or a login checked
+        // against the users before it) is never answered from memory.
+        String key = remembered(user, u.password + '\0' + password);
+        if (verified.get(key) != null) return Optional.of(u.role);
         if (!matches(u.password, password)) return Optional.empty();
         if (verified.size() >= VERIFIED_MAX) verified.clear();
         verified.put(key, u.role);

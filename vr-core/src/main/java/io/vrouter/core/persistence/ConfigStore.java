@@ -62,6 +62,12 @@ public final class ConfigStore implements AutoCloseable {
     static final String PREVIOUS_SNAPSHOT = "config.snapshot.prev.json";
     static final String JOURNAL = "config.journal";
     static final String PREVIOUS_JOURNAL = "config.journal.prev";
+    /**
+     * The format of the journal's records and the snapshot, which state it first ({@code "format":2});
+     * format 1 stated none, and the format before it (records without checksums, a snapshot that is
+     * a bare array) is read too.
+     */
+    static final int FORMAT = 2;
     /** How the remedy is named to the operator: the server's option (setting {@code recover=true}). */
     public static final String RECOVER_OPTION = "--recover";
     private static final int COMPACT_AFTER_OPS = 1000;
@@ -77,11 +83,11 @@ public final class ConfigStore implements AutoCloseable {
     }
 
     /** One journal record, as its line holds it after the checksum. */
-    record JournalRecord(long seq, List<Op> ops) {
+    record JournalRecord(Integer format, long seq, List<Op> ops) {
     }
 
     /** The snapshot file: the rows and the sequence number of the last record they hold. */
-    record SnapshotFile(long seq, List<StoredVr> rows, String crc32c) {
+    record SnapshotFile(Integer format, long seq, List<StoredVr> rows, String crc32c) {
     }
 
     private final Path dir;
@@ -152,7 +158,12 @@ public final class ConfigStore implements AutoCloseable {
     /** Loads the snapshot and the journal, tolerating only a torn last record; true when they need rewriting. */
     private boolean load() throws IOException {
         Path snapshotFile = dir.resolve(SNAPSHOT);
-        Snapshot base = readSnapshot(snapshotFile);
+        Snapshot base;
+        try {
+            base = readSnapshot(snapshotFile);
+        } catch (DamagedConfigurationException e) {
+            throw new DamagedConfigurationException(e.file(), e.getMessage() + " " + snapshotRemedy());
+        }
         Scan scan = scan(currentJournal());
         for (Damage d : scan.damaged()) {
             if (d.line() < scan.lastLine()) throw corruption(d, scan);
@@ -185,10 +196,21 @@ public final class ConfigStore implements AutoCloseable {
         } catch (DamagedConfigurationException e) {
             damaged.add(snapshotFile);
             // The previous snapshot and the journal written after it hold what the damaged one held.
-            base = readSnapshot(dir.resolve(PREVIOUS_SNAPSHOT));
+            Path previous = dir.resolve(PREVIOUS_SNAPSHOT);
+            try {
+                base = readSnapshot(previous);
+                log.warn("recovering: rebuilding {} from {} (record {}) and {}", SNAPSHOT, PREVIOUS_SNAPSHOT,
+                        base.seq(), PREVIOUS_JOURNAL);
+            } catch (DamagedConfigurationException alsoDamaged) {
+                // No snapshot to trust: the journals' intact records are all there is; their rows are kept.
+                damaged.add(previous);
+                base = new Snapshot(0, List.of(), false);
+                log.warn("recovering: {}", alsoDamaged.getMessage());
+                log.warn("recovering: both snapshots are damaged: starting from the intact records of {} and {} "
+                        + "alone; the rows only the snapshots held are lost (both are set aside as NAME.damaged-TIME; "
+                        + "a backup of the data directory has them)", PREVIOUS_JOURNAL, JOURNAL);
+            }
             journals.add(scan(dir.resolve(PREVIOUS_JOURNAL)));
-            log.warn("recovering: rebuilding {} from {} (record {}) and {}", SNAPSHOT, PREVIOUS_SNAPSHOT, base.seq(),
-                    PREVIOUS_JOURNAL);
         }
         Path currentJournal = currentJournal();
         if (journals.isEmpty() || !journals.get(0).file().equals(currentJournal)) journals.add(scan(currentJournal));
@@ -311,7 +333,7 @@ public final class ConfigStore implements AutoCloseable {
             if (!blank(b, start, end)) {
                 lastLine = line;
                 try {
-                    Rec rec = decode(b, start, end, line);
+                    Rec rec = decode(file, b, start, end, line);
                     legacy |= rec.seq() < 0;
                     records.add(rec);
                 } catch (BadRecord e) {
@@ -323,7 +345,7 @@ public final class ConfigStore implements AutoCloseable {
         return new Scan(file, records, damaged, lastLine, legacy);
     }
 
-    private Rec decode(byte[] b, int start, int end, int line) throws BadRecord {
+    private Rec decode(Path file, byte[] b, int start, int end, int line) throws BadRecord {
         try {
             if (b[start] == '{') {
                 // The format before records carried a checksum: one operation per line.
@@ -339,6 +361,7 @@ public final class ConfigStore implements AutoCloseable {
             CRC32C crc = new CRC32C();
             crc.update(b, start + 9, end - start - 9);
             if (crc.getValue() != expected) throw new BadRecord("checksum mismatch (altered or cut short)");
+            FileFormat.readable(file, " line " + line, FileFormat.leadingVersion(b, start + 9, end - start - 9), FORMAT);
             JournalRecord r = json.readValue(b, start + 9, end - start - 9, JournalRecord.class);
             if (r.seq() <= 0 || r.ops() == null) throw new BadRecord("no sequence number or operations");
             return new Rec(r.seq(), r.ops(), line, start);
@@ -349,7 +372,7 @@ public final class ConfigStore implements AutoCloseable {
     }
 
     private static String line(long seq, List<Op> ops, ObjectMapper json) throws JsonProcessingException {
-        String body = json.writeValueAsString(new JournalRecord(seq, ops));
+        String body = json.writeValueAsString(new JournalRecord(FORMAT, seq, ops));
         CRC32C crc = new CRC32C();
         crc.update(body.getBytes(StandardCharsets.UTF_8));
         return HexFormat.of().toHexDigits((int) crc.getValue()) + ' ' + body + '\n';
@@ -382,6 +405,7 @@ public final class ConfigStore implements AutoCloseable {
                 // The format before snapshots named their last record and carried a checksum.
                 return new Snapshot(0, List.of(json.readValue(b, StoredVr[].class)), true);
             }
+            FileFormat.readable(file, "", FileFormat.leadingVersion(b, 0, b.length), FORMAT);
             SnapshotFile s = json.readValue(b, SnapshotFile.class);
             int crcAt = lastIndexOf(b, SNAPSHOT_CRC);
             if (s.crc32c() == null || crcAt < 0) throw snapshotDamaged(file, b.length, "it has no checksum");
@@ -397,24 +421,40 @@ public final class ConfigStore implements AutoCloseable {
                     + " (byte " + at.getByteOffset() + " of " + b.length + ")";
             String cut = at != null && at.getByteOffset() >= b.length ? " (the file ends there: it was cut short)" : "";
             throw new DamagedConfigurationException(file, file + " is damaged" + where + ": " + e.getOriginalMessage()
-                    + cut + ". " + snapshotRemedy());
+                    + cut + ".");
         }
     }
 
     private DamagedConfigurationException snapshotDamaged(Path file, int length, String reason) {
-        return new DamagedConfigurationException(file, file + " is damaged (" + length + " bytes): " + reason + ". "
-                + snapshotRemedy());
+        return new DamagedConfigurationException(file, file + " is damaged (" + length + " bytes): " + reason + ".");
     }
 
-    private static String snapshotRemedy() {
-        return "Nothing has been changed. Start once with " + RECOVER_OPTION + " to rebuild it from "
-                + PREVIOUS_SNAPSHOT + " and " + PREVIOUS_JOURNAL + " (the damaged file is set aside), or restore "
-                + "the data directory from a backup.";
+    /** What the operator can do about a damaged snapshot: what {@code --recover} would rebuild it from, if anything. */
+    private String snapshotRemedy() throws IOException {
+        Path previous = dir.resolve(PREVIOUS_SNAPSHOT);
+        String previousDamage = null;
+        try {
+            readSnapshot(previous);
+        } catch (DamagedConfigurationException e) {
+            previousDamage = e.getMessage();
+        }
+        if (previousDamage == null && Files.exists(previous)) {
+            return "Nothing has been changed. Start once with " + RECOVER_OPTION + " to rebuild it from "
+                    + PREVIOUS_SNAPSHOT + " and " + PREVIOUS_JOURNAL + " (the damaged file is set aside), or restore "
+                    + "the data directory from a backup.";
+        }
+        return "Nothing has been changed. " + (previousDamage != null ? "The previous snapshot is damaged as well: "
+                + previousDamage : "There is no previous snapshot (" + previous + ").") + " Restore the data directory "
+                + "from a backup to keep every row, or start once with " + RECOVER_OPTION + " to start from the intact "
+                + "records of " + PREVIOUS_JOURNAL + " and " + JOURNAL + " alone: the rows that only the snapshots "
+                + "held are lost (their VMs, where they exist, are reported in /health's unresolvedVms and never "
+                + "deleted) and the damaged snapshots are set aside as NAME.damaged-TIME.";
     }
 
     private byte[] snapshotBytes() throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256 + rows.size() * 256);
-        out.write(("{\"seq\":" + seq + ",\"rows\":[").getBytes(StandardCharsets.US_ASCII));
+        out.write(("{\"" + FileFormat.FIELD + "\":" + FORMAT + ",\"seq\":" + seq + ",\"rows\":[")
+                .getBytes(StandardCharsets.US_ASCII));
         boolean first = true;
         for (StoredVr vr : rows.values()) {
             if (!first) out.write(',');

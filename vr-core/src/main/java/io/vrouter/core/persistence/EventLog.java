@@ -35,12 +35,15 @@ import org.slf4j.LoggerFactory;
  * dies, {@code kill -9} included; a power failure may cost the last few, which a log of notifications
  * can afford (the configuration of record is the journal, which is forced). A line that cannot be read
  * (a torn last line, say) is dropped with a warning when the log is opened: nothing in it is a request
- * that was acknowledged.
+ * that was acknowledged. The file is rewritten without it (and without events over the limits) at
+ * the first append, not at opening, so that a start refused for another file writes nothing.
  */
 public final class EventLog implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(EventLog.class);
     public static final String FILE = "events.log";
     private static final String HEADER = "vrouterEventLog";
+    /** The format the header states (format 1 stated none). */
+    static final int FORMAT = 2;
     /** How the header line starts, as {@link #writeFile} writes it. */
     private static final byte[] HEADER_START = ("{\"" + HEADER + "\"").getBytes(StandardCharsets.US_ASCII);
 
@@ -53,6 +56,8 @@ public final class EventLog implements AutoCloseable {
     private final ObjectMapper json = ModelJson.mapper();
     /** A stream, not a FileChannel: a channel closes for good when a writing thread is interrupted. */
     private FileOutputStream out;
+    /** The events kept when the log was opened, while the file still holds lines to drop (see {@link #load}). */
+    private List<VrEvent> rewriteBeforeAppend;
     private Instant created;
     private Instant agedAt;
     private long lastSequence;
@@ -96,10 +101,23 @@ public final class EventLog implements AutoCloseable {
             agedAt = clock.instant();
             rewrite = true;
         }
-        if (rewrite) {
+        remember(kept);
+        if (!Files.exists(file)) {
             write(kept);
-        } else {
-            remember(kept);
+        } else if (rewrite) {
+            // Rewritten at the first append, not now: a start refused later (a damaged file elsewhere)
+            // leaves the log as it was.
+            rewriteBeforeAppend = List.copyOf(kept);
+            return;
+        }
+        out = new FileOutputStream(file.toFile(), true);
+    }
+
+    /** Opens the log for appending, first writing it as loaded if it was read with lines to drop. */
+    private void openForAppend() throws IOException {
+        if (rewriteBeforeAppend != null) {
+            write(rewriteBeforeAppend);
+            rewriteBeforeAppend = null;
         }
         out = new FileOutputStream(file.toFile(), true);
     }
@@ -116,6 +134,7 @@ public final class EventLog implements AutoCloseable {
     public synchronized void append(List<VrEvent> events) {
         if (events.isEmpty()) return;
         try {
+            if (out == null) openForAppend();
             ByteArrayOutputStream lines = new ByteArrayOutputStream(256 * events.size());
             for (VrEvent e : events) {
                 lines.write(json.writeValueAsBytes(e));
@@ -141,6 +160,9 @@ public final class EventLog implements AutoCloseable {
 
     /** Every event still kept, oldest first. */
     public List<VrEvent> read() {
+        synchronized (this) {
+            if (rewriteBeforeAppend != null) return rewriteBeforeAppend;
+        }
         try {
             return readFile().events;
         } catch (NoSuchFileException gone) {
@@ -276,6 +298,7 @@ public final class EventLog implements AutoCloseable {
              java.io.BufferedOutputStream sink = new java.io.BufferedOutputStream(ch, 65536)) {
             ObjectNode header = json.createObjectNode();
             ObjectNode h = header.putObject(HEADER);
+            h.put(FileFormat.FIELD, FORMAT);
             h.put("created", created.toString());
             if (agedAt != null) h.put("aged", agedAt.toString());
             // Kept even when every event has aged out, so that sequence numbers never go back.
@@ -314,6 +337,7 @@ public final class EventLog implements AutoCloseable {
             while ((line = in.readLine()) != null) {
                 n++;
                 if (line.isBlank()) continue;
+                if (line.startsWith("{\"" + HEADER + "\"")) requireReadableFormat(line, n);
                 try {
                     JsonNode node = json.readTree(line);
                     if (node.has(HEADER)) {
@@ -337,6 +361,17 @@ public final class EventLog implements AutoCloseable {
             }
         }
         return new Contents(c, aged, last, events, unreadable);
+    }
+
+    /** Refuses a log whose header states a format this release does not read (not dropped as a bad line). */
+    private void requireReadableFormat(String headerLine, int n) {
+        JsonNode stated;
+        try {
+            stated = json.readTree(headerLine).path(HEADER).get(FileFormat.FIELD);
+        } catch (IOException unreadable) {
+            return; // a damaged header is dropped like any bad line
+        }
+        FileFormat.readable(file, " line " + n, stated == null || !stated.canConvertToInt() ? null : stated.asInt(), FORMAT);
     }
 
     @Override

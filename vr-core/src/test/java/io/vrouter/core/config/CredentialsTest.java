@@ -99,4 +99,29 @@ class CredentialsTest {
         assertThat(registry.get("vrouter.auth.throttled.sources").tag("brake", "snmp").gauge().value()).isEqualTo(1);
         assertThat(registry.get("vrouter.auth.throttled.sources").tag("brake", "tcp").gauge().value()).isZero();
     }
+
+    @Test
+    void aReloadTakesTheNewUsersAndAChangedPasswordIsNotAnsweredFromMemory() {
+        Credentials c = Credentials.from(Settings.of(Map.of("user.ops", "operator:" + Credentials.hash("old"))));
+        assertThat(c.authenticate("ops", "old")).hasValue(Credentials.Role.OPERATOR); // now remembered
+        assertThat(c.reload(Settings.of(Map.of("user.ops", "viewer:" + Credentials.hash("new"),
+                "user.bob", "operator:" + Credentials.hash("bob"))))).isEqualTo(2);
+        assertThat(c.authenticate("ops", "old")).isEmpty();
+        assertThat(c.authenticate("ops", "new")).hasValue(Credentials.Role.VIEWER);
+        assertThat(c.authenticate("bob", "bob")).hasValue(Credentials.Role.OPERATOR);
+    }
+
+    @Test
+    void aReloadWithAWrongUserOrNoUsersChangesNothing() {
+        Credentials c = Credentials.from(Settings.of(Map.of("user.ops", "operator:" + Credentials.hash("pw"))));
+        assertThatThrownBy(() -> c.reload(Settings.of(Map.of("user.ops", "root:pw")))).hasMessageContaining("role");
+        assertThatThrownBy(() -> c.reload(Settings.of(Map.of()))).hasMessageContaining("development credentials");
+        assertThat(c.authenticate("ops", "pw")).hasValue(Credentials.Role.OPERATOR);
+        assertThat(c.developmentDefaults()).isFalse();
+
+        Credentials dev = Credentials.from(Settings.of(Map.of()));
+        assertThat(dev.reload(Settings.of(Map.of("user.ops", "operator:" + Credentials.hash("pw"))))).isEqualTo(1);
+        assertThat(dev.developmentDefaults()).isFalse();
+        assertThat(dev.authenticate("admin", "admin")).isEmpty();
+    }
 }

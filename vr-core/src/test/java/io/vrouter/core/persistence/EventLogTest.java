@@ -1,6 +1,7 @@
 package io.vrouter.core.persistence;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vrouter.core.model.VrEvent;
 import java.nio.charset.StandardCharsets;
@@ -155,6 +156,46 @@ class EventLogTest {
         }
         try (EventLog log = EventLog.open(dir, 100, Duration.ofHours(1), later)) {
             assertThat(sequences(log)).containsExactly(3L);
+        }
+    }
+
+    @Test
+    void theHeaderStatesTheFormatAndANewerOneIsRefusedNamingTheFileAndVersion() throws Exception {
+        Path file = dir.resolve(EventLog.FILE);
+        EventLog.open(dir, 100, Duration.ofDays(1)).close();
+        assertThat(Files.readString(file)).startsWith("{\"vrouterEventLog\":{\"format\":2,");
+        Files.writeString(file, "{\"vrouterEventLog\":{\"format\":3,\"created\":\"2026-01-01T00:00:00Z\"}}\n");
+        assertThatThrownBy(() -> EventLog.open(dir, 100, Duration.ofDays(1)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageStartingWith(file + " line 1 is in format 3, which this release of vrouter does not read");
+        assertThat(Files.readString(file)).contains("\"format\":3");
+    }
+
+    @Test
+    void openingALogWithLinesToDropWritesNothingUntilTheFirstAppend() throws Exception {
+        Instant now = Instant.now();
+        Instant then = now.minus(Duration.ofDays(2));
+        try (EventLog log = EventLog.open(dir, 100, Duration.ofDays(1), Clock.fixed(then, ZoneOffset.UTC))) {
+            log.append(event(1, then)); // too old by the time of the next opening
+            for (long s = 2; s <= 3; s++) log.append(event(s, now));
+            assertThat(log.agedAt()).isEmpty();
+        }
+        Path file = dir.resolve(EventLog.FILE);
+        Files.writeString(file, "{\"sequence\":4,\"timesta", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+        byte[] bytes = Files.readAllBytes(file);
+        java.nio.file.attribute.FileTime modified = Files.getLastModifiedTime(file);
+        try (EventLog log = EventLog.open(dir, 100, Duration.ofDays(1))) {
+            // As a start-up that is then refused for a damaged file elsewhere leaves it.
+            assertThat(sequences(log)).containsExactly(2L, 3L);
+            assertThat(log.agedAt()).isPresent();
+            assertThat(Files.readAllBytes(file)).isEqualTo(bytes);
+            assertThat(Files.getLastModifiedTime(file)).isEqualTo(modified);
+            log.append(event(4, now));
+            assertThat(sequences(log)).containsExactly(2L, 3L, 4L);
+        }
+        try (EventLog log = EventLog.open(dir, 100, Duration.ofDays(1))) {
+            assertThat(sequences(log)).containsExactly(2L, 3L, 4L);
+            assertThat(log.agedAt()).isPresent();
         }
     }
 }

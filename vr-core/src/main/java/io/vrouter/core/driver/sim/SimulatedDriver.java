@@ -25,7 +25,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -398,8 +398,12 @@ public final class SimulatedDriver implements HypervisorDriver {
 
     private void record(SimVm vm) {
         if (journal == null) return;
+        append(line(vm));
+    }
+
+    private String line(SimVm vm) {
         try {
-            append("{\"vm\":" + json.writeValueAsString(vm) + "}");
+            return "{\"vm\":" + json.writeValueAsString(vm) + "}";
         } catch (IOException e) {
             throw new UncheckedIOException("cannot encode a VM of the simulated host", e);
         }
@@ -408,6 +412,7 @@ public final class SimulatedDriver implements HypervisorDriver {
     private synchronized void append(String line) {
         if (journal == null) return;
         try {
+            if (journalOut == null) startCompactJournal();
             journalOut.write(line);
             journalOut.write('\n');
             journalOut.flush();
@@ -416,9 +421,32 @@ public final class SimulatedDriver implements HypervisorDriver {
         }
     }
 
+    /**
+     * Replaces the journal read at start-up by one holding just the VMs that exist (renamed over it
+     * whole), and goes on appending to it. Done at the first change, not at start-up, so that a start
+     * refused later (a damaged file elsewhere in the data directory) leaves the journal as it was.
+     */
+    private void startCompactJournal() throws IOException {
+        Files.createDirectories(journal.getParent());
+        Path compact = journal.resolveSibling(journal.getFileName() + ".tmp");
+        Writer out = Files.newBufferedWriter(compact, StandardCharsets.UTF_8);
+        try {
+            for (SimVm vm : vms.values()) {
+                out.write(line(vm));
+                out.write('\n');
+            }
+            out.flush();
+            Files.move(compact, journal, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException | RuntimeException e) {
+            out.close();
+            throw e;
+        }
+        journalOut = out;
+    }
+
+    /** Reads the journal; writes nothing (see {@link #startCompactJournal}). */
     private void load() {
         try {
-            Files.createDirectories(journal.getParent());
             if (Files.exists(journal)) {
                 try (BufferedReader in = Files.newBufferedReader(journal, StandardCharsets.UTF_8)) {
                     String line;
@@ -442,10 +470,6 @@ public final class SimulatedDriver implements HypervisorDriver {
                     }
                 }
             }
-            // Start a compact journal holding just the VMs that exist.
-            journalOut = Files.newBufferedWriter(journal, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                    StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
-            for (SimVm vm : vms.values()) record(vm);
             if (!vms.isEmpty()) log.info("simulated host has {} VMs from {}", vms.size(), journal);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the simulated host's journal " + journal, e);

@@ -1,0 +1,124 @@
+package io.vrouter.it.deb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vrouter.it.ServerProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Debian package that vr-deb builds (target/vrouter_VERSION_all.deb): lintian finds nothing to
+ * say, its files are where the README says, and in a container of the project's base image
+ * (docker/base-image.sh) it installs, runs as the user vrouter on the packaged settings, is upgraded
+ * over itself keeping the data and the edited settings, is removed keeping them, and purged.
+ */
+class DebianPackageIT {
+    private static final String AUTH = "Authorization: Basic YWRtaW46YWRtaW4="; // admin:admin, loopback only
+    private Path deb;
+    private final String container = "vrouter-deb-it-" + UUID.randomUUID().toString().substring(0, 8);
+
+    @BeforeEach
+    void theBuiltPackage() throws Exception {
+        try (Stream<Path> files = Files.list(Path.of("..", "vr-deb", "target"))) {
+            List<Path> debs = files.filter(f -> f.getFileName().toString().matches("vrouter_.*_all\\.deb")).toList();
+            assertThat(debs).as("one package built by vr-deb (mvn package)").hasSize(1);
+            deb = debs.get(0).toAbsolutePath().normalize();
+        }
+    }
+
+    @AfterEach
+    void removeTheContainer() throws Exception {
+        ServerProcess.run(List.of("docker", "rm", "-f", container));
+    }
+
+    @Test
+    void lintianHasNothingToSayAndTheFilesAreWhereTheReadmeSays() throws Exception {
+        ServerProcess.Result lintian = ServerProcess.run(List.of("lintian", "--fail-on", "error,warning,info",
+                deb.toString()));
+        assertThat(lintian.exit()).as(lintian.toString()).isZero();
+        assertThat(lintian.out()).as(lintian.toString()).doesNotContainPattern("(?m)^[EWIP]: ");
+
+        assertThat(run("dpkg-deb", "-f", deb.toString(), "Package", "Architecture", "Depends"))
+                .contains("Package: vrouter", "Architecture: all",
+                        "Depends: default-jre-headless (>= 2:1.17) | java17-runtime-headless, adduser");
+        assertThat(run("dpkg-deb", "--info", deb.toString(), "conffiles").strip()).isEqualTo("/etc/vrouter/vrouter.properties");
+        assertThat(run("dpkg-deb", "-c", deb.toString())).contains("./usr/share/vrouter/vrouter.jar", "./usr/bin/vrouter",
+                "./etc/vrouter/vrouter.properties", "./var/lib/vrouter/", "./usr/share/snmp/mibs/NEW-VMM-MIB",
+                "./usr/share/yang/modules/vrouter/NEW-VMM-MIB@", "./usr/share/doc/vrouter/copyright",
+                "./usr/share/doc/vrouter/changelog.gz");
+    }
+
+    @Test
+    void installRunUpgradeRemoveAndPurgeInABaseImageContainer() throws Exception {
+        // --init: an init that reaps the server once it exits (sleep, as PID 1, would leave it a zombie).
+        run("docker", "run", "-d", "--init", "--name", container, "-v", deb.getParent() + ":/pkg:ro", "vrouter/base:bookworm",
+                "sleep", "600");
+        String pkg = "/pkg/" + deb.getFileName();
+
+        exec("dpkg -i " + pkg);
+        assertThat(exec("getent passwd vrouter; stat -c '%n %U:%G %a' /var/lib/vrouter /etc/vrouter/vrouter.properties"))
+                .contains("vrouter:x:", ":/var/lib/vrouter:/usr/sbin/nologin", "/var/lib/vrouter vrouter:vrouter 750",
+                        "/etc/vrouter/vrouter.properties root:vrouter 640");
+
+        startServer();
+        assertThat(http("POST /api/v1/routers?wait=30s", "{\"vmName\":\"pkg-vr\"}")).startsWith("HTTP/1.1 201");
+        stopServer();
+        assertThat(exec("stat -c '%U' /var/lib/vrouter/config.snapshot.json /var/lib/vrouter/snmp/engine.properties"))
+                .isEqualTo("vrouter\nvrouter\n");
+
+        // An upgrade (the package installed over itself) keeps the data and the operator's settings.
+        exec("echo '# the operator was here' >> /etc/vrouter/vrouter.properties");
+        exec("dpkg -i " + pkg);
+        assertThat(exec("tail -1 /etc/vrouter/vrouter.properties")).isEqualTo("# the operator was here\n");
+        startServer();
+        assertThat(http("GET /api/v1/routers?name=pkg-vr", null)).contains("\"total\":1");
+        stopServer();
+
+        // remove keeps the data and the settings; purge removes both.
+        exec("dpkg -r vrouter");
+        assertThat(exec("test ! -e /usr/bin/vrouter && ls /var/lib/vrouter /etc/vrouter")).contains("config.snapshot.json",
+                "vrouter.properties");
+        exec("dpkg -P vrouter");
+        assertThat(exec("test ! -e /var/lib/vrouter && test ! -e /etc/vrouter && echo gone")).isEqualTo("gone\n");
+    }
+
+    /** Starts the installed server as the service would (user vrouter, the packaged settings) and waits until it is up. */
+    private void startServer() throws Exception {
+        exec("runuser -u vrouter -- sh -c 'vrouter --config /etc/vrouter/vrouter.properties >/tmp/vrouter.log 2>&1 &"
+                + " echo $! >/tmp/vrouter.pid'");
+        exec("for i in $(seq 600); do grep -q 'vrouter started' /tmp/vrouter.log && exit 0;"
+                + " kill -0 $(cat /tmp/vrouter.pid) 2>/dev/null || break; sleep 0.1; done; cat /tmp/vrouter.log; exit 1");
+    }
+
+    /** Stops it with SIGTERM and waits until it is gone. */
+    private void stopServer() throws Exception {
+        exec("pid=$(cat /tmp/vrouter.pid); kill -TERM $pid; for i in $(seq 300); do kill -0 $pid 2>/dev/null || exit 0;"
+                + " sleep 0.1; done; exit 1");
+    }
+
+    /** An HTTP/1.1 request to the server in the container (a minbase image has no curl: bash's /dev/tcp). */
+    private String http(String requestLine, String json) throws Exception {
+        String body = json == null ? "" : json;
+        String request = requestLine + " HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\n" + AUTH + "\\r\\nAccept: application/json\\r\\n"
+                + "Connection: close\\r\\nContent-Type: application/json\\r\\nContent-Length: " + body.length() + "\\r\\n\\r\\n"
+                + body.replace("\"", "\\\"");
+        return exec("exec 3<>/dev/tcp/127.0.0.1/8080; printf \"" + request + "\" >&3; cat <&3");
+    }
+
+    private String exec(String script) throws Exception {
+        return run("docker", "exec", container, "bash", "-c", script);
+    }
+
+    private static String run(String... cmd) throws Exception {
+        ServerProcess.Result r = ServerProcess.run(new ArrayList<>(List.of(cmd)));
+        assertThat(r.exit()).as(String.join(" ", cmd) + "\n" + r).isZero();
+        return r.out();
+    }
+}
