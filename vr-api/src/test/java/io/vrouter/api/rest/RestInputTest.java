@@ -158,6 +158,31 @@ class RestInputTest {
     }
 
     @Test
+    void jsonInUtf16OrUtf32IsRefusedThoughNoCharsetIsDeclared() throws Exception {
+        for (String charset : List.of("UTF-16BE", "UTF-16LE", "UTF-16", "UTF-32BE", "UTF-32LE")) {
+            String name = "wide" + charset.replace("-", "");
+            byte[] body = ("{\"vmName\":\"" + name + "\"}").getBytes(java.nio.charset.Charset.forName(charset));
+            HttpResponse<String> r = rest.send(rest.request("/api/v1/routers", ADMIN).header("Content-Type", JSON)
+                    .header("Accept", JSON).POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+            assertThat(r.statusCode()).as(charset + ": " + r.body()).isEqualTo(415);
+            assertThat(r.body()).contains("UTF-8");
+            assertThat(server.service().findByName(name)).isEmpty();
+        }
+    }
+
+    @Test
+    void aQueryParameterWithoutANameOrAnEmptyWaitIsABadRequest() throws Exception {
+        JsonNode p = badRequest(rest.get("/api/v1/routers?=null", ADMIN, JSON), null);
+        assertThat(p.path("detail").asText()).contains("no name", "=null");
+        badRequest(post("/api/v1/routers?=null", "{\"vmName\":\"noname\"}"), null);
+        assertThat(server.service().findByName("noname")).isEmpty();
+        p = badRequest(post("/api/v1/routers?wait=", "{\"vmName\":\"emptywait\"}"), "wait");
+        assertThat(server.service().findByName("emptywait")).isEmpty();
+        badRequest(rest.send(rest.request("/api/v1/routers/1/start?wait=", ADMIN).header("Accept", JSON)
+                .POST(HttpRequest.BodyPublishers.noBody())), "wait");
+    }
+
+    @Test
     void anIndexOutOfRangeIsABadRequestWhateverItsLength() throws Exception {
         badRequest(rest.get("/api/v1/routers/2147483648", ADMIN, JSON), "vmIndex");
         badRequest(rest.get("/api/v1/routers/99999999999999999999999", ADMIN, JSON), "vmIndex");
