@@ -182,6 +182,19 @@ class RestInputTest {
                 .POST(HttpRequest.BodyPublishers.noBody())), "wait");
     }
 
+    /** Nesting without end (issue 23 item 8): a 400, not a StackOverflowError and a 500. */
+    @Test
+    void bodiesNestedTooDeepAreABadRequestNotAStackOverflow() throws Exception {
+        String xml = "<virtualRouter><vmName>deep" + "<a>".repeat(100_000) + "</a>".repeat(100_000) + "</vmName></virtualRouter>";
+        // JAXB refuses the first unknown element; the parser's own bound stands behind it.
+        badRequest(rest.post("/api/v1/routers", ADMIN, "application/xml", xml), null);
+        badRequest(rest.post("/api/v1/routers", ADMIN, "application/xml", "<a>".repeat(100_000) + "</a>".repeat(100_000)), null);
+        String json = "{\"vmName\":\"deep\",\"vmNetworkConfigTable\":" + "[".repeat(100_000) + "]".repeat(100_000) + "}";
+        badRequest(post("/api/v1/routers", json), null);
+        badRequest(patch("/api/v1/routers", "{\"create\":" + "[{\"a\":".repeat(50_000) + "1" + "}]".repeat(50_000) + "}"), null);
+        assertThat(server.service().findByName("deep")).isEmpty();
+    }
+
     @Test
     void anIndexOutOfRangeIsABadRequestWhateverItsLength() throws Exception {
         badRequest(rest.get("/api/v1/routers/2147483648", ADMIN, JSON), "vmIndex");
