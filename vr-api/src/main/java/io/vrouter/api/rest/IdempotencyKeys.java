@@ -51,23 +51,8 @@ final class IdempotencyKeys implements AutoCloseable {
     static final String HEADER = "Idempotency-Key";
     /** An sf-string's characters (RFC 8941 §3.3.3), of a sensible length. */
     private static final Pattern KEY = Pattern.compile("[\\x20-\\x7e&&[^\"\\\\]]{1,255}");
-    /** RFC 9110 §15.5.21; JAX-RS 3.1 has no constant for it. */
-    static final Response.StatusType UNPROCESSABLE = new Response.StatusType() {
-        @Override
-        public int getStatusCode() {
-            return 422;
-        }
-
-        @Override
-        public Response.Status.Family getFamily() {
-            return Response.Status.Family.CLIENT_ERROR;
-        }
-
-        @Override
-        public String getReasonPhrase() {
-            return "Unprocessable Content";
-        }
-    };
+    /** RFC 9110 §15.5.21. */
+    static final Response.StatusType UNPROCESSABLE = new ProblemException.Status(422, "Unprocessable Content");
 
     /** The first answer to a key: what it was asked with (a digest) and what it answered. */
     private record Answer(String user, String key, String fingerprint, Instant at, int status, String location,

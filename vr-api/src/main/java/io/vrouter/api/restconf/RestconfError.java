@@ -90,7 +90,7 @@ final class RestconfError extends RuntimeException {
         return switch (status) {
             case 401, 403 -> new RestconfError(status, "protocol", "access-denied", null, null, message);
             case 413 -> new RestconfError(status, "transport", "too-big", null, null, message);
-            case 404, 406, 415 -> new RestconfError(status, "protocol", "invalid-value", null, null, message);
+            case 404, 406, 415, 421 -> new RestconfError(status, "protocol", "invalid-value", null, null, message);
             case 405 -> new RestconfError(status, "protocol", "operation-not-supported", null, null, message);
             case 409, 429, 503 -> new RestconfError(status, "protocol", "resource-denied", null, null, message);
             case 400 -> new RestconfError(status, "protocol", "invalid-value", null, null, message);
