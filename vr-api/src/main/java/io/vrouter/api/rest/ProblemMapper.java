@@ -104,6 +104,8 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
             case FAILED -> Response.Status.BAD_GATEWAY;
             // If-Match named a version the VR is no longer at.
             case CHANGED -> Response.Status.PRECONDITION_FAILED;
+            // The data directory refuses writes: the server's state, not the request's fault; try again later.
+            case UNAVAILABLE -> Response.Status.SERVICE_UNAVAILABLE;
         };
     }
 

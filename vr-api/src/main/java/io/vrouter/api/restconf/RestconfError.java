@@ -82,6 +82,7 @@ final class RestconfError extends RuntimeException {
             case FIXED, NOT_SUPPORTED -> new RestconfError(501, "application", "operation-not-supported", null, path, m);
             // If-Match or If-Unmodified-Since named a version the VR (or the datastore) is no longer at.
             case CHANGED -> new RestconfError(412, "protocol", "operation-failed", null, path, m);
+            case UNAVAILABLE -> new RestconfError(503, "application", "resource-denied", null, path, m);
         };
     }
 
