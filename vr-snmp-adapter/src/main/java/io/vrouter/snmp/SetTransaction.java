@@ -507,6 +507,7 @@ final class SetTransaction {
                     ? PDU.wrongValue : PDU.inconsistentValue;
             case NOT_FOUND -> PDU.inconsistentName;
             case FAILED -> PDU.commitFailed;
+            case UNAVAILABLE -> PDU.resourceUnavailable;
             default -> PDU.inconsistentValue;
         };
         return new SetError(status, at != null ? at : op.first(), e.getMessage());

@@ -56,7 +56,11 @@ public final class Schemas {
             imported("ietf-netconf-acm", "2018-02-14", "urn:ietf:params:xml:ns:yang:ietf-netconf-acm"),
             imported("ietf-origin", "2018-02-14", "urn:ietf:params:xml:ns:yang:ietf-origin"));
 
-    /** RESTCONF's modules (RFC 8040 section 8 lists what a server implements). */
+    /**
+     * RESTCONF's modules (RFC 8040 section 8 lists what a server implements), and every module they
+     * import, so that a client can load the whole set from the server alone (ietf-netconf-with-defaults
+     * imports ietf-netconf, which imports ietf-netconf-acm).
+     */
     public static final List<Module> RESTCONF_MODULES = List.of(
             implemented(Ns.VMM_MODULE, Ns.VMM_REVISION, Ns.VMM),
             implemented("ietf-restconf", "2017-01-26", Ns.RESTCONF),
@@ -65,6 +69,8 @@ public final class Schemas {
             implemented("ietf-yang-library", "2019-01-04", Ns.YANG_LIBRARY),
             implemented("ietf-datastores", "2018-02-14", Ns.DATASTORES),
             imported("ietf-netconf-with-defaults", "2011-06-01", Ns.WITH_DEFAULTS),
+            imported("ietf-netconf", "2011-06-01", Ns.BASE),
+            imported("ietf-netconf-acm", "2018-02-14", "urn:ietf:params:xml:ns:yang:ietf-netconf-acm"),
             imported("ietf-yang-smiv2", "2012-06-22", "urn:ietf:params:xml:ns:yang:ietf-yang-smiv2"),
             imported("ietf-yang-types", "2013-07-15", "urn:ietf:params:xml:ns:yang:ietf-yang-types"),
             imported("ietf-inet-types", "2013-07-15", "urn:ietf:params:xml:ns:yang:ietf-inet-types"));
@@ -157,6 +163,26 @@ public final class Schemas {
         }
         lib.add("content-id", contentId);
         return lib;
+    }
+
+    /**
+     * {@code /modules-state} (RFC 7895, deprecated by RFC 8525 but still in ietf-yang-library@2019-01-04,
+     * where its module-set-id is mandatory): the same modules, for clients of the older library, and
+     * so that a validator given the library module finds a complete state tree.
+     */
+    public static DataNode modulesState(List<Module> modules, String contentId,
+                                        java.util.function.Function<Module, String> location) {
+        String y = Ns.YANG_LIBRARY;
+        DataNode.Inner state = DataNode.inner(y, "modules-state").add("module-set-id", contentId);
+        for (Module m : modules) {
+            DataNode.Inner mod = DataNode.inner(y, "module", "name", "revision").add("name", m.name()).add("revision", m.revision());
+            if (location.apply(m) != null) mod.add("schema", location.apply(m));
+            mod.add("namespace", m.namespace());
+            for (String f : m.features()) mod.addLeafList("feature", f);
+            mod.add("conformance-type", m.implemented() ? "implement" : "import");
+            state.add(mod);
+        }
+        return state;
     }
 
     /** The module's YANG text. */

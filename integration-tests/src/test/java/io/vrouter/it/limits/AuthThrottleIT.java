@@ -100,7 +100,7 @@ class AuthThrottleIT {
     private static String restStatus(ServerProcess server, String source, String user, String password) throws Exception {
         try (Socket s = Sockets.connectFrom(source, server.restPort)) {
             String auth = Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
-            s.getOutputStream().write(("GET /api/v1/hypervisor HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+            s.getOutputStream().write(("GET /api/v1/hypervisor HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
                     + "Authorization: Basic " + auth + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             s.setSoTimeout(10_000);
             InputStream in = s.getInputStream();

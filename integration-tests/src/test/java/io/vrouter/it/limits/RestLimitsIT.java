@@ -102,7 +102,7 @@ class RestLimitsIT {
         List<String> answers = new ArrayList<>();
         for (int k = 0; k < 64; k++) {
             Socket s = connect("127.0.0." + (2 + k % 4));
-            s.getOutputStream().write(("GET /api/v1/events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n"
+            s.getOutputStream().write(("GET /api/v1/events HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n"
                     + "Authorization: Basic " + viewer + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             s.setSoTimeout(5_000);
             answers.add(statusLine(s.getInputStream()));
@@ -125,7 +125,7 @@ class RestLimitsIT {
         for (CompletableFuture<HttpResponse<String>> f : parallel) assertThat(f.get().statusCode()).isEqualTo(200);
         // Another address still subscribes: 9 of 10 places.
         Socket mine = connect("127.0.0.1");
-        mine.getOutputStream().write(("GET /api/v1/events HTTP/1.1\r\nHost: x\r\nAuthorization: Basic " + viewer
+        mine.getOutputStream().write(("GET /api/v1/events HTTP/1.1\r\nHost: localhost\r\nAuthorization: Basic " + viewer
                 + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
         mine.setSoTimeout(5_000);
         assertThat(statusLine(mine.getInputStream())).contains(" 200 ");

@@ -7,10 +7,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vrouter.it.ServerProcess;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -106,6 +109,12 @@ class TomcatWarIT {
                     .header("Authorization", AUTH).header("Content-Type", "application/json").header("Origin", "http://evil.example")
                     .POST(HttpRequest.BodyPublishers.ofString("{\"vmName\":\"forged\"}")).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(forged.statusCode()).isEqualTo(403);
+            // And a DNS-rebound page's request, addressed to a name this server does not answer to (issue 23 item 11).
+            try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), tomcat.getConnector().getLocalPort())) {
+                socket.getOutputStream().write(("GET /vrouter/api/v1/routers HTTP/1.1\r\nHost: evil.example\r\nAuthorization: "
+                        + AUTH + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                assertThat(new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8)).startsWith("HTTP/1.1 421");
+            }
 
             // The SNMP agent runs beside REST in the same web application.
             ServerProcess.Result walk = ServerProcess.run(List.of("snmpget", "-v2c", "-c", "public", "-On",

@@ -5,15 +5,17 @@ import jakarta.xml.bind.annotation.XmlAccessorType;
 import jakarta.xml.bind.annotation.XmlRootElement;
 import jakarta.xml.bind.annotation.XmlType;
 
-/** The answer of /health: UP once the service has reconciled with the hypervisor. */
+/** The answer of /health: UP once the service has reconciled with the hypervisor, while it can follow it and record changes. */
 @XmlRootElement(name = "health")
-@XmlType(name = "health", propOrder = {"status", "driver", "driverProblem", "routers", "unresolvedVms"})
+@XmlType(name = "health", propOrder = {"status", "driver", "driverProblem", "storageProblem", "routers", "unresolvedVms"})
 @XmlAccessorType(XmlAccessType.FIELD)
 public class Health {
     public String status;
     public String driver;
     /** What keeps the driver from knowing the host's state, when something does. */
     public String driverProblem;
+    /** What keeps the server from recording changes (its data directory refuses writes), when something does. */
+    public String storageProblem;
     public int routers;
     /** VMs on the host that carry our marker but have no configuration. */
     public int unresolvedVms;

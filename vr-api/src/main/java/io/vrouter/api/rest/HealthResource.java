@@ -10,7 +10,8 @@ import jakarta.ws.rs.core.Response;
 
 /**
  * Liveness and readiness, without authentication. The server listens only once it has reconciled
- * with the hypervisor; afterwards it is not ready (503) while the driver cannot follow the host.
+ * with the hypervisor; afterwards it is not ready (503) while the driver cannot follow the host, or
+ * while its data directory refuses writes (so every change would be refused).
  */
 @Path("health")
 @Produces({MediaType.APPLICATION_JSON, MediaType.APPLICATION_XML})
@@ -21,15 +22,16 @@ public class HealthResource {
     @GET
     public Response health() {
         Health h = health(true);
-        return Response.status(h.driverProblem == null ? Response.Status.OK : Response.Status.SERVICE_UNAVAILABLE)
+        return Response.status(h.status.equals("UP") ? Response.Status.OK : Response.Status.SERVICE_UNAVAILABLE)
                 .entity(h).build();
     }
 
-    private Health health(boolean withDriver) {
+    private Health health(boolean ready) {
         Health h = new Health();
         h.driver = service.driverName();
-        h.driverProblem = withDriver ? service.driverProblem().orElse(null) : null;
-        h.status = h.driverProblem == null ? "UP" : "DOWN";
+        h.driverProblem = ready ? service.driverProblem().orElse(null) : null;
+        h.storageProblem = ready ? service.storageProblem().orElse(null) : null;
+        h.status = h.driverProblem == null && h.storageProblem == null ? "UP" : "DOWN";
         h.routers = service.indices().size();
         h.unresolvedVms = service.unresolved().size();
         return h;

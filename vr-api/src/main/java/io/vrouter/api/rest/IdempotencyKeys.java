@@ -7,6 +7,7 @@ import io.vrouter.core.model.ModelJson;
 import io.vrouter.core.persistence.FileFormat;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VirtualRouterList;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import java.io.BufferedReader;
 import java.io.FileOutputStream;
@@ -55,27 +56,12 @@ final class IdempotencyKeys implements AutoCloseable {
     static final String HEADER = "Idempotency-Key";
     /** An sf-string's characters (RFC 8941 §3.3.3), of a sensible length. */
     private static final Pattern KEY = Pattern.compile("[\\x20-\\x7e&&[^\"\\\\]]{1,255}");
-    /** RFC 9110 §15.5.21; JAX-RS 3.1 has no constant for it. */
-    static final Response.StatusType UNPROCESSABLE = new Response.StatusType() {
-        @Override
-        public int getStatusCode() {
-            return 422;
-        }
-
-        @Override
-        public Response.Status.Family getFamily() {
-            return Response.Status.Family.CLIENT_ERROR;
-        }
-
-        @Override
-        public String getReasonPhrase() {
-            return "Unprocessable Content";
-        }
-    };
+    /** RFC 9110 §15.5.21. */
+    static final Response.StatusType UNPROCESSABLE = new ProblemException.Status(422, "Unprocessable Content");
 
     /** The first answer to a key: what it was asked with (a digest) and what it answered. */
     private record Answer(String user, String key, String fingerprint, Instant at, int status, String location,
-                          String preferenceApplied, String type, JsonNode body) {
+                          String preferenceApplied, String etag, String lastModified, String type, JsonNode body) {
     }
 
     private final Path file;
@@ -142,7 +128,8 @@ final class IdempotencyKeys implements AutoCloseable {
             if (r.getStatusInfo().getFamily() == Response.Status.Family.SUCCESSFUL) {
                 keep(new Answer(user, key, fingerprint, clock.instant(), r.getStatus(),
                         r.getLocation() == null ? null : r.getLocation().toString(),
-                        r.getHeaderString("Preference-Applied"), type(r.getEntity()), json.valueToTree(r.getEntity())));
+                        r.getHeaderString("Preference-Applied"), r.getHeaderString(HttpHeaders.ETAG),
+                        r.getHeaderString(HttpHeaders.LAST_MODIFIED), type(r.getEntity()), json.valueToTree(r.getEntity())));
             }
             return r;
         } finally {
@@ -163,6 +150,9 @@ final class IdempotencyKeys implements AutoCloseable {
         Response.ResponseBuilder r = Response.status(a.status).entity(entity).header("Idempotent-Replayed", "true");
         if (a.location != null) r.header("Location", a.location);
         if (a.preferenceApplied != null) r.header("Preference-Applied", a.preferenceApplied);
+        // The replayed representation's validators, as first sent (a key kept before they were kept has none).
+        if (a.etag != null) r.header(HttpHeaders.ETAG, a.etag);
+        if (a.lastModified != null) r.header(HttpHeaders.LAST_MODIFIED, a.lastModified);
         return r.build();
     }
 
@@ -213,7 +203,7 @@ final class IdempotencyKeys implements AutoCloseable {
         ObjectNode n = json.createObjectNode();
         n.put(FileFormat.FIELD, FORMAT).put("user", a.user).put("key", a.key).put("fingerprint", a.fingerprint).put("at", a.at.toString())
                 .put("status", a.status).put("location", a.location).put("preferenceApplied", a.preferenceApplied)
-                .put("type", a.type).set("body", a.body);
+                .put("etag", a.etag).put("lastModified", a.lastModified).put("type", a.type).set("body", a.body);
         return (json.writeValueAsString(n) + "\n").getBytes(StandardCharsets.UTF_8);
     }
 
@@ -224,7 +214,8 @@ final class IdempotencyKeys implements AutoCloseable {
             try {
                 Answer a = new Answer(n.get("user").asText(), n.get("key").asText(), n.get("fingerprint").asText(),
                         Instant.parse(n.get("at").asText()), n.get("status").asInt(), text(n, "location"),
-                        text(n, "preferenceApplied"), n.get("type").asText(), n.get("body"));
+                        text(n, "preferenceApplied"), text(n, "etag"), text(n, "lastModified"),
+                        n.get("type").asText(), n.get("body"));
                 answers.remove(a.user + "\n" + a.key);
                 answers.put(a.user + "\n" + a.key, a);
             } catch (RuntimeException torn) {

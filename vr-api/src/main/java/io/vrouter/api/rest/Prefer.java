@@ -29,7 +29,7 @@ record Prefer(Duration waitFor, boolean waitFromHeader, boolean minimal) {
     static Prefer of(String waitQuery, String preferHeader) {
         String header = preferHeader == null ? "" : preferHeader.toLowerCase(Locale.ROOT);
         boolean minimal = MINIMAL.matcher(header).find();
-        if (waitQuery != null && !waitQuery.isBlank()) {
+        if (waitQuery != null) {
             Matcher m = QUERY.matcher(waitQuery.trim().toLowerCase(Locale.ROOT));
             if (!m.matches()) {
                 throw new ValidationException("wait", "must be a duration like 30s, 500ms or 2m, not '" + waitQuery + "'");

@@ -18,6 +18,24 @@ final class ProblemException extends RuntimeException {
         this.challenge = challenge;
     }
 
+    /** A status JAX-RS 3.1 has no constant for (422, 421). */
+    record Status(int code, String reason) implements Response.StatusType {
+        @Override
+        public int getStatusCode() {
+            return code;
+        }
+
+        @Override
+        public Response.Status.Family getFamily() {
+            return Response.Status.Family.familyOf(code);
+        }
+
+        @Override
+        public String getReasonPhrase() {
+            return reason;
+        }
+    }
+
     ProblemException retryAfter(int seconds) {
         this.retryAfter = seconds;
         return this;

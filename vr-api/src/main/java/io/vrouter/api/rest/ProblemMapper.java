@@ -65,6 +65,7 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
             return new Problem(Response.Status.BAD_REQUEST, "parameter '" + pe.getParameterName() + "' has a value of the"
                     + " wrong type", pe.getParameterName());
         }
+        if (Nesting.exceeded(failure)) return new Problem(Response.Status.BAD_REQUEST, Nesting.DETAIL, null);
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof JsonProcessingException jpe) return jsonProblem(jpe);
             if (t instanceof SafeXmlReader.BadXml bad) return new Problem(Response.Status.BAD_REQUEST, bad.getMessage(), bad.field);
@@ -103,6 +104,8 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
             case FAILED -> Response.Status.BAD_GATEWAY;
             // If-Match named a version the VR is no longer at.
             case CHANGED -> Response.Status.PRECONDITION_FAILED;
+            // The data directory refuses writes: the server's state, not the request's fault; try again later.
+            case UNAVAILABLE -> Response.Status.SERVICE_UNAVAILABLE;
         };
     }
 

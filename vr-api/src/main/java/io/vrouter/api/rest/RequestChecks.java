@@ -9,6 +9,8 @@ import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.io.BufferedInputStream;
+import java.io.IOException;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.Set;
@@ -19,9 +21,9 @@ import java.util.regex.Pattern;
 
 /**
  * What is wrong with a request before any resource reads it, said as a clear 400 (or 415) rather
- * than guessed at: a JSON body in a charset other than UTF-8, an index in the path outside its
- * range, a query parameter the operation does not take. Kept apart from the resources, so that what
- * they do with a request can change without these checks moving.
+ * than guessed at: a JSON body in a charset other than UTF-8, a query parameter without a name, an
+ * index in the path outside its range, a query parameter the operation does not take. Kept apart
+ * from the resources, so that what they do with a request can change without these checks moving.
  */
 final class RequestChecks {
     private RequestChecks() {
@@ -43,11 +45,48 @@ final class RequestChecks {
                     throw new ProblemException(Response.Status.UNSUPPORTED_MEDIA_TYPE, "JSON is read as UTF-8 only "
                             + "(RFC 8259): send charset=utf-8, or no charset, not " + charset, null, null);
                 }
+                refuseWideUnicode(request);
+            }
+            String query = request.getUriInfo().getRequestUri().getRawQuery();
+            for (String parameter : query == null ? new String[0] : query.split("&")) {
+                // Jersey drops a parameter without a name; the client meant something by it.
+                if (parameter.startsWith("=")) {
+                    throw new ProblemException(Response.Status.BAD_REQUEST, "a query parameter has no name: '"
+                            + (parameter.length() > 40 ? parameter.substring(0, 40) + "..." : parameter) + "'", null, null);
+                }
             }
             Matcher m = INDICES.matcher(request.getUriInfo().getPath());
             if (m.matches()) {
                 inRange("vmIndex", m.group(1), Integer.MAX_VALUE);
                 if (m.group(2) != null) inRange("vmNetworkConfigIndex", m.group(2), 65535);
+            }
+        }
+
+        /**
+         * Jackson would detect UTF-16 and UTF-32 by themselves and read them; JSON is UTF-8 (RFC 8259
+         * section 8.1), so such a body is refused like a declared charset. Their mark: a byte order
+         * mark, or a zero byte among the first four (JSON text starts with an ASCII character, which
+         * UTF-8 never encodes with a zero byte outside a string).
+         */
+        private static void refuseWideUnicode(ContainerRequestContext request) {
+            BufferedInputStream body = new BufferedInputStream(request.getEntityStream(), 8192);
+            byte[] start = new byte[4];
+            int n;
+            try {
+                body.mark(start.length);
+                n = body.readNBytes(start, 0, start.length);
+                body.reset();
+            } catch (IOException e) {
+                throw new ProblemException(Response.Status.BAD_REQUEST, "the body could not be read", null, null);
+            }
+            request.setEntityStream(body);
+            boolean bom = n >= 2 && ((start[0] == (byte) 0xFE && start[1] == (byte) 0xFF)
+                    || (start[0] == (byte) 0xFF && start[1] == (byte) 0xFE));
+            boolean zero = false;
+            for (int i = 0; i < n; i++) zero |= start[i] == 0;
+            if (bom || zero) {
+                throw new ProblemException(Response.Status.UNSUPPORTED_MEDIA_TYPE, "JSON is read as UTF-8 only "
+                        + "(RFC 8259): this body is in UTF-16 or UTF-32", null, null);
             }
         }
 

@@ -38,6 +38,7 @@ public final class RestApplication {
         rc.register(RequestChecks.Head.class);
         rc.register(RequestChecks.Query.class);
         rc.register(new AllowHead());
+        rc.register(new HostFilter(context.settings()));
         rc.register(new CsrfFilter());
         rc.register(new BasicAuthFilter(context.credentials()));
         rc.register(new BodyLimitFilter(context.settings().getInt("rest.max-body-bytes", (int) DEFAULT_MAX_BODY)));

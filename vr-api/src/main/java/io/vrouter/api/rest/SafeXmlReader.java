@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.ParserConfigurationException;
+import javax.xml.parsers.SAXParser;
 import javax.xml.parsers.SAXParserFactory;
 import javax.xml.transform.sax.SAXSource;
 import org.xml.sax.Attributes;
@@ -155,7 +156,9 @@ final class SafeXmlReader implements MessageBodyReader<Object> {
     public Object readFrom(Class<Object> type, Type genericType, Annotation[] annotations, MediaType mediaType,
                            MultivaluedMap<String, String> httpHeaders, InputStream body) throws IOException {
         try {
-            XMLReader reader = new ColumnValues(PARSERS.newSAXParser().getXMLReader());
+            SAXParser parser = PARSERS.newSAXParser();
+            parser.setProperty(Nesting.XML_DEPTH_PROPERTY, String.valueOf(Nesting.MAX));
+            XMLReader reader = new ColumnValues(parser.getXMLReader());
             Unmarshaller u = contexts.computeIfAbsent(type, SafeXmlReader::context).createUnmarshaller();
             u.setEventHandler(event -> false);
             return u.unmarshal(new SAXSource(reader, new InputSource(body)), type).getValue();
@@ -164,6 +167,7 @@ final class SafeXmlReader implements MessageBodyReader<Object> {
                 if (t instanceof IOException io) throw io;
                 if (t instanceof BadValue bad) throw new BadXml(bad.getMessage(), bad.field, e);
             }
+            if (Nesting.exceeded(e.getLinkedException())) throw new BadXml(Nesting.DETAIL, null, e);
             Throwable cause = e.getLinkedException() != null ? e.getLinkedException() : e;
             String message = cause.getMessage() != null ? cause.getMessage() : String.valueOf(cause);
             throw new BadXml("malformed XML: " + message.replaceAll("\\s+", " "), null, e);

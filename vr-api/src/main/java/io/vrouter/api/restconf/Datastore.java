@@ -42,7 +42,7 @@ final class Datastore {
     /** The whole datastore as {@code content} and {@code with-defaults} show it; {@code base} is the RESTCONF root URL. */
     static DataNode root(VirtualRouterService service, Content content, WithDefaults wd, String base) {
         return DataNode.lazy(Ns.RESTCONF, "data", () -> {
-            List<DataNode> top = new ArrayList<>(3);
+            List<DataNode> top = new ArrayList<>(4);
             DataNode vmm = switch (content) {
                 case CONFIG -> ModelTree.config(ModelTree.running(service));
                 case NONCONFIG -> ModelTree.state(service);
@@ -51,6 +51,7 @@ final class Datastore {
             top.add(wd.apply(vmm));
             if (content != Content.CONFIG) {
                 top.add(library(base));
+                top.add(Schemas.modulesState(Schemas.RESTCONF_MODULES, Schemas.RESTCONF_CONTENT_ID, m -> location(base, m)));
                 top.add(state(service, base));
             }
             return top.iterator();
@@ -60,7 +61,12 @@ final class Datastore {
     /** {@code ietf-yang-library:yang-library} of RESTCONF's modules, each with the URL of its text. */
     static DataNode library(String base) {
         return Schemas.library(Schemas.RESTCONF_MODULES, Schemas.RESTCONF_CONTENT_ID, List.of("running", "operational"),
-                m -> base + "/modules/" + m.name() + "/" + m.revision());
+                m -> location(base, m));
+    }
+
+    /** Where RESTCONF serves a module's text. */
+    static String location(String base, Schemas.Module m) {
+        return base + "/modules/" + m.name() + "/" + m.revision();
     }
 
     /** {@code ietf-restconf-monitoring:restconf-state}: the capabilities and the one stream. */

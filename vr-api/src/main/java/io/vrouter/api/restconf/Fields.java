@@ -1,5 +1,6 @@
 package io.vrouter.api.restconf;
 
+import io.vrouter.api.rest.Nesting;
 import io.vrouter.yang.DataNode;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -23,13 +24,14 @@ final class Fields {
         if (expr == null || expr.isBlank()) throw RestconfError.invalidValue("fields must name at least one node");
         Fields root = new Fields();
         int[] at = {0};
-        root.expr(expr, at);
+        root.expr(expr, at, 1);
         if (at[0] != expr.length()) throw bad(expr);
         return root;
     }
 
-    /** fields-expr = path "(" fields-expr ")" / path ";" fields-expr / path */
-    private void expr(String s, int[] at) {
+    /** fields-expr = path "(" fields-expr ")" / path ";" fields-expr / path; read by recursion, so bounded. */
+    private void expr(String s, int[] at, int nesting) {
+        if (nesting > Nesting.MAX) throw RestconfError.invalidValue("fields nests deeper than " + Nesting.MAX + " levels");
         while (true) {
             Fields node = this;
             do {
@@ -42,7 +44,7 @@ final class Fields {
             } while (at[0] < s.length() && s.charAt(at[0]) == '/' && ++at[0] > 0);
             if (at[0] < s.length() && s.charAt(at[0]) == '(') {
                 at[0]++;
-                node.expr(s, at);
+                node.expr(s, at, nesting + 1);
                 if (at[0] >= s.length() || s.charAt(at[0]) != ')') throw bad(s);
                 at[0]++;
             } else {

@@ -1,10 +1,14 @@
 package io.vrouter.api.restconf;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vrouter.api.rest.Nesting;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -26,7 +30,9 @@ import org.xml.sax.SAXException;
  * or an inner node with children. Both encodings come to the same tree, which the edits read.
  */
 record InNode(String ns, String name, String value, List<InNode> children) {
-    private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    /** RESTCONF's JSON reader: duplicate members refused, nesting bounded. */
+    static final ObjectMapper JSON = JsonMapper.builder(JsonFactory.builder().streamReadConstraints(Nesting.json()).build())
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION).build();
     private static final DocumentBuilderFactory XML = xmlFactory();
 
     boolean isLeaf() {
@@ -53,10 +59,8 @@ record InNode(String ns, String name, String value, List<InNode> children) {
         JsonNode doc;
         try {
             doc = JSON.readTree(body);
-        } catch (JsonProcessingException e) {
-            throw RestconfError.malformed("malformed JSON: " + e.getOriginalMessage().replaceAll("\\s+", " "));
         } catch (IOException e) {
-            throw RestconfError.malformed("the body could not be read");
+            throw malformedJson(e);
         }
         if (!(doc instanceof ObjectNode obj) || obj.size() != 1) {
             throw RestconfError.malformed("the body must be a JSON object with one member, the resource"
@@ -65,6 +69,25 @@ record InNode(String ns, String name, String value, List<InNode> children) {
         List<InNode> out = new ArrayList<>();
         members(obj, null, out);
         return out;
+    }
+
+    /**
+     * A JSON body that cannot be read, said in RESTCONF's terms: where, and what kind of fault,
+     * without the parser's own words (which name its classes and settings).
+     */
+    static RestconfError malformedJson(IOException e) {
+        if (Nesting.exceeded(e)) return RestconfError.malformed(Nesting.DETAIL);
+        if (e instanceof JsonProcessingException jpe) {
+            JsonLocation at = jpe.getLocation();
+            return RestconfError.malformed(jpe.getMessage() != null && jpe.getMessage().contains("Duplicate field")
+                    ? "malformed JSON" + where(at) + ": a member appears twice in one object"
+                    : "malformed JSON" + where(at) + ": not valid JSON from there");
+        }
+        return RestconfError.malformed("the body could not be read");
+    }
+
+    private static String where(JsonLocation at) {
+        return at == null || at.getLineNr() < 1 ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
     }
 
     /** Reads an object's members (several nodes for an array of list entries or leaf-list values). */
@@ -111,6 +134,7 @@ record InNode(String ns, String name, String value, List<InNode> children) {
             f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
             f.setXIncludeAware(false);
             f.setExpandEntityReferences(false);
+            f.setAttribute(Nesting.XML_DEPTH_PROPERTY, String.valueOf(Nesting.MAX));
             return f;
         } catch (ParserConfigurationException e) {
             throw new IllegalStateException("the XML parser cannot be made safe", e);
@@ -125,6 +149,7 @@ record InNode(String ns, String name, String value, List<InNode> children) {
             Document d = b.parse(new ByteArrayInputStream(body));
             return d.getDocumentElement();
         } catch (SAXException e) {
+            if (Nesting.exceeded(e)) throw RestconfError.malformed(Nesting.DETAIL);
             throw RestconfError.malformed("malformed XML: " + String.valueOf(e.getMessage()).replaceAll("\\s+", " "));
         } catch (IOException | ParserConfigurationException e) {
             throw RestconfError.malformed("the body could not be read");

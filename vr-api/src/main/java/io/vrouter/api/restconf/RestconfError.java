@@ -82,6 +82,7 @@ final class RestconfError extends RuntimeException {
             case FIXED, NOT_SUPPORTED -> new RestconfError(501, "application", "operation-not-supported", null, path, m);
             // If-Match or If-Unmodified-Since named a version the VR (or the datastore) is no longer at.
             case CHANGED -> new RestconfError(412, "protocol", "operation-failed", null, path, m);
+            case UNAVAILABLE -> new RestconfError(503, "application", "resource-denied", null, path, m);
         };
     }
 
@@ -90,7 +91,7 @@ final class RestconfError extends RuntimeException {
         return switch (status) {
             case 401, 403 -> new RestconfError(status, "protocol", "access-denied", null, null, message);
             case 413 -> new RestconfError(status, "transport", "too-big", null, null, message);
-            case 404, 406, 415 -> new RestconfError(status, "protocol", "invalid-value", null, null, message);
+            case 404, 406, 415, 421 -> new RestconfError(status, "protocol", "invalid-value", null, null, message);
             case 405 -> new RestconfError(status, "protocol", "operation-not-supported", null, null, message);
             case 409, 429, 503 -> new RestconfError(status, "protocol", "resource-denied", null, null, message);
             case 400 -> new RestconfError(status, "protocol", "invalid-value", null, null, message);

@@ -2,7 +2,6 @@ package io.vrouter.api.restconf;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vrouter.yang.JsonOut;
 import io.vrouter.yang.Ns;
@@ -42,9 +41,9 @@ final class YangPatch {
     private static YangPatch json(byte[] body) {
         JsonNode doc;
         try {
-            doc = new ObjectMapper().readTree(body);
+            doc = InNode.JSON.readTree(body);
         } catch (IOException e) {
-            throw RestconfError.malformed("malformed JSON in the YANG Patch");
+            throw InNode.malformedJson(e);
         }
         JsonNode patch = doc == null ? null : doc.get("ietf-yang-patch:yang-patch");
         if (patch == null || !patch.isObject()) {

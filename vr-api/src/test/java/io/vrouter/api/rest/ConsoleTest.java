@@ -8,9 +8,13 @@ import io.vrouter.api.server.TestServers;
 import io.vrouter.api.server.VrouterServer;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.Socket;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
@@ -196,6 +200,60 @@ class ConsoleTest {
                 .header("Sec-Fetch-Site", "cross-site").DELETE());
         assertThat(delete.statusCode()).isEqualTo(403);
         assertThat(operState(i)).isEqualTo("running");
+    }
+
+    /** A request with a Host header of the test's choosing (the JDK's client sets Host itself): status and body. */
+    private String[] withHost(String method, String path, String hostHeader, String... headers) throws Exception {
+        return withHost(TestServers.restPort(server), method, path, hostHeader, headers);
+    }
+
+    private static String[] withHost(int port, String method, String path, String hostHeader, String... headers)
+            throws Exception {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            socket.setSoTimeout(30_000);
+            StringBuilder request = new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: " + hostHeader
+                    + "\r\nAuthorization: " + ADMIN + "\r\nContent-Length: 0\r\nConnection: close\r\n");
+            for (int i = 0; i < headers.length; i += 2) request.append(headers[i]).append(": ").append(headers[i + 1]).append("\r\n");
+            socket.getOutputStream().write((request + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            return new String[] {answer.substring(9, 12), answer.substring(answer.indexOf("\r\n\r\n") + 4)};
+        }
+    }
+
+    /** DNS rebinding (issue 23 item 11): evil.example resolved to 127.0.0.1 is not a name this server answers to. */
+    @Test
+    void aRequestToANameTheServerDoesNotAnswerToIsMisdirected() throws Exception {
+        int i = createRunning("rebinding-target");
+        int port = TestServers.restPort(server);
+        String[] write = withHost("POST", "/api/v1/routers/" + i + "/stop", "evil.example:" + port,
+                "Origin", "http://evil.example:" + port, "X-Requested-By", "x");
+        assertThat(write[0]).as(write[1]).isEqualTo("421");
+        assertThat(write[1]).contains("\"status\":421", "evil.example", "rest.host-names").doesNotContain("Exception");
+        assertThat(operState(i)).isEqualTo("running");
+        // Reads are refused too: the page would read them as its own origin's.
+        assertThat(withHost("GET", "/api/v1/routers", "evil.example:" + port)[0]).isEqualTo("421");
+        assertThat(withHost("GET", "/restconf/data", "EVIL.example.")[0]).isEqualTo("421");
+        // Loopback names and any address are the server's own; the console's write by them is accepted.
+        for (String own : List.of("localhost", "LOCALHOST.", "vrouter.localhost", "127.0.0.1", "[::1]", "192.0.2.7")) {
+            assertThat(withHost("GET", "/api/v1/routers/" + i, own + ":" + port)[0]).as(own).isEqualTo("200");
+        }
+        String[] console = withHost("POST", "/api/v1/routers/" + i + "/stop", "localhost:" + port,
+                "Origin", "http://localhost:" + port, "X-Requested-By", "vrouter-console");
+        assertThat(console[0]).as(console[1]).isEqualTo("202");
+    }
+
+    @Test
+    void theNamesAnsweredToAreASetting() throws Exception {
+        VrouterServer named = TestServers.start("vrouter-host-names", Map.of("rest.host-names", "vrouter.example.net, Other.example"));
+        try {
+            int port = TestServers.restPort(named);
+            for (String name : List.of("vrouter.example.net", "other.example", "localhost", "127.0.0.1")) {
+                assertThat(withHost(port, "GET", "/health/live", name)[0]).as(name).isEqualTo("200");
+            }
+            assertThat(withHost(port, "GET", "/health/live", "evil.example")[0]).isEqualTo("421");
+        } finally {
+            named.close();
+        }
     }
 
     @Test

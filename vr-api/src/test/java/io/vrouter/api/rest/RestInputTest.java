@@ -158,6 +158,44 @@ class RestInputTest {
     }
 
     @Test
+    void jsonInUtf16OrUtf32IsRefusedThoughNoCharsetIsDeclared() throws Exception {
+        for (String charset : List.of("UTF-16BE", "UTF-16LE", "UTF-16", "UTF-32BE", "UTF-32LE")) {
+            String name = "wide" + charset.replace("-", "");
+            byte[] body = ("{\"vmName\":\"" + name + "\"}").getBytes(java.nio.charset.Charset.forName(charset));
+            HttpResponse<String> r = rest.send(rest.request("/api/v1/routers", ADMIN).header("Content-Type", JSON)
+                    .header("Accept", JSON).POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+            assertThat(r.statusCode()).as(charset + ": " + r.body()).isEqualTo(415);
+            assertThat(r.body()).contains("UTF-8");
+            assertThat(server.service().findByName(name)).isEmpty();
+        }
+    }
+
+    @Test
+    void aQueryParameterWithoutANameOrAnEmptyWaitIsABadRequest() throws Exception {
+        JsonNode p = badRequest(rest.get("/api/v1/routers?=null", ADMIN, JSON), null);
+        assertThat(p.path("detail").asText()).contains("no name", "=null");
+        badRequest(post("/api/v1/routers?=null", "{\"vmName\":\"noname\"}"), null);
+        assertThat(server.service().findByName("noname")).isEmpty();
+        p = badRequest(post("/api/v1/routers?wait=", "{\"vmName\":\"emptywait\"}"), "wait");
+        assertThat(server.service().findByName("emptywait")).isEmpty();
+        badRequest(rest.send(rest.request("/api/v1/routers/1/start?wait=", ADMIN).header("Accept", JSON)
+                .POST(HttpRequest.BodyPublishers.noBody())), "wait");
+    }
+
+    /** Nesting without end (issue 23 item 8): a 400, not a StackOverflowError and a 500. */
+    @Test
+    void bodiesNestedTooDeepAreABadRequestNotAStackOverflow() throws Exception {
+        String xml = "<virtualRouter><vmName>deep" + "<a>".repeat(100_000) + "</a>".repeat(100_000) + "</vmName></virtualRouter>";
+        // JAXB refuses the first unknown element; the parser's own bound stands behind it.
+        badRequest(rest.post("/api/v1/routers", ADMIN, "application/xml", xml), null);
+        badRequest(rest.post("/api/v1/routers", ADMIN, "application/xml", "<a>".repeat(100_000) + "</a>".repeat(100_000)), null);
+        String json = "{\"vmName\":\"deep\",\"vmNetworkConfigTable\":" + "[".repeat(100_000) + "]".repeat(100_000) + "}";
+        badRequest(post("/api/v1/routers", json), null);
+        badRequest(patch("/api/v1/routers", "{\"create\":" + "[{\"a\":".repeat(50_000) + "1" + "}]".repeat(50_000) + "}"), null);
+        assertThat(server.service().findByName("deep")).isEmpty();
+    }
+
+    @Test
     void anIndexOutOfRangeIsABadRequestWhateverItsLength() throws Exception {
         badRequest(rest.get("/api/v1/routers/2147483648", ADMIN, JSON), "vmIndex");
         badRequest(rest.get("/api/v1/routers/99999999999999999999999", ADMIN, JSON), "vmIndex");

@@ -338,6 +338,11 @@ class RestStandardsTest {
         assertThat(body(again).get("vmIndex").asInt()).isEqualTo(i);
         assertThat(again.headers().firstValue("Location")).isEqualTo(first.headers().firstValue("Location"));
         assertThat(again.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+        // The replayed representation carries the first answer's validators.
+        assertThat(first.headers().firstValue("ETag")).isPresent();
+        assertThat(again.headers().firstValue("ETag")).isEqualTo(first.headers().firstValue("ETag"));
+        assertThat(again.headers().firstValue("Last-Modified")).isPresent()
+                .isEqualTo(first.headers().firstValue("Last-Modified"));
         // Without the key the same body is a second creation, refused for its name: the key is what made it one.
         assertProblem(send("POST", "/api/v1/routers", body), 409);
 
@@ -368,6 +373,7 @@ class RestStandardsTest {
         HttpResponse<String> afterRestart = createWithKey("/api/v1/routers?wait=10s", "create-once-1", body);
         assertThat(afterRestart.statusCode()).as(afterRestart.body()).isEqualTo(201);
         assertThat(body(afterRestart).get("vmIndex").asInt()).isEqualTo(i);
+        assertThat(afterRestart.headers().firstValue("ETag")).isEqualTo(first.headers().firstValue("ETag"));
         assertProblem(createWithKey("/api/v1/routers", "create-once-1", "{\"vmName\":\"twice\"}"), 422);
         assertThat(Files.readString(dataDir.resolve(IdempotencyKeys.FILE))).contains("create-once-1");
     }

@@ -312,6 +312,29 @@ class RestconfTest {
         assertThat(after.vmConfigMemory).isEqualTo(512);
     }
 
+    /** Nesting without end (issue 23 item 8): a 400 in RESTCONF's terms, not a StackOverflowError and a 500. */
+    @Test
+    void requestsNestedTooDeepAreMalformedNotAStackOverflow() throws Exception {
+        JsonNode e = error(get("/restconf/data/NEW-VMM-MIB:NEW-VMM-MIB?fields=" + "a(".repeat(3000) + "a"
+                + ")".repeat(3000), JSON), 400, "invalid-value");
+        assertThat(e.path("error-message").asText()).contains("deeper than 64");
+        String json = "{\"NEW-VMM-MIB:vmConfigEntry\":" + "{\"a\":".repeat(100_000) + "1" + "}".repeat(100_000) + "}";
+        e = error(send("POST", TABLE, ADMIN, JSON, json, "Accept", JSON), 400, "malformed-message");
+        assertThat(e.path("error-message").asText()).isEqualTo("the request nests deeper than 64 levels");
+        String xml = "<vmConfigEntry xmlns=\"urn:ietf:params:xml:ns:yang:smiv2:NEW-VMM-MIB\">" + "<a>".repeat(100_000)
+                + "</a>".repeat(100_000) + "</vmConfigEntry>";
+        e = error(send("POST", TABLE, ADMIN, XML, xml, "Accept", JSON), 400, "malformed-message");
+        assertThat(e.path("error-message").asText()).isEqualTo("the request nests deeper than 64 levels");
+        e = error(yangPatch("json", "{\"ietf-yang-patch:yang-patch\":" + "[".repeat(100_000) + "]".repeat(100_000) + "}", JSON),
+                400, "malformed-message");
+        assertThat(e.path("error-message").asText()).isEqualTo("the request nests deeper than 64 levels");
+        // Jackson's own words stay in the server: where the JSON broke, in the client's terms.
+        e = error(send("POST", TABLE, ADMIN, JSON, "{\"NEW-VMM-MIB:vmConfigEntry\":[{\"vmIndex\" 5}]}", "Accept", JSON),
+                400, "malformed-message");
+        assertThat(e.path("error-message").asText()).startsWith("malformed JSON at line 1, column")
+                .doesNotContain("Unexpected", "code", "Source", "jackson", "`");
+    }
+
     @Test
     void yangPatchIsAllOrNothingInJsonAndXml() throws Exception {
         create(41, "patch-41");

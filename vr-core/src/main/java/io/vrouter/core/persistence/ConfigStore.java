@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vrouter.core.model.ModelJson;
 import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.service.StorageUnavailableException;
 import java.io.ByteArrayOutputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -25,6 +26,7 @@ import java.util.Collection;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.zip.CRC32C;
 import org.slf4j.Logger;
@@ -58,6 +60,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ConfigStore implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ConfigStore.class);
+    /** What the write probe writes: more than a change's record, so that a probe that fits means a record fits. */
+    private static final int PROBE_BYTES = 64 * 1024;
     static final String SNAPSHOT = "config.snapshot.json";
     static final String PREVIOUS_SNAPSHOT = "config.snapshot.prev.json";
     static final String JOURNAL = "config.journal";
@@ -109,6 +113,8 @@ public final class ConfigStore implements AutoCloseable {
     private int opsSinceSnapshot;
     /** Set when a failed write could not be undone: the journal's end is unknown, so no more writes. */
     private IOException broken;
+    /** The last write's failure, until a write (or {@link #writeProblem}'s probe) succeeds again. */
+    private volatile IOException writeFailure;
 
     public ConfigStore(Path dir) {
         this(dir, false);
@@ -558,9 +564,7 @@ public final class ConfigStore implements AutoCloseable {
     private synchronized long write(List<Op> ops) {
         if (ops.isEmpty()) return seq;
         if (journal == null) throw new IllegalStateException("the configuration store is not open");
-        if (broken != null) {
-            throw new UncheckedIOException("the configuration journal in " + dir + " failed earlier; restart", broken);
-        }
+        if (broken != null) throw new StorageUnavailableException(broken);
         long end = -1;
         try {
             byte[] bytes = line(seq + 1, ops, json).getBytes(StandardCharsets.UTF_8);
@@ -569,8 +573,9 @@ public final class ConfigStore implements AutoCloseable {
             journal.write(bytes);
         } catch (IOException e) {
             undo(end, e);
-            throw new UncheckedIOException("cannot write the configuration journal in " + dir, e);
+            throw unavailable("cannot write the configuration journal in " + dir, e);
         }
+        writeFailure = null;
         seq++;
         apply(ops);
         opsSinceSnapshot += ops.size();
@@ -605,9 +610,7 @@ public final class ConfigStore implements AutoCloseable {
             }
             if (interrupted) Thread.currentThread().interrupt();
             if (durable >= upTo) return;
-            if (broken != null) {
-                throw new UncheckedIOException("the configuration journal in " + dir + " failed earlier; restart", broken);
-            }
+            if (broken != null) throw new StorageUnavailableException(broken);
             syncing = true;
             file = journal;
             target = seq;
@@ -629,10 +632,46 @@ public final class ConfigStore implements AutoCloseable {
                 broken = failed;
             }
             // (a compaction that replaced the journal meanwhile made every record durable in its snapshot)
-            if (durable < upTo) {
-                throw new UncheckedIOException("cannot flush the configuration journal in " + dir, failed);
+            if (durable < upTo) throw unavailable("cannot flush the configuration journal in " + dir, failed);
+        }
+    }
+
+    /** Logs what the file system said (clients are told only that the directory is not writable). */
+    private StorageUnavailableException unavailable(String what, IOException cause) {
+        writeFailure = cause;
+        log.error("{}: {}", what, cause.toString());
+        return new StorageUnavailableException(cause);
+    }
+
+    /**
+     * Why changes cannot be recorded now, or empty when they can. After a failed write it probes the
+     * data directory (a small file written, forced to disk and deleted, as a record would be), so that
+     * readiness comes back once space is freed or the directory is writable again, without waiting for
+     * a client's write. A journal whose failed write could not be undone stays unavailable until a
+     * restart reads what the disk holds.
+     */
+    public Optional<String> writeProblem() {
+        if (broken != null) {
+            return Optional.of("the configuration journal could not be written and repaired: restart the server once"
+                    + " its data directory is writable");
+        }
+        if (writeFailure == null) return Optional.empty();
+        Path probe = dir.resolve(".write-probe");
+        try (FileChannel f = FileChannel.open(probe, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            f.write(java.nio.ByteBuffer.allocate(PROBE_BYTES));
+            f.force(true);
+        } catch (IOException stillFailing) {
+            return Optional.of("the data directory is not writable (read-only or full)");
+        } finally {
+            try {
+                Files.deleteIfExists(probe);
+            } catch (IOException ignored) {
+                // a read-only directory: the probe was never made
             }
         }
+        writeFailure = null;
+        return Optional.empty();
     }
 
     /** Cuts a record that was not written whole, so that the next one does not follow a torn line. */

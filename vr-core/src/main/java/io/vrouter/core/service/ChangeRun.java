@@ -157,7 +157,9 @@ final class ChangeRun {
     private synchronized void fail(Step s, Exception e) {
         if (failure != null) return;
         VrRecord r = s.vr();
-        String what = e instanceof DriverException ? e.toString() : "internal error: " + e;
+        // The client is told what the hypervisor said, or the service's own error; anything else stays in the log.
+        String what = e instanceof DriverException ? e.toString() : e instanceof VrException ? e.getMessage()
+                : "an internal error (the server's log says what)";
         if (!(e instanceof DriverException)) log.error("VR {}: {} failed unexpectedly", r.vmIndex, s.operation(), e);
         log.warn("VR {} ({}): {} failed: {}; undoing change set {}", r.vmIndex, r.config.vmName, s.operation(), what, sequence);
         failed = r;

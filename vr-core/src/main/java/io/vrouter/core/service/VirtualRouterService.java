@@ -300,6 +300,11 @@ public final class VirtualRouterService implements AutoCloseable {
         return driver.problem();
     }
 
+    /** What keeps the server from recording changes right now (its data directory refuses writes), or empty. */
+    public Optional<String> storageProblem() {
+        return store.writeProblem();
+    }
+
     /** VMs on the host that carry our marker but that no configuration claims. */
     public List<VmRuntime> unresolved() {
         return unresolved;

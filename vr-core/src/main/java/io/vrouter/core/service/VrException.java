@@ -35,7 +35,12 @@ public abstract class VrException extends RuntimeException {
          * A condition of the set does not hold: the VR (or the datastore) is no longer at the
          * {@link Version} the request was made against (REST's and RESTCONF's If-Match).
          */
-        CHANGED
+        CHANGED,
+        /**
+         * The server cannot record the change: its data directory refused the write. Nothing was
+         * changed; the request may be sent again once the directory takes writes.
+         */
+        UNAVAILABLE
     }
 
     private final Reason reason;

@@ -97,6 +97,7 @@ final class Changes {
             // The operation (changing a template, suspending on this host) is what cannot be done, whatever the value.
             case FIXED, NOT_SUPPORTED -> new RpcError(Type.APPLICATION, "operation-not-supported", null, path, e.getMessage());
             case STATE, FAILED, CHANGED -> new RpcError(Type.APPLICATION, "operation-failed", null, path, e.getMessage());
+            case UNAVAILABLE -> new RpcError(Type.APPLICATION, "resource-denied", null, path, e.getMessage());
         };
         return field == null || field.equals("body") ? r : r.info("bad-element", field);
     }

@@ -360,7 +360,7 @@ public final class NetconfSession {
             } catch (RuntimeException e) {
                 // A bug or an unexpected failure below: this request fails, the session goes on.
                 log.error("NETCONF session {}: {} failed unexpectedly", id, opName, e);
-                throw new RpcError(Type.APPLICATION, "operation-failed", "internal error: " + e);
+                throw new RpcError(Type.APPLICATION, "operation-failed", "internal error (the server's log says what)");
             }
             reply(rpc, o.body, o.errors);
             record(opName, o.errors.isEmpty() ? "ok" : o.errors.get(0).tag(), t0);

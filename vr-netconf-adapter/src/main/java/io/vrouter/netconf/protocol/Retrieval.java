@@ -85,6 +85,7 @@ final class Retrieval {
         if (state) {
             top.add(Monitoring.tree(ctx, session));
             top.add(Schemas.library());
+            top.add(Schemas.modulesState(Schemas.MODULES, Schemas.CONTENT_ID, m -> null));
             top.add(streams(ctx.service()));
         }
         return top;

@@ -13,6 +13,7 @@ import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.InetAddressType;
 import io.vrouter.core.model.ModelJson;
 import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.service.StorageUnavailableException;
 import io.vrouter.core.model.VmCpuEntry;
 import io.vrouter.core.model.VmEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
@@ -417,7 +418,9 @@ public final class SimulatedDriver implements HypervisorDriver {
             journalOut.write('\n');
             journalOut.flush();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the simulated host's journal " + journal, e);
+            // The simulated host keeps its VMs in the data directory: its failure is the directory's.
+            log.error("cannot write the simulated host's journal {}: {}", journal, e.toString());
+            throw new StorageUnavailableException(e);
         }
     }
 
