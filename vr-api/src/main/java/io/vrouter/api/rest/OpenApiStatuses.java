@@ -42,12 +42,15 @@ final class OpenApiStatuses {
             Map.entry("412", "If-Match names a version the VR is no longer at, or If-None-Match the one it is at:"
                     + " nothing was changed"),
             Map.entry("413", "the body is larger than rest.max-body-bytes"),
-            Map.entry("415", "the body is neither JSON nor XML"),
+            Map.entry("415", "the body is neither JSON nor XML, or JSON in a charset other than UTF-8"),
+            Map.entry("421", "the Host header names none of the names the server answers to (rest.host-names):"
+                    + " refused before anything else, against DNS rebinding"),
             Map.entry("422", "the Idempotency-Key was used with another request"),
             Map.entry("429", "too many failed logins, or event streams, from this address (Retry-After)"),
             Map.entry("502", "the hypervisor failed while the client waited: the change was undone (or the VR ended"
                     + " crashed), detail says the driver's reason"),
-            Map.entry("503", "the server is handling as many requests as it may (Retry-After)"));
+            Map.entry("503", "the server is handling as many requests as it may (Retry-After), or its data directory"
+                    + " refuses writes (read-only or full): no change is accepted until it takes them again"));
 
     private OpenApiStatuses() {
     }
@@ -61,7 +64,7 @@ final class OpenApiStatuses {
                 String id = op.getOperationId();
                 boolean write = e.getKey() != PathItem.HttpMethod.GET;
                 ApiResponses r = op.getResponses();
-                Set<String> statuses = new TreeSet<>(Set.of("401", "406", "429", "503"));
+                Set<String> statuses = new TreeSet<>(Set.of("401", "406", "421", "429", "503"));
                 if (op.getParameters() != null && !op.getParameters().isEmpty() || op.getRequestBody() != null) {
                     statuses.add("400");
                 }
