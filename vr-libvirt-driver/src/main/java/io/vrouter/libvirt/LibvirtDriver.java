@@ -1,6 +1,7 @@
 package io.vrouter.libvirt;
 
 import io.vrouter.core.driver.DriverException;
+import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.driver.PowerState;
 import io.vrouter.core.driver.VmRuntime;
@@ -67,6 +68,7 @@ public final class LibvirtDriver implements HypervisorDriver {
     private final LibvirtSettings settings;
     private final Bridges bridges;
     private final Pattern ourName;
+    private final DomainEvents events;
     private Connect conn;
     private Accel accel;
     private volatile String problem;
@@ -75,6 +77,7 @@ public final class LibvirtDriver implements HypervisorDriver {
         this.settings = settings;
         this.bridges = new Bridges(settings.ip(), settings.bridgeAlias(), settings.commandTimeout());
         this.ourName = Pattern.compile(Pattern.quote(settings.prefix()) + "([1-9][0-9]{0,9})");
+        this.events = new DomainEvents(ourName);
     }
 
     public static LibvirtDriver open(LibvirtSettings settings) throws DriverException {
@@ -92,7 +95,9 @@ public final class LibvirtDriver implements HypervisorDriver {
         }
         try {
             Connect.setErrorCallback(QUIET);
+            DomainEvents.startLoop();
             d.conn = new Connect(settings.uri());
+            d.conn.addLifecycleListener(d.events);
             d.accel = Accel.choose(settings.accel(), d.conn.getCapabilities(), d.image(templates.get(0), KERNEL));
         } catch (LibvirtException e) {
             d.close();
@@ -159,6 +164,11 @@ public final class LibvirtDriver implements HypervisorDriver {
     }
 
     @Override
+    public void setListener(DriverListener listener) {
+        events.setListener(listener);
+    }
+
+    @Override
     public Optional<String> problem() {
         return Optional.ofNullable(problem);
     }
@@ -167,6 +177,10 @@ public final class LibvirtDriver implements HypervisorDriver {
 
     @Override
     public void provision(VmConfigEntry config) throws DriverException {
+        op(config.vmIndex, () -> doProvision(config));
+    }
+
+    private void doProvision(VmConfigEntry config) throws DriverException {
         int i = config.vmIndex;
         String template = config.vmConfigTemplate == null ? templates().get(0) : config.vmConfigTemplate;
         Optional<Domain> existing = lookup(i);
@@ -179,6 +193,10 @@ public final class LibvirtDriver implements HypervisorDriver {
 
     @Override
     public void reconfigure(VmConfigEntry config) throws DriverException {
+        op(config.vmIndex, () -> doReconfigure(config));
+    }
+
+    private void doReconfigure(VmConfigEntry config) throws DriverException {
         DomainXml.Parsed p = parsed(domain(config.vmIndex));
         define(config.vmIndex, config.vmName, p.template(), cpus(config), memory(config), p.nics(), () -> { });
     }
@@ -219,6 +237,10 @@ public final class LibvirtDriver implements HypervisorDriver {
 
     @Override
     public void start(int vmIndex) throws DriverException {
+        op(vmIndex, () -> doStart(vmIndex));
+    }
+
+    private void doStart(int vmIndex) throws DriverException {
         Domain d = domain(vmIndex);
         DomainInfo.DomainState state = info(d).state;
         switch (state) {
@@ -237,6 +259,10 @@ public final class LibvirtDriver implements HypervisorDriver {
     /** The ACPI power button, then, when the guest has not powered off within the stop timeout, destroy. */
     @Override
     public void stop(int vmIndex) throws DriverException {
+        op(vmIndex, () -> doStop(vmIndex));
+    }
+
+    private void doStop(int vmIndex) throws DriverException {
         Domain d = domain(vmIndex);
         DomainInfo.DomainState state = info(d).state;
         if (state == DomainInfo.DomainState.VIR_DOMAIN_SHUTOFF) return;
@@ -257,6 +283,10 @@ public final class LibvirtDriver implements HypervisorDriver {
 
     @Override
     public void suspend(int vmIndex, AdminState how) throws DriverException {
+        op(vmIndex, () -> doSuspend(vmIndex, how));
+    }
+
+    private void doSuspend(int vmIndex, AdminState how) throws DriverException {
         if (how != AdminState.PAUSED) {
             throw new DriverException("NOT_SUPPORTED", "--driver libvirt does not suspend VRs to disk yet");
         }
@@ -271,6 +301,10 @@ public final class LibvirtDriver implements HypervisorDriver {
      */
     @Override
     public void destroy(int vmIndex) throws DriverException {
+        op(vmIndex, () -> doDestroy(vmIndex));
+    }
+
+    private void doDestroy(int vmIndex) throws DriverException {
         Optional<Domain> found = lookup(vmIndex);
         if (found.isPresent()) {
             Domain d = found.get();
@@ -288,6 +322,10 @@ public final class LibvirtDriver implements HypervisorDriver {
      */
     @Override
     public void addInterface(int vmIndex, VmNetworkConfigEntry iface) throws DriverException {
+        op(vmIndex, () -> doAddInterface(vmIndex, iface));
+    }
+
+    private void doAddInterface(int vmIndex, VmNetworkConfigEntry iface) throws DriverException {
         Domain d = domain(vmIndex);
         DomainXml.Parsed p = parsed(d);
         if (p.nics().stream().anyMatch(n -> n.index() == iface.vmNetworkConfigIndex)) return;
@@ -301,6 +339,10 @@ public final class LibvirtDriver implements HypervisorDriver {
 
     @Override
     public void removeInterface(int vmIndex, int networkIndex) throws DriverException {
+        op(vmIndex, () -> doRemoveInterface(vmIndex, networkIndex));
+    }
+
+    private void doRemoveInterface(int vmIndex, int networkIndex) throws DriverException {
         Domain d = domain(vmIndex);
         DomainXml.Parsed p = parsed(d);
         Optional<DomainXml.Nic> nic = p.nics().stream().filter(n -> n.index() == networkIndex).findFirst();
@@ -313,6 +355,32 @@ public final class LibvirtDriver implements HypervisorDriver {
 
     private interface Step {
         void run() throws DriverException;
+    }
+
+    /**
+     * Runs one of vrouter's operations on a VR: the domain events it causes are not changes behind
+     * vrouter's back, so they are held back while it runs, and those arriving later are measured against
+     * the state it left the VR in.
+     */
+    private void op(int vmIndex, Step step) throws DriverException {
+        events.begin(vmIndex);
+        try {
+            step.run();
+        } finally {
+            PowerState now;
+            try {
+                now = lookup(vmIndex).map(d -> {
+                    try {
+                        return power(d.getInfo().state);
+                    } catch (LibvirtException e) {
+                        return null;
+                    }
+                }).orElse(null);
+            } catch (DriverException unreachable) {
+                now = null;
+            }
+            events.end(vmIndex, now);
+        }
     }
 
     // ---------------------------------------------------------------- reads
@@ -483,6 +551,7 @@ public final class LibvirtDriver implements HypervisorDriver {
         }
         try {
             conn = new Connect(settings.uri());
+            conn.addLifecycleListener(events);
             problem = null;
             return conn;
         } catch (LibvirtException e) {
@@ -607,6 +676,7 @@ public final class LibvirtDriver implements HypervisorDriver {
 
     @Override
     public synchronized void close() {
+        events.close();
         if (conn == null) return;
         try {
             conn.close();

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vrouter.core.config.Settings;
 import io.vrouter.core.driver.DriverException;
+import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.PowerState;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.model.VmConfigEntry;
@@ -19,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,6 +41,8 @@ class LibvirtDriverTest {
     private static TestHost host;
     private static LibvirtDriver driver;
     private static LibvirtSettings settings;
+    /** What the driver told the service's listener: changes made behind vrouter's back. */
+    private static final List<String> outside = new CopyOnWriteArrayList<>();
 
     @BeforeAll
     static void open() throws Exception {
@@ -46,6 +50,22 @@ class LibvirtDriverTest {
         settings = LibvirtSettings.from(Settings.of(Map.of("libvirt.stop-timeout", "120s")))
                 .with(host.prefix + "-", Appliance.images(), runDir);
         driver = LibvirtDriver.open(settings);
+        driver.setListener(new DriverListener() {
+            @Override
+            public void powerStateChanged(int vmIndex, PowerState state) {
+                powerStateChanged(vmIndex, state, "");
+            }
+
+            @Override
+            public void powerStateChanged(int vmIndex, PowerState state, String what) {
+                outside.add(vmIndex + " " + state + " " + what);
+            }
+
+            @Override
+            public void vmVanished(int vmIndex) {
+                outside.add(vmIndex + " vanished");
+            }
+        });
     }
 
     @AfterAll
@@ -139,6 +159,13 @@ class LibvirtDriverTest {
             assertThat(n.vmNetworkOutPkts).isPositive();
         });
 
+        // Paused and resumed behind vrouter's back: told to the listener.
+        TestHost.ok("virsh", "-c", settings.uri(), "suspend", settings.domainName(1));
+        assertThat(await(() -> outside.contains("1 PAUSED domain suspended (paused)"), 30)).as("%s", outside).isTrue();
+        TestHost.ok("virsh", "-c", settings.uri(), "resume", settings.domainName(1));
+        assertThat(await(() -> outside.contains("1 RUNNING domain resumed (unpaused)"), 30)).as("%s", outside).isTrue();
+        outside.clear();
+
         driver.suspend(1, io.vrouter.core.model.AdminState.PAUSED);
         assertThat(power(1)).isEqualTo(PowerState.PAUSED);
         driver.start(1);
@@ -150,6 +177,14 @@ class LibvirtDriverTest {
         assertThat(console(1)).contains("vrouter appliance: powering off");
         assertThat(host.cannotReach(left, "198.51.100.10")).as("a stopped VR forwards nothing").isTrue();
         driver.stop(1); // stopping a stopped VR changes nothing
+
+        // Destroyed behind vrouter's back: crashed. Events come in order, so once that one is here the
+        // events of vrouter's own pause, resume, stop and start before it have been handled: none was told.
+        driver.start(1);
+        TestHost.ok("virsh", "-c", settings.uri(), "destroy", settings.domainName(1));
+        assertThat(await(() -> !outside.isEmpty(), 30)).isTrue();
+        assertThat(outside).containsExactly("1 CRASHED domain stopped (destroyed)");
+        assertThat(power(1)).isEqualTo(PowerState.HALTED);
 
         host.removeHosts();
         driver.destroy(1);

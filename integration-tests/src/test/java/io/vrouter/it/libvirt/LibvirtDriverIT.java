@@ -20,8 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The packaged server with {@code --driver libvirt} on this host's libvirtd and QEMU (as root), booting
  * the appliance that vr-libvirt-driver/appliance/build.sh builds: a VR made over REST with two
- * interfaces on two bridges forwards a ping between two host namespaces, forwards nothing once stopped,
- * and leaves nothing on the host once removed. TCG is asked for (the driver's own test covers the choice
+ * interfaces on two bridges forwards a ping between two host namespaces, is crashed (with the reason)
+ * when its domain is destroyed behind vrouter's back and forwards again once started, forwards nothing
+ * once stopped, and leaves nothing on the host once removed. TCG is asked for (the driver's own test covers the choice
  * between KVM and TCG), so the run is the same on every machine; every wait allows for a slow boot.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -107,6 +108,14 @@ class LibvirtDriverIT {
         // Forwarding is on before the appliance's init has finished (and said so on its console).
         assertThat(TestHost.await(() -> console(1).contains("vrouter appliance: VR 1 up, template bird, interfaces eth1 eth2"), BOOT_SECONDS))
                 .as("the appliance's console:\n%s", console(1)).isTrue();
+
+        // Destroyed behind vrouter's back: crashed, with the reason; started again, it forwards again.
+        TestHost.ok("virsh", "-c", "qemu:///system", "destroy", prefix + "1");
+        JsonNode crashed = server.awaitRouter(1, v -> operState(v).equals("crashed"), "crashed");
+        assertThat(crashed.path("vmEntry").path("vmOperStateReason").asText()).contains("domain stopped (destroyed)");
+        HttpResponse<String> started = server.post("/api/v1/routers/1/start?wait=60s", "");
+        assertThat(started.statusCode()).as(started.body()).isEqualTo(200);
+        assertThat(TestHost.await(() -> reaches(left, "198.51.100.10"), BOOT_SECONDS)).as("a ping after the start").isTrue();
 
         HttpResponse<String> stopped = server.post("/api/v1/routers/1/stop?wait=150s", "");
         assertThat(stopped.statusCode()).as(stopped.body()).isEqualTo(200);
