@@ -114,7 +114,7 @@ final class DomainEvents implements LifecycleListener {
         PowerState power = switch (type) {
             case STARTED, RESUMED -> PowerState.RUNNING;
             case SUSPENDED -> PowerState.PAUSED;
-            case STOPPED -> PowerState.HALTED;
+            case STOPPED -> detail == StoppedDetail.SAVED ? PowerState.SUSPENDED : PowerState.HALTED;
             case CRASHED -> PowerState.CRASHED;
             default -> null; // defined, shutting down (it stops later), PM suspend: no change of power state
         };

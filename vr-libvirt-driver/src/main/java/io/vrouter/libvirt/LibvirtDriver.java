@@ -157,10 +157,10 @@ public final class LibvirtDriver implements HypervisorDriver {
         }
     }
 
-    /** Managed save (suspend to disk) is not done yet: the service refuses it before anything changes. */
+    /** Every admin state: suspend is libvirt's managed save. */
     @Override
     public Set<AdminState> adminStates() {
-        return EnumSet.of(AdminState.RUNNING, AdminState.PAUSED, AdminState.SHUTDOWN);
+        return EnumSet.allOf(AdminState.class);
     }
 
     @Override
@@ -249,6 +249,8 @@ public final class LibvirtDriver implements HypervisorDriver {
                 // Its bridges made again if a removal took them while it was off (then it had no port on them).
                 List<String> names = bridgesOf(parsed(d).nics());
                 bridges.withBridges(names, () -> call("start", d::create));
+                // Restored from a managed save of a paused guest, it comes back paused.
+                if (info(d).state == DomainInfo.DomainState.VIR_DOMAIN_PAUSED) call("resume", () -> { d.resume(); return null; });
             }
             default -> {
                 // running, blocked or shutting down: running already
@@ -265,7 +267,11 @@ public final class LibvirtDriver implements HypervisorDriver {
     private void doStop(int vmIndex) throws DriverException {
         Domain d = domain(vmIndex);
         DomainInfo.DomainState state = info(d).state;
-        if (state == DomainInfo.DomainState.VIR_DOMAIN_SHUTOFF) return;
+        if (state == DomainInfo.DomainState.VIR_DOMAIN_SHUTOFF) {
+            // Suspended: stopping it forgets the saved memory, so the next start boots afresh.
+            if (call("managed save image", d::hasManagedSaveImage) == 1) call("managed save remove", d::managedSaveRemove);
+            return;
+        }
         if (state != DomainInfo.DomainState.VIR_DOMAIN_PAUSED) { // a paused guest cannot see the button
             call("shutdown", () -> { d.shutdown(); return null; });
             long deadline = System.nanoTime() + settings.stopTimeout().toNanos();
@@ -286,12 +292,17 @@ public final class LibvirtDriver implements HypervisorDriver {
         op(vmIndex, () -> doSuspend(vmIndex, how));
     }
 
+    /**
+     * Pause: the vCPUs stopped, memory kept. Suspend: libvirt's managed save, the guest's memory written to
+     * libvirt's save directory and QEMU gone; the next start restores it.
+     */
     private void doSuspend(int vmIndex, AdminState how) throws DriverException {
-        if (how != AdminState.PAUSED) {
-            throw new DriverException("NOT_SUPPORTED", "--driver libvirt does not suspend VRs to disk yet");
-        }
         Domain d = domain(vmIndex);
-        if (info(d).state != DomainInfo.DomainState.VIR_DOMAIN_PAUSED) call("suspend", () -> { d.suspend(); return null; });
+        if (how == AdminState.SUSPENDED) {
+            if (active(d)) call("managed save", d::managedSave);
+        } else if (info(d).state != DomainInfo.DomainState.VIR_DOMAIN_PAUSED) {
+            call("suspend", () -> { d.suspend(); return null; });
+        }
     }
 
     /**
@@ -369,13 +380,8 @@ public final class LibvirtDriver implements HypervisorDriver {
         } finally {
             PowerState now;
             try {
-                now = lookup(vmIndex).map(d -> {
-                    try {
-                        return power(d.getInfo().state);
-                    } catch (LibvirtException e) {
-                        return null;
-                    }
-                }).orElse(null);
+                Optional<Domain> d = lookup(vmIndex);
+                now = d.isEmpty() ? null : powerOf(d.get());
             } catch (DriverException unreachable) {
                 now = null;
             }
@@ -436,7 +442,7 @@ public final class LibvirtDriver implements HypervisorDriver {
         DomainXml.Parsed p = parsed(d);
         if (p == null) return null;
         DomainInfo info = info(d);
-        PowerState power = power(info.state);
+        PowerState power = powerOf(d, info);
         boolean up = power == PowerState.RUNNING || power == PowerState.PAUSED;
         String name = settings.domainName(p.vmIndex());
         VmEntry e = new VmEntry();
@@ -494,6 +500,18 @@ public final class LibvirtDriver implements HypervisorDriver {
             nets.add(ne);
         }
         return new VmRuntime(p.vmIndex(), p.vmName(), power, e, cpus, List.of(), nets);
+    }
+
+    private PowerState powerOf(Domain d) throws DriverException {
+        return powerOf(d, info(d));
+    }
+
+    /** The power state, a shut-off domain with a managed save image being suspended. */
+    private PowerState powerOf(Domain d, DomainInfo info) throws DriverException {
+        if (info.state == DomainInfo.DomainState.VIR_DOMAIN_SHUTOFF && call("managed save image", d::hasManagedSaveImage) == 1) {
+            return PowerState.SUSPENDED;
+        }
+        return power(info.state);
     }
 
     static PowerState power(DomainInfo.DomainState s) {

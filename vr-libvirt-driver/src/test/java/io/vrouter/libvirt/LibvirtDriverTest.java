@@ -70,7 +70,7 @@ class LibvirtDriverTest {
 
     @AfterAll
     static void close() throws Exception {
-        for (int i : List.of(1, 2, 3)) {
+        for (int i : List.of(1, 2, 3, 4, 5)) {
             try {
                 driver.destroy(i);
             } catch (DriverException e) {
@@ -111,6 +111,10 @@ class LibvirtDriverTest {
         } catch (IOException e) {
             return "";
         }
+    }
+
+    private boolean domainActive(int vmIndex) throws Exception {
+        return TestHost.ok("virsh", "-c", settings.uri(), "domstate", settings.domainName(vmIndex)).strip().equals("running");
     }
 
     private boolean domainExists(int vmIndex) throws Exception {
@@ -171,6 +175,15 @@ class LibvirtDriverTest {
         driver.start(1);
         assertThat(power(1)).isEqualTo(PowerState.RUNNING);
 
+        // Suspended (managed save: QEMU gone, memory saved), started: restored where it was, not booted again.
+        driver.suspend(1, io.vrouter.core.model.AdminState.SUSPENDED);
+        assertThat(power(1)).isEqualTo(PowerState.SUSPENDED);
+        assertThat(domainActive(1)).isFalse();
+        driver.start(1);
+        assertThat(power(1)).isEqualTo(PowerState.RUNNING);
+        assertThat(await(() -> reaches(left, "198.51.100.10"), BOOT_SECONDS)).as("ping after the restore").isTrue();
+        assertThat(console(1).split("vrouter appliance: VR 1 up", -1)).as("boots").hasSize(2);
+
         // Stop: the appliance powers off on the ACPI power button, well before the stop timeout's destroy.
         driver.stop(1);
         assertThat(power(1)).isEqualTo(PowerState.HALTED);
@@ -203,6 +216,34 @@ class LibvirtDriverTest {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    @Test
+    void twoBirdVrsLearnEachOthersNetworksOverOspf() throws Exception {
+        String f = host.bridge("f");
+        String m = host.bridge("m");
+        String g = host.bridge("g");
+        VmConfigEntry left = router(4, f, m);
+        left.vmNetworkConfigTable = List.of(iface(1, f, "192.0.2.1", 25), iface(2, m, "203.0.113.1", 29));
+        VmConfigEntry right = router(5, m, g);
+        right.vmNetworkConfigTable = List.of(iface(1, m, "203.0.113.2", 29), iface(2, g, "198.51.100.1", 25));
+        for (VmConfigEntry c : List.of(left, right)) {
+            driver.provision(c);
+            driver.start(c.vmIndex);
+        }
+        for (String br : List.of(f, m, g)) host.allowBridged(br);
+        String h1 = host.hostOn(f, "192.0.2.10/25", "192.0.2.1");
+        host.hostOn(g, "198.51.100.10/25", "198.51.100.1");
+        // No route was given: each VR learns the other's outer network over OSPF.
+        assertThat(await(() -> reaches(h1, "198.51.100.10"), BOOT_SECONDS))
+                .as("a ping across both VRs; consoles:\n%s\n%s", console(4), console(5)).isTrue();
+        TestHost.Result ping = TestHost.sh("ip", "netns", "exec", h1, "ping", "-c", "1", "-w", "10", "198.51.100.10");
+        assertThat(ping.out()).as("two routers on the way").contains("ttl=62");
+
+        host.removeHosts();
+        driver.destroy(4);
+        driver.destroy(5);
+        for (String br : List.of(f, m, g)) assertThat(Bridges.isBridge(br)).as(br).isFalse();
     }
 
     @Test
