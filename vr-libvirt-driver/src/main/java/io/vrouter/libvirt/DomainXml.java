@@ -5,7 +5,9 @@ import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.w3c.dom.Document;
@@ -21,7 +23,7 @@ final class DomainXml {
     static final String NS = "https://vrouter.io/xmlns/libvirt-driver/1";
 
     /** One interface: its vmNetworkConfigIndex, bridge, MAC and day-0 address ({@code 192.0.2.1/25}, or null). */
-    record Nic(int index, String bridge, String mac, String address, String hostDevice) {
+    record Nic(int index, String bridge, String mac, String address) {
     }
 
     /** What the driver reads back from a domain's XML. */
@@ -67,6 +69,18 @@ final class DomainXml {
                 + "</devices></domain>";
     }
 
+    private static Document document(String xml) throws DriverException {
+        try {
+            DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+            f.setNamespaceAware(true);
+            f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
+            f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+            return f.newDocumentBuilder().parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
+        } catch (Exception e) {
+            throw new DriverException("LIBVIRT_ERROR", "libvirt returned domain XML vrouter cannot read: " + e.getMessage(), e);
+        }
+    }
+
     /** A NIC's device element: virtio, on its bridge, with its MAC (also what hot-plug attaches and detaches). */
     static String interfaceXml(Nic n) {
         return "<interface type='bridge'><source bridge='" + esc(n.bridge()) + "'/><mac address='" + n.mac()
@@ -75,16 +89,7 @@ final class DomainXml {
 
     /** The VR facts of a domain's XML, or null when it carries no vrouter metadata (not ours). */
     static Parsed parse(String xml) throws DriverException {
-        Document doc;
-        try {
-            DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
-            f.setNamespaceAware(true);
-            f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-            f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-            doc = f.newDocumentBuilder().parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
-        } catch (Exception e) {
-            throw new DriverException("LIBVIRT_ERROR", "libvirt returned domain XML vrouter cannot read: " + e.getMessage(), e);
-        }
+        Document doc = document(xml);
         NodeList meta = doc.getElementsByTagNameNS(NS, "vrouter");
         if (meta.getLength() == 0) return null;
         Element m = (Element) meta.item(0);
@@ -95,7 +100,7 @@ final class DomainXml {
             Element e = (Element) mi.item(i);
             String address = e.getAttribute("address");
             declared.add(new Nic(Integer.parseInt(e.getAttribute("index")), null, e.getAttribute("mac"),
-                    address.isEmpty() ? null : address, null));
+                    address.isEmpty() ? null : address));
             indexesByMac.add(e.getAttribute("mac"));
         }
         List<Nic> nics = new ArrayList<>();
@@ -107,7 +112,7 @@ final class DomainXml {
             int at = indexesByMac.indexOf(mac);
             if (at < 0) continue; // a NIC added by hand: not one of the VR's interfaces
             Nic d = declared.get(at);
-            nics.add(new Nic(d.index(), attr(e, "source", "bridge"), mac, d.address(), attr(e, "target", "dev")));
+            nics.add(new Nic(d.index(), attr(e, "source", "bridge"), mac, d.address()));
         }
         long memoryKib = Long.parseLong(text(doc, "memory", "0"));
         String unit = ((Element) doc.getElementsByTagName("memory").item(0)).getAttribute("unit");
@@ -117,6 +122,19 @@ final class DomainXml {
         if (logs.getLength() > 0) log = ((Element) logs.item(0)).getAttribute("file");
         return new Parsed(Integer.parseInt(m.getAttribute("vmIndex")), m.getAttribute("vmName"), m.getAttribute("template"),
                 nics, Integer.parseInt(text(doc, "vcpu", "1")), memoryKib, log);
+    }
+
+    /** The host device (tap) of each NIC of a running domain's XML, by MAC. */
+    static Map<String, String> hostDevices(String xml) throws DriverException {
+        Map<String, String> out = new HashMap<>();
+        NodeList ifs = document(xml).getElementsByTagName("interface");
+        for (int i = 0; i < ifs.getLength(); i++) {
+            Element e = (Element) ifs.item(i);
+            String mac = attr(e, "mac", "address");
+            String dev = attr(e, "target", "dev");
+            if (mac != null && dev != null && !NS.equals(e.getNamespaceURI())) out.put(mac, dev);
+        }
+        return out;
     }
 
     private static String attr(Element parent, String child, String attribute) {

@@ -22,6 +22,7 @@ import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -474,21 +475,21 @@ public final class LibvirtDriver implements HypervisorDriver {
             c.vmCpuAffinity = VmCpuEntry.Affinity.UNKNOWN;
             cpus.add(c);
         }
-        // The running definition names each NIC's tap device; the inactive one (read for the VR's facts) does not.
-        List<DomainXml.Nic> live = up ? Optional.ofNullable(DomainXml.parse(call("xml", () -> d.getXMLDesc(0))))
-                .map(DomainXml.Parsed::nics).orElse(p.nics()) : p.nics();
+        // The VR's interfaces are the definition's; the running domain names the tap of each NIC plugged in.
+        Map<String, String> taps = up ? DomainXml.hostDevices(call("xml", () -> d.getXMLDesc(0))) : Map.of();
         List<VmNetworkEntry> nets = new ArrayList<>();
-        for (DomainXml.Nic n : live) {
+        for (DomainXml.Nic n : p.nics()) {
+            String tap = taps.get(n.mac());
             VmNetworkEntry ne = new VmNetworkEntry();
             ne.vmNetworkIndex = n.index();
-            ne.vmNetworkIfIndex = n.hostDevice() == null ? 0 : ifIndex(n.hostDevice());
+            ne.vmNetworkIfIndex = tap == null ? 0 : ifIndex(tap);
             ne.vmNetworkParent = n.bridge();
             ne.vmNetworkModel = "virtio";
             ne.vmNetworkPhysAddress = n.mac();
-            if (n.hostDevice() != null) {
+            if (tap != null) {
                 try {
                     // libvirt turns a tap's counters round: these are the guest's.
-                    DomainInterfaceStats s = d.interfaceStats(n.hostDevice());
+                    DomainInterfaceStats s = d.interfaceStats(tap);
                     ne.vmNetworkInOctets = s.rx_bytes;
                     ne.vmNetworkInPkts = s.rx_packets;
                     ne.vmNetworkOutOctets = s.tx_bytes;
@@ -653,7 +654,7 @@ public final class LibvirtDriver implements HypervisorDriver {
             mac = before.stream().filter(b -> b.index() == n.vmNetworkConfigIndex).map(DomainXml.Nic::mac).findFirst()
                     .orElseGet(() -> "52:54:00:" + HexFormat.ofDelimiter(":").formatHex(randomBytes(3)));
         }
-        return new DomainXml.Nic(n.vmNetworkConfigIndex, bridge, mac.toLowerCase(java.util.Locale.ROOT), address, null);
+        return new DomainXml.Nic(n.vmNetworkConfigIndex, bridge, mac.toLowerCase(java.util.Locale.ROOT), address);
     }
 
     private static byte[] randomBytes(int n) {

@@ -70,7 +70,7 @@ class LibvirtDriverTest {
 
     @AfterAll
     static void close() throws Exception {
-        for (int i : List.of(1, 2, 3, 4, 5)) {
+        for (int i : List.of(1, 2, 3, 4, 5)) { // 6 is a foreign domain, undefined by its test
             try {
                 driver.destroy(i);
             } catch (DriverException e) {
@@ -247,19 +247,63 @@ class LibvirtDriverTest {
     }
 
     @Test
+    void cpusMemoryAndInterfacesChangeOnAStoppedVrAndInterfacesAreHotPluggedOnARunningOne() throws Exception {
+        String p = host.bridge("p");
+        String q = host.bridge("q");
+        VmConfigEntry c = router(2, p, q);
+        c.vmNetworkConfigTable = List.of(iface(1, p, "192.0.2.1", 25));
+        driver.provision(c);
+
+        c.vmConfigCpuNumber = 2;
+        c.vmConfigMemory = 320;
+        driver.reconfigure(c);
+        VmRuntime changed = driver.inspect(2).orElseThrow();
+        assertThat(changed.entry().vmMaxCpuNumber).isEqualTo(2);
+        assertThat(changed.entry().vmMaxMem).isEqualTo(320L * 1024);
+        assertThat(changed.networks()).hasSize(1);
+
+        // Shut down: the definition changes, with the day-0 data the appliance reads at its next boot.
+        driver.addInterface(2, iface(2, q, "198.51.100.1", 25));
+        driver.addInterface(2, iface(2, q, "198.51.100.1", 25)); // again: nothing more
+        assertThat(driver.inspect(2).orElseThrow().networks()).extracting(n -> n.vmNetworkParent).containsExactly(p, q);
+        assertThat(TestHost.ok("virsh", "-c", settings.uri(), "dumpxml", "--inactive", settings.domainName(2)))
+                .contains("vrouter.if2=").contains(",198.51.100.1/25");
+        driver.removeInterface(2, 2);
+        driver.removeInterface(2, 2); // again: nothing more
+        assertThat(driver.inspect(2).orElseThrow().networks()).extracting(n -> n.vmNetworkParent).containsExactly(p);
+        assertThat(Bridges.isBridge(q)).as("the bridge made for it, now unused").isFalse();
+
+        // Running: the NIC plugged into the guest too (a tap on its bridge), and unplugged once the guest lets go.
+        driver.start(2);
+        driver.addInterface(2, iface(2, q, "198.51.100.1", 25));
+        List<VmNetworkEntry> live = driver.inspect(2).orElseThrow().networks();
+        assertThat(live).extracting(n -> n.vmNetworkParent).containsExactly(p, q);
+        assertThat(live).allSatisfy(n -> assertThat(n.vmNetworkIfIndex).isPositive());
+        assertThat(Bridges.ports(q)).hasSize(1);
+        assertThat(await(() -> console(2).contains("vrouter appliance: VR 2 up"), BOOT_SECONDS)).as(console(2)).isTrue();
+        driver.removeInterface(2, 2);
+        assertThat(await(() -> Bridges.ports(q).isEmpty() && driver.inspect(2).orElseThrow().networks().size() == 1, BOOT_SECONDS))
+                .as("unplugged from the running guest").isTrue();
+
+        driver.destroy(2);
+        assertThat(Bridges.isBridge(p)).isFalse();
+        assertThat(Bridges.isBridge(q)).isFalse();
+    }
+
+    @Test
     void aDomainOfTheSameNameThatIsNotVroutersIsNeverTouched() throws Exception {
-        String name = settings.domainName(2);
+        String name = settings.domainName(6);
         Path xml = Files.createTempFile("foreign", ".xml");
         Files.writeString(xml, "<domain type='qemu'><name>" + name + "</name><memory unit='MiB'>64</memory>"
                 + "<os><type arch='x86_64'>hvm</type></os></domain>");
         TestHost.ok("virsh", "-c", settings.uri(), "define", xml.toString());
         try {
-            assertThat(driver.inspect(2)).isEmpty();
-            assertThat(driver.list()).isEmpty();
-            assertThatThrownBy(() -> driver.provision(router(2, host.bridge("c"), host.bridge("d"))))
+            assertThat(driver.inspect(6)).isEmpty();
+            assertThat(driver.list()).extracting(VmRuntime::vmIndex).doesNotContain(6);
+            assertThatThrownBy(() -> driver.provision(router(6, host.bridge("c"), host.bridge("d"))))
                     .isInstanceOf(DriverException.class).hasMessageContaining("is not vrouter's");
-            assertThatThrownBy(() -> driver.destroy(2)).isInstanceOf(DriverException.class).hasMessageContaining("is not vrouter's");
-            assertThat(domainExists(2)).isTrue();
+            assertThatThrownBy(() -> driver.destroy(6)).isInstanceOf(DriverException.class).hasMessageContaining("is not vrouter's");
+            assertThat(domainExists(6)).isTrue();
             assertThat(Bridges.isBridge(host.bridge("c"))).isFalse();
         } finally {
             TestHost.ok("virsh", "-c", settings.uri(), "undefine", name);
