@@ -59,6 +59,7 @@ public final class LibvirtDriver implements HypervisorDriver {
     /** VIR_DOMAIN_AFFECT_LIVE: a device change made to the running guest (the definition is changed apart). */
     private static final int AFFECT_LIVE = 1;
     private static final SecureRandom RANDOM = new SecureRandom();
+    private static final long BUTTON_REPEAT_NANOS = 5_000_000_000L;
     /**
      * libvirt prints every error to standard error unless a callback takes them; the driver reports the
      * ones that matter as exceptions (a lookup of an absent domain is not one). Held here: JNA keeps
@@ -274,14 +275,19 @@ public final class LibvirtDriver implements HypervisorDriver {
             return;
         }
         if (state != DomainInfo.DomainState.VIR_DOMAIN_PAUSED) { // a paused guest cannot see the button
-            call("shutdown", () -> { d.shutdown(); return null; });
             long deadline = System.nanoTime() + settings.stopTimeout().toNanos();
+            long press = 0;
             while (System.nanoTime() < deadline) {
+                // Pressed again every few seconds: a guest still booting misses a press before its acpid runs.
+                if (System.nanoTime() - press >= BUTTON_REPEAT_NANOS) {
+                    call("shutdown", () -> { d.shutdown(); return null; });
+                    press = System.nanoTime();
+                }
+                sleep(200);
                 if (!active(d)) {
                     log.info("{} powered off on the ACPI power button", settings.domainName(vmIndex));
                     return;
                 }
-                sleep(200);
             }
             log.info("{} did not power off in {} ms: destroying it", settings.domainName(vmIndex), settings.stopTimeout().toMillis());
         }

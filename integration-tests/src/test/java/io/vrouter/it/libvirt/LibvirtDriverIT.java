@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the appliance that vr-libvirt-driver/appliance/build.sh builds: a VR made over REST with two
  * interfaces on two bridges forwards a ping between two host namespaces, is crashed (with the reason)
  * when its domain is destroyed behind vrouter's back and forwards again once started, forwards nothing
- * once stopped, and leaves nothing on the host once removed. TCG is asked for (the driver's own test covers the choice
+ * once stopped, and leaves nothing on the host once removed; a kill -9 of the server in the middle of
+ * provisioning is finished after the restart. TCG is asked for (the driver's own test covers the choice
  * between KVM and TCG), so the run is the same on every machine; every wait allows for a slow boot.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -36,6 +37,8 @@ class LibvirtDriverIT {
     TestHost host;
     String prefix;
     Path runDir;
+    Path hold;
+    Path held;
     ServerProcess server;
 
     @BeforeAll
@@ -43,14 +46,29 @@ class LibvirtDriverIT {
         host = new TestHost();
         prefix = host.prefix + "-";
         runDir = dir.resolve("run");
+        hold = dir.resolve("hold-bridge");
+        held = dir.resolve("a-bridge-waits");
         // QEMU runs as libvirt's user (libvirt-qemu on Debian): libvirt hands it the kernel and initramfs
         // but not the directories on their path, which JUnit makes private.
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
         Path images = dir.resolve("images");
         TestHost.ok(Path.of("..", "vr-libvirt-driver", "appliance", "build.sh").toAbsolutePath().normalize().toString(), images.toString());
+        // ip, as the driver runs it: while the file HOLD exists, making the bridge of the kill test's second
+        // interface waits (and says so in HELD), so that a kill -9 lands in the middle of provisioning.
+        Path ip = dir.resolve("ip");
+        Files.writeString(ip, String.join("\n", "#!/bin/sh",
+                "case \" $* \" in *\" link add name " + host.bridge("k2") + " \"*)",
+                "  if [ -e " + hold + " ]; then",
+                "    touch " + held,
+                "    while [ -e " + hold + " ] && kill -0 $PPID 2>/dev/null; do sleep 0.02; done",
+                "    kill -0 $PPID 2>/dev/null || exit 1",
+                "  fi;;",
+                "esac",
+                "exec ip \"$@\"", ""));
+        Files.setPosixFilePermissions(ip, PosixFilePermissions.fromString("rwxr-xr-x"));
         Path conf = dir.resolve("libvirt.properties");
         Files.writeString(conf, String.join("\n", "libvirt.prefix = " + prefix, "libvirt.image-dir = " + images,
-                "libvirt.run-dir = " + runDir, "libvirt.accel = tcg", "libvirt.stop-timeout = 120s", ""));
+                "libvirt.run-dir = " + runDir, "libvirt.accel = tcg", "libvirt.stop-timeout = 120s", "libvirt.ip = " + ip, ""));
         server = ServerProcess.start(dir.resolve("server"), "--driver", "libvirt", "--config", conf.toString());
     }
 
@@ -59,7 +77,8 @@ class LibvirtDriverIT {
         try {
             host.removeHosts();
             for (JsonNode vr : JSON.readTree(server.get("/api/v1/routers").body()).path("virtualRouter")) {
-                server.delete("/api/v1/routers/" + vr.path("vmIndex").asInt() + "?wait=150s");
+                server.delete("/api/v1/routers/" + vr.path("vmIndex").asInt());
+                TestHost.await(() -> gone(vr.path("vmIndex").asInt()), BOOT_SECONDS);
             }
             if (server != null) server.close();
         } finally {
@@ -72,6 +91,14 @@ class LibvirtDriverIT {
             return Files.readString(runDir.resolve(prefix + vmIndex).resolve("console.log"));
         } catch (java.io.IOException e) {
             return "";
+        }
+    }
+
+    private boolean gone(int vmIndex) {
+        try {
+            return server.get("/api/v1/routers/" + vmIndex).statusCode() == 404;
+        } catch (Exception e) {
+            return false;
         }
     }
 
@@ -117,15 +144,46 @@ class LibvirtDriverIT {
         assertThat(started.statusCode()).as(started.body()).isEqualTo(200);
         assertThat(TestHost.await(() -> reaches(left, "198.51.100.10"), BOOT_SECONDS)).as("a ping after the start").isTrue();
 
-        HttpResponse<String> stopped = server.post("/api/v1/routers/1/stop?wait=150s", "");
-        assertThat(stopped.statusCode()).as(stopped.body()).isEqualTo(200);
-        assertThat(operState(server.router(1))).isEqualTo("shutdown");
+        HttpResponse<String> stopped = server.post("/api/v1/routers/1/stop?wait=25s", "");
+        assertThat(stopped.statusCode()).as(stopped.body()).isIn(200, 202);
+        server.awaitRouter(1, v -> operState(v).equals("shutdown"), "shut down");
         assertThat(host.cannotReach(left, "198.51.100.10")).as("a ping through a stopped VR").isTrue();
 
         host.removeHosts();
         HttpResponse<String> removed = server.delete("/api/v1/routers/1?wait=60s");
         assertThat(removed.statusCode()).as(removed.body()).isEqualTo(204);
         assertThat(TestHost.sh("virsh", "-c", "qemu:///system", "dominfo", prefix + "1").exit()).as("the domain").isNotZero();
+        assertThat(host.leftovers(runDir)).as("left on the host").isEmpty();
+    }
+
+    @Test
+    void aKill9InTheMiddleOfProvisioningIsFinishedAfterTheRestart() throws Exception {
+        String k1 = host.bridge("k1");
+        String k2 = host.bridge("k2");
+        Files.createFile(hold);
+        try {
+            HttpResponse<String> r = server.post("/api/v1/routers", "{\"vmIndex\":7,\"vmName\":\"killed\",\"vmNetworkConfigTable\":["
+                    + "{\"vmNetworkConfigParent\":\"" + k1 + "\",\"vmNetworkConfigAddress\":\"192.0.2.1\",\"vmNetworkConfigPrefixLength\":25},"
+                    + "{\"vmNetworkConfigParent\":\"" + k2 + "\",\"vmNetworkConfigAddress\":\"198.51.100.1\",\"vmNetworkConfigPrefixLength\":25}]}");
+            assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+            assertThat(TestHost.await(() -> Files.exists(held), 60)).as("the driver began making the second bridge").isTrue();
+            server.kill9();
+        } finally {
+            Files.delete(hold);
+        }
+        assertThat(Files.exists(Path.of("/sys/class/net", k1))).as("the first bridge, made before the kill").isTrue();
+        assertThat(TestHost.sh("virsh", "-c", "qemu:///system", "dominfo", prefix + "7").exit()).as("a domain before the kill").isNotZero();
+
+        server.restart();
+        JsonNode vr = server.awaitRouter(7, v -> operState(v).equals("running"), "ran after the restart");
+        assertThat(vr.path("vmNetworkTable")).hasSize(2);
+        assertThat(TestHost.ok("virsh", "-c", "qemu:///system", "domstate", prefix + "7").strip()).isEqualTo("running");
+        assertThat(Files.exists(Path.of("/sys/class/net", k2))).as("the second bridge").isTrue();
+
+        // Removed while its guest may still be booting: the power button is pressed until its acpid hears it.
+        HttpResponse<String> removed = server.delete("/api/v1/routers/7");
+        assertThat(removed.statusCode()).as(removed.body()).isIn(202, 204);
+        assertThat(TestHost.await(() -> gone(7), BOOT_SECONDS)).as("VR 7 removed").isTrue();
         assertThat(host.leftovers(runDir)).as("left on the host").isEmpty();
     }
 }
