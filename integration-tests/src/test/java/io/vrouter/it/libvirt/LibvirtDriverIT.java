@@ -1,6 +1,9 @@
 package io.vrouter.it.libvirt;
 
 import static io.vrouter.it.ServerProcess.operState;
+import static io.vrouter.it.snmp.NewVmmOids.MIB;
+import static io.vrouter.it.snmp.NewVmmOids.NAME;
+import static io.vrouter.it.snmp.NewVmmOids.ROW_STATUS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,6 +14,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The packaged server with {@code --driver libvirt} on this host's libvirtd and QEMU (as root), booting
- * the appliance that vr-libvirt-driver/appliance/build.sh builds: a VR made over REST with two
+ * the appliance that vr-libvirt-driver/appliance/build.sh builds: a VR made over SNMP answers pings and
+ * counts them alike over REST and SNMP; a VR made over REST with two
  * interfaces on two bridges forwards a ping between two host namespaces, is crashed (with the reason)
  * when its domain is destroyed behind vrouter's back and forwards again once started, forwards nothing
  * once stopped, and leaves nothing on the host once removed; a kill -9 of the server in the middle of
@@ -31,6 +38,9 @@ class LibvirtDriverIT {
     static final ObjectMapper JSON = new ObjectMapper();
     /** A boot under TCG on a loaded machine: seconds usually, a minute or two at worst. */
     static final long BOOT_SECONDS = 240;
+    /** vmNetworkConfigEntry and vmNetworkEntry columns. */
+    static final String NET_CONFIG = MIB + ".1.13.1.";
+    static final String NET = MIB + ".1.8.1.";
 
     @TempDir
     static Path dir;
@@ -184,6 +194,67 @@ class LibvirtDriverIT {
         HttpResponse<String> removed = server.delete("/api/v1/routers/7");
         assertThat(removed.statusCode()).as(removed.body()).isIn(202, 204);
         assertThat(TestHost.await(() -> gone(7), BOOT_SECONDS)).as("VR 7 removed").isTrue();
+        assertThat(host.leftovers(runDir)).as("left on the host").isEmpty();
+    }
+
+    private ServerProcess.Result snmp(String tool, String... args) throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(List.of(tool, "-v2c", "-c", tool.equals("snmpset") ? "private" : "public",
+                "-On", "-Oq", "-t", "8", "-r", "0", "udp:127.0.0.1:" + server.snmpPort));
+        cmd.addAll(List.of(args));
+        return ServerProcess.run(cmd);
+    }
+
+    /** VR 3's interface 1 counters (vmNetworkInOctets, InPkts, OutOctets, OutPkts) over REST and over SNMP. */
+    private List<Map<String, Long>> countersOverRestAndSnmp() throws Exception {
+        Map<String, Long> rest = new TreeMap<>();
+        JsonNode n = server.router(3).path("vmNetworkTable").get(0);
+        rest.put("6", n.path("vmNetworkInOctets").asLong(-1));
+        rest.put("7", n.path("vmNetworkInPkts").asLong(-1));
+        rest.put("8", n.path("vmNetworkOutOctets").asLong(-1));
+        rest.put("9", n.path("vmNetworkOutPkts").asLong(-1));
+        Map<String, Long> snmp = new TreeMap<>();
+        for (String column : List.of("6", "7", "8", "9")) {
+            ServerProcess.Result r = snmp("snmpget", NET + column + ".3.1");
+            assertThat(r.exit()).as(r.toString()).isZero();
+            String[] f = r.out().strip().split(" ");
+            snmp.put(column, Long.parseLong(f[f.length - 1]));
+        }
+        return List.of(rest, snmp);
+    }
+
+    @Test
+    void aVmVrMadeOverSnmpAnswersPingsAndCountsThemAlikeOverRestAndSnmp() throws Exception {
+        String s1 = host.bridge("s");
+        // VR 3 and its interface (203.0.113.1/24) in one createAndGo.
+        ServerProcess.Result set = snmp("snmpset", ROW_STATUS + 3, "i", "4", NAME + 3, "s", "overSnmp",
+                NET_CONFIG + "7.3.1", "i", "4", NET_CONFIG + "2.3.1", "s", s1, NET_CONFIG + "4.3.1", "i", "1",
+                NET_CONFIG + "5.3.1", "x", "CB007101", NET_CONFIG + "6.3.1", "u", "24");
+        assertThat(set.exit()).as(set.toString()).isZero();
+        server.awaitRouter(3, v -> operState(v).equals("running"), "ran");
+        assertThat(TestHost.ok("virsh", "-c", "qemu:///system", "domstate", prefix + "3").strip()).isEqualTo("running");
+
+        host.allowBridged(s1);
+        String h = host.hostOn(s1, "203.0.113.10/24", "203.0.113.1");
+        assertThat(TestHost.await(() -> reaches(h, "203.0.113.1"), BOOT_SECONDS)).as("the VR answers; its console:\n%s", console(3)).isTrue();
+        long before = server.router(3).path("vmNetworkTable").get(0).path("vmNetworkInPkts").asLong();
+        TestHost.Result ping = TestHost.sh("ip", "netns", "exec", h, "ping", "-c", "5", "-i", "0.2", "-w", "10", "203.0.113.1");
+        assertThat(ping.exit()).as(ping.out()).isZero();
+
+        // Read alike over REST and SNMP once no packet crosses between the reads (the host's IPv6
+        // solicitations go on for some seconds after its link comes up).
+        List<Map<String, Long>> reads = countersOverRestAndSnmp();
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (!reads.get(0).equals(reads.get(1)) && System.nanoTime() < deadline) {
+            Thread.sleep(300);
+            reads = countersOverRestAndSnmp();
+        }
+        assertThat(reads.get(1)).as("SNMP against REST").isEqualTo(reads.get(0));
+        assertThat(reads.get(0).get("7") - before).as("echo requests in").isGreaterThanOrEqualTo(5);
+        assertThat(reads.get(0).get("9")).as("replies out").isGreaterThanOrEqualTo(5);
+
+        host.removeHosts();
+        assertThat(server.delete("/api/v1/routers/3").statusCode()).isIn(202, 204);
+        assertThat(TestHost.await(() -> gone(3), BOOT_SECONDS)).as("VR 3 removed").isTrue();
         assertThat(host.leftovers(runDir)).as("left on the host").isEmpty();
     }
 }
