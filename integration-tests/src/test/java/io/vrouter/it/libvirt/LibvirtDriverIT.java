@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vrouter.it.HeldIp;
 import io.vrouter.it.ServerProcess;
 import io.vrouter.netns.TestHost;
 import java.net.http.HttpResponse;
@@ -65,17 +66,7 @@ class LibvirtDriverIT {
         TestHost.ok(Path.of("..", "vr-libvirt-driver", "appliance", "build.sh").toAbsolutePath().normalize().toString(), images.toString());
         // ip, as the driver runs it: while the file HOLD exists, making the bridge of the kill test's second
         // interface waits (and says so in HELD), so that a kill -9 lands in the middle of provisioning.
-        Path ip = dir.resolve("ip");
-        Files.writeString(ip, String.join("\n", "#!/bin/sh",
-                "case \" $* \" in *\" link add name " + host.bridge("k2") + " \"*)",
-                "  if [ -e " + hold + " ]; then",
-                "    touch " + held,
-                "    while [ -e " + hold + " ] && kill -0 $PPID 2>/dev/null; do sleep 0.02; done",
-                "    kill -0 $PPID 2>/dev/null || exit 1",
-                "  fi;;",
-                "esac",
-                "exec ip \"$@\"", ""));
-        Files.setPosixFilePermissions(ip, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path ip = HeldIp.write(dir, "*\" link add name " + host.bridge("k2") + " \"*", hold, held);
         Path conf = dir.resolve("libvirt.properties");
         Files.writeString(conf, String.join("\n", "libvirt.prefix = " + prefix, "libvirt.image-dir = " + images,
                 "libvirt.run-dir = " + runDir, "libvirt.accel = tcg", "libvirt.stop-timeout = 120s", "libvirt.ip = " + ip, ""));
