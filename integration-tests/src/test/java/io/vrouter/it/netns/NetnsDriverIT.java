@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vrouter.it.HeldIp;
 import io.vrouter.it.ServerProcess;
 import io.vrouter.netns.TestHost;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -54,17 +54,7 @@ class NetnsDriverIT {
         held = dir.resolve("an-ip-batch-waits");
         // ip, as the driver runs it: while the file HOLD exists, a batch waits (and says so in HELD), so
         // that a kill -9 lands in the middle of provisioning; it does nothing once its server is gone.
-        Path ip = dir.resolve("ip");
-        Files.writeString(ip, String.join("\n", "#!/bin/sh",
-                "case \" $* \" in *\" -batch \"*)",
-                "  if [ -e " + hold + " ]; then",
-                "    touch " + held,
-                "    while [ -e " + hold + " ] && kill -0 $PPID 2>/dev/null; do sleep 0.02; done",
-                "    kill -0 $PPID 2>/dev/null || exit 1",
-                "  fi;;",
-                "esac",
-                "exec ip \"$@\"", ""));
-        Files.setPosixFilePermissions(ip, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path ip = HeldIp.write(dir, "*\" -batch \"*", hold, held);
         Path conf = dir.resolve("netns.properties");
         Files.writeString(conf, String.join("\n", "netns.prefix = " + host.prefix, "netns.run-dir = " + runDir,
                 "netns.resync-interval = 1s", "netns.refresh-delay = 50ms", "netns.ip = " + ip, ""));

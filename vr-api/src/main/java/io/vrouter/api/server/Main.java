@@ -39,8 +39,9 @@ public final class Main implements Callable<Integer> {
     Integer snmpPort;
     @Option(names = "--netconf-port", paramLabel = "N", description = "NETCONF over SSH port (default: 8830).")
     Integer netconfPort;
-    @Option(names = "--driver", paramLabel = "sim|xen|netns",
-            description = "Hypervisor driver (default: sim, the simulated hypervisor; netns: Linux namespaces on this host).")
+    @Option(names = "--driver", paramLabel = "sim|xen|netns|libvirt",
+            description = "Hypervisor driver (default: sim, the simulated hypervisor; netns: Linux namespaces on this host;"
+                    + " libvirt: QEMU virtual machines through libvirt).")
     String driver;
     @Option(names = "--sim-latency", paramLabel = "none|paper", description = "Simulated driver timings (default: none; paper: XenServer's of the paper).")
     String simLatency;

@@ -1,0 +1,155 @@
+package io.vrouter.libvirt;
+
+import io.vrouter.core.driver.DriverException;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.xml.XMLConstants;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/**
+ * A VR's libvirt domain: the XML the driver defines, and what it reads back from libvirt's. The VR's
+ * own facts (vmIndex, template, name, interface indexes) live in the domain's metadata element, the
+ * marker that says a domain is vrouter's.
+ */
+final class DomainXml {
+    static final String NS = "https://vrouter.io/xmlns/libvirt-driver/1";
+
+    /** One interface: its vmNetworkConfigIndex, bridge, MAC and day-0 address ({@code 192.0.2.1/25}, or null). */
+    record Nic(int index, String bridge, String mac, String address) {
+    }
+
+    /** What the driver reads back from a domain's XML. */
+    record Parsed(int vmIndex, String vmName, String template, List<Nic> nics, int vcpus, long memoryKib,
+                  String consoleLog) {
+    }
+
+    private DomainXml() {
+    }
+
+    /**
+     * The domain of a VR: direct kernel boot of the template's appliance with the day-0 data on the kernel
+     * command line, one virtio NIC per interface on its bridge, the serial console logged to a file.
+     */
+    static String build(String name, String uuid, int vmIndex, String vmName, String template, String domainType, int vcpus,
+                        int memoryMib, Path kernel, Path initrd, Path consoleLog, List<Nic> nics) {
+        StringBuilder cmdline = new StringBuilder("console=ttyS0 panic=-1 vrouter.index=" + vmIndex + " vrouter.template=" + template);
+        StringBuilder metaNics = new StringBuilder();
+        StringBuilder devices = new StringBuilder();
+        for (Nic n : nics) {
+            // vrouter.if<N>=MAC[,ADDRESS/LEN]: the appliance finds the NIC by its MAC and names it eth<N>.
+            cmdline.append(" vrouter.if").append(n.index()).append('=').append(n.mac());
+            if (n.address() != null) cmdline.append(',').append(n.address());
+            metaNics.append("<vr:interface index='").append(n.index()).append("' mac='").append(n.mac()).append("'")
+                    .append(n.address() == null ? "" : " address='" + n.address() + "'").append("/>");
+            devices.append(interfaceXml(n));
+        }
+        return "<domain type='" + domainType + "'>"
+                + "<name>" + esc(name) + "</name>"
+                + (uuid == null ? "" : "<uuid>" + esc(uuid) + "</uuid>")
+                + "<metadata><vr:vrouter xmlns:vr='" + NS + "' vmIndex='" + vmIndex + "' template='" + esc(template)
+                + "' vmName='" + esc(vmName) + "'>" + metaNics + "</vr:vrouter></metadata>"
+                + "<memory unit='MiB'>" + memoryMib + "</memory>"
+                + "<vcpu>" + vcpus + "</vcpu>"
+                + "<os><type arch='x86_64'>hvm</type><kernel>" + esc(kernel.toString()) + "</kernel><initrd>"
+                + esc(initrd.toString()) + "</initrd><cmdline>" + esc(cmdline.toString()) + "</cmdline></os>"
+                + "<features><acpi/></features>"
+                + "<on_poweroff>destroy</on_poweroff><on_reboot>restart</on_reboot><on_crash>destroy</on_crash>"
+                + "<devices>" + devices
+                + "<serial type='pty'><log file='" + esc(consoleLog.toString()) + "' append='on'/><target port='0'/></serial>"
+                + "<console type='pty'><target type='serial' port='0'/></console>"
+                + "<memballoon model='virtio'/>"
+                + "</devices></domain>";
+    }
+
+    private static Document document(String xml) throws DriverException {
+        try {
+            DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+            f.setNamespaceAware(true);
+            f.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
+            f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+            return f.newDocumentBuilder().parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
+        } catch (Exception e) {
+            throw new DriverException("LIBVIRT_ERROR", "libvirt returned domain XML vrouter cannot read: " + e.getMessage(), e);
+        }
+    }
+
+    /** A NIC's device element: virtio, on its bridge, with its MAC (also what hot-plug attaches and detaches). */
+    static String interfaceXml(Nic n) {
+        return "<interface type='bridge'><source bridge='" + esc(n.bridge()) + "'/><mac address='" + n.mac()
+                + "'/><model type='virtio'/></interface>";
+    }
+
+    /** The VR facts of a domain's XML, or null when it carries no vrouter metadata (not ours). */
+    static Parsed parse(String xml) throws DriverException {
+        Document doc = document(xml);
+        NodeList meta = doc.getElementsByTagNameNS(NS, "vrouter");
+        if (meta.getLength() == 0) return null;
+        Element m = (Element) meta.item(0);
+        List<String> indexesByMac = new ArrayList<>();
+        List<Nic> declared = new ArrayList<>();
+        NodeList mi = m.getElementsByTagNameNS(NS, "interface");
+        for (int i = 0; i < mi.getLength(); i++) {
+            Element e = (Element) mi.item(i);
+            String address = e.getAttribute("address");
+            declared.add(new Nic(Integer.parseInt(e.getAttribute("index")), null, e.getAttribute("mac"),
+                    address.isEmpty() ? null : address));
+            indexesByMac.add(e.getAttribute("mac"));
+        }
+        List<Nic> nics = new ArrayList<>();
+        NodeList ifs = doc.getElementsByTagName("interface");
+        for (int i = 0; i < ifs.getLength(); i++) {
+            Element e = (Element) ifs.item(i);
+            if (NS.equals(e.getNamespaceURI())) continue;
+            String mac = attr(e, "mac", "address");
+            int at = indexesByMac.indexOf(mac);
+            if (at < 0) continue; // a NIC added by hand: not one of the VR's interfaces
+            Nic d = declared.get(at);
+            nics.add(new Nic(d.index(), attr(e, "source", "bridge"), mac, d.address()));
+        }
+        long memoryKib = Long.parseLong(text(doc, "memory", "0"));
+        String unit = ((Element) doc.getElementsByTagName("memory").item(0)).getAttribute("unit");
+        if (!unit.isEmpty() && !unit.equals("KiB")) throw new DriverException("LIBVIRT_ERROR", "domain memory in " + unit);
+        String log = null;
+        NodeList logs = doc.getElementsByTagName("log");
+        if (logs.getLength() > 0) log = ((Element) logs.item(0)).getAttribute("file");
+        return new Parsed(Integer.parseInt(m.getAttribute("vmIndex")), m.getAttribute("vmName"), m.getAttribute("template"),
+                nics, Integer.parseInt(text(doc, "vcpu", "1")), memoryKib, log);
+    }
+
+    /** The host device (tap) of each NIC of a running domain's XML, by MAC. */
+    static Map<String, String> hostDevices(String xml) throws DriverException {
+        Map<String, String> out = new HashMap<>();
+        NodeList ifs = document(xml).getElementsByTagName("interface");
+        for (int i = 0; i < ifs.getLength(); i++) {
+            Element e = (Element) ifs.item(i);
+            String mac = attr(e, "mac", "address");
+            String dev = attr(e, "target", "dev");
+            if (mac != null && dev != null && !NS.equals(e.getNamespaceURI())) out.put(mac, dev);
+        }
+        return out;
+    }
+
+    private static String attr(Element parent, String child, String attribute) {
+        NodeList l = parent.getElementsByTagName(child);
+        if (l.getLength() == 0) return null;
+        String v = ((Element) l.item(0)).getAttribute(attribute);
+        return v.isEmpty() ? null : v;
+    }
+
+    private static String text(Document doc, String tag, String otherwise) {
+        NodeList l = doc.getElementsByTagName(tag);
+        return l.getLength() == 0 ? otherwise : l.item(0).getTextContent().strip();
+    }
+
+    private static String esc(String s) {
+        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("'", "&apos;").replace("\"", "&quot;");
+    }
+}

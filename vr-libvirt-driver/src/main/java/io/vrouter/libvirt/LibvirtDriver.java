@@ -1,0 +1,713 @@
+package io.vrouter.libvirt;
+
+import io.vrouter.core.driver.DriverException;
+import io.vrouter.core.driver.DriverListener;
+import io.vrouter.core.driver.HypervisorDriver;
+import io.vrouter.core.driver.PowerState;
+import io.vrouter.core.driver.VmRuntime;
+import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.Hypervisor;
+import io.vrouter.core.model.InetAddressType;
+import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.model.VmCpuEntry;
+import io.vrouter.core.model.VmEntry;
+import io.vrouter.core.model.VmNetworkConfigEntry;
+import io.vrouter.core.model.VmNetworkEntry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.libvirt.Connect;
+import org.libvirt.Domain;
+import org.libvirt.DomainInfo;
+import org.libvirt.DomainInterfaceStats;
+import org.libvirt.Error;
+import org.libvirt.LibvirtException;
+import org.libvirt.VcpuInfo;
+import org.libvirt.jna.Libvirt;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * VRs as libvirt domains: QEMU virtual machines that boot vrouter's router appliance (or another
+ * template's kernel and initramfs) directly, with the VR's vCPUs and memory, one virtio NIC per
+ * interface on the host bridge its parent names, the day-0 addresses on the kernel command line, and
+ * the serial console logged to a file. The domain's metadata carries the vmIndex: the marker that
+ * says a domain is vrouter's. Every step looks at the domain before it acts, so a step re-run after a
+ * crash finds its work done.
+ */
+public final class LibvirtDriver implements HypervisorDriver {
+    private static final Logger log = LoggerFactory.getLogger(LibvirtDriver.class);
+    private static final Pattern BRIDGE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,14}");
+    private static final Pattern ADDRESS = Pattern.compile("[0-9A-Fa-f:.]{2,45}");
+    private static final String KERNEL = "vmlinuz";
+    private static final String INITRD = "initrd.img";
+    private static final String CONSOLE_LOG = "console.log";
+    /** virDomainGetXMLDesc's VIR_DOMAIN_XML_INACTIVE: the persistent definition, not the running one. */
+    private static final int XML_INACTIVE = 2;
+    /** VIR_DOMAIN_AFFECT_LIVE: a device change made to the running guest (the definition is changed apart). */
+    private static final int AFFECT_LIVE = 1;
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final long BUTTON_REPEAT_NANOS = 5_000_000_000L;
+    /**
+     * libvirt prints every error to standard error unless a callback takes them; the driver reports the
+     * ones that matter as exceptions (a lookup of an absent domain is not one). Held here: JNA keeps
+     * only a weak reference to a callback.
+     */
+    private static final Libvirt.VirErrorCallback QUIET = (userData, error) -> { };
+
+    private final LibvirtSettings settings;
+    private final Bridges bridges;
+    private final Pattern ourName;
+    private final DomainEvents events;
+    private Connect conn;
+    private Accel accel;
+    private volatile String problem;
+
+    private LibvirtDriver(LibvirtSettings settings) {
+        this.settings = settings;
+        this.bridges = new Bridges(settings.ip(), settings.bridgeAlias(), settings.commandTimeout());
+        this.ourName = Pattern.compile(Pattern.quote(settings.prefix()) + "([1-9][0-9]{0,9})");
+        this.events = new DomainEvents(ourName);
+    }
+
+    public static LibvirtDriver open(LibvirtSettings settings) throws DriverException {
+        LibvirtDriver d = new LibvirtDriver(settings);
+        List<String> templates = d.templates();
+        if (templates.isEmpty()) {
+            throw new DriverException("NO_TEMPLATES", "--driver libvirt found no template in " + settings.imageDir()
+                    + " (a directory holding vmlinuz and initrd.img): build the appliance with vr-libvirt-driver/appliance/build.sh "
+                    + settings.imageDir());
+        }
+        try {
+            Files.createDirectories(settings.runDir());
+        } catch (IOException e) {
+            throw new DriverException("NOT_PERMITTED", "--driver libvirt cannot use " + settings.runDir() + ": " + e.getMessage(), e);
+        }
+        try {
+            Connect.setErrorCallback(QUIET);
+            DomainEvents.startLoop();
+            d.conn = new Connect(settings.uri());
+            d.conn.addLifecycleListener(d.events);
+            d.accel = Accel.choose(settings.accel(), d.conn.getCapabilities(), d.image(templates.get(0), KERNEL));
+        } catch (LibvirtException e) {
+            d.close();
+            throw new DriverException("LIBVIRT_UNREACHABLE", "--driver libvirt cannot reach libvirt at " + settings.uri() + ": "
+                    + e.getError().getMessage(), e);
+        }
+        log.info("libvirt driver: VRs as domains {}<vmIndex> at {}, templates {} from {}; {}", settings.prefix(), settings.uri(),
+                templates, settings.imageDir(), d.accel.why());
+        return d;
+    }
+
+    @Override
+    public String name() {
+        return "libvirt";
+    }
+
+    @Override
+    public Hypervisor hypervisor() {
+        Hypervisor h = new Hypervisor();
+        h.vmHvSoftware = "libvirt QEMU (" + (accel.kvm() ? "KVM" : "TCG") + ")";
+        try {
+            h.vmHvVersion = "libvirt " + version(connection().getLibVersion()) + ", QEMU " + version(connection().getVersion());
+        } catch (LibvirtException | DriverException e) {
+            h.vmHvVersion = "";
+        }
+        h.vmHvObjectID = "0.0";
+        try {
+            h.vmHvUpTime = (long) (Double.parseDouble(Files.readString(Path.of("/proc/uptime")).split(" ")[0]) * 100);
+        } catch (IOException | RuntimeException e) {
+            h.vmHvUpTime = 0L;
+        }
+        return h;
+    }
+
+    private static String version(long v) {
+        return (v / 1_000_000) + "." + (v / 1000 % 1000) + "." + (v % 1000);
+    }
+
+    /** The accelerator chosen at start-up, and why. */
+    public String accelerator() {
+        return accel.why();
+    }
+
+    /**
+     * The subdirectories of the image directory that hold a kernel and an initramfs, {@code bird} first
+     * when there, then by name.
+     */
+    @Override
+    public List<String> templates() {
+        try (Stream<Path> dirs = Files.list(settings.imageDir())) {
+            return dirs.filter(d -> Files.isReadable(d.resolve(KERNEL)) && Files.isReadable(d.resolve(INITRD)))
+                    .map(d -> d.getFileName().toString())
+                    .sorted(Comparator.comparing((String t) -> !t.equals("bird")).thenComparing(Comparator.naturalOrder()))
+                    .toList();
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
+    /** Every admin state: suspend is libvirt's managed save. */
+    @Override
+    public Set<AdminState> adminStates() {
+        return EnumSet.allOf(AdminState.class);
+    }
+
+    @Override
+    public void setListener(DriverListener listener) {
+        events.setListener(listener);
+    }
+
+    @Override
+    public Optional<String> problem() {
+        return Optional.ofNullable(problem);
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    @Override
+    public void provision(VmConfigEntry config) throws DriverException {
+        op(config.vmIndex, () -> doProvision(config));
+    }
+
+    private void doProvision(VmConfigEntry config) throws DriverException {
+        int i = config.vmIndex;
+        String template = config.vmConfigTemplate == null ? templates().get(0) : config.vmConfigTemplate;
+        Optional<Domain> existing = lookup(i);
+        // A provisioning cut short (a kill -9) may have defined the domain already: defined again, with its MACs.
+        List<DomainXml.Nic> before = existing.isPresent() ? ours(existing.get()).nics() : List.of();
+        List<DomainXml.Nic> nics = new ArrayList<>();
+        for (VmNetworkConfigEntry n : config.interfaces()) nics.add(nic(n, before));
+        define(i, config.vmName, template, cpus(config), memory(config), nics, () -> { });
+    }
+
+    @Override
+    public void reconfigure(VmConfigEntry config) throws DriverException {
+        op(config.vmIndex, () -> doReconfigure(config));
+    }
+
+    private void doReconfigure(VmConfigEntry config) throws DriverException {
+        DomainXml.Parsed p = parsed(domain(config.vmIndex));
+        define(config.vmIndex, config.vmName, p.template(), cpus(config), memory(config), p.nics(), () -> { });
+    }
+
+    /**
+     * Defines (or defines again) the VR's domain: the one step that makes it exist, after its bridges and
+     * its run directory, then the step that follows it while the bridges are held (a hot-plug).
+     */
+    private void define(int vmIndex, String vmName, String template, int cpus, int memoryMib, List<DomainXml.Nic> nics,
+                        Step then) throws DriverException {
+        if (!templates().contains(template)) {
+            throw new DriverException("INVALID_CONFIG", "template '" + template + "' is not one of this host's: " + templates());
+        }
+        String name = settings.domainName(vmIndex);
+        Path dir = settings.runDir().resolve(name);
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new DriverException("NOT_PERMITTED", "cannot make " + dir + ": " + e.getMessage(), e);
+        }
+        // Defined again (a re-run, a change): the same domain, so the same UUID; never one that is not vrouter's.
+        Optional<Domain> existing = lookup(vmIndex);
+        String uuid = null;
+        if (existing.isPresent()) {
+            ours(existing.get());
+            uuid = call("uuid", existing.get()::getUUIDString);
+        }
+        String xml = DomainXml.build(name, uuid, vmIndex, vmName == null ? "" : vmName, template, accel.domainType(), cpus,
+                memoryMib, image(template, KERNEL), image(template, INITRD), dir.resolve(CONSOLE_LOG), nics);
+        bridges.withBridges(bridgesOf(nics), () -> {
+            Connect c = connection();
+            call("define " + name, () -> c.domainDefineXML(xml));
+            then.run();
+            return null;
+        });
+        log.debug("defined {}: {}", name, xml);
+    }
+
+    @Override
+    public void start(int vmIndex) throws DriverException {
+        op(vmIndex, () -> doStart(vmIndex));
+    }
+
+    private void doStart(int vmIndex) throws DriverException {
+        Domain d = domain(vmIndex);
+        DomainInfo.DomainState state = info(d).state;
+        switch (state) {
+            case VIR_DOMAIN_PAUSED -> call("resume", () -> { d.resume(); return null; });
+            case VIR_DOMAIN_SHUTOFF, VIR_DOMAIN_CRASHED, VIR_DOMAIN_NOSTATE -> {
+                // Its bridges made again if a removal took them while it was off (then it had no port on them).
+                List<String> names = bridgesOf(parsed(d).nics());
+                bridges.withBridges(names, () -> call("start", d::create));
+                // Restored from a managed save of a paused guest, it comes back paused.
+                if (info(d).state == DomainInfo.DomainState.VIR_DOMAIN_PAUSED) call("resume", () -> { d.resume(); return null; });
+            }
+            default -> {
+                // running, blocked or shutting down: running already
+            }
+        }
+    }
+
+    /** The ACPI power button, then, when the guest has not powered off within the stop timeout, destroy. */
+    @Override
+    public void stop(int vmIndex) throws DriverException {
+        op(vmIndex, () -> doStop(vmIndex));
+    }
+
+    private void doStop(int vmIndex) throws DriverException {
+        Domain d = domain(vmIndex);
+        DomainInfo.DomainState state = info(d).state;
+        if (state == DomainInfo.DomainState.VIR_DOMAIN_SHUTOFF) {
+            // Suspended: stopping it forgets the saved memory, so the next start boots afresh.
+            if (call("managed save image", d::hasManagedSaveImage) == 1) call("managed save remove", d::managedSaveRemove);
+            return;
+        }
+        if (state != DomainInfo.DomainState.VIR_DOMAIN_PAUSED) { // a paused guest cannot see the button
+            long deadline = System.nanoTime() + settings.stopTimeout().toNanos();
+            long press = 0;
+            while (System.nanoTime() < deadline) {
+                // Pressed again every few seconds: a guest still booting misses a press before its acpid runs.
+                if (System.nanoTime() - press >= BUTTON_REPEAT_NANOS) {
+                    call("shutdown", () -> { d.shutdown(); return null; });
+                    press = System.nanoTime();
+                }
+                sleep(200);
+                if (!active(d)) {
+                    log.info("{} powered off on the ACPI power button", settings.domainName(vmIndex));
+                    return;
+                }
+            }
+            log.info("{} did not power off in {} ms: destroying it", settings.domainName(vmIndex), settings.stopTimeout().toMillis());
+        }
+        if (active(d)) call("destroy", () -> { d.destroy(); return null; });
+    }
+
+    @Override
+    public void suspend(int vmIndex, AdminState how) throws DriverException {
+        op(vmIndex, () -> doSuspend(vmIndex, how));
+    }
+
+    /**
+     * Pause: the vCPUs stopped, memory kept. Suspend: libvirt's managed save, the guest's memory written to
+     * libvirt's save directory and QEMU gone; the next start restores it.
+     */
+    private void doSuspend(int vmIndex, AdminState how) throws DriverException {
+        Domain d = domain(vmIndex);
+        if (how == AdminState.SUSPENDED) {
+            if (active(d)) call("managed save", d::managedSave);
+        } else if (info(d).state != DomainInfo.DomainState.VIR_DOMAIN_PAUSED) {
+            call("suspend", () -> { d.suspend(); return null; });
+        }
+    }
+
+    /**
+     * Removes the domain and everything the driver made for it: off by force, the bridges it made that are
+     * now unused (while the definition still names them, so a re-run after a crash finds them), the
+     * definition, the run directory.
+     */
+    @Override
+    public void destroy(int vmIndex) throws DriverException {
+        op(vmIndex, () -> doDestroy(vmIndex));
+    }
+
+    private void doDestroy(int vmIndex) throws DriverException {
+        Optional<Domain> found = lookup(vmIndex);
+        if (found.isPresent()) {
+            Domain d = found.get();
+            DomainXml.Parsed p = ours(d);
+            if (active(d)) call("destroy", () -> { d.destroy(); return null; });
+            for (String b : bridgesOf(p.nics())) bridges.removeIfUnused(b);
+            call("undefine", () -> { d.undefine(Domain.UndefineFlags.MANAGED_SAVE | Domain.UndefineFlags.SNAPSHOTS_METADATA); return null; });
+        }
+        deleteTree(settings.runDir().resolve(settings.domainName(vmIndex)));
+    }
+
+    /**
+     * Adds the interface to the definition; on a running VR also to the running guest (hot-plug). The
+     * appliance addresses it from the day-0 data at its next boot.
+     */
+    @Override
+    public void addInterface(int vmIndex, VmNetworkConfigEntry iface) throws DriverException {
+        op(vmIndex, () -> doAddInterface(vmIndex, iface));
+    }
+
+    private void doAddInterface(int vmIndex, VmNetworkConfigEntry iface) throws DriverException {
+        Domain d = domain(vmIndex);
+        DomainXml.Parsed p = parsed(d);
+        if (p.nics().stream().anyMatch(n -> n.index() == iface.vmNetworkConfigIndex)) return;
+        DomainXml.Nic nic = nic(iface, List.of());
+        List<DomainXml.Nic> nics = new ArrayList<>(p.nics());
+        nics.add(nic);
+        define(p.vmIndex(), p.vmName(), p.template(), p.vcpus(), (int) (p.memoryKib() / 1024), nics, () -> {
+            if (active(d)) call("attach", () -> { d.attachDeviceFlags(DomainXml.interfaceXml(nic), AFFECT_LIVE); return null; });
+        });
+    }
+
+    @Override
+    public void removeInterface(int vmIndex, int networkIndex) throws DriverException {
+        op(vmIndex, () -> doRemoveInterface(vmIndex, networkIndex));
+    }
+
+    private void doRemoveInterface(int vmIndex, int networkIndex) throws DriverException {
+        Domain d = domain(vmIndex);
+        DomainXml.Parsed p = parsed(d);
+        Optional<DomainXml.Nic> nic = p.nics().stream().filter(n -> n.index() == networkIndex).findFirst();
+        if (nic.isEmpty()) return;
+        if (active(d)) call("detach", () -> { d.detachDeviceFlags(DomainXml.interfaceXml(nic.get()), AFFECT_LIVE); return null; });
+        define(p.vmIndex(), p.vmName(), p.template(), p.vcpus(), (int) (p.memoryKib() / 1024),
+                p.nics().stream().filter(n -> n.index() != networkIndex).toList(), () -> { });
+        bridges.removeIfUnused(nic.get().bridge());
+    }
+
+    private interface Step {
+        void run() throws DriverException;
+    }
+
+    /**
+     * Runs one of vrouter's operations on a VR: the domain events it causes are not changes behind
+     * vrouter's back, so they are held back while it runs, and those arriving later are measured against
+     * the state it left the VR in.
+     */
+    private void op(int vmIndex, Step step) throws DriverException {
+        events.begin(vmIndex);
+        try {
+            step.run();
+        } finally {
+            PowerState now;
+            try {
+                Optional<Domain> d = lookup(vmIndex);
+                now = d.isEmpty() ? null : powerOf(d.get());
+            } catch (DriverException unreachable) {
+                now = null;
+            }
+            events.end(vmIndex, now);
+        }
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    @Override
+    public Optional<VmRuntime> inspect(int vmIndex) {
+        try {
+            Optional<Domain> d = lookup(vmIndex);
+            if (d.isEmpty()) return Optional.empty();
+            return Optional.ofNullable(runtime(d.get()));
+        } catch (DriverException e) {
+            log.debug("inspect {}: {}", vmIndex, e.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public Optional<String> uuid(int vmIndex) {
+        try {
+            Optional<Domain> d = lookup(vmIndex);
+            return d.isEmpty() ? Optional.empty() : Optional.of(call("uuid", () -> d.get().getUUIDString()));
+        } catch (DriverException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public List<VmRuntime> list() throws DriverException {
+        Set<String> names = new TreeSet<>();
+        Connect c = connection();
+        call("list", () -> {
+            for (int id : c.listDomains()) {
+                try {
+                    names.add(c.domainLookupByID(id).getName());
+                } catch (LibvirtException gone) {
+                    // stopped between the two calls: listed again below if defined
+                }
+            }
+            names.addAll(List.of(c.listDefinedDomains()));
+            return null;
+        });
+        List<VmRuntime> out = new ArrayList<>();
+        for (String n : names) {
+            var m = ourName.matcher(n);
+            if (!m.matches()) continue;
+            lookup(Integer.parseInt(m.group(1))).map(this::runtimeUnchecked).ifPresent(out::add);
+        }
+        return out;
+    }
+
+    /** The VR as libvirt shows it, or null when the domain is not vrouter's. */
+    private VmRuntime runtime(Domain d) throws DriverException {
+        DomainXml.Parsed p = parsed(d);
+        if (p == null) return null;
+        DomainInfo info = info(d);
+        PowerState power = powerOf(d, info);
+        boolean up = power == PowerState.RUNNING || power == PowerState.PAUSED;
+        String name = settings.domainName(p.vmIndex());
+        VmEntry e = new VmEntry();
+        e.vmUUID = call("uuid", d::getUUIDString);
+        e.vmOSType = p.template();
+        e.vmAutoStart = VmEntry.AutoStart.DISABLED;
+        e.vmPersistent = VmEntry.Persistent.PERSISTENT;
+        e.vmCurCpuNumber = up ? info.nrVirtCpu : 0;
+        e.vmMinCpuNumber = 1;
+        e.vmMaxCpuNumber = p.vcpus();
+        e.vmMemUnit = 1024;
+        e.vmCurMem = up ? info.memory : 0L;
+        e.vmMinMem = 0L;
+        e.vmMaxMem = info.maxMem;
+        e.vmUpTime = up ? uptimeCentiseconds(name) : 0L;
+        e.vmCpuTime = info.cpuTime / 1000;
+        String addr = p.nics().stream().map(DomainXml.Nic::address).filter(a -> a != null)
+                .map(a -> a.substring(0, a.indexOf('/'))).findFirst().orElse(null);
+        e.vmRouterAddr = addr;
+        e.vmRouterAddrType = addr == null ? null : addr.contains(":") ? InetAddressType.IPV6 : InetAddressType.IPV4;
+
+        List<VmCpuEntry> cpus = new ArrayList<>();
+        VcpuInfo[] vcpus = up ? call("vcpus", d::getVcpusInfo) : new VcpuInfo[0];
+        for (VcpuInfo v : vcpus) {
+            VmCpuEntry c = new VmCpuEntry();
+            c.vmCpuIndex = v.number + 1;
+            c.vmCpuCoreTime = v.cpuTime / 1000;
+            c.vmCpuPhysIndex = v.cpu + 1;
+            c.vmCpuAffinity = VmCpuEntry.Affinity.UNKNOWN;
+            cpus.add(c);
+        }
+        // The VR's interfaces are the definition's; the running domain names the tap of each NIC plugged in.
+        Map<String, String> taps = up ? DomainXml.hostDevices(call("xml", () -> d.getXMLDesc(0))) : Map.of();
+        List<VmNetworkEntry> nets = new ArrayList<>();
+        for (DomainXml.Nic n : p.nics()) {
+            String tap = taps.get(n.mac());
+            VmNetworkEntry ne = new VmNetworkEntry();
+            ne.vmNetworkIndex = n.index();
+            ne.vmNetworkIfIndex = tap == null ? 0 : ifIndex(tap);
+            ne.vmNetworkParent = n.bridge();
+            ne.vmNetworkModel = "virtio";
+            ne.vmNetworkPhysAddress = n.mac();
+            if (tap != null) {
+                try {
+                    // libvirt turns a tap's counters round: these are the guest's.
+                    DomainInterfaceStats s = d.interfaceStats(tap);
+                    ne.vmNetworkInOctets = s.rx_bytes;
+                    ne.vmNetworkInPkts = s.rx_packets;
+                    ne.vmNetworkOutOctets = s.tx_bytes;
+                    ne.vmNetworkOutPkts = s.tx_packets;
+                } catch (LibvirtException gone) {
+                    // stopped meanwhile
+                }
+            }
+            nets.add(ne);
+        }
+        return new VmRuntime(p.vmIndex(), p.vmName(), power, e, cpus, List.of(), nets);
+    }
+
+    private PowerState powerOf(Domain d) throws DriverException {
+        return powerOf(d, info(d));
+    }
+
+    /** The power state, a shut-off domain with a managed save image being suspended. */
+    private PowerState powerOf(Domain d, DomainInfo info) throws DriverException {
+        if (info.state == DomainInfo.DomainState.VIR_DOMAIN_SHUTOFF && call("managed save image", d::hasManagedSaveImage) == 1) {
+            return PowerState.SUSPENDED;
+        }
+        return power(info.state);
+    }
+
+    static PowerState power(DomainInfo.DomainState s) {
+        return switch (s) {
+            case VIR_DOMAIN_RUNNING, VIR_DOMAIN_BLOCKED, VIR_DOMAIN_SHUTDOWN -> PowerState.RUNNING;
+            case VIR_DOMAIN_PAUSED -> PowerState.PAUSED;
+            case VIR_DOMAIN_CRASHED -> PowerState.CRASHED;
+            case VIR_DOMAIN_SHUTOFF, VIR_DOMAIN_NOSTATE -> PowerState.HALTED;
+        };
+    }
+
+    /** Since QEMU started: its pid file, which libvirt writes at start, is as old as the guest. */
+    private long uptimeCentiseconds(String domainName) {
+        try {
+            long started = Files.getLastModifiedTime(Path.of("/run/libvirt/qemu", domainName + ".pid")).toMillis();
+            return Math.max(0, System.currentTimeMillis() - started) / 10;
+        } catch (IOException e) {
+            return 0L;
+        }
+    }
+
+    private static int ifIndex(String dev) {
+        try {
+            return Integer.parseInt(Files.readString(Path.of("/sys/class/net", dev, "ifindex")).strip());
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private interface LibvirtCall<T> {
+        T call() throws LibvirtException;
+    }
+
+    /** Runs a libvirt call, its failure a {@link DriverException} with libvirt's own message. */
+    private <T> T call(String what, LibvirtCall<T> c) throws DriverException {
+        try {
+            T result = c.call();
+            problem = null;
+            return result;
+        } catch (LibvirtException e) {
+            Error err = e.getError();
+            throw new DriverException("LIBVIRT_" + (err == null ? "ERROR" : err.getCode().name().replaceFirst("^VIR_ERR_", "")),
+                    what + ": " + (err == null ? e.getMessage() : err.getMessage()), e);
+        }
+    }
+
+    /** The connection, opened again when libvirtd went away. */
+    private synchronized Connect connection() throws DriverException {
+        try {
+            if (conn != null && conn.isAlive()) return conn;
+        } catch (LibvirtException dead) {
+            // opened again below
+        }
+        try {
+            conn = new Connect(settings.uri());
+            conn.addLifecycleListener(events);
+            problem = null;
+            return conn;
+        } catch (LibvirtException e) {
+            problem = "libvirt at " + settings.uri() + " unreachable: " + e.getError().getMessage();
+            throw new DriverException("LIBVIRT_UNREACHABLE", problem, e);
+        }
+    }
+
+    private Optional<Domain> lookup(int vmIndex) throws DriverException {
+        Connect c = connection();
+        try {
+            return Optional.of(c.domainLookupByName(settings.domainName(vmIndex)));
+        } catch (LibvirtException e) {
+            if (e.getError() != null && e.getError().getCode() == Error.ErrorNumber.VIR_ERR_NO_DOMAIN) return Optional.empty();
+            throw new DriverException("LIBVIRT_ERROR", "lookup of " + settings.domainName(vmIndex) + ": "
+                    + (e.getError() == null ? e.getMessage() : e.getError().getMessage()), e);
+        }
+    }
+
+    private Domain domain(int vmIndex) throws DriverException {
+        Domain d = lookup(vmIndex).orElseThrow(() -> new DriverException("NO_SUCH_VR",
+                "VR " + vmIndex + " has no domain " + settings.domainName(vmIndex) + " on this host"));
+        ours(d);
+        return d;
+    }
+
+    /** The VR facts of a domain that must be vrouter's: one of the same name that is not is never touched. */
+    private DomainXml.Parsed ours(Domain d) throws DriverException {
+        DomainXml.Parsed p = parsed(d);
+        if (p == null) throw new DriverException("NOT_OURS", "domain " + call("name", d::getName) + " is not vrouter's");
+        return p;
+    }
+
+    private DomainXml.Parsed parsed(Domain d) throws DriverException {
+        return DomainXml.parse(call("xml", () -> d.getXMLDesc(XML_INACTIVE)));
+    }
+
+    private VmRuntime runtimeUnchecked(Domain d) {
+        try {
+            return runtime(d);
+        } catch (DriverException e) {
+            log.warn("cannot read domain: {}", e.getMessage());
+            return null;
+        }
+    }
+
+    private DomainInfo info(Domain d) throws DriverException {
+        return call("info", d::getInfo);
+    }
+
+    private boolean active(Domain d) throws DriverException {
+        return call("active", d::isActive) == 1;
+    }
+
+    private Path image(String template, String file) {
+        return settings.imageDir().resolve(template).resolve(file).toAbsolutePath();
+    }
+
+    /** One interface as the domain will have it: every operator string checked, the MAC kept or made. */
+    private static DomainXml.Nic nic(VmNetworkConfigEntry n, List<DomainXml.Nic> before) throws DriverException {
+        String bridge = n.vmNetworkConfigParent;
+        if (bridge == null || !BRIDGE.matcher(bridge).matches()) {
+            throw new DriverException("INVALID_CONFIG", "vmNetworkConfigParent '" + bridge + "' is not a Linux bridge name"
+                    + " (1 to 15 letters, digits, '.', '_' or '-', starting with a letter or digit)");
+        }
+        if (Bridges.isNonBridge(bridge)) {
+            throw new DriverException("INVALID_CONFIG", "vmNetworkConfigParent '" + bridge + "' is an interface of the host that is not a bridge");
+        }
+        String address = null;
+        if (n.vmNetworkConfigAddress != null) {
+            if (!ADDRESS.matcher(n.vmNetworkConfigAddress).matches()) {
+                throw new DriverException("INVALID_CONFIG", "vmNetworkConfigAddress '" + n.vmNetworkConfigAddress + "' is not an IP address");
+            }
+            int len = n.vmNetworkConfigPrefixLength != null ? n.vmNetworkConfigPrefixLength
+                    : VmNetworkConfigEntry.defaultPrefixLength(!n.vmNetworkConfigAddress.contains(":"));
+            address = n.vmNetworkConfigAddress + "/" + len;
+        }
+        String mac = n.vmNetworkConfigPhysAddress;
+        if (mac == null) {
+            // The one this interface had when a provisioning cut short defined it, else a new one in QEMU's range.
+            mac = before.stream().filter(b -> b.index() == n.vmNetworkConfigIndex).map(DomainXml.Nic::mac).findFirst()
+                    .orElseGet(() -> "52:54:00:" + HexFormat.ofDelimiter(":").formatHex(randomBytes(3)));
+        }
+        return new DomainXml.Nic(n.vmNetworkConfigIndex, bridge, mac.toLowerCase(java.util.Locale.ROOT), address);
+    }
+
+    private static byte[] randomBytes(int n) {
+        byte[] b = new byte[n];
+        RANDOM.nextBytes(b);
+        return b;
+    }
+
+    private static List<String> bridgesOf(List<DomainXml.Nic> nics) {
+        return nics.stream().map(DomainXml.Nic::bridge).filter(b -> b != null).distinct().sorted().toList();
+    }
+
+    private static int cpus(VmConfigEntry c) {
+        return c.vmConfigCpuNumber == null ? VmConfigEntry.Defaults.CPU_NUMBER : c.vmConfigCpuNumber;
+    }
+
+    private static int memory(VmConfigEntry c) {
+        return c.vmConfigMemory == null ? VmConfigEntry.Defaults.MEMORY_MIB : c.vmConfigMemory;
+    }
+
+    private static void deleteTree(Path dir) throws DriverException {
+        if (!Files.exists(dir)) return;
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
+        } catch (IOException e) {
+            throw new DriverException("NOT_PERMITTED", "cannot remove " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void sleep(long millis) throws DriverException {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DriverException("INTERRUPTED", "interrupted while waiting for the guest to power off", e);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        events.close();
+        if (conn == null) return;
+        try {
+            conn.close();
+        } catch (LibvirtException e) {
+            log.debug("closing the libvirt connection: {}", e.getMessage());
+        }
+        conn = null;
+    }
+}

@@ -1,0 +1,58 @@
+package io.vrouter.libvirt;
+
+import io.vrouter.core.config.Settings;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * The driver's settings, keys {@code libvirt.*} of the server's config file (see the module README).
+ *
+ * @param uri         the libvirt connection
+ * @param prefix      starts every domain's name ({@code vrouter-} makes VR 5 the domain {@code vrouter-5}) and
+ *                    marks the bridges the driver makes, so that two servers, or two test runs, share a host
+ *                    without touching each other's VRs
+ * @param imageDir    one directory per template, holding the appliance's {@code vmlinuz} and {@code initrd.img}
+ * @param runDir      each VR's files ({@code PREFIX<vmIndex>/console.log})
+ * @param accel       {@code auto} (KVM where it works, else TCG), {@code kvm} or {@code tcg}
+ * @param stopTimeout how long a guest has to power off after the ACPI power button before it is destroyed
+ */
+public record LibvirtSettings(String uri, String prefix, Path imageDir, Path runDir, String accel, String ip,
+                              Duration commandTimeout, Duration stopTimeout) {
+    private static final Pattern PREFIX = Pattern.compile("[a-z][a-z0-9-]{0,15}");
+
+    public LibvirtSettings {
+        if (!PREFIX.matcher(prefix).matches()) {
+            throw new IllegalArgumentException("libvirt.prefix must be 1 to 16 lower-case letters, digits or '-',"
+                    + " starting with a letter, not '" + prefix + "'");
+        }
+        accel = accel.toLowerCase(Locale.ROOT);
+        if (!accel.equals("auto") && !accel.equals("kvm") && !accel.equals("tcg")) {
+            throw new IllegalArgumentException("libvirt.accel must be auto, kvm or tcg, not '" + accel + "'");
+        }
+    }
+
+    public static LibvirtSettings from(Settings s) {
+        return new LibvirtSettings(s.get("libvirt.uri", "qemu:///system"), s.get("libvirt.prefix", "vrouter-"),
+                Path.of(s.get("libvirt.image-dir", "/var/lib/vrouter/images")),
+                Path.of(s.get("libvirt.run-dir", "/var/lib/vrouter/libvirt")), s.get("libvirt.accel", "auto"),
+                s.get("libvirt.ip", "ip"), s.getDuration("libvirt.command-timeout", "30s"),
+                s.getDuration("libvirt.stop-timeout", "30s"));
+    }
+
+    /** The same settings with another prefix and run directory (tests run side by side with their own). */
+    public LibvirtSettings with(String prefix, Path imageDir, Path runDir) {
+        return new LibvirtSettings(uri, prefix, imageDir, runDir, accel, ip, commandTimeout, stopTimeout);
+    }
+
+    /** The domain name of a VR. */
+    String domainName(int vmIndex) {
+        return prefix + vmIndex;
+    }
+
+    /** The alias ({@code ifalias}) of the bridges this driver makes: what says vrouter may remove them. */
+    String bridgeAlias() {
+        return "vrouter:libvirt:" + prefix;
+    }
+}

@@ -1,0 +1,324 @@
+package io.vrouter.libvirt;
+
+import static io.vrouter.netns.TestHost.await;
+import static io.vrouter.netns.TestHost.sh;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.vrouter.core.config.Settings;
+import io.vrouter.core.driver.DriverException;
+import io.vrouter.core.driver.DriverListener;
+import io.vrouter.core.driver.PowerState;
+import io.vrouter.core.driver.VmRuntime;
+import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.model.VmNetworkConfigEntry;
+import io.vrouter.core.model.VmNetworkEntry;
+import io.vrouter.netns.TestHost;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The driver against the real libvirtd and QEMU of this host (started by .ci/install-test-deps), booting
+ * the appliance that appliance/build.sh makes: under TCG where KVM does not work, so every wait is long.
+ * The run's names start with a prefix of its own: it never touches another run's domains or bridges.
+ */
+class LibvirtDriverTest {
+    /** A boot under TCG on a loaded machine: seconds usually, a minute or two at worst. */
+    private static final long BOOT_SECONDS = 240;
+
+    // One driver for the class: opening one tries KVM (up to 20 s where it does not work).
+    @TempDir
+    static Path runDir;
+    private static TestHost host;
+    private static LibvirtDriver driver;
+    private static LibvirtSettings settings;
+    /** What the driver told the service's listener: changes made behind vrouter's back. */
+    private static final List<String> outside = new CopyOnWriteArrayList<>();
+
+    @BeforeAll
+    static void open() throws Exception {
+        host = new TestHost();
+        settings = LibvirtSettings.from(Settings.of(Map.of("libvirt.stop-timeout", "120s")))
+                .with(host.prefix + "-", Appliance.images(), runDir);
+        driver = LibvirtDriver.open(settings);
+        driver.setListener(new DriverListener() {
+            @Override
+            public void powerStateChanged(int vmIndex, PowerState state) {
+                powerStateChanged(vmIndex, state, "");
+            }
+
+            @Override
+            public void powerStateChanged(int vmIndex, PowerState state, String what) {
+                outside.add(vmIndex + " " + state + " " + what);
+            }
+
+            @Override
+            public void vmVanished(int vmIndex) {
+                outside.add(vmIndex + " vanished");
+            }
+        });
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        host.removeHosts(); // first: a test host's port keeps the driver from removing a bridge it made
+        for (int i : List.of(1, 2, 3, 4, 5)) { // 6 is a foreign domain, undefined by its test
+            try {
+                driver.destroy(i);
+            } catch (DriverException e) {
+                // a test failed half-way (a foreign domain is undefined by its test)
+            }
+        }
+        driver.close();
+        host.close();
+    }
+
+    private VmConfigEntry router(int vmIndex, String bridgeA, String bridgeB) {
+        VmConfigEntry c = new VmConfigEntry();
+        c.vmIndex = vmIndex;
+        c.vmName = "edge" + vmIndex;
+        c.vmConfigTemplate = "bird";
+        c.vmConfigCpuNumber = 1;
+        c.vmConfigMemory = 256;
+        c.vmNetworkConfigTable = List.of(iface(1, bridgeA, "192.0.2.1", 25), iface(2, bridgeB, "198.51.100.1", 25));
+        return c;
+    }
+
+    private static VmNetworkConfigEntry iface(int index, String bridge, String address, int prefixLength) {
+        VmNetworkConfigEntry n = new VmNetworkConfigEntry();
+        n.vmNetworkConfigIndex = index;
+        n.vmNetworkConfigParent = bridge;
+        n.vmNetworkConfigAddress = address;
+        n.vmNetworkConfigPrefixLength = prefixLength;
+        return n;
+    }
+
+    private PowerState power(int vmIndex) {
+        return driver.inspect(vmIndex).map(VmRuntime::power).orElse(null);
+    }
+
+    private String console(int vmIndex) {
+        try {
+            return Files.readString(runDir.resolve(settings.domainName(vmIndex)).resolve("console.log"), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    private boolean domainActive(int vmIndex) throws Exception {
+        return TestHost.ok("virsh", "-c", settings.uri(), "domstate", settings.domainName(vmIndex)).strip().equals("running");
+    }
+
+    private boolean domainExists(int vmIndex) throws Exception {
+        return sh("virsh", "-c", settings.uri(), "dominfo", settings.domainName(vmIndex)).exit() == 0;
+    }
+
+    @Test
+    void aVmRouterBootsTheApplianceForwardsBetweenItsBridgesStopsAndLeavesNothing() throws Exception {
+        String a = host.bridge("a");
+        String b = host.bridge("b");
+        assertThat(driver.templates()).containsExactly("bird", "kernel");
+        assertThat(driver.hypervisor().vmHvSoftware).matches("libvirt QEMU \\((KVM|TCG)\\)");
+
+        driver.provision(router(1, a, b));
+        VmRuntime made = driver.inspect(1).orElseThrow();
+        assertThat(made.power()).isEqualTo(PowerState.HALTED);
+        assertThat(made.networks()).extracting(n -> n.vmNetworkParent).containsExactly(a, b);
+        List<String> macs = made.networks().stream().map(n -> n.vmNetworkPhysAddress).toList();
+        assertThat(macs).allMatch(m -> m.matches("52:54:00(:[0-9a-f]{2}){3}"));
+        // The bridges it made carry its mark.
+        assertThat(Bridges.alias(a)).isEqualTo(settings.bridgeAlias());
+        assertThat(Bridges.alias(b)).isEqualTo(settings.bridgeAlias());
+        assertThat(driver.list()).extracting(VmRuntime::vmIndex).containsExactly(1);
+
+        // Provisioning re-run (after a crash) defines the same domain again: the same MACs.
+        driver.provision(router(1, a, b));
+        assertThat(driver.inspect(1).orElseThrow().networks().stream().map(n -> n.vmNetworkPhysAddress).toList()).isEqualTo(macs);
+
+        driver.start(1);
+        assertThat(power(1)).isEqualTo(PowerState.RUNNING);
+        assertThat(await(() -> console(1).contains("vrouter appliance: VR 1 up, template bird, interfaces eth1 eth2"), BOOT_SECONDS))
+                .as("the appliance's boot on its console:\n%s", console(1)).isTrue();
+        driver.start(1); // starting a running VR changes nothing
+        assertThat(power(1)).isEqualTo(PowerState.RUNNING);
+
+        // A host on each bridge: a ping crosses the VM from one to the other.
+        host.allowBridged(a);
+        host.allowBridged(b);
+        String left = host.hostOn(a, "192.0.2.10/25", "192.0.2.1");
+        host.hostOn(b, "198.51.100.10/25", "198.51.100.1");
+        assertThat(await(() -> reaches(left, "198.51.100.10"), BOOT_SECONDS)).as("ping through the VR").isTrue();
+        List<VmNetworkEntry> nets = driver.inspect(1).orElseThrow().networks();
+        assertThat(nets).allSatisfy(n -> {
+            assertThat(n.vmNetworkIfIndex).isPositive();
+            assertThat(n.vmNetworkInPkts).isPositive();
+            assertThat(n.vmNetworkOutPkts).isPositive();
+        });
+
+        // Paused and resumed behind vrouter's back: told to the listener.
+        TestHost.ok("virsh", "-c", settings.uri(), "suspend", settings.domainName(1));
+        assertThat(await(() -> outside.contains("1 PAUSED domain suspended (paused)"), 30)).as("%s", outside).isTrue();
+        TestHost.ok("virsh", "-c", settings.uri(), "resume", settings.domainName(1));
+        assertThat(await(() -> outside.contains("1 RUNNING domain resumed (unpaused)"), 30)).as("%s", outside).isTrue();
+        outside.clear();
+
+        driver.suspend(1, io.vrouter.core.model.AdminState.PAUSED);
+        assertThat(power(1)).isEqualTo(PowerState.PAUSED);
+        driver.start(1);
+        assertThat(power(1)).isEqualTo(PowerState.RUNNING);
+
+        // Suspended (managed save: QEMU gone, memory saved), started: restored where it was, not booted again.
+        driver.suspend(1, io.vrouter.core.model.AdminState.SUSPENDED);
+        assertThat(power(1)).isEqualTo(PowerState.SUSPENDED);
+        assertThat(domainActive(1)).isFalse();
+        driver.start(1);
+        assertThat(power(1)).isEqualTo(PowerState.RUNNING);
+        assertThat(await(() -> reaches(left, "198.51.100.10"), BOOT_SECONDS)).as("ping after the restore").isTrue();
+        assertThat(console(1).split("vrouter appliance: VR 1 up", -1)).as("boots").hasSize(2);
+
+        // Stop: the appliance powers off on the ACPI power button, well before the stop timeout's destroy.
+        driver.stop(1);
+        assertThat(power(1)).isEqualTo(PowerState.HALTED);
+        assertThat(console(1)).contains("vrouter appliance: powering off");
+        assertThat(host.cannotReach(left, "198.51.100.10")).as("a stopped VR forwards nothing").isTrue();
+        driver.stop(1); // stopping a stopped VR changes nothing
+
+        // Destroyed behind vrouter's back: crashed. Events come in order, so once that one is here the
+        // events of vrouter's own pause, resume, stop and start before it have been handled: none was told.
+        driver.start(1);
+        TestHost.ok("virsh", "-c", settings.uri(), "destroy", settings.domainName(1));
+        assertThat(await(() -> !outside.isEmpty(), 30)).isTrue();
+        assertThat(outside).containsExactly("1 CRASHED domain stopped (destroyed)");
+        assertThat(power(1)).isEqualTo(PowerState.HALTED);
+
+        host.removeHosts();
+        driver.destroy(1);
+        assertThat(driver.inspect(1)).isEmpty();
+        assertThat(domainExists(1)).isFalse();
+        assertThat(host.leftovers(runDir)).isEmpty();
+        driver.destroy(1); // removing what is gone is not an error
+    }
+
+    private boolean reaches(String fromNs, String to) {
+        try {
+            return host.reaches(fromNs, to);
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    @Test
+    void twoBirdVrsLearnEachOthersNetworksOverOspf() throws Exception {
+        String f = host.bridge("f");
+        String m = host.bridge("m");
+        String g = host.bridge("g");
+        VmConfigEntry left = router(4, f, m);
+        left.vmNetworkConfigTable = List.of(iface(1, f, "192.0.2.1", 25), iface(2, m, "203.0.113.1", 29));
+        VmConfigEntry right = router(5, m, g);
+        right.vmNetworkConfigTable = List.of(iface(1, m, "203.0.113.2", 29), iface(2, g, "198.51.100.1", 25));
+        for (VmConfigEntry c : List.of(left, right)) {
+            driver.provision(c);
+            driver.start(c.vmIndex);
+        }
+        for (String br : List.of(f, m, g)) host.allowBridged(br);
+        String h1 = host.hostOn(f, "192.0.2.10/25", "192.0.2.1");
+        host.hostOn(g, "198.51.100.10/25", "198.51.100.1");
+        // No route was given: each VR learns the other's outer network over OSPF.
+        assertThat(await(() -> reaches(h1, "198.51.100.10"), BOOT_SECONDS))
+                .as("a ping across both VRs; consoles:\n%s\n%s", console(4), console(5)).isTrue();
+        TestHost.Result ping = TestHost.sh("ip", "netns", "exec", h1, "ping", "-c", "1", "-w", "10", "198.51.100.10");
+        assertThat(ping.out()).as("two routers on the way").contains("ttl=62");
+
+        host.removeHosts();
+        driver.destroy(4);
+        driver.destroy(5);
+        for (String br : List.of(f, m, g)) assertThat(Bridges.isBridge(br)).as(br).isFalse();
+    }
+
+    @Test
+    void cpusMemoryAndInterfacesChangeOnAStoppedVrAndInterfacesAreHotPluggedOnARunningOne() throws Exception {
+        String p = host.bridge("p");
+        String q = host.bridge("q");
+        VmConfigEntry c = router(2, p, q);
+        c.vmNetworkConfigTable = List.of(iface(1, p, "192.0.2.1", 25));
+        driver.provision(c);
+
+        c.vmConfigCpuNumber = 2;
+        c.vmConfigMemory = 320;
+        driver.reconfigure(c);
+        VmRuntime changed = driver.inspect(2).orElseThrow();
+        assertThat(changed.entry().vmMaxCpuNumber).isEqualTo(2);
+        assertThat(changed.entry().vmMaxMem).isEqualTo(320L * 1024);
+        assertThat(changed.networks()).hasSize(1);
+
+        // Shut down: the definition changes, with the day-0 data the appliance reads at its next boot.
+        driver.addInterface(2, iface(2, q, "198.51.100.1", 25));
+        driver.addInterface(2, iface(2, q, "198.51.100.1", 25)); // again: nothing more
+        assertThat(driver.inspect(2).orElseThrow().networks()).extracting(n -> n.vmNetworkParent).containsExactly(p, q);
+        assertThat(TestHost.ok("virsh", "-c", settings.uri(), "dumpxml", "--inactive", settings.domainName(2)))
+                .contains("vrouter.if2=").contains(",198.51.100.1/25");
+        driver.removeInterface(2, 2);
+        driver.removeInterface(2, 2); // again: nothing more
+        assertThat(driver.inspect(2).orElseThrow().networks()).extracting(n -> n.vmNetworkParent).containsExactly(p);
+        assertThat(Bridges.isBridge(q)).as("the bridge made for it, now unused").isFalse();
+
+        // Running: the NIC plugged into the guest too (a tap on its bridge), and unplugged once the guest lets go.
+        driver.start(2);
+        driver.addInterface(2, iface(2, q, "198.51.100.1", 25));
+        List<VmNetworkEntry> live = driver.inspect(2).orElseThrow().networks();
+        assertThat(live).extracting(n -> n.vmNetworkParent).containsExactly(p, q);
+        assertThat(live).allSatisfy(n -> assertThat(n.vmNetworkIfIndex).isPositive());
+        assertThat(Bridges.ports(q)).hasSize(1);
+        assertThat(await(() -> console(2).contains("vrouter appliance: VR 2 up"), BOOT_SECONDS)).as(console(2)).isTrue();
+        driver.removeInterface(2, 2);
+        assertThat(await(() -> Bridges.ports(q).isEmpty() && driver.inspect(2).orElseThrow().networks().size() == 1, BOOT_SECONDS))
+                .as("unplugged from the running guest").isTrue();
+
+        driver.destroy(2);
+        assertThat(Bridges.isBridge(p)).isFalse();
+        assertThat(Bridges.isBridge(q)).isFalse();
+    }
+
+    @Test
+    void aDomainOfTheSameNameThatIsNotVroutersIsNeverTouched() throws Exception {
+        String name = settings.domainName(6);
+        Path xml = Files.createTempFile("foreign", ".xml");
+        Files.writeString(xml, "<domain type='qemu'><name>" + name + "</name><memory unit='MiB'>64</memory>"
+                + "<os><type arch='x86_64'>hvm</type></os></domain>");
+        TestHost.ok("virsh", "-c", settings.uri(), "define", xml.toString());
+        try {
+            assertThat(driver.inspect(6)).isEmpty();
+            assertThat(driver.list()).extracting(VmRuntime::vmIndex).doesNotContain(6);
+            assertThatThrownBy(() -> driver.provision(router(6, host.bridge("c"), host.bridge("d"))))
+                    .isInstanceOf(DriverException.class).hasMessageContaining("is not vrouter's");
+            assertThatThrownBy(() -> driver.destroy(6)).isInstanceOf(DriverException.class).hasMessageContaining("is not vrouter's");
+            assertThat(domainExists(6)).isTrue();
+            assertThat(Bridges.isBridge(host.bridge("c"))).isFalse();
+        } finally {
+            TestHost.ok("virsh", "-c", settings.uri(), "undefine", name);
+            Files.delete(xml);
+        }
+    }
+
+    @Test
+    void aParentThatIsNotABridgeIsRefusedBeforeAnythingIsMade() throws Exception {
+        VmConfigEntry c = router(3, "lo", host.bridge("e"));
+        assertThatThrownBy(() -> driver.provision(c)).isInstanceOf(DriverException.class)
+                .hasMessageContaining("'lo' is an interface of the host that is not a bridge");
+        assertThat(domainExists(3)).isFalse();
+        assertThat(Bridges.isBridge(host.bridge("e"))).isFalse();
+        assertThat(runDir.resolve(settings.domainName(3))).doesNotExist();
+    }
+}
