@@ -138,7 +138,7 @@ final class Subscriptions implements AutoCloseable {
                     if (list == null || list.getMode() != SubscriptionList.Mode.POLL) {
                         throw GnmiPaths.invalid("a poll on a stream that is not a POLL subscription");
                     }
-                    worker.execute(this::poll);
+                    worker.execute(guarded(this::poll));
                 } else {
                     throw GnmiPaths.invalid("a SubscribeRequest must carry a SubscriptionList, then polls");
                 }
@@ -175,7 +175,7 @@ final class Subscriptions implements AutoCloseable {
             list = l;
             encoding = e;
             subs.addAll(checked);
-            worker.execute(this::begin);
+            worker.execute(guarded(this::begin));
         }
 
         private List<Sub> subs(SubscriptionList l, Subscription s) {
@@ -193,6 +193,20 @@ final class Subscriptions implements AutoCloseable {
                         new Sub(path, SubscriptionMode.ON_CHANGE, 0, heartbeat, false, leaf -> !Values.isCounter(leaf)),
                         new Sub(path, SubscriptionMode.SAMPLE, minInterval.toNanos() * 10, heartbeat, false, Values::isCounter));
                 default -> throw GnmiPaths.invalid("unknown subscription mode " + s.getMode());
+            };
+        }
+
+        /**
+         * A task of the worker that ends the stream (INTERNAL, the exception logged, not sent) when the
+         * model cannot be read, rather than leaving it silent or ending a timer without a word.
+         */
+        private Runnable guarded(Runnable task) {
+            return () -> {
+                try {
+                    task.run();
+                } catch (RuntimeException e) {
+                    fail(GnmiService.status(e));
+                }
             };
         }
 
@@ -224,7 +238,7 @@ final class Subscriptions implements AutoCloseable {
             if (!stream) return;
             for (Sub s : subs) {
                 long period = s.mode == SubscriptionMode.SAMPLE ? s.sampleNanos : s.heartbeatNanos;
-                if (period > 0) timers.add(worker.scheduleAtFixedRate(() -> tick(s), period, period, TimeUnit.NANOSECONDS));
+                if (period > 0) timers.add(worker.scheduleAtFixedRate(guarded(() -> tick(s)), period, period, TimeUnit.NANOSECONDS));
             }
         }
 
@@ -248,7 +262,7 @@ final class Subscriptions implements AutoCloseable {
                 first = changedVrs.isEmpty();
                 changedVrs.add(vmIndex);
             }
-            if (first) worker.execute(this::onChange);
+            if (first) worker.execute(guarded(this::onChange));
         }
 
         private void onChange() {
@@ -326,6 +340,10 @@ final class Subscriptions implements AutoCloseable {
 
         /** Sends what waits while the transport takes it; runs again when it is ready for more. */
         private synchronized void drain() {
+            if (out.isCancelled()) {
+                release();
+                return;
+            }
             while (!closed && !pending.isEmpty() && out.isReady()) {
                 Item first = take();
                 if (first.sync()) {
