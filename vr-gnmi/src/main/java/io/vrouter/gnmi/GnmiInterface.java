@@ -66,10 +66,13 @@ public final class GnmiInterface implements ManagementInterface {
             t.setDaemon(true);
             return t;
         });
-        subscriptions = new Subscriptions(context.service(), worker, minInterval, maxStreams, maxPending);
+        subscriptions = new Subscriptions(context.service(), worker, minInterval, maxStreams, maxPending,
+                context.metrics().registry());
         GnmiService service = new GnmiService(context.service(), subscriptions);
         server = NettyServerBuilder.forAddress(new InetSocketAddress(bind, port))
-                .addService(ServerInterceptors.intercept(service, new Authentication(credentials)))
+                // The last interceptor given runs first: every call is counted, refused logins too.
+                .addService(ServerInterceptors.intercept(service, new Authentication(credentials),
+                        new RequestMetrics(context.metrics())))
                 .build();
         try {
             server.start();

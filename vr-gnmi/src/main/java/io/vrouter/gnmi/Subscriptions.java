@@ -12,6 +12,9 @@ import com.github.gnmi.proto.SubscriptionMode;
 import com.github.gnmi.proto.TypedValue;
 import com.github.gnmi.proto.Update;
 import io.grpc.Status;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
@@ -54,9 +57,15 @@ final class Subscriptions implements AutoCloseable {
     private final int maxPending;
     private final Set<Stream> open = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final AtomicInteger streams = new AtomicInteger();
+    private final Counter coalesced;
 
     Subscriptions(VirtualRouterService service, ScheduledExecutorService worker, Duration minInterval, int maxStreams,
-                  int maxPending) {
+                  int maxPending, MeterRegistry registry) {
+        this.coalesced = Counter.builder("vrouter.gnmi.coalesced")
+                .description("gNMI updates replaced by a newer value of their leaf before a slow collector read them")
+                .register(registry);
+        Gauge.builder("vrouter.gnmi.streams", streams, AtomicInteger::get).description("gNMI Subscribe streams open")
+                .register(registry);
         this.service = service;
         this.worker = worker;
         this.minInterval = minInterval;
@@ -119,7 +128,7 @@ final class Subscriptions implements AutoCloseable {
         /** Read by the worker without the lock: it stops reading for a stream that is gone. */
         private volatile boolean closed;
         private boolean completeAfterSync;
-        private long coalesced;
+        private long coalescedHere;
         private int syncs;
 
         Stream(ServerCallStreamObserver<SubscribeResponse> out) {
@@ -327,7 +336,10 @@ final class Subscriptions implements AutoCloseable {
             synchronized (this) {
                 if (closed) return;
                 Item before = pending.put(GnmiPaths.text(path), new Item(path, value, false));
-                if (before != null) coalesced++;
+                if (before != null) {
+                    coalescedHere++;
+                    coalesced.increment();
+                }
                 overflow = pending.size() > maxPending;
             }
             if (overflow) {
@@ -409,7 +421,9 @@ final class Subscriptions implements AutoCloseable {
                 counted = false;
                 streams.decrementAndGet();
                 open.remove(this);
-                if (coalesced > 0) log.info("gNMI stream closed; {} updates were coalesced while the collector was slow", coalesced);
+                if (coalescedHere > 0) {
+                    log.info("gNMI stream closed; {} updates were coalesced while the collector was slow", coalescedHere);
+                }
             }
             pending.clear();
         }

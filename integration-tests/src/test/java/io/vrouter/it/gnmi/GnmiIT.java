@@ -186,6 +186,17 @@ class GnmiIT {
     }
 
     @Test
+    void callsAreCountedInTheMetricsAsTheOtherInterfacesCountTheirs() throws Exception {
+        pygnmi("get", "--path", ENTRY_1 + "/vmOperState");
+        pygnmi("wrong-password");
+        List<String> requests = server.metrics().lines()
+                .filter(l -> l.startsWith("vrouter_requests_seconds_count{") && l.contains("interface=\"gnmi\"")).toList();
+        assertThat(requests).anyMatch(l -> l.contains("operation=\"get\"") && l.contains("outcome=\"ok\""));
+        assertThat(requests).anyMatch(l -> l.contains("operation=\"capabilities\"") && l.contains("outcome=\"unauthenticated\""));
+        assertThat(server.metrics()).contains("vrouter_gnmi_streams", "vrouter_gnmi_coalesced_total");
+    }
+
+    @Test
     void aCollectorThatStopsReadingHoldsUpNoOtherClient() throws Exception {
         assertThat(pygnmi("stalled-reader").get("answers").asInt()).isEqualTo(5);
         assertThat(server.get("/health/ready").statusCode()).isEqualTo(200);
