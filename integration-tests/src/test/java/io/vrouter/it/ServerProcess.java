@@ -33,6 +33,7 @@ public final class ServerProcess implements AutoCloseable {
     public int restPort;
     public int snmpPort;
     public int netconfPort;
+    public int gnmiPort;
     private final List<String> extraArgs;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
@@ -46,6 +47,7 @@ public final class ServerProcess implements AutoCloseable {
         this.restPort = restPort;
         this.snmpPort = freeUdpPort();
         this.netconfPort = freeTcpPort();
+        this.gnmiPort = freeTcpPort();
         this.extraArgs = extraArgs;
     }
 
@@ -72,6 +74,7 @@ public final class ServerProcess implements AutoCloseable {
                 s.restPort = freeTcpPort();
                 s.snmpPort = freeUdpPort();
                 s.netconfPort = freeTcpPort();
+                s.gnmiPort = freeTcpPort();
             }
         }
     }
@@ -92,7 +95,7 @@ public final class ServerProcess implements AutoCloseable {
         Path launcher = Path.of("..", "bin", "vrouter").toAbsolutePath().normalize();
         List<String> cmd = new ArrayList<>(List.of(launcher.toString(), "--data-dir", dataDir.toString(),
                 "--rest-port", Integer.toString(restPort), "--snmp-port", Integer.toString(snmpPort),
-                "--netconf-port", Integer.toString(netconfPort)));
+                "--netconf-port", Integer.toString(netconfPort), "--gnmi-port", Integer.toString(gnmiPort)));
         cmd.addAll(extraArgs);
         log = dir.resolve("server-" + (++starts) + ".log");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());

@@ -65,6 +65,25 @@ public final class JsonOut implements AutoCloseable {
     }
 
     /**
+     * Writes one node's value alone (gNMI's JSON values): a leaf's scalar, or an inner node's object
+     * whose members are named by module where {@code qualified} (RFC 7951 at the top of a document),
+     * else as their parent names them.
+     */
+    public void value(DataNode n, boolean qualified) {
+        try {
+            if (n.isLeaf()) {
+                value(n, DataNode.UNBOUNDED);
+                return;
+            }
+            g.writeStartObject();
+            members(n.children().iterator(), qualified ? null : n.ns(), DataNode.UNBOUNDED, n.keys());
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
      * Writes the members of an object: {@code children}, in the namespace {@code parentNs}, each down to
      * {@code depth} levels (1: the node alone; {@link DataNode#UNBOUNDED} all), or only the keys
      * {@code keys} when the depth is spent.

@@ -39,6 +39,8 @@ public final class Main implements Callable<Integer> {
     Integer snmpPort;
     @Option(names = "--netconf-port", paramLabel = "N", description = "NETCONF over SSH port (default: 8830).")
     Integer netconfPort;
+    @Option(names = "--gnmi-port", paramLabel = "N|off", description = "gNMI (gRPC) port (default: 9339; off: no gNMI).")
+    String gnmiPort;
     @Option(names = "--driver", paramLabel = "sim|xen|netns|libvirt",
             description = "Hypervisor driver (default: sim, the simulated hypervisor; netns: Linux namespaces on this host;"
                     + " libvirt: QEMU virtual machines through libvirt).")
@@ -135,6 +137,7 @@ public final class Main implements Callable<Integer> {
         put(values, "rest-port", restPort);
         put(values, "snmp-port", snmpPort);
         put(values, "netconf-port", netconfPort);
+        put(values, "gnmi-port", gnmiPort);
         put(values, "driver", driver);
         put(values, "sim-latency", simLatency);
         put(values, "recover", recover);

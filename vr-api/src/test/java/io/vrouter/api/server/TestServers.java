@@ -19,6 +19,8 @@ public final class TestServers {
         settings.put("rest-port", "0");
         settings.put("snmp-port", "0");
         settings.put("netconf-port", "0");
+        // gNMI has no "any free port": off here, as vr-gnmi's and the integration tests cover it.
+        settings.putIfAbsent("gnmi-port", "off");
         return VrouterServer.start(Settings.of(settings));
     }
 

@@ -1,0 +1,50 @@
+package io.vrouter.gnmi;
+
+import io.grpc.Grpc;
+import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.Status;
+import io.vrouter.core.config.Credentials;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+
+/**
+ * Every call logs in with the {@code username} and {@code password} of its metadata (as gNMI
+ * clients send them), against the server's users and under the brake on guessing that every
+ * interface shares; a call without them, or with wrong ones, ends UNAUTHENTICATED before the
+ * service sees it. Every role may read, which is all this target offers.
+ */
+final class Authentication implements ServerInterceptor {
+    static final Metadata.Key<String> USERNAME = Metadata.Key.of("username", Metadata.ASCII_STRING_MARSHALLER);
+    static final Metadata.Key<String> PASSWORD = Metadata.Key.of("password", Metadata.ASCII_STRING_MARSHALLER);
+
+    private final Credentials credentials;
+
+    Authentication(Credentials credentials) {
+        this.credentials = credentials;
+    }
+
+    @Override
+    public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers, ServerCallHandler<Q, R> next) {
+        String user = headers.get(USERNAME);
+        String password = headers.get(PASSWORD);
+        if (user == null || password == null) {
+            return refuse(call, "give a username and a password in the call's metadata");
+        }
+        SocketAddress remote = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
+        InetAddress client = remote instanceof InetSocketAddress a ? a.getAddress() : null;
+        Credentials.Login login = credentials.login("gnmi", client, user, password);
+        if (login.throttled()) return refuse(call, "too many failed logins from this address: try again later");
+        if (!login.accepted()) return refuse(call, "wrong username or password");
+        return next.startCall(call, headers);
+    }
+
+    private static <Q, R> ServerCall.Listener<Q> refuse(ServerCall<Q, R> call, String why) {
+        call.close(Status.UNAUTHENTICATED.withDescription(why), new Metadata());
+        return new ServerCall.Listener<>() {
+        };
+    }
+}

@@ -1,0 +1,110 @@
+package io.vrouter.gnmi;
+
+import io.grpc.Server;
+import io.grpc.ServerInterceptors;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.vrouter.core.config.Credentials;
+import io.vrouter.core.config.Settings;
+import io.vrouter.core.spi.ManagementInterface;
+import io.vrouter.core.spi.ServerContext;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The gNMI management interface: a gRPC server (grpc-java on Netty) with the gNMI service.
+ *
+ * <p>Settings: {@code bind} (127.0.0.1), {@code gnmi-port} (9339; {@code off} or 0 turns gNMI off),
+ * and, in the config file, {@code gnmi.min-sample-interval} (1s: the shortest sample and heartbeat
+ * interval a collector may ask for), {@code gnmi.max-streams} (64 Subscribe streams in all) and
+ * {@code gnmi.max-pending} (100,000 updates waiting on one stream). gNMI runs without TLS, so only
+ * on a loopback address: bound anywhere else it refuses to start.
+ */
+public final class GnmiInterface implements ManagementInterface {
+    private Server server;
+    private Subscriptions subscriptions;
+    private ScheduledExecutorService worker;
+    private String description = "gNMI (not started)";
+
+    public GnmiInterface() {
+    }
+
+    @Override
+    public String name() {
+        return "gnmi";
+    }
+
+    @Override
+    public void start(ServerContext context) throws IOException {
+        Settings s = context.settings();
+        String portSetting = s.get("gnmi-port", "9339").trim();
+        if (portSetting.equals("off") || portSetting.equals("0")) {
+            description = "gNMI off (gnmi-port=" + portSetting + ")";
+            return;
+        }
+        int port = s.getInt("gnmi-port", 9339);
+        InetAddress bind = InetAddress.getByName(s.get("bind", "127.0.0.1"));
+        Credentials credentials = context.credentials();
+        Credentials.requireLoopbackForDevelopmentDefaults(credentials.developmentDefaults(), bind, "gNMI");
+        if (!bind.isLoopbackAddress()) {
+            throw new IllegalStateException("refusing to serve gNMI on " + bind.getHostAddress() + " without TLS, which"
+                    + " this version does not offer yet: bind to 127.0.0.1 or set gnmi-port=off");
+        }
+        Duration minInterval = s.getDuration("gnmi.min-sample-interval", "1s");
+        int maxStreams = s.getInt("gnmi.max-streams", 64);
+        int maxPending = s.getInt("gnmi.max-pending", 100_000);
+        if (minInterval.isNegative() || minInterval.isZero() || maxStreams < 1 || maxPending < 1) {
+            throw new IllegalArgumentException("settings 'gnmi.min-sample-interval', 'gnmi.max-streams' and"
+                    + " 'gnmi.max-pending' must be positive");
+        }
+        worker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "gnmi-subscriptions");
+            t.setDaemon(true);
+            return t;
+        });
+        subscriptions = new Subscriptions(context.service(), worker, minInterval, maxStreams, maxPending,
+                context.metrics().registry());
+        GnmiService service = new GnmiService(context.service(), subscriptions);
+        server = NettyServerBuilder.forAddress(new InetSocketAddress(bind, port))
+                // The last interceptor given runs first: every call is counted, refused logins too.
+                .addService(ServerInterceptors.intercept(service, new Authentication(credentials),
+                        new RequestMetrics(context.metrics())))
+                .build();
+        try {
+            server.start();
+        } catch (IOException e) {
+            close();
+            throw new IOException("gNMI could not listen on " + bind.getHostAddress() + ":" + port + ": " + e.getMessage(), e);
+        }
+        description = "gNMI on " + bind.getHostAddress() + ":" + port() + " (gRPC without TLS, username/password metadata)";
+    }
+
+    /** The TCP port the server listens on. */
+    public int port() {
+        return server.getPort();
+    }
+
+    @Override
+    public String describe() {
+        return description;
+    }
+
+    @Override
+    public void close() {
+        if (subscriptions != null) subscriptions.close();
+        if (server != null) {
+            server.shutdown();
+            try {
+                if (!server.awaitTermination(5, TimeUnit.SECONDS)) server.shutdownNow();
+            } catch (InterruptedException e) {
+                server.shutdownNow();
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (worker != null) worker.shutdownNow();
+    }
+}

@@ -1,0 +1,140 @@
+package io.vrouter.gnmi;
+
+import com.github.gnmi.proto.CapabilityRequest;
+import com.github.gnmi.proto.CapabilityResponse;
+import com.github.gnmi.proto.Encoding;
+import com.github.gnmi.proto.GetRequest;
+import com.github.gnmi.proto.GetResponse;
+import com.github.gnmi.proto.GnmiProto;
+import com.github.gnmi.proto.ModelData;
+import com.github.gnmi.proto.Notification;
+import com.github.gnmi.proto.Path;
+import com.github.gnmi.proto.PathElem;
+import com.github.gnmi.proto.SetRequest;
+import com.github.gnmi.proto.SetResponse;
+import com.github.gnmi.proto.SubscribeRequest;
+import com.github.gnmi.proto.SubscribeResponse;
+import com.github.gnmi.proto.Update;
+import com.github.gnmi.proto.gNMIGrpc;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
+import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.yang.DataNode;
+import io.vrouter.yang.ModelTree;
+import io.vrouter.yang.Ns;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The gNMI service: Capabilities, Get and Subscribe over the NEW-VMM-MIB data tree; Set is not offered. */
+final class GnmiService extends gNMIGrpc.gNMIImplBase {
+    private static final Logger log = LoggerFactory.getLogger(GnmiService.class);
+    /** The gNMI version of the vendored gnmi.proto (its file option gnmi_service). */
+    static final String GNMI_VERSION = GnmiProto.getDescriptor().getOptions().getExtension(GnmiProto.gnmiService);
+
+    private final VirtualRouterService service;
+    private final Subscriptions subscriptions;
+
+    GnmiService(VirtualRouterService service, Subscriptions subscriptions) {
+        this.service = service;
+        this.subscriptions = subscriptions;
+    }
+
+    @Override
+    public void capabilities(CapabilityRequest request, StreamObserver<CapabilityResponse> reply) {
+        reply.onNext(CapabilityResponse.newBuilder()
+                .addSupportedModels(ModelData.newBuilder().setName(Ns.VMM_MODULE).setOrganization(ORGANIZATION)
+                        .setVersion(Ns.VMM_REVISION))
+                .addAllSupportedEncodings(Values.ENCODINGS)
+                .setGNMIVersion(GNMI_VERSION)
+                .build());
+        reply.onCompleted();
+    }
+
+    /** The module's organization statement. */
+    private static final String ORGANIZATION = organization();
+
+    private static String organization() {
+        String text = io.vrouter.yang.Schemas.text(io.vrouter.yang.Schemas.find(Ns.VMM_MODULE, Ns.VMM_REVISION));
+        Matcher m = Pattern.compile("organization\\s+\"([^\"]*)\"").matcher(text);
+        return m.find() ? m.group(1) : "";
+    }
+
+    @Override
+    public void get(GetRequest request, StreamObserver<GetResponse> reply) {
+        try {
+            Encoding encoding = Values.served(request.getEncoding());
+            DataNode root = tree(request.getType());
+            List<List<PathElem>> paths = new ArrayList<>();
+            List<Path> asked = request.getPathList().isEmpty() ? List.of(Path.getDefaultInstance()) : request.getPathList();
+            for (Path p : asked) paths.add(GnmiPaths.join(request.getPrefix(), p));
+            GetResponse.Builder response = GetResponse.newBuilder();
+            long now = System.currentTimeMillis() * 1_000_000L;
+            int prefixLength = request.getPrefix().getElemCount();
+            for (List<PathElem> path : paths) {
+                // One notification per concrete prefix (a prefix with wildcards names several).
+                Map<List<PathElem>, Notification.Builder> byPrefix = new LinkedHashMap<>();
+                TreeMatch.find(root, path, match -> {
+                    List<PathElem> full = match.path();
+                    List<PathElem> prefix = full.subList(0, Math.min(prefixLength, full.size()));
+                    Notification.Builder n = byPrefix.computeIfAbsent(prefix, k -> Notification.newBuilder()
+                            .setTimestamp(now).setPrefix(prefix(request.getPrefix(), k)));
+                    List<PathElem> rest = full.subList(prefix.size(), full.size());
+                    if (encoding == Encoding.PROTO) {
+                        TreeMatch.leaves(match.node(), new ArrayList<>(rest), null, leaf -> n.addUpdate(Update.newBuilder()
+                                .setPath(Path.newBuilder().addAllElem(leaf.path())).setVal(Values.scalar(leaf.node()))));
+                    } else {
+                        n.addUpdate(Update.newBuilder().setPath(Path.newBuilder().addAllElem(rest))
+                                .setVal(Values.of(match.node(), encoding)));
+                    }
+                });
+                if (byPrefix.isEmpty()) {
+                    throw Status.NOT_FOUND.withDescription("no data at " + GnmiPaths.text(path)).asRuntimeException();
+                }
+                byPrefix.values().forEach(n -> response.addNotification(n));
+            }
+            reply.onNext(response.build());
+            reply.onCompleted();
+        } catch (RuntimeException e) {
+            reply.onError(status(e));
+        }
+    }
+
+    /** The request's prefix with its origin and target, its elements made concrete. */
+    static Path prefix(Path asked, List<PathElem> concrete) {
+        return Path.newBuilder().setOrigin(asked.getOrigin()).setTarget(asked.getTarget()).addAllElem(concrete).build();
+    }
+
+    private DataNode tree(GetRequest.DataType type) {
+        return switch (type) {
+            case ALL -> ModelTree.all(service);
+            case CONFIG -> ModelTree.config(ModelTree.running(service));
+            case STATE, OPERATIONAL -> ModelTree.state(service);
+            default -> throw GnmiPaths.invalid("unknown data type " + type);
+        };
+    }
+
+    @Override
+    public StreamObserver<SubscribeRequest> subscribe(StreamObserver<SubscribeResponse> responses) {
+        return subscriptions.open((io.grpc.stub.ServerCallStreamObserver<SubscribeResponse>) responses);
+    }
+
+    @Override
+    public void set(SetRequest request, StreamObserver<SetResponse> reply) {
+        reply.onError(Status.UNIMPLEMENTED.withDescription("Set is not offered over gNMI: change the configuration"
+                + " over REST, RESTCONF, NETCONF or SNMP").asRuntimeException());
+    }
+
+    /** What a failure tells the client: a status it was given, or INTERNAL without the exception's text. */
+    static StatusRuntimeException status(Throwable e) {
+        if (e instanceof StatusRuntimeException s) return s;
+        log.warn("gNMI request failed", e);
+        return Status.INTERNAL.withDescription("internal error").asRuntimeException();
+    }
+}
