@@ -82,7 +82,7 @@ class GnmiIT {
         JsonNode caps = pygnmi("capabilities");
         assertThat(caps.at("/supported_models/0/name").asText()).isEqualTo("NEW-VMM-MIB");
         assertThat(caps.at("/supported_models/0/organization").asText()).isEqualTo("vrouter project");
-        assertThat(caps.at("/supported_models/0/version").asText()).isEqualTo("2026-11-22");
+        assertThat(caps.at("/supported_models/0/version").asText()).isEqualTo("2026-11-25");
         assertThat(caps.get("supported_encodings").toString()).isEqualTo("[\"json\",\"json_ietf\",\"proto\"]");
         assertThat(caps.get("gnmi_version").asText()).isEqualTo("0.10.0");
     }

@@ -52,6 +52,7 @@ class TomcatWarIT {
         System.setProperty("vrouter.data-dir", dir.resolve("data").toString());
         System.setProperty("vrouter.snmp-port", Integer.toString(snmpPort));
         System.setProperty("vrouter.netconf-port", Integer.toString(ServerProcess.freeTcpPort()));
+        System.setProperty("vrouter.gnmi-port", Integer.toString(ServerProcess.freeTcpPort()));
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(dir.resolve("tomcat").toString());
         // Tomcat expands the WAR into its appBase, as a standalone Tomcat does; it must exist.
@@ -127,6 +128,7 @@ class TomcatWarIT {
             System.clearProperty("vrouter.data-dir");
             System.clearProperty("vrouter.snmp-port");
             System.clearProperty("vrouter.netconf-port");
+            System.clearProperty("vrouter.gnmi-port");
         }
         // The data directory was released: a fresh start would find the journal.
         assertThat(Files.exists(dir.resolve("data").resolve("config.snapshot.json"))).isTrue();
