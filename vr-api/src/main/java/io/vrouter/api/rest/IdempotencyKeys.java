@@ -215,7 +215,7 @@ final class IdempotencyKeys implements AutoCloseable {
                 Answer a = new Answer(n.get("user").asText(), n.get("key").asText(), n.get("fingerprint").asText(),
                         Instant.parse(n.get("at").asText()), n.get("status").asInt(), text(n, "location"),
                         text(n, "preferenceApplied"), text(n, "etag"), text(n, "lastModified"),
-                        n.get("type").asText(), n.get("body"));
+                        n.get("type").asText(), n.has(FileFormat.FIELD) ? n.get("body") : format1Body(n.get("body")));
                 answers.remove(a.user + "\n" + a.key);
                 answers.put(a.user + "\n" + a.key, a);
             } catch (RuntimeException torn) {
@@ -223,6 +223,21 @@ final class IdempotencyKeys implements AutoCloseable {
             }
         }
         trim();
+    }
+
+    /**
+     * A body kept by format 1, in today's words: format 1 spelled vmStorageAccess {@code readWrite}
+     * and {@code readOnly}, where RFC 7666 (and so format 2) has {@code readwrite} and {@code readonly}.
+     */
+    private static JsonNode format1Body(JsonNode body) {
+        if (body == null) return null;
+        for (JsonNode storage : body.findParents("vmStorageAccess")) {
+            String access = storage.get("vmStorageAccess").asText();
+            if (access.equals("readWrite") || access.equals("readOnly")) {
+                ((ObjectNode) storage).put("vmStorageAccess", access.toLowerCase(java.util.Locale.ROOT));
+            }
+        }
+        return body;
     }
 
     /**
