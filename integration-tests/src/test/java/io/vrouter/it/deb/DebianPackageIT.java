@@ -1,14 +1,12 @@
 package io.vrouter.it.deb;
 
+import static io.vrouter.it.deb.DebTools.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vrouter.it.ServerProcess;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -20,17 +18,13 @@ import org.junit.jupiter.api.Test;
  * over itself keeping the data and the edited settings, is removed keeping them, and purged.
  */
 class DebianPackageIT {
-    private static final String AUTH = "Authorization: Basic YWRtaW46YWRtaW4="; // admin:admin, loopback only
+    private static final String ADMIN = "admin:admin"; // the development credentials, loopback only
     private Path deb;
     private final String container = "vrouter-deb-it-" + UUID.randomUUID().toString().substring(0, 8);
 
     @BeforeEach
     void theBuiltPackage() throws Exception {
-        try (Stream<Path> files = Files.list(Path.of("..", "vr-deb", "target"))) {
-            List<Path> debs = files.filter(f -> f.getFileName().toString().matches("vrouter_.*_all\\.deb")).toList();
-            assertThat(debs).as("one package built by vr-deb (mvn package)").hasSize(1);
-            deb = debs.get(0).toAbsolutePath().normalize();
-        }
+        deb = DebTools.builtPackage();
     }
 
     @AfterEach
@@ -103,22 +97,11 @@ class DebianPackageIT {
                 + " sleep 0.1; done; exit 1");
     }
 
-    /** An HTTP/1.1 request to the server in the container (a minbase image has no curl: bash's /dev/tcp). */
     private String http(String requestLine, String json) throws Exception {
-        String body = json == null ? "" : json;
-        String request = requestLine + " HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\n" + AUTH + "\\r\\nAccept: application/json\\r\\n"
-                + "Connection: close\\r\\nContent-Type: application/json\\r\\nContent-Length: " + body.length() + "\\r\\n\\r\\n"
-                + body.replace("\"", "\\\"");
-        return exec("exec 3<>/dev/tcp/127.0.0.1/8080; printf \"" + request + "\" >&3; cat <&3");
+        return exec(DebTools.httpScript(ADMIN, requestLine, json));
     }
 
     private String exec(String script) throws Exception {
         return run("docker", "exec", container, "bash", "-c", script);
-    }
-
-    private static String run(String... cmd) throws Exception {
-        ServerProcess.Result r = ServerProcess.run(new ArrayList<>(List.of(cmd)));
-        assertThat(r.exit()).as(String.join(" ", cmd) + "\n" + r).isZero();
-        return r.out();
     }
 }

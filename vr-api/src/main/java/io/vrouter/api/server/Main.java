@@ -96,8 +96,28 @@ public final class Main implements Callable<Integer> {
             server.close();
             stopped.countDown();
         }, "vrouter-shutdown"));
+        notifySystemdReady(System.getenv("NOTIFY_SOCKET"));
         stopped.await();
         return 0;
+    }
+
+    /**
+     * Under a Type=notify unit (vrouter.service), tells systemd that every interface listens. The JDK
+     * has no datagram unix socket, so systemd-notify sends it (the unit's NotifyAccess=all lets a
+     * child speak for the service; systemd-notify waits until systemd has read it). Elsewhere: nothing.
+     */
+    static void notifySystemdReady(String notifySocket) {
+        if (notifySocket == null || notifySocket.isEmpty()) return;
+        try {
+            Process notify = new ProcessBuilder("systemd-notify", "--ready").inheritIO().start();
+            if (!notify.waitFor(30, java.util.concurrent.TimeUnit.SECONDS) || notify.exitValue() != 0) {
+                log.warn("systemd-notify --ready did not succeed: systemd will not see the service start");
+            }
+        } catch (IOException e) {
+            log.warn("could not run systemd-notify: {}", e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Takes the users of the settings as they are now; sessions logged in go on, a wrong setting changes nothing. */
