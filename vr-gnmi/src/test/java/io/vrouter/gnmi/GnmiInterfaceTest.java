@@ -10,6 +10,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.TlsChannelCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
 import io.vrouter.core.config.Credentials;
@@ -20,15 +21,23 @@ import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.persistence.ConfigStore;
 import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.core.spi.ServerContext;
+import java.io.IOException;
+import java.io.InputStream;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import javax.net.ssl.TrustManagerFactory;
 
 /** The interface: where it listens, when it refuses to, and how a call logs in. */
 class GnmiInterfaceTest {
@@ -37,6 +46,7 @@ class GnmiInterfaceTest {
     VirtualRouterService service;
     GnmiInterface gnmi;
     ManagedChannel channel;
+    final List<ManagedChannel> channels = new ArrayList<>();
 
     @BeforeEach
     void setUp() throws Exception {
@@ -48,6 +58,7 @@ class GnmiInterfaceTest {
     @AfterEach
     void tearDown() throws Exception {
         if (channel != null) channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+        for (ManagedChannel c : channels) c.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
         if (gnmi != null) gnmi.close();
         service.close();
     }
@@ -67,14 +78,48 @@ class GnmiInterfaceTest {
 
     private CapabilityResponse capabilities(String user, String password) {
         if (channel == null) channel = NettyChannelBuilder.forAddress("127.0.0.1", gnmi.port()).usePlaintext().build();
+        return capabilities(channel, user, password);
+    }
+
+    private static CapabilityResponse capabilities(ManagedChannel channel, String user, String password) {
         gNMIGrpc.gNMIBlockingStub stub = gNMIGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
-        if (user != null) {
-            Metadata login = new Metadata();
-            login.put(Authentication.USERNAME, user);
-            login.put(Authentication.PASSWORD, password);
-            stub = stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(login));
-        }
+        if (user != null) stub = stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(login(user, password)));
         return stub.capabilities(CapabilityRequest.getDefaultInstance());
+    }
+
+    private static Metadata login(String user, String password) {
+        Metadata login = new Metadata();
+        login.put(Authentication.USERNAME, user);
+        login.put(Authentication.PASSWORD, password);
+        return login;
+    }
+
+    /** A PKCS12 keystore with a certificate for 127.0.0.1, made by the JDK's keytool. */
+    private Path keystore() throws Exception {
+        Path keystore = dir.resolve("server.p12");
+        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+        Process p = new ProcessBuilder(keytool, "-genkeypair", "-alias", "vrouter", "-keyalg", "EC", "-groupname", "secp256r1",
+                "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12",
+                "-keystore", keystore.toString(), "-storepass", "changeit").redirectErrorStream(true).start();
+        assertThat(p.waitFor()).as(new String(p.getInputStream().readAllBytes())).isZero();
+        return keystore;
+    }
+
+    /** A client that trusts exactly the keystore's certificate. */
+    private ManagedChannel tlsChannel(Path keystore) throws Exception {
+        KeyStore ks = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(keystore)) {
+            ks.load(in, "changeit".toCharArray());
+        }
+        KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
+        trust.load(null, null);
+        trust.setCertificateEntry("vrouter", (X509Certificate) ks.getCertificate("vrouter"));
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        ManagedChannel c = NettyChannelBuilder.forAddress("127.0.0.1", gnmi.port(),
+                TlsChannelCredentials.newBuilder().trustManager(tmf.getTrustManagers()).build()).build();
+        channels.add(c);
+        return c;
     }
 
     @Test
@@ -110,5 +155,43 @@ class GnmiInterfaceTest {
             assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
             assertThat(e.getStatus().getDescription()).contains("username and a password");
         });
+    }
+
+    @Test
+    void servesTlsWithTheConfiguredKeystoreAndAPlainClientGetsNowhere() throws Exception {
+        Path keystore = keystore();
+        start(Map.of("user.alice", "viewer:secret", "gnmi.tls.keystore", keystore.toString(),
+                "gnmi.tls.keystore-password", "changeit"));
+        assertThat(gnmi.describe()).contains("over TLS");
+        assertThat(capabilities(tlsChannel(keystore), "alice", "secret").getSupportedModels(0).getName())
+                .isEqualTo("NEW-VMM-MIB");
+        assertThatThrownBy(() -> capabilities("alice", "secret")).isInstanceOfSatisfying(StatusRuntimeException.class,
+                e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
+    }
+
+    @Test
+    void restsKeystoreServesGnmiTooWhenGnmiHasNoneOfItsOwn() throws Exception {
+        Path keystore = keystore();
+        start(Map.of("user.alice", "viewer:secret", "rest.tls.keystore", keystore.toString(),
+                "rest.tls.keystore-password", "changeit"));
+        assertThat(capabilities(tlsChannel(keystore), "alice", "secret").getSupportedModels(0).getName())
+                .isEqualTo("NEW-VMM-MIB");
+    }
+
+    @Test
+    void withTlsAnyAddressMayBeBound() throws Exception {
+        // 192.0.2.1 (documentation) is no address of this host: that the start gets as far as listening,
+        // and fails there, shows that the refusal of plain gRPC off loopback no longer stops it.
+        Path keystore = keystore();
+        assertThatThrownBy(() -> start(Map.of("bind", "192.0.2.1", "user.alice", "operator:secret",
+                "gnmi.tls.keystore", keystore.toString(), "gnmi.tls.keystore-password", "changeit")))
+                .isInstanceOf(IOException.class).hasMessageContaining("gNMI could not listen on 192.0.2.1");
+    }
+
+    @Test
+    void aWrongKeystorePasswordStopsTheStartWithAClearMessage() throws Exception {
+        Path keystore = keystore();
+        assertThatThrownBy(() -> start(Map.of("gnmi.tls.keystore", keystore.toString(), "gnmi.tls.keystore-password", "wrong")))
+                .isInstanceOf(IOException.class).hasMessageContaining("gNMI could not read the keystore " + keystore);
     }
 }
