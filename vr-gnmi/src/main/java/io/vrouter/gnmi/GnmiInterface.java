@@ -29,8 +29,8 @@ import java.util.concurrent.TimeUnit;
  * and, in the config file, {@code gnmi.tls.keystore} and {@code gnmi.tls.keystore-password} (REST's
  * {@code rest.tls.keystore} and its password when not given, so that one keystore serves both),
  * {@code gnmi.min-sample-interval} (1s: the shortest sample and heartbeat interval a collector may ask
- * for), {@code gnmi.max-streams} (64 Subscribe streams in all) and {@code gnmi.max-pending} (100,000
- * updates waiting on one stream).
+ * for), {@code gnmi.max-streams} (64 Subscribe streams in all), {@code gnmi.max-streams-per-client}
+ * (16 from one client address) and {@code gnmi.max-pending} (100,000 updates waiting on one stream).
  * Without a keystore gNMI serves plain gRPC, and so only on a loopback address: bound anywhere else it
  * refuses to start.
  */
@@ -67,18 +67,19 @@ public final class GnmiInterface implements ManagementInterface {
         }
         Duration minInterval = s.getDuration("gnmi.min-sample-interval", "1s");
         int maxStreams = s.getInt("gnmi.max-streams", 64);
+        int maxStreamsPerClient = s.getInt("gnmi.max-streams-per-client", 16);
         int maxPending = s.getInt("gnmi.max-pending", 100_000);
-        if (minInterval.isNegative() || minInterval.isZero() || maxStreams < 1 || maxPending < 1) {
-            throw new IllegalArgumentException("settings 'gnmi.min-sample-interval', 'gnmi.max-streams' and"
-                    + " 'gnmi.max-pending' must be positive");
+        if (minInterval.isNegative() || minInterval.isZero() || maxStreams < 1 || maxStreamsPerClient < 1 || maxPending < 1) {
+            throw new IllegalArgumentException("settings 'gnmi.min-sample-interval', 'gnmi.max-streams',"
+                    + " 'gnmi.max-streams-per-client' and 'gnmi.max-pending' must be positive");
         }
         worker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "gnmi-subscriptions");
             t.setDaemon(true);
             return t;
         });
-        subscriptions = new Subscriptions(context.service(), worker, minInterval, maxStreams, maxPending,
-                context.metrics().registry());
+        subscriptions = new Subscriptions(context.service(), worker, minInterval, maxStreams, maxStreamsPerClient,
+                maxPending, context.metrics().registry());
         GnmiService service = new GnmiService(context.service(), subscriptions);
         server = NettyServerBuilder.forAddress(new InetSocketAddress(bind, port),
                         tls != null ? tls : InsecureServerCredentials.create())

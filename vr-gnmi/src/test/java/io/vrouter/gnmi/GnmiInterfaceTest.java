@@ -5,6 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.gnmi.proto.CapabilityRequest;
 import com.github.gnmi.proto.CapabilityResponse;
+import com.github.gnmi.proto.PathElem;
+import com.github.gnmi.proto.SubscribeRequest;
+import com.github.gnmi.proto.SubscribeResponse;
+import com.github.gnmi.proto.Subscription;
+import com.github.gnmi.proto.SubscriptionList;
+import com.github.gnmi.proto.SubscriptionMode;
 import com.github.gnmi.proto.gNMIGrpc;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
@@ -13,6 +19,7 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.TlsChannelCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
+import io.grpc.stub.StreamObserver;
 import io.vrouter.core.config.Credentials;
 import io.vrouter.core.config.Settings;
 import io.vrouter.core.driver.sim.LatencyProfile;
@@ -23,6 +30,7 @@ import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.core.spi.ServerContext;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +40,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -122,6 +132,62 @@ class GnmiInterfaceTest {
         return c;
     }
 
+    /** A plain client whose connections come from {@code source} (any 127.x address is this host's loopback). */
+    private ManagedChannel plainChannelFrom(String source) {
+        ManagedChannel c = NettyChannelBuilder.forAddress("127.0.0.1", gnmi.port()).usePlaintext()
+                .localSocketPicker(new NettyChannelBuilder.LocalSocketPicker() {
+                    @Override
+                    public InetSocketAddress createSocketAddress(java.net.SocketAddress remote, io.grpc.Attributes attrs) {
+                        return new InetSocketAddress(source, 0);
+                    }
+                }).build();
+        channels.add(c);
+        return c;
+    }
+
+    /** Opens an ON_CHANGE stream; its queue gets each response, and at its end the status (OK when completed). */
+    private static BlockingQueue<Object> subscribe(ManagedChannel channel) {
+        BlockingQueue<Object> received = new LinkedBlockingQueue<>();
+        StreamObserver<SubscribeRequest> requests = gNMIGrpc.newStub(channel)
+                .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(login("alice", "secret")))
+                .subscribe(new StreamObserver<>() {
+                    @Override
+                    public void onNext(SubscribeResponse r) {
+                        received.add(r);
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                        received.add(Status.fromThrowable(t));
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                        received.add(Status.OK);
+                    }
+                });
+        requests.onNext(SubscribeRequest.newBuilder().setSubscribe(SubscriptionList.newBuilder()
+                .setMode(SubscriptionList.Mode.STREAM).addSubscription(Subscription.newBuilder()
+                        .setPath(com.github.gnmi.proto.Path.newBuilder().addElem(elem("NEW-VMM-MIB"))
+                                .addElem(elem("vmObjects")).addElem(elem("vmNumber"))).setMode(SubscriptionMode.ON_CHANGE)))
+                .build());
+        return received;
+    }
+
+    private static PathElem elem(String name) {
+        return PathElem.newBuilder().setName(name).build();
+    }
+
+    /** Waits for the stream's sync_response (it is counted then), or fails with what came instead. */
+    private static void awaitSync(BlockingQueue<Object> stream) throws InterruptedException {
+        while (true) {
+            Object next = stream.poll(30, TimeUnit.SECONDS);
+            assertThat(next).as("a response within 30 s").isNotNull();
+            if (next instanceof SubscribeResponse r && r.getSyncResponse()) return;
+            assertThat(next).isInstanceOf(SubscribeResponse.class);
+        }
+    }
+
     @Test
     void plainGrpcIsRefusedAnywhereButLoopback() {
         // Configured users, so that it is the missing TLS that refuses (the development ones refuse first).
@@ -193,5 +259,21 @@ class GnmiInterfaceTest {
         Path keystore = keystore();
         assertThatThrownBy(() -> start(Map.of("gnmi.tls.keystore", keystore.toString(), "gnmi.tls.keystore-password", "wrong")))
                 .isInstanceOf(IOException.class).hasMessageContaining("gNMI could not read the keystore " + keystore);
+    }
+
+    @Test
+    void oneClientAddressOpensNoMoreStreamsThanItsCapWhileAnotherStillMay() throws Exception {
+        start(Map.of("user.alice", "viewer:secret", "gnmi.max-streams-per-client", "2"));
+        ManagedChannel first = plainChannelFrom("127.0.0.1");
+        awaitSync(subscribe(first));
+        awaitSync(subscribe(first));
+        BlockingQueue<Object> third = subscribe(first);
+        Object refused = third.poll(30, TimeUnit.SECONDS);
+        assertThat(refused).isInstanceOfSatisfying(Status.class, st -> {
+            assertThat(st.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+            assertThat(st.getDescription()).isEqualTo("2 Subscribe streams are open from 127.0.0.1"
+                    + " (gnmi.max-streams-per-client)");
+        });
+        awaitSync(subscribe(plainChannelFrom("127.0.0.2")));
     }
 }
