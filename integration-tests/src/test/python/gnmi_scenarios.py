@@ -17,7 +17,9 @@ DEADLINE = 30  # seconds for any one awaited message: the machine may be loaded
 
 
 def client(args, password="admin"):
-    return gNMIclient(target=("127.0.0.1", args.port), username="admin", password=password, insecure=True)
+    """Plain gRPC, or TLS trusting the server's certificate given with --cert."""
+    return gNMIclient(target=("127.0.0.1", args.port), username="admin", password=password,
+                      insecure=args.cert is None, path_cert=args.cert)
 
 
 def status_of(error):
@@ -262,6 +264,7 @@ if __name__ == "__main__":
     p.add_argument("--path", default="/NEW-VMM-MIB/vmObjects")
     p.add_argument("--encoding", default="json")
     p.add_argument("--datatype", default="all")
+    p.add_argument("--cert", help="the server's certificate (PEM): talk TLS, trusting it")
     a = p.parse_args()
     print(json.dumps(SCENARIOS[a.scenario](a), default=str))
     sys.stdout.flush()

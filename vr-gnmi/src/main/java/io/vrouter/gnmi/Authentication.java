@@ -1,5 +1,7 @@
 package io.vrouter.gnmi;
 
+import io.grpc.Context;
+import io.grpc.Contexts;
 import io.grpc.Grpc;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
@@ -15,11 +17,14 @@ import java.net.SocketAddress;
  * Every call logs in with the {@code username} and {@code password} of its metadata (as gNMI
  * clients send them), against the server's users and under the brake on guessing that every
  * interface shares; a call without them, or with wrong ones, ends UNAUTHENTICATED before the
- * service sees it. Every role may read, which is all this target offers.
+ * service sees it. Every role may read, which is all this target offers. The client's address goes
+ * on in the call's {@link #CLIENT} (the per-client cap on Subscribe streams counts by it).
  */
 final class Authentication implements ServerInterceptor {
     static final Metadata.Key<String> USERNAME = Metadata.Key.of("username", Metadata.ASCII_STRING_MARSHALLER);
     static final Metadata.Key<String> PASSWORD = Metadata.Key.of("password", Metadata.ASCII_STRING_MARSHALLER);
+    /** The address the call comes from, as text ("unknown" on a transport without one). */
+    static final Context.Key<String> CLIENT = Context.key("gnmi-client");
 
     private final Credentials credentials;
 
@@ -39,7 +44,8 @@ final class Authentication implements ServerInterceptor {
         Credentials.Login login = credentials.login("gnmi", client, user, password);
         if (login.throttled()) return refuse(call, "too many failed logins from this address: try again later");
         if (!login.accepted()) return refuse(call, "wrong username or password");
-        return next.startCall(call, headers);
+        String address = client == null ? "unknown" : client.getHostAddress();
+        return Contexts.interceptCall(Context.current().withValue(CLIENT, address), call, headers, next);
     }
 
     private static <Q, R> ServerCall.Listener<Q> refuse(ServerCall<Q, R> call, String why) {

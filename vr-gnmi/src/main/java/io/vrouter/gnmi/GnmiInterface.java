@@ -1,16 +1,23 @@
 package io.vrouter.gnmi;
 
+import io.grpc.InsecureServerCredentials;
 import io.grpc.Server;
+import io.grpc.ServerCredentials;
 import io.grpc.ServerInterceptors;
+import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.vrouter.core.config.Credentials;
+import io.vrouter.core.config.Keystores;
 import io.vrouter.core.config.Settings;
 import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -19,10 +26,13 @@ import java.util.concurrent.TimeUnit;
  * The gNMI management interface: a gRPC server (grpc-java on Netty) with the gNMI service.
  *
  * <p>Settings: {@code bind} (127.0.0.1), {@code gnmi-port} (9339; {@code off} or 0 turns gNMI off),
- * and, in the config file, {@code gnmi.min-sample-interval} (1s: the shortest sample and heartbeat
- * interval a collector may ask for), {@code gnmi.max-streams} (64 Subscribe streams in all) and
- * {@code gnmi.max-pending} (100,000 updates waiting on one stream). gNMI runs without TLS, so only
- * on a loopback address: bound anywhere else it refuses to start.
+ * and, in the config file, {@code gnmi.tls.keystore} and {@code gnmi.tls.keystore-password} (REST's
+ * {@code rest.tls.keystore} and its password when not given, so that one keystore serves both),
+ * {@code gnmi.min-sample-interval} (1s: the shortest sample and heartbeat interval a collector may ask
+ * for), {@code gnmi.max-streams} (64 Subscribe streams in all), {@code gnmi.max-streams-per-client}
+ * (16 from one client address) and {@code gnmi.max-pending} (100,000 updates waiting on one stream).
+ * Without a keystore gNMI serves plain gRPC, and so only on a loopback address: bound anywhere else it
+ * refuses to start.
  */
 public final class GnmiInterface implements ManagementInterface {
     private Server server;
@@ -50,26 +60,29 @@ public final class GnmiInterface implements ManagementInterface {
         InetAddress bind = InetAddress.getByName(s.get("bind", "127.0.0.1"));
         Credentials credentials = context.credentials();
         Credentials.requireLoopbackForDevelopmentDefaults(credentials.developmentDefaults(), bind, "gNMI");
-        if (!bind.isLoopbackAddress()) {
-            throw new IllegalStateException("refusing to serve gNMI on " + bind.getHostAddress() + " without TLS, which"
-                    + " this version does not offer yet: bind to 127.0.0.1 or set gnmi-port=off");
+        ServerCredentials tls = tls(s);
+        if (tls == null && !bind.isLoopbackAddress()) {
+            throw new IllegalStateException("refusing to serve gNMI on " + bind.getHostAddress() + " without TLS:"
+                    + " set gnmi.tls.keystore (or rest.tls.keystore), bind to 127.0.0.1 or set gnmi-port=off");
         }
         Duration minInterval = s.getDuration("gnmi.min-sample-interval", "1s");
         int maxStreams = s.getInt("gnmi.max-streams", 64);
+        int maxStreamsPerClient = s.getInt("gnmi.max-streams-per-client", 16);
         int maxPending = s.getInt("gnmi.max-pending", 100_000);
-        if (minInterval.isNegative() || minInterval.isZero() || maxStreams < 1 || maxPending < 1) {
-            throw new IllegalArgumentException("settings 'gnmi.min-sample-interval', 'gnmi.max-streams' and"
-                    + " 'gnmi.max-pending' must be positive");
+        if (minInterval.isNegative() || minInterval.isZero() || maxStreams < 1 || maxStreamsPerClient < 1 || maxPending < 1) {
+            throw new IllegalArgumentException("settings 'gnmi.min-sample-interval', 'gnmi.max-streams',"
+                    + " 'gnmi.max-streams-per-client' and 'gnmi.max-pending' must be positive");
         }
         worker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "gnmi-subscriptions");
             t.setDaemon(true);
             return t;
         });
-        subscriptions = new Subscriptions(context.service(), worker, minInterval, maxStreams, maxPending,
-                context.metrics().registry());
+        subscriptions = new Subscriptions(context.service(), worker, minInterval, maxStreams, maxStreamsPerClient,
+                maxPending, context.metrics().registry());
         GnmiService service = new GnmiService(context.service(), subscriptions);
-        server = NettyServerBuilder.forAddress(new InetSocketAddress(bind, port))
+        server = NettyServerBuilder.forAddress(new InetSocketAddress(bind, port),
+                        tls != null ? tls : InsecureServerCredentials.create())
                 // The last interceptor given runs first: every call is counted, refused logins too.
                 .addService(ServerInterceptors.intercept(service, new Authentication(credentials),
                         new RequestMetrics(context.metrics())))
@@ -80,7 +93,22 @@ public final class GnmiInterface implements ManagementInterface {
             close();
             throw new IOException("gNMI could not listen on " + bind.getHostAddress() + ":" + port + ": " + e.getMessage(), e);
         }
-        description = "gNMI on " + bind.getHostAddress() + ":" + port() + " (gRPC without TLS, username/password metadata)";
+        description = "gNMI on " + bind.getHostAddress() + ":" + port() + " (gRPC " + (tls != null ? "over TLS" : "without TLS")
+                + ", username/password metadata)";
+    }
+
+    /** gRPC's TLS with the configured keystore's key and certificate, or null when none is configured. */
+    private static ServerCredentials tls(Settings s) throws IOException {
+        Optional<String> own = s.get("gnmi.tls.keystore");
+        Optional<String> keystore = own.or(() -> s.get("rest.tls.keystore"));
+        if (keystore.isEmpty()) return null;
+        String password = own.isPresent() ? s.get("gnmi.tls.keystore-password", "") : s.get("rest.tls.keystore-password", "");
+        try {
+            return TlsServerCredentials.newBuilder()
+                    .keyManager(Keystores.keyManagers(Path.of(keystore.get()), password).getKeyManagers()).build();
+        } catch (GeneralSecurityException | IOException e) {
+            throw new IOException("gNMI could not read the keystore " + keystore.get() + ": " + e.getMessage(), e);
+        }
     }
 
     /** The TCP port the server listens on. */

@@ -122,7 +122,8 @@ final class GnmiService extends gNMIGrpc.gNMIImplBase {
 
     @Override
     public StreamObserver<SubscribeRequest> subscribe(StreamObserver<SubscribeResponse> responses) {
-        return subscriptions.open((io.grpc.stub.ServerCallStreamObserver<SubscribeResponse>) responses);
+        return subscriptions.open((io.grpc.stub.ServerCallStreamObserver<SubscribeResponse>) responses,
+                Authentication.CLIENT.get());
     }
 
     @Override

@@ -45,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * sends goes through its own queue, which keeps one update per leaf (a newer value replaces one not
  * sent yet, and is counted as coalesced), so that a collector that reads slowly holds up no one and
  * costs at most one pending update per leaf it subscribed to; past {@code gnmi.max-pending} the
- * stream ends with RESOURCE_EXHAUSTED. All reading of the model happens on one thread.
+ * stream ends with RESOURCE_EXHAUSTED. Streams are capped in all and per client address, so that one
+ * collector cannot take every place. All reading of the model happens on one thread.
  */
 final class Subscriptions implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Subscriptions.class);
@@ -54,13 +55,16 @@ final class Subscriptions implements AutoCloseable {
     private final ScheduledExecutorService worker;
     private final Duration minInterval;
     private final int maxStreams;
+    private final int maxStreamsPerClient;
     private final int maxPending;
     private final Set<Stream> open = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final AtomicInteger streams = new AtomicInteger();
+    /** Streams open per client address; an address with none has no entry. */
+    private final Map<String, Integer> streamsByClient = new java.util.concurrent.ConcurrentHashMap<>();
     private final Counter coalesced;
 
     Subscriptions(VirtualRouterService service, ScheduledExecutorService worker, Duration minInterval, int maxStreams,
-                  int maxPending, MeterRegistry registry) {
+                  int maxStreamsPerClient, int maxPending, MeterRegistry registry) {
         this.coalesced = Counter.builder("vrouter.gnmi.coalesced")
                 .description("gNMI updates replaced by a newer value of their leaf before a slow collector read them")
                 .register(registry);
@@ -70,11 +74,16 @@ final class Subscriptions implements AutoCloseable {
         this.worker = worker;
         this.minInterval = minInterval;
         this.maxStreams = maxStreams;
+        this.maxStreamsPerClient = maxStreamsPerClient;
         this.maxPending = maxPending;
     }
 
-    StreamObserver<SubscribeRequest> open(ServerCallStreamObserver<SubscribeResponse> out) {
-        return new Stream(out);
+    StreamObserver<SubscribeRequest> open(ServerCallStreamObserver<SubscribeResponse> out, String client) {
+        return new Stream(out, client);
+    }
+
+    private void releaseClient(String client) {
+        streamsByClient.computeIfPresent(client, (c, n) -> n == 1 ? null : n - 1);
     }
 
     @Override
@@ -117,6 +126,7 @@ final class Subscriptions implements AutoCloseable {
 
     private final class Stream implements StreamObserver<SubscribeRequest> {
         private final ServerCallStreamObserver<SubscribeResponse> out;
+        private final String client;
         private final LinkedHashMap<String, Item> pending = new LinkedHashMap<>();
         private final List<Sub> subs = new ArrayList<>();
         private final List<ScheduledFuture<?>> timers = new ArrayList<>();
@@ -131,8 +141,9 @@ final class Subscriptions implements AutoCloseable {
         private long coalescedHere;
         private int syncs;
 
-        Stream(ServerCallStreamObserver<SubscribeResponse> out) {
+        Stream(ServerCallStreamObserver<SubscribeResponse> out, String client) {
             this.out = out;
+            this.client = client;
             out.setOnReadyHandler(this::drain);
             out.setOnCancelHandler(this::release);
         }
@@ -178,6 +189,12 @@ final class Subscriptions implements AutoCloseable {
                 streams.decrementAndGet();
                 throw Status.RESOURCE_EXHAUSTED.withDescription(maxStreams + " Subscribe streams are open (gnmi.max-streams)")
                         .asRuntimeException();
+            }
+            if (streamsByClient.merge(client, 1, Integer::sum) > maxStreamsPerClient) {
+                releaseClient(client);
+                streams.decrementAndGet();
+                throw Status.RESOURCE_EXHAUSTED.withDescription(maxStreamsPerClient + " Subscribe streams are open from "
+                        + client + " (gnmi.max-streams-per-client)").asRuntimeException();
             }
             counted = true;
             open.add(this);
@@ -420,6 +437,7 @@ final class Subscriptions implements AutoCloseable {
             if (counted) {
                 counted = false;
                 streams.decrementAndGet();
+                releaseClient(client);
                 open.remove(this);
                 if (coalescedHere > 0) {
                     log.info("gNMI stream closed; {} updates were coalesced while the collector was slow", coalescedHere);

@@ -5,13 +5,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.github.gnmi.proto.CapabilityRequest;
 import com.github.gnmi.proto.CapabilityResponse;
+import com.github.gnmi.proto.PathElem;
+import com.github.gnmi.proto.SubscribeRequest;
+import com.github.gnmi.proto.SubscribeResponse;
+import com.github.gnmi.proto.Subscription;
+import com.github.gnmi.proto.SubscriptionList;
+import com.github.gnmi.proto.SubscriptionMode;
 import com.github.gnmi.proto.gNMIGrpc;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import io.grpc.TlsChannelCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
+import io.grpc.stub.StreamObserver;
 import io.vrouter.core.config.Credentials;
 import io.vrouter.core.config.Settings;
 import io.vrouter.core.driver.sim.LatencyProfile;
@@ -20,15 +28,26 @@ import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.persistence.ConfigStore;
 import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.core.spi.ServerContext;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import javax.net.ssl.TrustManagerFactory;
 
 /** The interface: where it listens, when it refuses to, and how a call logs in. */
 class GnmiInterfaceTest {
@@ -37,6 +56,7 @@ class GnmiInterfaceTest {
     VirtualRouterService service;
     GnmiInterface gnmi;
     ManagedChannel channel;
+    final List<ManagedChannel> channels = new ArrayList<>();
 
     @BeforeEach
     void setUp() throws Exception {
@@ -48,6 +68,7 @@ class GnmiInterfaceTest {
     @AfterEach
     void tearDown() throws Exception {
         if (channel != null) channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+        for (ManagedChannel c : channels) c.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
         if (gnmi != null) gnmi.close();
         service.close();
     }
@@ -67,14 +88,104 @@ class GnmiInterfaceTest {
 
     private CapabilityResponse capabilities(String user, String password) {
         if (channel == null) channel = NettyChannelBuilder.forAddress("127.0.0.1", gnmi.port()).usePlaintext().build();
+        return capabilities(channel, user, password);
+    }
+
+    private static CapabilityResponse capabilities(ManagedChannel channel, String user, String password) {
         gNMIGrpc.gNMIBlockingStub stub = gNMIGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
-        if (user != null) {
-            Metadata login = new Metadata();
-            login.put(Authentication.USERNAME, user);
-            login.put(Authentication.PASSWORD, password);
-            stub = stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(login));
-        }
+        if (user != null) stub = stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(login(user, password)));
         return stub.capabilities(CapabilityRequest.getDefaultInstance());
+    }
+
+    private static Metadata login(String user, String password) {
+        Metadata login = new Metadata();
+        login.put(Authentication.USERNAME, user);
+        login.put(Authentication.PASSWORD, password);
+        return login;
+    }
+
+    /** A PKCS12 keystore with a certificate for 127.0.0.1, made by the JDK's keytool. */
+    private Path keystore() throws Exception {
+        Path keystore = dir.resolve("server.p12");
+        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+        Process p = new ProcessBuilder(keytool, "-genkeypair", "-alias", "vrouter", "-keyalg", "EC", "-groupname", "secp256r1",
+                "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12",
+                "-keystore", keystore.toString(), "-storepass", "changeit").redirectErrorStream(true).start();
+        assertThat(p.waitFor()).as(new String(p.getInputStream().readAllBytes())).isZero();
+        return keystore;
+    }
+
+    /** A client that trusts exactly the keystore's certificate. */
+    private ManagedChannel tlsChannel(Path keystore) throws Exception {
+        KeyStore ks = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(keystore)) {
+            ks.load(in, "changeit".toCharArray());
+        }
+        KeyStore trust = KeyStore.getInstance(KeyStore.getDefaultType());
+        trust.load(null, null);
+        trust.setCertificateEntry("vrouter", (X509Certificate) ks.getCertificate("vrouter"));
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        ManagedChannel c = NettyChannelBuilder.forAddress("127.0.0.1", gnmi.port(),
+                TlsChannelCredentials.newBuilder().trustManager(tmf.getTrustManagers()).build()).build();
+        channels.add(c);
+        return c;
+    }
+
+    /** A plain client whose connections come from {@code source} (any 127.x address is this host's loopback). */
+    private ManagedChannel plainChannelFrom(String source) {
+        ManagedChannel c = NettyChannelBuilder.forAddress("127.0.0.1", gnmi.port()).usePlaintext()
+                .localSocketPicker(new NettyChannelBuilder.LocalSocketPicker() {
+                    @Override
+                    public InetSocketAddress createSocketAddress(java.net.SocketAddress remote, io.grpc.Attributes attrs) {
+                        return new InetSocketAddress(source, 0);
+                    }
+                }).build();
+        channels.add(c);
+        return c;
+    }
+
+    /** Opens an ON_CHANGE stream; its queue gets each response, and at its end the status (OK when completed). */
+    private static BlockingQueue<Object> subscribe(ManagedChannel channel) {
+        BlockingQueue<Object> received = new LinkedBlockingQueue<>();
+        StreamObserver<SubscribeRequest> requests = gNMIGrpc.newStub(channel)
+                .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(login("alice", "secret")))
+                .subscribe(new StreamObserver<>() {
+                    @Override
+                    public void onNext(SubscribeResponse r) {
+                        received.add(r);
+                    }
+
+                    @Override
+                    public void onError(Throwable t) {
+                        received.add(Status.fromThrowable(t));
+                    }
+
+                    @Override
+                    public void onCompleted() {
+                        received.add(Status.OK);
+                    }
+                });
+        requests.onNext(SubscribeRequest.newBuilder().setSubscribe(SubscriptionList.newBuilder()
+                .setMode(SubscriptionList.Mode.STREAM).addSubscription(Subscription.newBuilder()
+                        .setPath(com.github.gnmi.proto.Path.newBuilder().addElem(elem("NEW-VMM-MIB"))
+                                .addElem(elem("vmObjects")).addElem(elem("vmNumber"))).setMode(SubscriptionMode.ON_CHANGE)))
+                .build());
+        return received;
+    }
+
+    private static PathElem elem(String name) {
+        return PathElem.newBuilder().setName(name).build();
+    }
+
+    /** Waits for the stream's sync_response (it is counted then), or fails with what came instead. */
+    private static void awaitSync(BlockingQueue<Object> stream) throws InterruptedException {
+        while (true) {
+            Object next = stream.poll(30, TimeUnit.SECONDS);
+            assertThat(next).as("a response within 30 s").isNotNull();
+            if (next instanceof SubscribeResponse r && r.getSyncResponse()) return;
+            assertThat(next).isInstanceOf(SubscribeResponse.class);
+        }
     }
 
     @Test
@@ -110,5 +221,59 @@ class GnmiInterfaceTest {
             assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED);
             assertThat(e.getStatus().getDescription()).contains("username and a password");
         });
+    }
+
+    @Test
+    void servesTlsWithTheConfiguredKeystoreAndAPlainClientGetsNowhere() throws Exception {
+        Path keystore = keystore();
+        start(Map.of("user.alice", "viewer:secret", "gnmi.tls.keystore", keystore.toString(),
+                "gnmi.tls.keystore-password", "changeit"));
+        assertThat(gnmi.describe()).contains("over TLS");
+        assertThat(capabilities(tlsChannel(keystore), "alice", "secret").getSupportedModels(0).getName())
+                .isEqualTo("NEW-VMM-MIB");
+        assertThatThrownBy(() -> capabilities("alice", "secret")).isInstanceOfSatisfying(StatusRuntimeException.class,
+                e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
+    }
+
+    @Test
+    void restsKeystoreServesGnmiTooWhenGnmiHasNoneOfItsOwn() throws Exception {
+        Path keystore = keystore();
+        start(Map.of("user.alice", "viewer:secret", "rest.tls.keystore", keystore.toString(),
+                "rest.tls.keystore-password", "changeit"));
+        assertThat(capabilities(tlsChannel(keystore), "alice", "secret").getSupportedModels(0).getName())
+                .isEqualTo("NEW-VMM-MIB");
+    }
+
+    @Test
+    void withTlsAnyAddressMayBeBound() throws Exception {
+        // 192.0.2.1 (documentation) is no address of this host: that the start gets as far as listening,
+        // and fails there, shows that the refusal of plain gRPC off loopback no longer stops it.
+        Path keystore = keystore();
+        assertThatThrownBy(() -> start(Map.of("bind", "192.0.2.1", "user.alice", "operator:secret",
+                "gnmi.tls.keystore", keystore.toString(), "gnmi.tls.keystore-password", "changeit")))
+                .isInstanceOf(IOException.class).hasMessageContaining("gNMI could not listen on 192.0.2.1");
+    }
+
+    @Test
+    void aWrongKeystorePasswordStopsTheStartWithAClearMessage() throws Exception {
+        Path keystore = keystore();
+        assertThatThrownBy(() -> start(Map.of("gnmi.tls.keystore", keystore.toString(), "gnmi.tls.keystore-password", "wrong")))
+                .isInstanceOf(IOException.class).hasMessageContaining("gNMI could not read the keystore " + keystore);
+    }
+
+    @Test
+    void oneClientAddressOpensNoMoreStreamsThanItsCapWhileAnotherStillMay() throws Exception {
+        start(Map.of("user.alice", "viewer:secret", "gnmi.max-streams-per-client", "2"));
+        ManagedChannel first = plainChannelFrom("127.0.0.1");
+        awaitSync(subscribe(first));
+        awaitSync(subscribe(first));
+        BlockingQueue<Object> third = subscribe(first);
+        Object refused = third.poll(30, TimeUnit.SECONDS);
+        assertThat(refused).isInstanceOfSatisfying(Status.class, st -> {
+            assertThat(st.getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+            assertThat(st.getDescription()).isEqualTo("2 Subscribe streams are open from 127.0.0.1"
+                    + " (gnmi.max-streams-per-client)");
+        });
+        awaitSync(subscribe(plainChannelFrom("127.0.0.2")));
     }
 }

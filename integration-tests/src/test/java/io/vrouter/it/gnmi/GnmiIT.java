@@ -48,6 +48,10 @@ class GnmiIT {
     }
 
     private static JsonNode pygnmi(String scenario, String... args) throws Exception {
+        return pygnmi(server, scenario, args);
+    }
+
+    private static JsonNode pygnmi(ServerProcess server, String scenario, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of("python3", SCRIPT, scenario, "--port", Integer.toString(server.gnmiPort),
                 "--rest-port", Integer.toString(server.restPort)));
         cmd.addAll(List.of(args));
@@ -183,6 +187,30 @@ class GnmiIT {
     @Test
     void aWrongPasswordIsUnauthenticated() throws Exception {
         assertThat(pygnmi("wrong-password").get("code").asText()).isEqualTo("UNAUTHENTICATED");
+    }
+
+    @Test
+    void pygnmiTalksTlsToATargetWithAKeystoreTrustingTheServersCertificate() throws Exception {
+        Path tls = dir.resolve("tls");
+        Files.createDirectories(tls);
+        Path keystore = tls.resolve("server.p12");
+        Path cert = tls.resolve("server.pem");
+        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+        for (List<String> cmd : List.of(
+                List.of(keytool, "-genkeypair", "-alias", "vrouter", "-keyalg", "EC", "-groupname", "secp256r1",
+                        "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12",
+                        "-keystore", keystore.toString(), "-storepass", "changeit"),
+                List.of(keytool, "-exportcert", "-rfc", "-alias", "vrouter", "-keystore", keystore.toString(),
+                        "-storepass", "changeit", "-file", cert.toString()))) {
+            ServerProcess.Result r = ServerProcess.run(cmd);
+            assertThat(r.exit()).as(r.toString()).isZero();
+        }
+        Path config = tls.resolve("vrouter.properties");
+        Files.writeString(config, "gnmi.tls.keystore=" + keystore + "\ngnmi.tls.keystore-password=changeit\n");
+        try (ServerProcess withTls = ServerProcess.start(tls.resolve("server"), "--config", config.toString())) {
+            JsonNode caps = pygnmi(withTls, "capabilities", "--cert", cert.toString());
+            assertThat(caps.at("/supported_models/0/name").asText()).isEqualTo("NEW-VMM-MIB");
+        }
     }
 
     @Test

@@ -7,17 +7,14 @@ import com.sun.net.httpserver.HttpsServer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vrouter.core.config.Credentials;
+import io.vrouter.core.config.Keystores;
 import io.vrouter.core.config.Settings;
 import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
 import java.util.Optional;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import org.glassfish.jersey.jdkhttp.JdkHttpHandlerContainer;
 import org.glassfish.jersey.server.ContainerFactory;
@@ -87,14 +84,8 @@ public final class RestInterface implements ManagementInterface {
     }
 
     private static SSLContext tls(Path keystore, String password) throws Exception {
-        KeyStore ks = KeyStore.getInstance(keystore.toString().endsWith(".jks") ? "JKS" : "PKCS12");
-        try (InputStream in = Files.newInputStream(keystore)) {
-            ks.load(in, password.toCharArray());
-        }
-        KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-        kmf.init(ks, password.toCharArray());
         SSLContext ssl = SSLContext.getInstance("TLS");
-        ssl.init(kmf.getKeyManagers(), null, null);
+        ssl.init(Keystores.keyManagers(keystore, password).getKeyManagers(), null, null);
         return ssl;
     }
 
