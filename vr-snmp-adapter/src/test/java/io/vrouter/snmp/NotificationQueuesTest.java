@@ -99,9 +99,12 @@ class NotificationQueuesTest {
                     new OctetString(MPv3.createLocalEngineID()), () -> new TimeTicks(0), registry)) {
                 // One by one (the queue holds fewer), until all are on the wire to the dead target, none
                 // answered: its sender waits for a place.
+                // The answering target is waited for too: its queue is as small, and a sender slowed by a
+                // loaded machine must not have it overflow (that dropped 3 of its 9 once).
                 for (int k = 0; k < NotificationQueues.INFORMS_IN_FLIGHT; k++) {
                     notify(queues, k);
                     dead.awaitSeen(k + 1);
+                    alive.awaitSeen(k + 1);
                 }
                 int more = queue + dropped;
                 // Each returns at once, though the dead target takes nothing more, and reaches the other
