@@ -53,6 +53,9 @@ public final class NetconfInterface implements ManagementInterface {
 
     private SshServer sshd;
     private NetconfServerContext ctx;
+    private SessionLimits limits;
+    /** The settings it started with: what a reload compares with. */
+    private Settings started;
     private java.util.concurrent.ScheduledExecutorService keepAlive;
     private String description = "NETCONF (not started)";
 
@@ -67,20 +70,15 @@ public final class NetconfInterface implements ManagementInterface {
     @Override
     public void start(ServerContext context) throws IOException {
         Settings s = context.settings();
+        started = s;
         Credentials credentials = context.credentials();
         InetAddress bind = InetAddress.getByName(s.get("bind", "127.0.0.1"));
         Credentials.requireLoopbackForDevelopmentDefaults(credentials.developmentDefaults(), bind, "NETCONF");
         int port = s.getInt("netconf-port", 8830);
         int idleSeconds = s.getInt("netconf.idle-timeout", 600);
-        int maxSessions = s.getInt("netconf.max-sessions", 16);
-        int maxUnauthenticated = s.getInt("netconf.max-unauthenticated", 32);
-        int maxUnauthenticatedPerClient = s.getInt("netconf.max-unauthenticated-per-client", 4);
         Duration loginGrace = s.getDuration("netconf.login-grace-time", "10s");
         int maxMessage = s.getInt("netconf.max-message-bytes", 1024 * 1024);
-        if (maxSessions < 1 || maxUnauthenticated < 1 || maxUnauthenticatedPerClient < 1) {
-            throw new IllegalArgumentException("settings 'netconf.max-sessions' and 'netconf.max-unauthenticated[-per-client]'"
-                    + " must be at least 1");
-        }
+        limits = SessionLimits.from(s);
 
         ctx = new NetconfServerContext(context.service(), context.metrics(), maxMessage, MessageMemory.quarterOfHeap(),
                 s.dataDir());
@@ -137,7 +135,7 @@ public final class NetconfInterface implements ManagementInterface {
         // authentication). The evaluation report measures what it saves on batches and large gets.
         sshd.setCompressionFactories(List.of(BuiltinCompressions.none, BuiltinCompressions.delayedZlib,
                 BuiltinCompressions.zlib));
-        sshd.addSessionListener(new SessionLimits(maxSessions, maxUnauthenticated, maxUnauthenticatedPerClient));
+        sshd.addSessionListener(limits);
         sshd.start();
         if (idleSeconds > 0) {
             // Sessions with a subscription wait for notifications: they are not idle.
@@ -228,6 +226,22 @@ public final class NetconfInterface implements ManagementInterface {
     }
 
     /**
+     * The session limits change at once (sessions already open beyond a lowered limit go on; the
+     * next ones are refused); the rest needs a restart: the SSH server, its host key and the memory
+     * for messages are set up once.
+     */
+    @Override
+    public Runnable reload(Settings next) {
+        SessionLimits nextLimits = SessionLimits.from(next);
+        started.logNeedsRestart(next, log, "bind", "netconf-port", "netconf.idle-timeout", "netconf.login-grace-time",
+                "netconf.max-message-bytes", "netconf.authorized-keys");
+        SessionLimits running = limits;
+        return () -> {
+            if (running != null) running.take(nextLimits);
+        };
+    }
+
+    /**
      * Connections not logged in yet are counted apart from sessions: a few idle connections (in all,
      * and from one client address) are closed at once beyond their caps, so they never take the
      * places of {@code netconf.max-sessions}, which count logged-in sessions only. When all places
@@ -237,9 +251,10 @@ public final class NetconfInterface implements ManagementInterface {
      * two keeps addresses with nearly equal shares from displacing each other back and forth).
      */
     private static final class SessionLimits implements SessionListener {
-        private final int maxSessions;
-        private final int maxUnauthenticated;
-        private final int maxUnauthenticatedPerClient;
+        // Changed by a reload (take), read under the lock.
+        private int maxSessions;
+        private int maxUnauthenticated;
+        private int maxUnauthenticatedPerClient;
         private final Set<Session> authenticated = new HashSet<>();
         /** Oldest first. */
         private final Map<Session, InetAddress> unauthenticated = new java.util.LinkedHashMap<>();
@@ -248,6 +263,23 @@ public final class NetconfInterface implements ManagementInterface {
             this.maxSessions = maxSessions;
             this.maxUnauthenticated = maxUnauthenticated;
             this.maxUnauthenticatedPerClient = maxUnauthenticatedPerClient;
+        }
+
+        static SessionLimits from(Settings s) {
+            SessionLimits limits = new SessionLimits(s.getInt("netconf.max-sessions", 16),
+                    s.getInt("netconf.max-unauthenticated", 32), s.getInt("netconf.max-unauthenticated-per-client", 4));
+            if (limits.maxSessions < 1 || limits.maxUnauthenticated < 1 || limits.maxUnauthenticatedPerClient < 1) {
+                throw new IllegalArgumentException("settings 'netconf.max-sessions' and "
+                        + "'netconf.max-unauthenticated[-per-client]' must be at least 1");
+            }
+            return limits;
+        }
+
+        /** The limits of a reload, for the connections and logins from now on. */
+        synchronized void take(SessionLimits next) {
+            maxSessions = next.maxSessions;
+            maxUnauthenticated = next.maxUnauthenticated;
+            maxUnauthenticatedPerClient = next.maxUnauthenticatedPerClient;
         }
 
         @Override
@@ -294,14 +326,16 @@ public final class NetconfInterface implements ManagementInterface {
         public void sessionEvent(Session session, Event event) {
             if (event != Event.Authenticated) return;
             boolean full;
+            int open;
             synchronized (this) {
                 unauthenticated.remove(session);
-                full = authenticated.size() >= maxSessions;
+                open = authenticated.size();
+                full = open >= maxSessions;
                 if (!full) authenticated.add(session);
             }
             if (full) {
                 log.warn("closing the session of '{}' from {}: {} sessions are open (netconf.max-sessions)",
-                        session.getUsername(), session.getIoSession().getRemoteAddress(), maxSessions);
+                        session.getUsername(), session.getIoSession().getRemoteAddress(), open);
                 try {
                     session.disconnect(SshConstants.SSH2_DISCONNECT_TOO_MANY_CONNECTIONS,
                             "too many sessions (netconf.max-sessions)");

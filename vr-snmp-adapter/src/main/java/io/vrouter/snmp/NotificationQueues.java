@@ -61,7 +61,10 @@ final class NotificationQueues implements NotificationOriginator, AutoCloseable 
 
     private final Session session;
     private final SysUpTime sysUpTime;
-    private final List<TargetQueue> targets = new ArrayList<>();
+    private final OctetString localEngineId;
+    private final MeterRegistry registry;
+    /** Replaced whole by a reload; a notification goes to one version of it. */
+    private volatile List<TargetQueue> targets = List.of();
 
     /**
      * @param localEngineId the agent's snmpEngineID: the contextEngineID of v3 notifications, and the
@@ -71,6 +74,18 @@ final class NotificationQueues implements NotificationOriginator, AutoCloseable 
                        MeterRegistry registry) {
         this.session = session;
         this.sysUpTime = sysUpTime;
+        this.localEngineId = localEngineId;
+        this.registry = registry;
+        reload(config).run();
+    }
+
+    /**
+     * Resolves the targets of new settings (a reload) and returns the change: a target whose address,
+     * version, type, community or user and queue size are as before keeps its queue and sender; a new
+     * one gets them; one removed or changed is stopped and what its queue still holds is dropped (a
+     * reload does not wait for a slow target). Throws, changing nothing, for a host that does not resolve.
+     */
+    synchronized Runnable reload(SnmpConfig config) {
         boolean inform = config.trapType().equals("inform");
         // Every target resolved before any sender starts: a bad one leaves no thread behind.
         Map<String, Target<UdpAddress>> resolved = new LinkedHashMap<>();
@@ -95,8 +110,21 @@ final class NotificationQueues implements NotificationOriginator, AutoCloseable 
             target.setRetries(RETRIES);
             resolved.put(t, target);
         }
-        resolved.forEach((name, target) ->
-                targets.add(new TargetQueue(name, target, inform, localEngineId, config.trapQueue(), registry)));
+        return () -> {
+            synchronized (this) {
+                List<TargetQueue> next = new ArrayList<>();
+                List<TargetQueue> old = new ArrayList<>(targets);
+                resolved.forEach((name, target) -> {
+                    TargetQueue same = old.stream().filter(q -> q.sameAs(name, target, inform, config.trapQueue()))
+                            .findFirst().orElse(null);
+                    if (same != null) old.remove(same);
+                    next.add(same != null ? same
+                            : new TargetQueue(name, target, inform, localEngineId, config.trapQueue(), registry));
+                });
+                targets = List.copyOf(next);
+                for (TargetQueue gone : old) gone.stop();
+            }
+        };
     }
 
     @Override
@@ -112,8 +140,9 @@ final class NotificationQueues implements NotificationOriginator, AutoCloseable 
     }
 
     @Override
-    public void close() {
-        for (TargetQueue t : targets) t.sender.interrupt();
+    public synchronized void close() {
+        for (TargetQueue t : targets) t.stop();
+        targets = List.of();
     }
 
     /** One target: its queue, its sender thread, its informs awaiting acknowledgement, its counts. */
@@ -148,6 +177,21 @@ final class NotificationQueues implements NotificationOriginator, AutoCloseable 
             this.sender = new Thread(this::sendAll, "snmp-notify " + name);
             sender.setDaemon(true);
             sender.start();
+        }
+
+        /** Whether a reload's target is this one as it is: then it keeps its queue. */
+        boolean sameAs(String otherName, Target<UdpAddress> other, boolean otherInform, int otherCapacity) {
+            return name.equals(otherName) && inform == otherInform && capacity == otherCapacity
+                    && target.getAddress().equals(other.getAddress()) && target.getVersion() == other.getVersion()
+                    && target.getSecurityName().equals(other.getSecurityName())
+                    && (!(target instanceof CommunityTarget<UdpAddress> c)
+                        || other instanceof CommunityTarget<UdpAddress> o && c.getCommunity().equals(o.getCommunity()));
+        }
+
+        /** Stops the sender; what the queue still holds is dropped. */
+        void stop() {
+            sender.interrupt();
+            queue.clear();
         }
 
         void offer(OID notificationId, TimeTicks uptime, VariableBinding[] vbs) {

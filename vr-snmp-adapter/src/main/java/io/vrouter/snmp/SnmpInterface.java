@@ -6,13 +6,18 @@ import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
 import java.io.IOException;
 import java.net.InetAddress;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The SNMP management interface: NEW-VMM-MIB over SNMPv2c and SNMPv3 on UDP (127.0.0.1:1161 by
  * default, {@code --snmp-port}), found by the server through {@link java.util.ServiceLoader}.
  */
 public final class SnmpInterface implements ManagementInterface {
+    private static final Logger log = LoggerFactory.getLogger(SnmpInterface.class);
     private VrSnmpAgent agent;
+    /** The settings it started with: what a reload compares with. */
+    private Settings started;
     private Notifier notifier;
     private SnmpConfig config;
 
@@ -32,7 +37,8 @@ public final class SnmpInterface implements ManagementInterface {
 
     @Override
     public void start(ServerContext context) throws Exception {
-        config = SnmpConfig.from(context.settings());
+        started = context.settings();
+        config = SnmpConfig.from(started);
         Credentials.requireLoopbackForDevelopmentDefaults(config.developmentDefaults(),
                 InetAddress.getByName(config.bind()), "SNMP");
         VrSnmpAgent starting = new VrSnmpAgent(config, context.settings().dataDir().resolve("snmp"),
@@ -45,6 +51,22 @@ public final class SnmpInterface implements ManagementInterface {
         }
         agent = starting;
         notifier = new Notifier(context.service(), agent.notificationOriginator(), agent.sysUpTime());
+    }
+
+    /**
+     * The notification targets (snmp-trap-target, snmp.trap.*) change at once; the agent's address,
+     * communities and users need a restart (snmp4j's USM and VACM tables are built at start).
+     */
+    @Override
+    public Runnable reload(Settings settings) {
+        SnmpConfig next = SnmpConfig.from(settings);
+        if (next.trapVersion().equals("v3") && config.users().stream().noneMatch(u -> u.name().equals(next.trapUser()))) {
+            throw new IllegalArgumentException("setting 'snmp.trap.user' must name a user the agent runs with"
+                    + " (a new snmp.user needs a restart)");
+        }
+        started.logNeedsRestart(settings, log, "bind", "snmp-port", "snmp.v2c", "snmp.community.read",
+                "snmp.community.write", "snmp.user.", "snmp.v3.replay-protection");
+        return agent == null ? () -> { } : agent.reloadNotifications(next);
     }
 
     @Override

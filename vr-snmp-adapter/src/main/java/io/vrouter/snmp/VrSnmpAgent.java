@@ -596,6 +596,12 @@ final class VrSnmpAgent {
         return engine.boots();
     }
 
+    /** The change of notification targets a reload brings ({@link NotificationQueues#reload}); checked now. */
+    Runnable reloadNotifications(SnmpConfig next) {
+        NotificationQueues queues = notifications;
+        return queues == null ? () -> { } : queues.reload(next);
+    }
+
     NotificationOriginator notificationOriginator() {
         return manager.getNotificationOriginator();
     }

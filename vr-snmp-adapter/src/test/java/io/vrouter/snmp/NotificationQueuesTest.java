@@ -1,5 +1,7 @@
 package io.vrouter.snmp;
 
+import io.micrometer.core.instrument.Counter;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
@@ -128,6 +130,44 @@ class NotificationQueuesTest {
                 ((Logger) LoggerFactory.getLogger(NotificationQueues.class)).detachAppender(logged);
             }
         }
+    }
+
+    @Test
+    void aReloadKeepsTheQueueOfATargetAsItWasAddsANewOneAndStopsARemovedOne() throws Exception {
+        var registry = new SimpleMeterRegistry();
+        try (Receiver dead = new Receiver(false); Receiver added = new Receiver(true);
+             Snmp session = new Snmp(new DefaultUdpTransportMapping())) {
+            session.listen();
+            Map<String, String> settings = Map.of("snmp.trap.type", "inform", "snmp.trap.queue", "1");
+            try (NotificationQueues queues = new NotificationQueues(session, config(settings, dead.target()),
+                    new OctetString(MPv3.createLocalEngineID()), () -> new TimeTicks(0), registry)) {
+                // The dead target's informs all on the wire, unanswered, and one more waiting in its queue of one.
+                for (int k = 0; k < NotificationQueues.INFORMS_IN_FLIGHT; k++) {
+                    notify(queues, k);
+                    dead.awaitSeen(k + 1);
+                }
+                notify(queues, NotificationQueues.INFORMS_IN_FLIGHT);
+                Counter deadDropped = registry.get("vrouter.snmp.notifications.dropped").tag("target", dead.target()).counter();
+
+                queues.reload(config(settings, dead.target() + "," + added.target())).run();
+                notify(queues, NotificationQueues.INFORMS_IN_FLIGHT + 1);
+                added.awaitSeen(1);
+                // The dead target kept its queue, still full: a queue made anew would have taken it.
+                assertThat(deadDropped.count()).isEqualTo(1);
+
+                queues.reload(config(settings, added.target())).run();
+                notify(queues, NotificationQueues.INFORMS_IN_FLIGHT + 2);
+                added.awaitSeen(2);
+                assertThat(deadDropped.count()).as("the removed target takes nothing").isEqualTo(1);
+                assertThat(dead.seen).hasSize(NotificationQueues.INFORMS_IN_FLIGHT);
+            }
+        }
+    }
+
+    private static SnmpConfig config(Map<String, String> settings, String targets) {
+        Map<String, String> all = new java.util.HashMap<>(settings);
+        all.put("snmp-trap-target", targets);
+        return SnmpConfig.from(Settings.of(all));
     }
 
     private static void notify(NotificationQueues queues, int k) {

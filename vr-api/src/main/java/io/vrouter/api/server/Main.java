@@ -120,12 +120,15 @@ public final class Main implements Callable<Integer> {
         }
     }
 
-    /** Takes the users of the settings as they are now; sessions logged in go on, a wrong setting changes nothing. */
+    /**
+     * Takes the users, trap targets and run-time limits of the settings as they are now; sessions go
+     * on, a wrong setting changes nothing.
+     */
     private void reload(VrouterServer server) {
         try {
-            int users = server.context().credentials().reload(settings(System.getenv()));
+            int users = server.reload(settings(System.getenv()));
             log.info("reloaded the settings on SIGHUP: {} users", users);
-        } catch (IOException | RuntimeException e) {
+        } catch (Exception e) {
             log.warn("reload on SIGHUP refused, nothing changed: {}", e.getMessage());
         }
     }

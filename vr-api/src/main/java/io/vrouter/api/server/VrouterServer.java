@@ -148,6 +148,22 @@ public final class VrouterServer implements AutoCloseable {
         return List.copyOf(interfaces);
     }
 
+    /**
+     * Reads the settings again (SIGHUP) without dropping a session: the users, then what each
+     * interface can take while it runs. Every part checks the new settings before any applies them,
+     * so a wrong setting throws and changes nothing.
+     *
+     * @return how many users there are now
+     */
+    public synchronized int reload(Settings settings) throws Exception {
+        List<Runnable> changes = new ArrayList<>();
+        for (ManagementInterface mi : interfaces) changes.add(mi.reload(settings));
+        // The users last among the checks: their reload applies itself once it has checked them.
+        int users = context.credentials().reload(settings);
+        changes.forEach(Runnable::run);
+        return users;
+    }
+
     /** Stops the interfaces (newest first), then the service, then releases the data directory. */
     @Override
     public void close() {

@@ -111,6 +111,19 @@ public final class Settings {
         return new Settings(copy);
     }
 
+    /**
+     * Logs each of the keys whose value differs in {@code next} as needing a restart (a reload leaves
+     * it as it is). Keys ending in '.' stand for every key with that prefix.
+     */
+    public void logNeedsRestart(Settings next, org.slf4j.Logger log, String... keys) {
+        for (String key : keys) {
+            boolean changed = key.endsWith(".") ? !withPrefix(key).equals(next.withPrefix(key))
+                    : !get(key).equals(next.get(key));
+            if (changed) log.warn("reload: setting '{}{}' changed; it needs a restart and stays as it was", key,
+                    key.endsWith(".") ? "*" : "");
+        }
+    }
+
     public Map<String, String> asMap() {
         return values;
     }

@@ -21,6 +21,18 @@ public interface ManagementInterface extends AutoCloseable {
     /** Starts listening. Throws when the interface cannot start (port taken, bad settings). */
     void start(ServerContext context) throws Exception;
 
+    /**
+     * Reads the settings again (SIGHUP, systemctl reload) without dropping a session. Reads and checks
+     * everything first and throws, naming the setting, when one is wrong; returns the change, which
+     * cannot fail: the server applies the interfaces' changes only when every interface and the users
+     * accepted the new settings, so a bad reload changes nothing. A setting that cannot change while
+     * the interface runs (a port, the bind address) is logged as needing a restart and left as it is.
+     * By default nothing is re-read.
+     */
+    default Runnable reload(io.vrouter.core.config.Settings settings) throws Exception {
+        return () -> { };
+    }
+
     /** A line for the start-up log, for example "SNMP on udp:127.0.0.1/1161". */
     String describe();
 
