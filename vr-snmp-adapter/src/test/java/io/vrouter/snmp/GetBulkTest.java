@@ -4,6 +4,7 @@ import static io.vrouter.snmp.VmmMib.*;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.service.SingleVr;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -49,7 +50,7 @@ class GetBulkTest {
             c.vmName = "bulk-" + k;
             vrs.add(c);
         }
-        a.service.createAll(vrs);
+        SingleVr.createAll(a.service, vrs);
     }
 
     @AfterEach

@@ -10,6 +10,7 @@ import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VrEvent;
+import io.vrouter.core.service.SingleVr;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -59,7 +60,7 @@ class ReconfigureSetTest {
         e.vmAdminState = admin;
         e.vmConfigCpuNumber = 1;
         e.vmConfigMemory = 512;
-        a.service.create(e);
+        SingleVr.create(a.service, e);
         awaitState(vmIndex, admin == AdminState.SHUTDOWN ? OperState.SHUTDOWN : OperState.RUNNING);
         return a.service.getConfig(vmIndex).orElseThrow();
     }
@@ -308,7 +309,7 @@ class ReconfigureSetTest {
                 Duration.ofSeconds(3), Duration.ZERO), Map.of());
         vr(1, "kept", AdminState.SHUTDOWN);
         vr(2, "going", AdminState.SHUTDOWN);
-        a.service.remove(2);
+        SingleVr.remove(a.service, 2);
         // Every rule is checked in prepare, for the whole PDU: the row being removed is named, nothing is done.
         PDU r = a.set(vb(cfg(VM_NAME, 1), new OctetString("kept-renamed")),
                 vb(cfg(VM_CONFIG_MEMORY, 1), new Integer32(1024)),

@@ -13,6 +13,7 @@ import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
+import io.vrouter.core.service.SingleVr;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
@@ -441,7 +442,7 @@ class VmmInstrumentationTest {
             c.vmName = "vr-" + i;
             vrs.add(c);
         }
-        for (var accepted : a.service.createAll(vrs)) {
+        for (var accepted : SingleVr.createAll(a.service, vrs)) {
             assertThat(accepted.await(Duration.ofSeconds(20)).flatMap(vr -> vr).orElseThrow().operState())
                     .isEqualTo(OperState.RUNNING);
         }

@@ -131,8 +131,10 @@ public class RoutersResource {
                            @Parameter(description = "Makes the creation idempotent: sent again with the same key and"
                                    + " body, it answers as the first time") @HeaderParam(IdempotencyKeys.HEADER) String key) {
         Prefer p = Prefer.of(wait, prefer);
-        return idempotency.once(key, user(), "POST", "/api/v1/routers", request,
-                () -> written(service.create(request), p, true));
+        return idempotency.once(key, user(), "POST", "/api/v1/routers", request, () -> {
+            if (request == null) throw new ValidationException("body", "a VR description is required");
+            return written(service.apply(ChangeSet.builder().create(request).build()).only(), p, true);
+        });
     }
 
     @POST

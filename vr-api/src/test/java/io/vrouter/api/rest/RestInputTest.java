@@ -170,6 +170,17 @@ class RestInputTest {
         }
     }
 
+    /** A create with no VR in its body (issue 22: the resource builds its change set itself). */
+    @Test
+    void aCreateWithoutAVrIsABadRequestAndChangesNothing() throws Exception {
+        var before = List.copyOf(server.service().indices());
+        for (String body : new String[] {"", "null"}) {
+            JsonNode p = badRequest(post("/api/v1/routers", body), "body");
+            assertThat(p.path("detail").asText()).as(body).contains("a VR description is required");
+        }
+        assertThat(server.service().indices()).containsExactlyElementsOf(before);
+    }
+
     @Test
     void aQueryParameterWithoutANameOrAnEmptyWaitIsABadRequest() throws Exception {
         JsonNode p = badRequest(rest.get("/api/v1/routers?=null", ADMIN, JSON), null);

@@ -749,62 +749,6 @@ public final class VirtualRouterService implements AutoCloseable {
         return undo;
     }
 
-    // ---------------------------------------------------------------- writes: one VR at a time
-
-    /** Creates one VR. */
-    public Accepted create(VmConfigEntry request) {
-        if (request == null) throw new ValidationException("body", "a VR description is required");
-        return apply(ChangeSet.builder().create(request).build()).only();
-    }
-
-    /** Creates several VRs as one transaction: either all are accepted or none is. */
-    public List<Accepted> createAll(List<VmConfigEntry> requests) {
-        ChangeSet.Builder b = ChangeSet.builder();
-        for (VmConfigEntry r : requests) b.create(r);
-        return apply(b.build()).routers();
-    }
-
-    /** Removes a VR: shuts it down, destroys it on the host, and forgets it. */
-    public Accepted remove(int vmIndex) {
-        return apply(ChangeSet.builder().remove(vmIndex).build()).only();
-    }
-
-    /** Changes what the operator wants the VR to be: running, shutdown, suspended or paused. */
-    public Accepted setAdminState(int vmIndex, AdminState target) {
-        if (target == null) throw new ValidationException("vmAdminState", "is required");
-        return apply(ChangeSet.builder().edit(vmIndex, row -> row.vmAdminState = target).build()).only();
-    }
-
-    /**
-     * Changes columns of a VR's row (null columns stay as they are): vmName, vmConfigCpuNumber,
-     * vmConfigMemory (while shut down), vmConfigAutoStart. vmAdminState and the interfaces have calls
-     * of their own here; a change set does all at once.
-     */
-    public Accepted reconfigure(int vmIndex, VmConfigEntry changes) {
-        if (changes == null) throw new ValidationException("body", "the columns to change are required");
-        if (changes.vmAdminState != null) {
-            throw new ValidationException("vmAdminState", "is changed by starting, stopping, suspending or pausing the VR");
-        }
-        if (changes.vmNetworkConfigTable != null && !changes.vmNetworkConfigTable.isEmpty()) {
-            throw new ValidationException("vmNetworkConfigTable", "interfaces are added and removed one at a time");
-        }
-        return apply(ChangeSet.builder().edit(vmIndex, ChangeSet.columns(changes)).build()).only();
-    }
-
-    /**
-     * Adds an interface (a vmNetworkConfigTable row) to a VR. When the request has no
-     * vmNetworkConfigIndex, the lowest free one is chosen and set on the request.
-     */
-    public Accepted addInterface(int vmIndex, VmNetworkConfigEntry request) {
-        if (request == null) throw new ValidationException("body", "an interface description is required");
-        return apply(ChangeSet.builder().edit(vmIndex, ChangeSet.addInterface(request)).build()).only();
-    }
-
-    /** Removes an interface from a VR. */
-    public Accepted removeInterface(int vmIndex, int networkIndex) {
-        return apply(ChangeSet.builder().edit(vmIndex, ChangeSet.removeInterface(networkIndex)).build()).only();
-    }
-
     // ---------------------------------------------------------------- hypervisor work
 
     /** Queues work of reconciliation on the VR's lane. */

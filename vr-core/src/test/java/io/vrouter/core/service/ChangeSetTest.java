@@ -61,7 +61,7 @@ class ChangeSetTest extends WithService {
     private int make(String name, AdminState admin, VmNetworkConfigEntry... ifaces) throws Exception {
         VmConfigEntry c = vr(name, admin);
         if (ifaces.length > 0) c.vmNetworkConfigTable = List.of(ifaces);
-        return f.service.create(c).await(WAIT).orElseThrow().orElseThrow().vmIndex;
+        return SingleVr.create(f.service, c).await(WAIT).orElseThrow().orElseThrow().vmIndex;
     }
 
     /** Applies a set and waits for its hypervisor work; a failure is thrown. */
@@ -178,7 +178,7 @@ class ChangeSetTest extends WithService {
         assertRefused(set().edit(a, with(r -> r.vmAdminState = AdminState.SUSPENDED)), Reason.NOT_SUPPORTED, "vmAdminState", a);
         // A VR being removed takes no other change.
         f.recorder.hold("destroy", 1);
-        f.service.remove(c);
+        SingleVr.remove(f.service, c);
         assertThat(f.recorder.held.await(10, TimeUnit.SECONDS)).isTrue();
         assertRefused(set().edit(c, with(r -> r.vmConfigAutoStart = true)), Reason.STATE, null, c);
         // Its name stays taken until it is gone.
@@ -259,7 +259,7 @@ class ChangeSetTest extends WithService {
         assertThat(row(b).interfaces()).extracting(n -> n.vmNetworkConfigPhysAddress).contains(mac);
         // A VR being removed keeps its MACs until it is gone.
         f.recorder.hold("destroy", 1);
-        f.service.remove(b);
+        SingleVr.remove(f.service, b);
         assertThat(f.recorder.held.await(10, TimeUnit.SECONDS)).isTrue();
         c.vmIndex = 9;
         assertRefused(set().create(c), Reason.NOT_UNIQUE, "vmNetworkConfigPhysAddress", 9);
@@ -296,7 +296,7 @@ class ChangeSetTest extends WithService {
         VmConfigEntry other = vr("other", AdminState.SHUTDOWN);
         other.vmConfigTemplate = "openwrt";
         other.vmConfigCpuNumber = 4;
-        int i = f.service.create(other).accepted().vmIndex;
+        int i = SingleVr.create(f.service, other).accepted().vmIndex;
         // A whole row without the template or CPUs: CPUs back to the default, the template the VR's.
         VmConfigEntry desired = new VmConfigEntry();
         desired.vmIndex = i;

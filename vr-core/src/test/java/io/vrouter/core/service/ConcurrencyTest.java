@@ -38,7 +38,7 @@ class ConcurrencyTest {
                     go.await();
                     List<Integer> mine = new ArrayList<>();
                     for (int k = 0; k < perThread; k++) {
-                        mine.add(f.service.create(vr("t" + thread + "-" + k)).accepted().vmIndex);
+                        mine.add(SingleVr.create(f.service, vr("t" + thread + "-" + k)).accepted().vmIndex);
                     }
                     return mine;
                 }));
@@ -64,7 +64,7 @@ class ConcurrencyTest {
                 all.add(pool.submit(() -> {
                     go.await();
                     try {
-                        f.service.create(vr("contested"));
+                        SingleVr.create(f.service, vr("contested"));
                         won.incrementAndGet();
                     } catch (ConflictException e) {
                         conflicts.incrementAndGet();
@@ -84,19 +84,19 @@ class ConcurrencyTest {
     void anIndexIsNeverReusedWhileItsVrExists() throws Exception {
         try (ServiceFixture f = new ServiceFixture(dir)) {
             Set<Integer> live = ConcurrentHashMap.newKeySet();
-            for (int k = 0; k < 20; k++) live.add(f.service.create(vr("a" + k)).accepted().vmIndex);
+            for (int k = 0; k < 20; k++) live.add(SingleVr.create(f.service, vr("a" + k)).accepted().vmIndex);
             // Remove every other one while creating more from another thread.
             ExecutorService pool = Executors.newFixedThreadPool(2);
             Future<?> remover = pool.submit(() -> {
                 for (int k = 0; k < 20; k += 2) {
                     int i = f.service.findByName("a" + k).orElseThrow();
-                    f.service.remove(i).await(Duration.ofSeconds(10));
+                    SingleVr.remove(f.service, i).await(Duration.ofSeconds(10));
                     live.remove(i);
                 }
                 return null;
             });
             List<Integer> created = new ArrayList<>();
-            for (int k = 0; k < 30; k++) created.add(f.service.create(vr("b" + k)).accepted().vmIndex);
+            for (int k = 0; k < 30; k++) created.add(SingleVr.create(f.service, vr("b" + k)).accepted().vmIndex);
             remover.get();
             pool.shutdown();
             assertThat(new HashSet<>(created)).hasSize(30).doesNotContainAnyElementsOf(live);

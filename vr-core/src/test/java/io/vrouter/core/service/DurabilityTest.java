@@ -42,10 +42,10 @@ class DurabilityTest {
         int a;
         int b;
         try (ServiceFixture f = new ServiceFixture(dir)) {
-            a = f.service.create(vr("keep-a")).await(WAIT).orElseThrow().orElseThrow().vmIndex;
-            b = f.service.create(vr("keep-b", AdminState.SHUTDOWN)).await(WAIT).orElseThrow().orElseThrow().vmIndex;
+            a = SingleVr.create(f.service, vr("keep-a")).await(WAIT).orElseThrow().orElseThrow().vmIndex;
+            b = SingleVr.create(f.service, vr("keep-b", AdminState.SHUTDOWN)).await(WAIT).orElseThrow().orElseThrow().vmIndex;
             VmConfigEntry withIface = vr("keep-c");
-            f.service.create(withIface).await(WAIT);
+            SingleVr.create(f.service, withIface).await(WAIT);
         }
         try (ServiceFixture f = new ServiceFixture(dir)) {
             assertThat(f.report.adopted()).isEqualTo(3);
@@ -54,7 +54,7 @@ class DurabilityTest {
             assertThat(f.service.get(b).orElseThrow().operState()).isEqualTo(OperState.SHUTDOWN);
             assertThat(f.service.findByName("keep-c")).isPresent();
             // New VRs get new indices.
-            assertThat(f.service.create(vr("new")).accepted().vmIndex).isEqualTo(4);
+            assertThat(SingleVr.create(f.service, vr("new")).accepted().vmIndex).isEqualTo(4);
         }
     }
 
@@ -62,7 +62,7 @@ class DurabilityTest {
     void vrsMissingOnTheHostAreProvisionedAgain() throws Exception {
         int a;
         try (ServiceFixture f = new ServiceFixture(dir)) {
-            a = f.service.create(vr("lost")).await(WAIT).orElseThrow().orElseThrow().vmIndex;
+            a = SingleVr.create(f.service, vr("lost")).await(WAIT).orElseThrow().orElseThrow().vmIndex;
         }
         Files.delete(dir.resolve("sim-host.journal"));
         try (ServiceFixture f = new ServiceFixture(dir)) {
@@ -76,7 +76,7 @@ class DurabilityTest {
     void aVmNotInItsAdminStateIsDrivenThere() throws Exception {
         int a;
         try (ServiceFixture f = new ServiceFixture(dir)) {
-            a = f.service.create(vr("drift")).await(WAIT).orElseThrow().orElseThrow().vmIndex;
+            a = SingleVr.create(f.service, vr("drift")).await(WAIT).orElseThrow().orElseThrow().vmIndex;
             f.driver.setPowerBehindTheBack(a, PowerState.HALTED);
         }
         try (ServiceFixture f = new ServiceFixture(dir)) {
@@ -89,7 +89,7 @@ class DurabilityTest {
     void unfinishedRemovalsAreResumed() throws Exception {
         VmConfigEntry config;
         try (ServiceFixture f = new ServiceFixture(dir)) {
-            int a = f.service.create(vr("half")).await(WAIT).orElseThrow().orElseThrow().vmIndex;
+            int a = SingleVr.create(f.service, vr("half")).await(WAIT).orElseThrow().orElseThrow().vmIndex;
             config = f.service.getConfig(a).orElseThrow();
         }
         // What a crash right after acknowledging a removal leaves: the row, marked as being removed.
@@ -129,7 +129,7 @@ class DurabilityTest {
     @Test
     void aTornJournalLineIsDroppedAndTheRestKept() throws Exception {
         try (ServiceFixture f = new ServiceFixture(dir)) {
-            f.service.create(vr("whole")).await(WAIT);
+            SingleVr.create(f.service, vr("whole")).await(WAIT);
         }
         // A crash in the middle of an append leaves half a line; that request was never acknowledged.
         Files.writeString(dir.resolve("config.journal"), "{\"put\":{\"config\":{\"vmIndex\":9,\"vmNa",
@@ -148,7 +148,7 @@ class DurabilityTest {
     @Test
     void aDamagedJournalStopsTheStartUpUntilARecoveryIsAskedFor() throws Exception {
         try (ServiceFixture f = new ServiceFixture(dir)) {
-            for (int k = 1; k <= 20; k++) f.service.create(vr("j" + k)).await(WAIT);
+            for (int k = 1; k <= 20; k++) SingleVr.create(f.service, vr("j" + k)).await(WAIT);
         }
         Path journal = dir.resolve("config.journal");
         List<String> lines = Files.readAllLines(journal);
@@ -172,8 +172,8 @@ class DurabilityTest {
     void manyChangesCompactTheJournal() throws Exception {
         try (ServiceFixture f = new ServiceFixture(dir)) {
             for (int k = 0; k < 700; k++) {
-                int i = f.service.create(vr("c" + k)).accepted().vmIndex;
-                if (k % 2 == 0) f.service.remove(i).await(WAIT);
+                int i = SingleVr.create(f.service, vr("c" + k)).accepted().vmIndex;
+                if (k % 2 == 0) SingleVr.remove(f.service, i).await(WAIT);
             }
         }
         assertThat(Files.size(dir.resolve("config.journal"))).isLessThan(Files.size(dir.resolve("config.snapshot.json")) * 4);

@@ -28,7 +28,7 @@ class LifecycleTest extends WithService {
 
     @Test
     void creationIsAcceptedPreparingAndEndsRunning() throws Exception {
-        Accepted a = f.service.create(vr("edge1"));
+        Accepted a = SingleVr.create(f.service, vr("edge1"));
         assertThat(a.accepted().vmIndex).isEqualTo(1);
         assertThat(a.accepted().operState()).isEqualTo(OperState.PREPARING);
         VirtualRouter vr = done(a);
@@ -45,19 +45,19 @@ class LifecycleTest extends WithService {
     void aTemplateTheDriverDoesNotOfferIsRefusedAndTheDefaultIsTheDriversFirst() throws Exception {
         var request = vr("odd");
         request.vmConfigTemplate = "../../../etc/passwd";
-        assertThatThrownBy(() -> f.service.create(request)).isInstanceOf(ValidationException.class)
+        assertThatThrownBy(() -> SingleVr.create(f.service, request)).isInstanceOf(ValidationException.class)
                 .hasMessageContaining("driver 'sim' has no template").hasMessageContaining("vyos, openwrt")
                 .extracting(e -> ((ValidationException) e).field()).isEqualTo("vmConfigTemplate");
         assertThat(f.service.list(RouterQuery.all()).total).isZero();
         request.vmConfigTemplate = "openwrt";
-        assertThat(done(f.service.create(request)).vmConfigTemplate).isEqualTo("openwrt");
+        assertThat(done(SingleVr.create(f.service, request)).vmConfigTemplate).isEqualTo("openwrt");
     }
 
     @Test
     void anAdminStateTheDriverCannotReachIsRefusedAndChangesNothing() throws Exception {
         f.driver.limitAdminStates(java.util.EnumSet.of(AdminState.RUNNING, AdminState.SHUTDOWN, AdminState.PAUSED));
-        VirtualRouter vr = done(f.service.create(vr("edge1")));
-        assertThatThrownBy(() -> f.service.setAdminState(vr.vmIndex, AdminState.SUSPENDED))
+        VirtualRouter vr = done(SingleVr.create(f.service, vr("edge1")));
+        assertThatThrownBy(() -> SingleVr.setAdminState(f.service, vr.vmIndex, AdminState.SUSPENDED))
                 .isInstanceOf(NotSupportedException.class).hasMessage("driver 'sim' cannot make a VR suspended");
         assertThat(f.service.get(vr.vmIndex).orElseThrow().vmAdminState).isEqualTo(AdminState.RUNNING);
         assertThat(statesOf(vr.vmIndex)).containsExactly(OperState.RUNNING);
@@ -65,20 +65,20 @@ class LifecycleTest extends WithService {
 
     @Test
     void creationShutdownStaysOff() throws Exception {
-        VirtualRouter vr = done(f.service.create(vr("cold", AdminState.SHUTDOWN)));
+        VirtualRouter vr = done(SingleVr.create(f.service, vr("cold", AdminState.SHUTDOWN)));
         assertThat(vr.operState()).isEqualTo(OperState.SHUTDOWN);
         assertThat(vr.vmEntry.vmCurCpuNumber).isZero();
     }
 
     @Test
     void adminStatesMoveThroughTransitionalStates() throws Exception {
-        int i = done(f.service.create(vr("r"))).vmIndex;
-        assertThat(done(f.service.setAdminState(i, AdminState.SHUTDOWN)).operState()).isEqualTo(OperState.SHUTDOWN);
-        assertThat(done(f.service.setAdminState(i, AdminState.RUNNING)).operState()).isEqualTo(OperState.RUNNING);
-        assertThat(done(f.service.setAdminState(i, AdminState.SUSPENDED)).operState()).isEqualTo(OperState.SUSPENDED);
-        assertThat(done(f.service.setAdminState(i, AdminState.RUNNING)).operState()).isEqualTo(OperState.RUNNING);
-        assertThat(done(f.service.setAdminState(i, AdminState.PAUSED)).operState()).isEqualTo(OperState.PAUSED);
-        assertThat(done(f.service.setAdminState(i, AdminState.RUNNING)).operState()).isEqualTo(OperState.RUNNING);
+        int i = done(SingleVr.create(f.service, vr("r"))).vmIndex;
+        assertThat(done(SingleVr.setAdminState(f.service, i, AdminState.SHUTDOWN)).operState()).isEqualTo(OperState.SHUTDOWN);
+        assertThat(done(SingleVr.setAdminState(f.service, i, AdminState.RUNNING)).operState()).isEqualTo(OperState.RUNNING);
+        assertThat(done(SingleVr.setAdminState(f.service, i, AdminState.SUSPENDED)).operState()).isEqualTo(OperState.SUSPENDED);
+        assertThat(done(SingleVr.setAdminState(f.service, i, AdminState.RUNNING)).operState()).isEqualTo(OperState.RUNNING);
+        assertThat(done(SingleVr.setAdminState(f.service, i, AdminState.PAUSED)).operState()).isEqualTo(OperState.PAUSED);
+        assertThat(done(SingleVr.setAdminState(f.service, i, AdminState.RUNNING)).operState()).isEqualTo(OperState.RUNNING);
         assertThat(statesOf(i)).containsExactly(OperState.RUNNING,
                 OperState.SHUTTINGDOWN, OperState.SHUTDOWN,
                 OperState.PREPARING, OperState.RUNNING,
@@ -89,15 +89,15 @@ class LifecycleTest extends WithService {
 
     @Test
     void suspendingAShutDownVrIsAConflict() throws Exception {
-        int i = done(f.service.create(vr("off", AdminState.SHUTDOWN))).vmIndex;
-        assertThatThrownBy(() -> f.service.setAdminState(i, AdminState.SUSPENDED)).isInstanceOf(ConflictException.class);
+        int i = done(SingleVr.create(f.service, vr("off", AdminState.SHUTDOWN))).vmIndex;
+        assertThatThrownBy(() -> SingleVr.setAdminState(f.service, i, AdminState.SUSPENDED)).isInstanceOf(ConflictException.class);
         assertThat(f.service.get(i).orElseThrow().vmAdminState).isEqualTo(AdminState.SHUTDOWN);
     }
 
     @Test
     void removalPassesShuttingDownAndForgetsTheVr() throws Exception {
-        int i = done(f.service.create(vr("gone"))).vmIndex;
-        Accepted a = f.service.remove(i);
+        int i = done(SingleVr.create(f.service, vr("gone"))).vmIndex;
+        Accepted a = SingleVr.remove(f.service, i);
         assertThat(a.await(WAIT).orElseThrow()).isEmpty();
         assertThat(f.service.get(i)).isEmpty();
         assertThat(f.driver.inspect(i)).isEmpty();
@@ -105,15 +105,15 @@ class LifecycleTest extends WithService {
         assertThat(f.events.get(f.events.size() - 1).type).isEqualTo(VrEvent.Type.DELETED);
         assertThat(f.service.findByName("gone")).isEmpty();
         // The name is free again.
-        assertThat(done(f.service.create(vr("gone"))).operState()).isEqualTo(OperState.RUNNING);
+        assertThat(done(SingleVr.create(f.service, vr("gone"))).operState()).isEqualTo(OperState.RUNNING);
     }
 
     @Test
     void requestsOfOneVrRunInOrder() throws Exception {
-        int i = f.service.create(vr("q")).accepted().vmIndex;
-        f.service.setAdminState(i, AdminState.SHUTDOWN);
-        f.service.setAdminState(i, AdminState.RUNNING);
-        Accepted last = f.service.setAdminState(i, AdminState.SHUTDOWN);
+        int i = SingleVr.create(f.service, vr("q")).accepted().vmIndex;
+        SingleVr.setAdminState(f.service, i, AdminState.SHUTDOWN);
+        SingleVr.setAdminState(f.service, i, AdminState.RUNNING);
+        Accepted last = SingleVr.setAdminState(f.service, i, AdminState.SHUTDOWN);
         assertThat(done(last).operState()).isEqualTo(OperState.SHUTDOWN);
         assertThat(statesOf(i)).containsExactly(OperState.RUNNING, OperState.SHUTTINGDOWN, OperState.SHUTDOWN,
                 OperState.PREPARING, OperState.RUNNING, OperState.SHUTTINGDOWN, OperState.SHUTDOWN);
@@ -122,7 +122,7 @@ class LifecycleTest extends WithService {
     @Test
     void aDriverFailureUndoesTheCreationAndSaysWhy() throws Exception {
         f.driver.failOn("start", "fragile", "no memory left on host");
-        Accepted a = f.service.create(vr("fragile"));
+        Accepted a = SingleVr.create(f.service, vr("fragile"));
         assertThatThrownBy(() -> a.await(WAIT)).isInstanceOfSatisfying(ChangeFailedException.class, e -> {
             assertThat(e.reason()).isEqualTo(VrException.Reason.FAILED);
             assertThat(e.vmIndex()).isEqualTo(1);
@@ -138,7 +138,7 @@ class LifecycleTest extends WithService {
         assertThat(last.reason).contains("start failed").contains("no memory left on host");
         // The operator can retry once the cause is gone.
         f.driver.clearFailures();
-        VirtualRouter vr = done(f.service.create(vr("fragile")));
+        VirtualRouter vr = done(SingleVr.create(f.service, vr("fragile")));
         assertThat(vr.operState()).isEqualTo(OperState.RUNNING);
         assertThat(vr.vmEntry.vmOperStateReason).isNull();
     }
@@ -150,11 +150,11 @@ class LifecycleTest extends WithService {
      */
     @Test
     void aReasonIsShownOnlyWhileTheVrIsNotAsAsked() throws Exception {
-        int i = done(f.service.create(vr("flaky"))).vmIndex;
+        int i = done(SingleVr.create(f.service, vr("flaky"))).vmIndex;
         f.driver.failOn("addInterface", "flaky", "no such bridge");
         VmNetworkConfigEntry n = new VmNetworkConfigEntry();
         n.vmNetworkConfigParent = "br9";
-        assertThatThrownBy(() -> f.service.addInterface(i, n).await(WAIT)).isInstanceOf(ChangeFailedException.class)
+        assertThatThrownBy(() -> SingleVr.addInterface(f.service, i, n).await(WAIT)).isInstanceOf(ChangeFailedException.class)
                 .hasMessageContaining("no such bridge");
         VirtualRouter vr = f.service.get(i).orElseThrow();
         assertThat(vr.operState()).isEqualTo(OperState.RUNNING);
@@ -166,8 +166,8 @@ class LifecycleTest extends WithService {
         f.driver.setPowerBehindTheBack(i, PowerState.HALTED);
         assertThat(f.service.get(i).orElseThrow().vmEntry.vmOperStateReason).contains("outside vrouter");
         // Shut down as it is now asked to be: nothing to explain; and none once it runs again.
-        assertThat(done(f.service.setAdminState(i, AdminState.SHUTDOWN)).vmEntry.vmOperStateReason).isNull();
-        assertThat(done(f.service.setAdminState(i, AdminState.RUNNING)).vmEntry.vmOperStateReason).isNull();
+        assertThat(done(SingleVr.setAdminState(f.service, i, AdminState.SHUTDOWN)).vmEntry.vmOperStateReason).isNull();
+        assertThat(done(SingleVr.setAdminState(f.service, i, AdminState.RUNNING)).vmEntry.vmOperStateReason).isNull();
     }
 
     /**
@@ -176,10 +176,10 @@ class LifecycleTest extends WithService {
      */
     @Test
     void everyEventCarriesTheVmUuidOfItsTime() throws Exception {
-        int i = done(f.service.create(vr("u"))).vmIndex;
+        int i = done(SingleVr.create(f.service, vr("u"))).vmIndex;
         String uuid = f.service.get(i).orElseThrow().vmEntry.vmUUID;
-        done(f.service.setAdminState(i, AdminState.SHUTDOWN));
-        assertThat(f.service.remove(i).await(WAIT)).isPresent();
+        done(SingleVr.setAdminState(f.service, i, AdminState.SHUTDOWN));
+        assertThat(SingleVr.remove(f.service, i).await(WAIT)).isPresent();
         List<VrEvent> of = f.events.stream().filter(e -> e.vmIndex == i).toList();
         assertThat(of).extracting(e -> e.type).contains(VrEvent.Type.CREATED, VrEvent.Type.STATE_CHANGED, VrEvent.Type.DELETED);
         assertThat(of.get(0).vmUUID).as("created, before its VM is made").isNull();
@@ -188,9 +188,9 @@ class LifecycleTest extends WithService {
 
     @Test
     void aFailedRemovalPutsTheVrBackAsItWas() throws Exception {
-        int i = done(f.service.create(vr("sticky"))).vmIndex;
+        int i = done(SingleVr.create(f.service, vr("sticky"))).vmIndex;
         f.driver.failOn("destroy", "sticky", "disk busy");
-        assertThatThrownBy(() -> f.service.remove(i).await(WAIT)).isInstanceOf(ChangeFailedException.class)
+        assertThatThrownBy(() -> SingleVr.remove(f.service, i).await(WAIT)).isInstanceOf(ChangeFailedException.class)
                 .hasMessageContaining("destroy failed").hasMessageContaining("disk busy");
         VirtualRouter back = f.service.get(i).orElseThrow();
         assertThat(back.operState()).as("started again, as it was").isEqualTo(OperState.RUNNING);
@@ -201,13 +201,13 @@ class LifecycleTest extends WithService {
         assertThat(last.reason).contains("disk busy");
         assertThat(f.driver.inspect(i).orElseThrow().power()).isEqualTo(PowerState.RUNNING);
         f.driver.clearFailures();
-        assertThat(f.service.remove(i).await(WAIT).orElseThrow()).isEmpty();
+        assertThat(SingleVr.remove(f.service, i).await(WAIT).orElseThrow()).isEmpty();
     }
 
     @Test
     void duplicateNamesAreConflicts() throws Exception {
-        f.service.create(vr("dup"));
-        assertThatThrownBy(() -> f.service.create(vr("dup")))
+        SingleVr.create(f.service, vr("dup"));
+        assertThatThrownBy(() -> SingleVr.create(f.service, vr("dup")))
                 .isInstanceOf(ConflictException.class).hasMessageContaining("dup");
         assertThat(f.service.list(RouterQuery.all()).total).isEqualTo(1);
     }
@@ -216,22 +216,22 @@ class LifecycleTest extends WithService {
     void invalidFieldsNameTheField() {
         var bad = vr("ok");
         bad.vmConfigMemory = 1;
-        assertThatThrownBy(() -> f.service.create(bad)).isInstanceOf(ValidationException.class)
+        assertThatThrownBy(() -> SingleVr.create(f.service, bad)).isInstanceOf(ValidationException.class)
                 .extracting(e -> ((ValidationException) e).field()).isEqualTo("vmConfigMemory");
-        assertThatThrownBy(() -> f.service.create(vr("bad name!")))
+        assertThatThrownBy(() -> SingleVr.create(f.service, vr("bad name!")))
                 .isInstanceOf(ValidationException.class).hasMessageStartingWith("vmName");
         var paused = vr("p", AdminState.PAUSED);
-        assertThatThrownBy(() -> f.service.create(paused)).isInstanceOf(ValidationException.class);
+        assertThatThrownBy(() -> SingleVr.create(f.service, paused)).isInstanceOf(ValidationException.class);
         assertThat(f.service.list(RouterQuery.all()).total).isZero();
     }
 
     @Test
     void aBatchWithOneBadRowCreatesNothing() {
-        assertThatThrownBy(() -> f.service.createAll(List.of(vr("a"), vr("b"), vr("a"))))
+        assertThatThrownBy(() -> SingleVr.createAll(f.service, List.of(vr("a"), vr("b"), vr("a"))))
                 .isInstanceOf(ConflictException.class);
         assertThat(f.service.list(RouterQuery.all()).total).isZero();
         assertThat(f.service.findByName("a")).isEmpty();
-        assertThat(f.service.createAll(List.of(vr("a"), vr("b"))).stream().map(x -> x.accepted().vmIndex))
+        assertThat(SingleVr.createAll(f.service, List.of(vr("a"), vr("b"))).stream().map(x -> x.accepted().vmIndex))
                 .containsExactly(1, 2);
     }
 
@@ -239,20 +239,20 @@ class LifecycleTest extends WithService {
     void anExplicitIndexIsHonouredAndMustBeFree() throws Exception {
         var c = vr("at7");
         c.vmIndex = 7;
-        assertThat(done(f.service.create(c)).vmIndex).isEqualTo(7);
+        assertThat(done(SingleVr.create(f.service, c)).vmIndex).isEqualTo(7);
         assertThat(f.service.nextAvailableVmIndex()).isEqualTo(8);
         var again = vr("other");
         again.vmIndex = 7;
-        assertThatThrownBy(() -> f.service.create(again)).isInstanceOf(ConflictException.class);
+        assertThatThrownBy(() -> SingleVr.create(f.service, again)).isInstanceOf(ConflictException.class);
     }
 
     @Test
     void interfacesAreAddedNumberedAndRemoved() throws Exception {
-        int i = done(f.service.create(vr("ifs"))).vmIndex;
+        int i = done(SingleVr.create(f.service, vr("ifs"))).vmIndex;
         VmNetworkConfigEntry n = new VmNetworkConfigEntry();
         n.vmNetworkConfigParent = "xenbr0";
         n.vmNetworkConfigAddress = "192.0.2.1";
-        VirtualRouter vr = done(f.service.addInterface(i, n));
+        VirtualRouter vr = done(SingleVr.addInterface(f.service, i, n));
         assertThat(n.vmNetworkConfigIndex).isEqualTo(1);
         assertThat(vr.vmNetworkConfigTable).hasSize(1);
         assertThat(vr.vmNetworkConfigTable.get(0).vmNetworkConfigPrefixLength).isEqualTo(24);
@@ -261,11 +261,11 @@ class LifecycleTest extends WithService {
         VmNetworkConfigEntry same = new VmNetworkConfigEntry();
         same.vmNetworkConfigIndex = 1;
         same.vmNetworkConfigParent = "xenbr1";
-        assertThatThrownBy(() -> f.service.addInterface(i, same)).isInstanceOf(ConflictException.class);
-        VirtualRouter after = done(f.service.removeInterface(i, 1));
+        assertThatThrownBy(() -> SingleVr.addInterface(f.service, i, same)).isInstanceOf(ConflictException.class);
+        VirtualRouter after = done(SingleVr.removeInterface(f.service, i, 1));
         assertThat(after.vmNetworkConfigTable).isNull();
         assertThat(after.vmNetworkTable).isEmpty();
-        assertThatThrownBy(() -> f.service.removeInterface(i, 1)).isInstanceOf(NotFoundException.class);
+        assertThatThrownBy(() -> SingleVr.removeInterface(f.service, i, 1)).isInstanceOf(NotFoundException.class);
     }
 
     @Test
@@ -277,7 +277,7 @@ class LifecycleTest extends WithService {
         VmNetworkConfigEntry generated = new VmNetworkConfigEntry();
         generated.vmNetworkConfigParent = "xenbr1";
         c.vmNetworkConfigTable = List.of(given, generated);
-        VirtualRouter vr = done(f.service.create(c));
+        VirtualRouter vr = done(SingleVr.create(f.service, c));
         int i = vr.vmIndex;
         String host = vr.vmNetworkTable.get(1).vmNetworkPhysAddress;
         assertThat(host).isNotBlank().isNotEqualTo("02:00:5e:00:53:01");
@@ -289,7 +289,7 @@ class LifecycleTest extends WithService {
         // An interface added later gets its MAC recorded too.
         VmNetworkConfigEntry third = new VmNetworkConfigEntry();
         third.vmNetworkConfigParent = "xenbr2";
-        VirtualRouter with3 = done(f.service.addInterface(i, third));
+        VirtualRouter with3 = done(SingleVr.addInterface(f.service, i, third));
         assertThat(with3.vmNetworkConfigTable.get(2).vmNetworkConfigPhysAddress)
                 .isEqualTo(with3.vmNetworkTable.get(2).vmNetworkPhysAddress).isNotBlank();
 
@@ -317,13 +317,13 @@ class LifecycleTest extends WithService {
 
     @Test
     void columnsChangeAndCpusAndMemoryOnlyWhileShutDown() throws Exception {
-        int i = done(f.service.create(vr("resize"))).vmIndex;
+        int i = done(SingleVr.create(f.service, vr("resize"))).vmIndex;
         var bigger = new io.vrouter.core.model.VmConfigEntry();
         bigger.vmConfigMemory = 1024;
-        assertThatThrownBy(() -> f.service.reconfigure(i, bigger)).isInstanceOf(ConflictException.class)
+        assertThatThrownBy(() -> SingleVr.reconfigure(f.service, i, bigger)).isInstanceOf(ConflictException.class)
                 .extracting(e -> ((ConflictException) e).field()).isEqualTo("vmConfigMemory");
-        done(f.service.setAdminState(i, AdminState.SHUTDOWN));
-        VirtualRouter resized = done(f.service.reconfigure(i, bigger));
+        done(SingleVr.setAdminState(f.service, i, AdminState.SHUTDOWN));
+        VirtualRouter resized = done(SingleVr.reconfigure(f.service, i, bigger));
         assertThat(resized.vmConfigMemory).isEqualTo(1024);
         assertThat(resized.vmEntry.vmMaxMem).isEqualTo(1024L);
         assertThat(f.events.get(f.events.size() - 1).type).isEqualTo(VrEvent.Type.CONFIG_CHANGED);
@@ -331,28 +331,28 @@ class LifecycleTest extends WithService {
         var renamed = new io.vrouter.core.model.VmConfigEntry();
         renamed.vmName = "resized";
         renamed.vmConfigAutoStart = true;
-        assertThat(done(f.service.reconfigure(i, renamed)).vmName).isEqualTo("resized");
+        assertThat(done(SingleVr.reconfigure(f.service, i, renamed)).vmName).isEqualTo("resized");
         assertThat(f.service.findByName("resized")).hasValue(i);
         assertThat(f.service.findByName("resize")).isEmpty();
         assertThat(f.service.getConfig(i).orElseThrow().vmConfigAutoStart).isTrue();
-        done(f.service.create(vr("resize")));
+        done(SingleVr.create(f.service, vr("resize")));
 
         var taken = new io.vrouter.core.model.VmConfigEntry();
         taken.vmName = "resize";
-        assertThatThrownBy(() -> f.service.reconfigure(i, taken)).isInstanceOf(ConflictException.class);
+        assertThatThrownBy(() -> SingleVr.reconfigure(f.service, i, taken)).isInstanceOf(ConflictException.class);
         var template = new io.vrouter.core.model.VmConfigEntry();
         template.vmConfigTemplate = "other";
-        assertThatThrownBy(() -> f.service.reconfigure(i, template)).isInstanceOf(ConflictException.class);
+        assertThatThrownBy(() -> SingleVr.reconfigure(f.service, i, template)).isInstanceOf(ConflictException.class);
         var admin = new io.vrouter.core.model.VmConfigEntry();
         admin.vmAdminState = AdminState.RUNNING;
-        assertThatThrownBy(() -> f.service.reconfigure(i, admin)).isInstanceOf(ValidationException.class);
+        assertThatThrownBy(() -> SingleVr.reconfigure(f.service, i, admin)).isInstanceOf(ValidationException.class);
         assertThat(f.service.getConfig(i).orElseThrow().vmName).isEqualTo("resized");
     }
 
     @Test
     void listFiltersAndPages() throws Exception {
-        for (int k = 1; k <= 5; k++) done(f.service.create(vr("core-" + k, k % 2 == 0 ? AdminState.SHUTDOWN : AdminState.RUNNING)));
-        done(f.service.create(vr("edge-1")));
+        for (int k = 1; k <= 5; k++) done(SingleVr.create(f.service, vr("core-" + k, k % 2 == 0 ? AdminState.SHUTDOWN : AdminState.RUNNING)));
+        done(SingleVr.create(f.service, vr("edge-1")));
         assertThat(f.service.list(new RouterQuery("core-*", null, null, 0, 100)).total).isEqualTo(5);
         assertThat(f.service.list(new RouterQuery(null, OperState.SHUTDOWN, null, 0, 100)).total).isEqualTo(2);
         var page = f.service.list(new RouterQuery("core-*", OperState.RUNNING, null, 1, 1));
@@ -364,7 +364,7 @@ class LifecycleTest extends WithService {
 
     @Test
     void changesMadeOnTheHostAreFollowed() throws Exception {
-        int i = done(f.service.create(vr("victim"))).vmIndex;
+        int i = done(SingleVr.create(f.service, vr("victim"))).vmIndex;
         f.driver.setPowerBehindTheBack(i, PowerState.HALTED);
         assertThat(f.service.get(i).orElseThrow().operState()).isEqualTo(OperState.SHUTDOWN);
         f.driver.deleteBehindTheBack(i);

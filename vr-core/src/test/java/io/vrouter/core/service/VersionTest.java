@@ -30,7 +30,7 @@ class VersionTest {
     void aVrsVersionChangesWithItsRowAndItsStateAndNotWithReads() throws Exception {
         try (ServiceFixture f = new ServiceFixture(dir)) {
             Set<String> seen = new HashSet<>();
-            Accepted a = f.service.create(vr("v1"));
+            Accepted a = SingleVr.create(f.service, vr("v1"));
             int i = a.accepted().vmIndex;
             assertThat(seen.add(a.version().tag())).isTrue();
             a.await(WAIT);
@@ -41,7 +41,7 @@ class VersionTest {
             assertThat(f.service.version(i)).contains(running);
 
             Version store = f.service.version();
-            Accepted renamed = f.service.reconfigure(i, named("v1b"));
+            Accepted renamed = SingleVr.reconfigure(f.service, i, named("v1b"));
             assertThat(renamed.version().tag()).as("the row as accepted is a new version").isNotEqualTo(running.tag());
             assertThat(seen.add(renamed.version().tag())).isTrue();
             assertThat(f.service.version().tag()).isNotEqualTo(store.tag());
@@ -49,15 +49,15 @@ class VersionTest {
             assertThat(seen.add(f.service.version(i).orElseThrow().tag())).as("configChanged once renamed on the host").isTrue();
 
             Version beforeStop = f.service.version(i).orElseThrow();
-            f.service.setAdminState(i, AdminState.SHUTDOWN).await(WAIT);
+            SingleVr.setAdminState(f.service, i, AdminState.SHUTDOWN).await(WAIT);
             Version stopped = f.service.version(i).orElseThrow();
             assertThat(stopped.tag()).isNotEqualTo(beforeStop.tag());
             assertThat(stopped.modified()).isAfterOrEqualTo(beforeStop.modified());
 
             // A VR's change is the datastore's; a VR gone is too, though it has no version left.
-            int other = f.service.create(vr("v2")).accepted().vmIndex;
+            int other = SingleVr.create(f.service, vr("v2")).accepted().vmIndex;
             Version withOther = f.service.version();
-            f.service.remove(other).await(WAIT);
+            SingleVr.remove(f.service, other).await(WAIT);
             assertThat(f.service.version(other)).isEmpty();
             assertThat(f.service.version().tag()).isNotEqualTo(withOther.tag());
             assertThat(f.service.version(i)).contains(stopped);
@@ -69,7 +69,7 @@ class VersionTest {
         String before;
         int i;
         try (ServiceFixture f = new ServiceFixture(dir)) {
-            i = f.service.create(vr("kept")).accepted().vmIndex;
+            i = SingleVr.create(f.service, vr("kept")).accepted().vmIndex;
             f.service.version(i);
             Thread.sleep(5); // the next run's name is its start's millisecond
             before = f.service.version(i).orElseThrow().tag();
@@ -82,9 +82,9 @@ class VersionTest {
     @Test
     void aSetWhoseConditionFailsIsRefusedAndChangesNothing() throws Exception {
         try (ServiceFixture f = new ServiceFixture(dir)) {
-            int i = f.service.create(vr("cond")).accepted().vmIndex;
+            int i = SingleVr.create(f.service, vr("cond")).accepted().vmIndex;
             Version read = f.service.version(i).orElseThrow();
-            f.service.reconfigure(i, named("meanwhile")).await(WAIT);
+            SingleVr.reconfigure(f.service, i, named("meanwhile")).await(WAIT);
             ChangeSet stale = ChangeSet.builder().edit(i, ChangeSet.columns(named("mine")))
                     .provided(i, v -> v.equals(read)).build();
             assertThatThrownBy(() -> f.service.apply(stale)).isInstanceOfSatisfying(PreconditionFailedException.class,
@@ -102,7 +102,7 @@ class VersionTest {
 
             // The datastore's condition, and a VR that is not there (its 404 comes before any 412).
             Version store = f.service.version();
-            f.service.create(vr("another"));
+            SingleVr.create(f.service, vr("another"));
             assertThatThrownBy(() -> f.service.apply(ChangeSet.builder().remove(i).provided(v -> v.equals(store)).build()))
                     .isInstanceOf(PreconditionFailedException.class);
             assertThatThrownBy(() -> f.service.apply(ChangeSet.builder().remove(999).provided(999, v -> false).build()))

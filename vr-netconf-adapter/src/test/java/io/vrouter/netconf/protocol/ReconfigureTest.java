@@ -12,6 +12,7 @@ import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.persistence.ConfigStore;
+import io.vrouter.core.service.SingleVr;
 import io.vrouter.core.service.VirtualRouterService;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -225,7 +226,7 @@ class ReconfigureTest {
                 + "<vmConfigEntry><vmIndex>2</vmIndex><vmConfigMemory>2048</vmConfigMemory></vmConfigEntry></vmConfigTable>", "")))
                 .contains("<ok/>");
         // Started over another interface meanwhile: VR 2's resize fails when the commit gets to it.
-        service.setAdminState(2, AdminState.RUNNING);
+        SingleVr.setAdminState(service, 2, AdminState.RUNNING);
         String reply = c.rpc("<commit/>");
         assertThat(reply).contains("<error-tag>operation-failed</error-tag>", "<error-app-tag>vr-not-shut-down</error-app-tag>",
                 "vmIndex='2']/new-vmm-mib:vmConfigMemory</error-path>", "stop it").doesNotContain("<ok/>");
@@ -249,7 +250,7 @@ class ReconfigureTest {
                 + "<vmNetworkConfigTable><vmNetworkConfigEntry xmlns:nc='urn:ietf:params:xml:ns:netconf:base:1.0' nc:operation='delete'>"
                 + "<vmIndex>2</vmIndex><vmNetworkConfigIndex>1</vmNetworkConfigIndex></vmNetworkConfigEntry></vmNetworkConfigTable>", "")))
                 .contains("<ok/>");
-        service.removeInterface(2, 1);
+        SingleVr.removeInterface(service, 2, 1);
         String reply = c.rpc("<commit/>");
         assertThat(reply).contains("<error-tag>data-missing</error-tag>").doesNotContain("<ok/>");
         assertThat(config(1).vmName).isEqualTo("a");
