@@ -31,6 +31,8 @@ final class HostFilter implements ContainerRequestFilter {
     static final String SETTING = "rest.host-names";
     private static final Pattern IPV4 = Pattern.compile("[0-9]{1,3}(\\.[0-9]{1,3}){3}");
     private static final Pattern IPV6 = Pattern.compile("\\[[0-9a-f:.]+(%[0-9a-z._~-]+)?]");
+    /** The port after a host name or address (compiled once: the filter runs on every request). */
+    private static final Pattern PORT = Pattern.compile(":[0-9]*$");
     private static final ProblemException.Status MISDIRECTED = new ProblemException.Status(421, "Misdirected Request");
 
     /** The names answered to, lower case; null: any. */
@@ -50,7 +52,7 @@ final class HostFilter implements ContainerRequestFilter {
         String host = request.getHeaderString("Host");
         // HTTP/1.0 without Host: not a browser's request, which always names its host.
         if (names == null || host == null) return;
-        String name = name(host.replaceFirst(":[0-9]*$", ""));
+        String name = name(PORT.matcher(host).replaceFirst(""));
         if (isAddress(name) || names.contains(name) || name.endsWith(".localhost")) return;
         throw new ProblemException(MISDIRECTED, "this server does not answer to the name '"
                 + (name.length() > 64 ? name.substring(0, 64) + "..." : name) + "' (the names it answers to are"

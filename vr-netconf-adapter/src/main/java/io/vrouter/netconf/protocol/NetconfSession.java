@@ -279,13 +279,16 @@ public final class NetconfSession {
                                     + ctx.maxMessageBytes() + ", netconf.max-message-bytes)"
                             : BUSY);
         }
-        SecureXml.Shape shape = SecureXml.measure(msg.stream());
-        if (!msg.reserve(shape.parsedBytes())) {
-            boolean never = msg.length() + shape.parsedBytes() > ctx.messageMemory().capacity();
+        // A small message (nearly every rpc) is reserved at what any message of its length could take,
+        // without a second pass over it; only a large one is measured before the parse.
+        long parsed = msg.length() <= SecureXml.UNMEASURED_BYTES ? SecureXml.mostParsedBytes(msg.length())
+                : SecureXml.measure(msg.stream());
+        if (!msg.reserve(parsed)) {
+            boolean never = msg.length() + parsed > ctx.messageMemory().capacity();
             throw new Refused(new RpcError(Type.RPC, never ? "too-big" : "resource-denied", never
-                    ? "the message would take about " + mib(msg.length() + shape.parsedBytes()) + " once parsed, more than"
+                    ? "the message would take about " + mib(msg.length() + parsed) + " once parsed, more than"
                             + " the " + mib(ctx.messageMemory().capacity()) + " this server keeps for requests in progress"
-                    : BUSY), shape.messageId());
+                    : BUSY), SecureXml.messageId(msg.stream()));
         }
         return SecureXml.parse(msg.stream());
     }

@@ -114,8 +114,19 @@ public final class SecureXml {
     private static final int ATTRIBUTE_BYTES = 120;
     private static final int NODE_BYTES = 100;
 
-    /** What a message will take once parsed (an estimate from above), and its root's message-id. */
-    public record Shape(long parsedBytes, String messageId) {
+    /**
+     * Per byte of a message, at most what its parsed form can take by the figures above: the densest
+     * document, {@code <a/>x} again and again, costs an element and a text node (262 bytes) every 5
+     * bytes; entities and character references only make text shorter than its bytes, and a DTD is
+     * refused.
+     */
+    private static final int MOST_PARSED_BYTES_PER_BYTE = 64;
+    /** Messages up to this length are reserved at {@link #mostParsedBytes} (1 MiB at most) instead of measured. */
+    public static final int UNMEASURED_BYTES = 16 * 1024;
+
+    /** What any message of this length can take once parsed, at most. */
+    public static long mostParsedBytes(long messageBytes) {
+        return MOST_PARSED_BYTES_PER_BYTE * messageBytes;
     }
 
     private static final SAXParserFactory SAX = saxFactory();
@@ -144,10 +155,10 @@ public final class SecureXml {
      *
      * @throws SAXException with the parser's complaint when it is not well-formed
      */
-    public static Shape measure(InputStream message) throws SAXException {
+    public static long measure(InputStream message) throws SAXException {
         Measure m = new Measure(false);
         run(message, m);
-        return new Shape(m.bytes, m.messageId);
+        return m.bytes;
     }
 
     /** The root element's message-id, read from the beginning of a message; null if none is found there. */
