@@ -1,5 +1,6 @@
 package io.vrouter.netconf.protocol;
 
+import io.vrouter.yang.edit.Datastores;
 import static io.vrouter.netconf.protocol.TestClient.VMM;
 import static org.assertj.core.api.Assertions.assertThat;
 
