@@ -310,6 +310,24 @@ class NetconfSessionTest {
     }
 
     @Test
+    void anEditOfRunningIsCheckedOnce(@TempDir Path counted) throws Exception {
+        service.close();
+        CheckCountingDriver host = new CheckCountingDriver();
+        service = new VirtualRouterService(host, new ConfigStore(counted), VrMetrics.inMemory());
+        service.start();
+        ctx = new NetconfServerContext(service, metrics, 1 << 20);
+        TestClient c = client(false);
+        assertThat(c.rpc(edit("running", configTable(entry(1, "once", "") + entry(2, "twice", "")), ""))).contains("<ok/>");
+        // one check of the change set: the host checks each of its two rows once
+        assertThat(host.checks).hasValue(2);
+        host.checks.set(0);
+        assertThat(c.rpc(edit("candidate", configTable(entry(3, "three", "")), ""))).contains("<ok/>");
+        assertThat(c.rpc("<commit/>")).contains("<ok/>");
+        // the candidate's edit is checked when stored, the commit when applied
+        assertThat(host.checks).hasValue(2);
+    }
+
+    @Test
     void locksExcludeOtherSessionsUntilReleased() throws Exception {
         TestClient a = client(true);
         TestClient b = client(false);
