@@ -50,7 +50,11 @@ final class Changes {
      * checked once), durable once {@link Applied#awaitDurable} returns.
      */
     static Applied apply(Datastores ds, ConfigData base, ConfigData edited, boolean dropRefused) {
-        Datastores.Accepted a = ds.accept(base, edited, dropRefused);
+        return of(ds.accept(base, edited, dropRefused));
+    }
+
+    /** What the shared datastores accepted, in NETCONF's terms. */
+    static Applied of(Datastores.Accepted a) {
         List<RpcError> errors = new ArrayList<>();
         for (VrException e : a.refused()) errors.add(error(e));
         if (a.applied() == null) return Applied.nothing(errors);

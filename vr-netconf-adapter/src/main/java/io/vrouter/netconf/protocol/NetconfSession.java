@@ -670,17 +670,11 @@ public final class NetconfSession {
      * makes what it applied durable ({@link Changes.Applied#awaitDurable}) once it lets go of them.
      */
     private Changes.Applied commitCandidate(Map<Integer, VmConfigEntry> touched) {
-        Datastores ds = ctx.datastores();
-        if (!ds.candidateModified()) return Changes.Applied.nothing(List.of());
-        ConfigData[] cb = ds.candidateAndBase();
-        for (int i : cb[0].changedFrom(cb[1])) {
-            if (cb[0].get(i) != cb[1].get(i)) touched.put(i, ctx.service().getConfig(i).orElse(null));
-        }
-        Changes.Applied applied = Changes.apply(ctx.datastores(), cb[1], cb[0], false);
-        if (applied.errors().isEmpty()) {
-            ds.discardCandidate();
-            configChanged(cb[1], cb[0]);
-        }
+        Datastores.Committed c = ctx.datastores().commit();
+        if (c == null) return Changes.Applied.nothing(List.of());
+        touched.putAll(c.before());
+        Changes.Applied applied = Changes.of(c.accepted());
+        if (applied.errors().isEmpty()) configChanged(c.base(), c.candidate());
         return applied;
     }
 

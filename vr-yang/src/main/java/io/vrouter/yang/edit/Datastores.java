@@ -7,8 +7,10 @@ import io.vrouter.core.service.VrException;
 import io.vrouter.yang.edit.EditError.Kind;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The running and candidate configuration datastores and their locks, one set per server, whatever
@@ -120,6 +122,30 @@ public final class Datastores {
                 if (!dropRefused || !putBack(base, edited, e)) return new Accepted(refused, null);
             }
         }
+    }
+
+    /**
+     * What {@link #commit} did: what {@link #accept} did, the candidate applied and the running it
+     * started from, and the running rows before, by vmIndex, of the VRs it changes (null for those it
+     * creates), which a confirmed commit restores.
+     */
+    public record Committed(Accepted accepted, ConfigData candidate, ConfigData base, Map<Integer, VmConfigEntry> before) {
+    }
+
+    /**
+     * Commit: the candidate's changes into running, all or nothing; the candidate is clean again once
+     * they are accepted. Null when the candidate has no changes.
+     */
+    public synchronized Committed commit() {
+        if (candidate == null) return null;
+        ConfigData[] cb = candidateAndBase();
+        Map<Integer, VmConfigEntry> before = new HashMap<>();
+        for (int i : cb[0].changedFrom(cb[1])) {
+            if (cb[0].get(i) != cb[1].get(i)) before.put(i, service.getConfig(i).orElse(null));
+        }
+        Accepted accepted = accept(cb[1], cb[0], false);
+        if (accepted.refused().isEmpty()) discardCandidate();
+        return new Committed(accepted, cb[0], cb[1], before);
     }
 
     /** Puts the VR a refusal names back as it is in {@code base}; false when there is none to put back. */

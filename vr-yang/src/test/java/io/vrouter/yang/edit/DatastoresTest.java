@@ -109,6 +109,35 @@ class DatastoresTest {
     }
 
     @Test
+    void commitAppliesTheCandidateAllOrNothingAndCleansIt() throws Exception {
+        assertThat(ds.commit()).isNull();
+        ConfigData[] cb = ds.candidateAndBase();
+        cb[0].put(named(2, "two"));
+        cb[0].put(named(3, "one")); // the name VR 1 has: refused
+        ds.storeCandidate(cb[0], cb[1]);
+        Datastores.Committed refused = ds.commit();
+        assertThat(refused.accepted().refused()).hasSize(1);
+        assertThat(ds.candidateModified()).isTrue();
+        assertThat(service.indices()).containsExactly(1);
+
+        cb = ds.candidateAndBase();
+        cb[0].remove(3);
+        VmConfigEntry one = cb[0].get(1).copy();
+        one.vmName = "uno";
+        cb[0].put(one);
+        ds.storeCandidate(cb[0], cb[1]);
+        Datastores.Committed done = ds.commit();
+        assertThat(done.accepted().refused()).isEmpty();
+        done.accepted().applied().awaitDurable();
+        assertThat(ds.candidateModified()).isFalse();
+        assertThat(service.indices()).containsExactly(1, 2);
+        assertThat(service.getConfig(1).orElseThrow().vmName).isEqualTo("uno");
+        // the running rows before, which a confirmed commit restores: VR 1 as it was, VR 2 absent
+        assertThat(done.before().get(1).vmName).isEqualTo("one");
+        assertThat(done.before()).containsEntry(2, null);
+    }
+
+    @Test
     void checkChangesNothing() {
         ConfigData base = ConfigData.of(service);
         ConfigData edited = base.copy();
