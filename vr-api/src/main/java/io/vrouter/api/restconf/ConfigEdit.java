@@ -1,116 +1,38 @@
 package io.vrouter.api.restconf;
 
-import io.vrouter.core.model.Column;
 import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.NetworkColumn;
-import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.service.ChangeSet;
 import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.yang.Ns;
-import java.util.ArrayList;
-import java.util.HashSet;
+import io.vrouter.yang.edit.ConfigData;
+import io.vrouter.yang.edit.EditError;
+import io.vrouter.yang.edit.Operation;
+import io.vrouter.yang.edit.Target;
+import io.vrouter.yang.edit.TreeEdit;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 
 /**
- * A RESTCONF write (a PUT, POST, PATCH, DELETE or every edit of a YANG Patch) made on a working copy
- * of the configuration it touches, then handed to the service as ONE change set: the difference
- * from the rows as read ({@link ChangeSet#between}), plus the creations whose vmIndex the service
- * picks. Only what RESTCONF's operations mean is here (create, merge, replace, delete, remove on
- * the config true nodes of NEW-VMM-MIB, the leaves parsed by the column table); every rule about VRs
- * is the service's, which checks the whole set before anything changes.
+ * A RESTCONF write (a PUT, POST, PATCH, DELETE or every edit of a YANG Patch) translated for the
+ * edit engine ({@link TreeEdit}): the request's path as the engine's {@link Target}, the body
+ * ({@link InNode}) as its data, the method as its {@link Operation}, and the engine's errors as
+ * RESTCONF's. The edits are made on a copy of the running configuration, which the caller hands to
+ * the service as ONE change set ({@link #changes}); every rule about VRs is the service's.
  */
 final class ConfigEdit {
-    /** The kinds of config true node of NEW-VMM-MIB that a write can name. */
-    enum Kind { ROOT, TOP, CONFIG_TABLE, NETWORK_TABLE, CONFIG_ENTRY, CONFIG_LEAF, NETWORK_ENTRY, NETWORK_LEAF, KEY_LEAF }
-
-    /**
-     * A node a write names: the datastore, the top container, a table, an entry (by its keys), a
-     * leaf of an entry (its column), or a key leaf (which names the entry and cannot change).
-     */
-    record Target(Kind kind, int vmIndex, Integer networkIndex, ConfigColumn configColumn, NetworkColumn networkColumn,
-                  String key) {
-        static final Target ROOT = new Target(Kind.ROOT, 0, null, null, null, null);
-        static final Target TOP = new Target(Kind.TOP, 0, null, null, null, null);
-        static final Target CONFIG_TABLE = new Target(Kind.CONFIG_TABLE, 0, null, null, null, null);
-        static final Target NETWORK_TABLE = new Target(Kind.NETWORK_TABLE, 0, null, null, null, null);
-
-        static Target configEntry(int vmIndex) {
-            return new Target(Kind.CONFIG_ENTRY, vmIndex, null, null, null, null);
-        }
-
-        static Target networkEntry(int vmIndex, int networkIndex) {
-            return new Target(Kind.NETWORK_ENTRY, vmIndex, networkIndex, null, null, null);
-        }
-
-        static Target configLeaf(int vmIndex, ConfigColumn c) {
-            return new Target(Kind.CONFIG_LEAF, vmIndex, null, c, null, null);
-        }
-
-        static Target networkLeaf(int vmIndex, int networkIndex, NetworkColumn c) {
-            return new Target(Kind.NETWORK_LEAF, vmIndex, networkIndex, null, c, null);
-        }
-
-        static Target keyLeaf(int vmIndex, Integer networkIndex, String key) {
-            return new Target(Kind.KEY_LEAF, vmIndex, networkIndex, null, null, key);
-        }
-    }
-
     private static final String VMM = Ns.VMM;
-    private static final Set<String> STATE = Set.of("vmHypervisor", "vmObjects", "vmTable", "vmCpuTable",
-            "vmCpuAffinityTable", "vmStorageTable", "vmNetworkTable");
 
-    private final VirtualRouterService service;
-    /** The rows read, as they were. */
-    private final Map<Integer, VmConfigEntry> base = new TreeMap<>();
-    /** The same rows as the write makes them (absent: removed); a row is copied before its first change. */
-    private final Map<Integer, VmConfigEntry> work = new TreeMap<>();
-    private final Set<Integer> read = new HashSet<>();
-    /** New entries without a vmIndex: the service picks one. */
-    private final List<VmConfigEntry> creations = new ArrayList<>();
-    private boolean readAll;
+    private final ConfigData base;
+    private final TreeEdit edit;
 
     ConfigEdit(VirtualRouterService service) {
-        this.service = service;
-    }
-
-    // ------------------------------------------------------------------ the working copy
-
-    private VmConfigEntry row(int vmIndex) {
-        if (read.add(vmIndex)) {
-            service.getConfig(vmIndex).ifPresent(r -> {
-                base.put(vmIndex, r);
-                work.put(vmIndex, r);
-            });
-        }
-        return work.get(vmIndex);
-    }
-
-    /** The row to change, copied on its first change; null when there is none. */
-    private VmConfigEntry mutable(int vmIndex) {
-        VmConfigEntry r = row(vmIndex);
-        if (r != null && r == base.get(vmIndex)) {
-            r = r.copy();
-            work.put(vmIndex, r);
-        }
-        return r;
-    }
-
-    private void readAll() {
-        if (readAll) return;
-        for (Integer i : service.indices()) row(i);
-        readAll = true;
+        this.base = ConfigData.of(service);
+        this.edit = new TreeEdit(base.copy(), false);
     }
 
     /** The change set of everything edited (empty when nothing changes), for the caller to add conditions to. */
     ChangeSet.Builder changes() {
-        ChangeSet.Builder b = ChangeSet.builder();
-        for (ChangeSet.Change c : ChangeSet.between(base, work).changes()) b.add(c);
-        for (VmConfigEntry row : creations) b.create(row);
-        return b;
+        return edit.changesFrom(base);
     }
 
     // ------------------------------------------------------------------ targets
@@ -126,7 +48,7 @@ final class ConfigEdit {
         if (top.keys() != null) throw RestconfError.invalidValue("NEW-VMM-MIB is a container: it has no keys");
         if (s.size() == 1) return Target.TOP;
         ApiPath.Step table = s.get(1);
-        if (STATE.contains(table.name()) && table.ns().equals(VMM)) {
+        if (Target.isState(table.name()) && table.ns().equals(VMM)) {
             throw RestconfError.notSupported(table.name() + " is state data (config false): it cannot be written");
         }
         boolean config = table.name().equals("vmConfigTable");
@@ -172,23 +94,9 @@ final class ConfigEdit {
         }
     }
 
-    /** The node name of a target (what the body of a PUT or PATCH must be), null for the datastore. */
-    static String name(Target t) {
-        return switch (t.kind()) {
-            case ROOT -> null;
-            case TOP -> "NEW-VMM-MIB";
-            case CONFIG_TABLE -> "vmConfigTable";
-            case NETWORK_TABLE -> "vmNetworkConfigTable";
-            case CONFIG_ENTRY -> "vmConfigEntry";
-            case NETWORK_ENTRY -> "vmNetworkConfigEntry";
-            case CONFIG_LEAF -> t.configColumn().field();
-            case NETWORK_LEAF -> t.networkColumn().field();
-            case KEY_LEAF -> t.key();
-        };
-    }
-
-    /** Where a target is, for error-path. */
+    /** Where a target is, for error-path (null: the datastore); a new entry is the list's. */
     static DataPath path(Target t) {
+        if (t == TreeEdit.NEW_ENTRY) return DataPath.CONFIG_TABLE.child("vmConfigEntry");
         return switch (t.kind()) {
             case ROOT -> null;
             case TOP -> DataPath.TOP;
@@ -196,9 +104,7 @@ final class ConfigEdit {
             case NETWORK_TABLE -> DataPath.NETWORK_TABLE;
             case CONFIG_ENTRY -> DataPath.configEntry(t.vmIndex());
             case NETWORK_ENTRY -> DataPath.networkEntry(t.vmIndex(), t.networkIndex());
-            case CONFIG_LEAF -> DataPath.configEntry(t.vmIndex()).child(t.configColumn().field());
-            case NETWORK_LEAF -> DataPath.networkEntry(t.vmIndex(), t.networkIndex()).child(t.networkColumn().field());
-            case KEY_LEAF -> entryOf(t).child(t.key());
+            case CONFIG_LEAF, NETWORK_LEAF, KEY_LEAF -> path(t.entry()).child(t.leaf());
         };
     }
 
@@ -243,272 +149,80 @@ final class ConfigEdit {
     }
 
     private static Target stateOrUnknown(String name, String parent) {
-        if (STATE.contains(name)) throw RestconfError.notSupported(name + " is state data (config false): it cannot be written");
+        if (Target.isState(name)) throw RestconfError.notSupported(name + " is state data (config false): it cannot be written");
         throw RestconfError.unknownElement(parent + " has no " + name).at(DataPath.TOP);
-    }
-
-    // ------------------------------------------------------------------ what exists
-
-    boolean exists(Target t) {
-        return switch (t.kind()) {
-            case CONFIG_ENTRY -> row(t.vmIndex()) != null;
-            case CONFIG_LEAF -> row(t.vmIndex()) != null && t.configColumn().get(row(t.vmIndex())) != null;
-            case NETWORK_ENTRY -> iface(t.vmIndex(), t.networkIndex()) != null;
-            case NETWORK_LEAF -> iface(t.vmIndex(), t.networkIndex()) != null
-                    && t.networkColumn().get(iface(t.vmIndex(), t.networkIndex())) != null;
-            case KEY_LEAF -> true;
-            default -> true; // the datastore, the top container and the tables are always there
-        };
-    }
-
-    private VmNetworkConfigEntry iface(int vmIndex, int networkIndex) {
-        VmConfigEntry r = row(vmIndex);
-        if (r == null) return null;
-        for (VmNetworkConfigEntry n : r.interfaces()) {
-            if (n.vmNetworkConfigIndex != null && n.vmNetworkConfigIndex == networkIndex) return n;
-        }
-        return null;
     }
 
     // ------------------------------------------------------------------ operations (RFC 8072 section 2.5)
 
-    /** create: the target must not exist; then as merge. A new VR without vmIndex gets one from the service. */
+    boolean exists(Target t) {
+        return edit.exists(t);
+    }
+
+    /** create: the target must not exist; then as merge. A new VR without vmIndex (null) gets one from the service. */
     void create(Target t, InNode data) {
         if (t == null) {
-            VmConfigEntry row = new VmConfigEntry();
-            columns(row, data, DataPath.CONFIG_TABLE.child("vmConfigEntry"), null);
-            creations.add(row);
-            return;
+            check(edit.createNew(data));
+        } else {
+            write(t, Operation.CREATE, data);
         }
-        if (exists(t)) throw RestconfError.dataExists(describe(t) + " exists already").at(path(t));
-        merge(t, data);
     }
 
     /** merge: the data into the target, creating what is missing. */
     void merge(Target t, InNode data) {
-        write(t, data, false);
+        write(t, Operation.MERGE, data);
     }
 
     /** replace: the target becomes the data, created if missing. */
     void replace(Target t, InNode data) {
-        write(t, data, true);
+        write(t, Operation.REPLACE, data);
     }
 
     /** delete: the target must exist; then as remove. */
     void delete(Target t) {
-        if (!exists(t)) throw RestconfError.dataMissing(describe(t) + " does not exist").at(path(t));
-        remove(t);
+        check(edit.apply(t, Operation.DELETE, null));
     }
 
     /** remove: the target goes, if it is there (a leaf goes back to its default). */
     void remove(Target t) {
-        switch (t.kind()) {
-            case ROOT -> clearAll();
-            case TOP -> clearAll();
-            case CONFIG_TABLE -> clearAll();
-            case NETWORK_TABLE -> {
-                readAll();
-                for (Integer i : List.copyOf(work.keySet())) mutable(i).vmNetworkConfigTable = null;
-            }
-            case CONFIG_ENTRY -> {
-                row(t.vmIndex());
-                work.remove(t.vmIndex());
-            }
-            case CONFIG_LEAF -> {
-                if (row(t.vmIndex()) != null) t.configColumn().set(mutable(t.vmIndex()), null);
-            }
-            case NETWORK_ENTRY -> {
-                if (iface(t.vmIndex(), t.networkIndex()) == null) return;
-                VmConfigEntry r = mutable(t.vmIndex());
-                List<VmNetworkConfigEntry> list = new ArrayList<>(r.interfaces());
-                list.removeIf(n -> t.networkIndex().equals(n.vmNetworkConfigIndex));
-                r.vmNetworkConfigTable = list.isEmpty() ? null : list;
-            }
-            case NETWORK_LEAF -> {
-                if (iface(t.vmIndex(), t.networkIndex()) != null) {
-                    VmNetworkConfigEntry n = mutableIface(t.vmIndex(), t.networkIndex(), false);
-                    t.networkColumn().set(n, null);
-                }
-            }
-            case KEY_LEAF -> throw RestconfError.invalidValue(t.key() + " is a key: delete the entry instead")
-                    .at(path(t));
-        }
+        check(edit.apply(t, Operation.REMOVE, null));
     }
 
-    private void clearAll() {
-        readAll();
-        work.clear();
-    }
-
-    private void write(Target t, InNode data, boolean replace) {
-        String expected = name(t);
+    /** The body must be the target's node; the datastore's is {@code data} or its one child. */
+    private void write(Target t, Operation op, InNode data) {
+        String expected = t.name();
         if (expected != null && (!data.name().equals(expected) || !data.ns().equals(VMM))) {
             throw RestconfError.invalidValue("the body must be the target's node, " + expected + ", not " + data.name())
                     .at(path(t));
         }
-        switch (t.kind()) {
-            case ROOT -> {
-                if (replace) clearAll();
-                for (InNode top : data.ns().equals(Ns.RESTCONF) && data.name().equals("data") ? children(data) : List.of(data)) {
-                    Target c = child(t, top);
-                    write(c, top, false);
-                }
-            }
-            case TOP -> {
-                if (replace) clearAll();
-                // Entries first, so that interfaces of a VR the same body creates find their VR.
-                for (InNode c : children(data)) {
-                    if (c.name().equals("vmConfigTable")) write(Target.CONFIG_TABLE, c, false);
-                }
-                for (InNode c : children(data)) {
-                    Target ct = child(t, c);
-                    if (ct.kind() == Kind.NETWORK_TABLE) write(ct, c, false);
-                }
-            }
-            case CONFIG_TABLE -> {
-                if (replace) {
-                    readAll();
-                    Set<Integer> kept = new HashSet<>();
-                    for (InNode e : children(data)) kept.add(keyOf(e));
-                    for (Integer i : List.copyOf(work.keySet())) {
-                        if (!kept.contains(i)) work.remove(i);
-                    }
-                }
-                for (InNode e : children(data)) write(Target.configEntry(keyOf(e)), e, replace);
-            }
-            case NETWORK_TABLE -> {
-                if (replace) remove(t);
-                for (InNode e : children(data)) write(child(t, e), e, replace);
-            }
-            case CONFIG_ENTRY -> {
-                VmConfigEntry was = row(t.vmIndex());
-                VmConfigEntry r;
-                if (was == null || replace) {
-                    r = new VmConfigEntry();
-                    r.vmIndex = t.vmIndex();
-                    if (was != null) r.vmNetworkConfigTable = was.vmNetworkConfigTable;
-                } else {
-                    r = mutable(t.vmIndex());
-                }
-                columns(r, data, path(t), t.vmIndex());
-                work.put(t.vmIndex(), r);
-            }
-            case NETWORK_ENTRY -> {
-                if (row(t.vmIndex()) == null) {
-                    throw new RestconfError(409, "application", "data-missing", "instance-required", path(t),
-                            "VR " + t.vmIndex() + " has no vmConfigEntry for this interface");
-                }
-                VmNetworkConfigEntry n = mutableIface(t.vmIndex(), t.networkIndex(), replace);
-                for (InNode leaf : children(data)) {
-                    if (leaf.name().equals("vmIndex")) {
-                        sameKey(leaf, t.vmIndex(), path(t));
-                    } else if (leaf.name().equals("vmNetworkConfigIndex")) {
-                        sameKey(leaf, t.networkIndex(), path(t));
-                    } else {
-                        NetworkColumn c = NetworkColumn.ofField(leaf.name());
-                        if (c == null || !leaf.isLeaf()) {
-                            throw RestconfError.unknownElement("vmNetworkConfigEntry has no leaf " + leaf.name()).at(path(t));
-                        }
-                        c.set(n, parse(c, leaf, path(t).child(leaf.name())));
-                    }
-                }
-            }
-            case CONFIG_LEAF -> {
-                if (row(t.vmIndex()) == null) {
-                    throw RestconfError.notFound("no VR with vmIndex " + t.vmIndex()).at(DataPath.configEntry(t.vmIndex()));
-                }
-                t.configColumn().set(mutable(t.vmIndex()), parse(t.configColumn(), data, path(t)));
-            }
-            case NETWORK_LEAF -> {
-                if (iface(t.vmIndex(), t.networkIndex()) == null) {
-                    throw RestconfError.notFound("VR " + t.vmIndex() + " has no interface " + t.networkIndex())
-                            .at(DataPath.networkEntry(t.vmIndex(), t.networkIndex()));
-                }
-                t.networkColumn().set(mutableIface(t.vmIndex(), t.networkIndex(), false), parse(t.networkColumn(), data, path(t)));
-            }
-            case KEY_LEAF -> throw RestconfError.invalidValue(t.key() + " is a key: it cannot change").at(path(t));
-        }
+        InNode node = t.kind() != Target.Kind.ROOT || data.ns().equals(Ns.RESTCONF) && data.name().equals("data")
+                ? data : new InNode(Ns.RESTCONF, "data", null, List.of(data));
+        check(edit.apply(t, op, node));
     }
 
-    /** The children of an inner node; an empty container may come as an empty leaf (XML {@code <a/>}). */
-    private static List<InNode> children(InNode data) {
-        if (data.isLeaf() && !data.value().isBlank()) {
-            throw RestconfError.invalidValue(data.name() + " is not a leaf");
-        }
-        return data.children();
+    private static void check(List<EditError> errors) {
+        if (!errors.isEmpty()) throw error(errors.get(0));
     }
 
-    private int keyOf(InNode entry) {
-        Target t = child(Target.CONFIG_TABLE, entry);
-        if (t == null) {
-            throw RestconfError.invalidValue("a vmConfigEntry needs its key vmIndex (POST it to vmConfigTable to have one"
-                    + " picked)").at(DataPath.CONFIG_TABLE);
-        }
-        return t.vmIndex();
-    }
-
-    /** The interface to change: a copy in a copied row; a fresh one (only its index) when new or replaced. */
-    private VmNetworkConfigEntry mutableIface(int vmIndex, int networkIndex, boolean fresh) {
-        VmConfigEntry r = mutable(vmIndex);
-        List<VmNetworkConfigEntry> list = new ArrayList<>(r.interfaces());
-        VmNetworkConfigEntry n = null;
-        for (int i = 0; i < list.size(); i++) {
-            if (list.get(i).vmNetworkConfigIndex != null && list.get(i).vmNetworkConfigIndex == networkIndex) {
-                n = fresh ? new VmNetworkConfigEntry() : list.get(i).copy();
-                n.vmNetworkConfigIndex = networkIndex;
-                list.set(i, n);
-            }
-        }
-        if (n == null) {
-            n = new VmNetworkConfigEntry();
-            n.vmNetworkConfigIndex = networkIndex;
-            list.add(n);
-        }
-        r.vmNetworkConfigTable = list;
-        return n;
-    }
-
-    /** Sets the columns a vmConfigEntry body gives; its vmIndex, if given, must be {@code vmIndex}. */
-    private static void columns(VmConfigEntry row, InNode data, DataPath where, Integer vmIndex) {
-        for (InNode leaf : children(data)) {
-            if (!leaf.ns().equals(VMM)) throw RestconfError.unknownElement(leaf.name() + " is not of NEW-VMM-MIB").at(where);
-            if (leaf.name().equals("vmIndex")) {
-                if (vmIndex != null) sameKey(leaf, vmIndex, where);
-                continue;
-            }
-            ConfigColumn c = ConfigColumn.ofField(leaf.name());
-            if (c == null || !leaf.isLeaf()) {
-                String hint = leaf.name().startsWith("vmNetworkConfig") ? " (interfaces are entries of vmNetworkConfigTable)" : "";
-                throw RestconfError.unknownElement("vmConfigEntry has no leaf " + leaf.name() + hint).at(where);
-            }
-            c.set(row, parse(c, leaf, where.child(leaf.name())));
-        }
-    }
-
-    private static void sameKey(InNode leaf, int expected, DataPath where) {
-        if (!leaf.isLeaf() || !leaf.value().equals(Integer.toString(expected))) {
-            throw RestconfError.invalidValue(leaf.name() + " in the body (" + leaf.value() + ") is not the entry's, "
-                    + expected).at(where.child(leaf.name()));
-        }
-    }
-
-    /** A leaf's text as its column's kind of value. */
-    private static Object parse(Column<?> c, InNode leaf, DataPath where) {
-        if (!leaf.isLeaf()) throw RestconfError.invalidValue(leaf.name() + " is a leaf, not a container").at(where);
-        try {
-            return c.kind().parse(leaf.value());
-        } catch (IllegalArgumentException e) {
-            throw new RestconfError(400, "application", "invalid-value", null, where, e.getMessage());
-        }
-    }
-
-    private static DataPath entryOf(Target key) {
-        return key.networkIndex() == null ? DataPath.configEntry(key.vmIndex())
-                : DataPath.networkEntry(key.vmIndex(), key.networkIndex());
-    }
-
-    private static String describe(Target t) {
-        DataPath p = path(t);
-        return p == null ? "the datastore" : p.json();
+    /** The engine's error in RESTCONF's terms (RFC 8040 section 7). */
+    static RestconfError error(EditError e) {
+        DataPath at = e.at() == null ? null : path(e.at());
+        DataPath where = at == null || e.child() == null || e.kind() == EditError.Kind.MISSING_ELEMENT
+                || e.kind() == EditError.Kind.UNKNOWN_ELEMENT ? at : at.child(e.child());
+        String m = e.getMessage();
+        RestconfError r = switch (e.kind()) {
+            case DATA_EXISTS -> RestconfError.dataExists(m);
+            case DATA_MISSING -> RestconfError.dataMissing(m);
+            case INSTANCE_REQUIRED -> new RestconfError(409, "application", "data-missing", "instance-required", null, m);
+            case NOT_FOUND -> RestconfError.notFound(m);
+            case INVALID_VALUE -> new RestconfError(400, "application", "invalid-value", null, null, m);
+            case MISSING_ELEMENT, BAD_OPERATION -> RestconfError.invalidValue(m);
+            case UNKNOWN_ELEMENT -> RestconfError.unknownElement(m);
+            case NOT_CONFIG -> RestconfError.notSupported(m);
+            case IN_USE -> new RestconfError(409, "protocol", "in-use", null, null, m);
+            case LOCK_DENIED -> new RestconfError(409, "protocol", "lock-denied", null, null, m);
+            case OPERATION_FAILED -> new RestconfError(500, "protocol", "operation-failed", null, null, m);
+        };
+        return where == null ? r : r.at(where);
     }
 }

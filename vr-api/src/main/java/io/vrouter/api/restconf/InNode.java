@@ -23,24 +23,27 @@ import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 import org.xml.sax.SAXException;
+import io.vrouter.yang.edit.EditNode;
 
 /**
  * A node of a request body, read from JSON (RFC 7951: {@code module:name} where the module changes,
  * arrays for list entries and leaf-list values) or XML (namespaces): a leaf with its value as text,
  * or an inner node with children. Both encodings come to the same tree, which the edits read.
  */
-record InNode(String ns, String name, String value, List<InNode> children) {
+record InNode(String ns, String name, String value, List<InNode> children) implements EditNode {
     /** RESTCONF's JSON reader: duplicate members refused, nesting bounded. */
     static final ObjectMapper JSON = JsonMapper.builder(JsonFactory.builder().streamReadConstraints(Nesting.json()).build())
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION).build();
     private static final DocumentBuilderFactory XML = xmlFactory();
 
-    boolean isLeaf() {
+    @Override
+    public boolean isLeaf() {
         return value != null;
     }
 
     /** The leaf child with this name, or null. */
-    InNode child(String childName) {
+    @Override
+    public InNode child(String childName) {
         for (InNode c : children) {
             if (c.name.equals(childName)) return c;
         }

@@ -1,6 +1,7 @@
 package io.vrouter.api.restconf;
 
 import io.vrouter.api.rest.Validators;
+import io.vrouter.yang.edit.Target;
 import io.vrouter.core.service.ChangeSet;
 import io.vrouter.core.service.Version;
 import io.vrouter.core.service.VirtualRouterService;
@@ -169,7 +170,7 @@ public class RestconfResource {
         ApiPath target = ApiPath.parse(path);
         Write w = write(target, body);
         if (!w.edit.exists(w.target)) throw RestconfError.notFound(ConfigEdit.path(w.target).json() + " does not exist");
-        ConfigEdit.Target child = ConfigEdit.child(w.target, w.data);
+        Target child = ConfigEdit.child(w.target, w.data);
         w.edit.create(child, w.data);
         VirtualRouterService.Applied applied = apply(w.edit, target);
         String location;
@@ -256,7 +257,7 @@ public class RestconfResource {
     @Path("data/{path: .+}")
     public Response delete(@PathParam("path") @Encoded String path) {
         ApiPath target = ApiPath.parse(path);
-        ConfigEdit.Target t = ConfigEdit.target(target);
+        Target t = ConfigEdit.target(target);
         ConfigEdit edit = new ConfigEdit(service);
         edit.delete(t);
         apply(edit, target);
@@ -335,7 +336,7 @@ public class RestconfResource {
 
     /** The one node of a body (JSON may give an array of entries: one is allowed). */
     /** What a POST, PUT or plain PATCH works with: the node its path names, the one node its body is, an edit to fill. */
-    private record Write(ConfigEdit.Target target, InNode data, ConfigEdit edit) {
+    private record Write(Target target, InNode data, ConfigEdit edit) {
     }
 
     private Write write(ApiPath path, byte[] body) {

@@ -1,6 +1,7 @@
 package io.vrouter.api.restconf;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.vrouter.yang.edit.Target;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vrouter.yang.JsonOut;
@@ -146,7 +147,7 @@ final class YangPatch {
     void applyTo(ConfigEdit edit, ApiPath resource) {
         for (Edit e : edits) {
             try {
-                ConfigEdit.Target t = ConfigEdit.target(resource.plus(e.target()));
+                Target t = ConfigEdit.target(resource.plus(e.target()));
                 switch (e.operation()) {
                     case "create" -> edit.create(t, value(e));
                     case "merge" -> edit.merge(t, value(e));

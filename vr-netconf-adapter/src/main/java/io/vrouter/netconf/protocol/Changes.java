@@ -1,10 +1,9 @@
 package io.vrouter.netconf.protocol;
 
 import io.vrouter.core.model.NetworkColumn;
-import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.core.service.ChangeSet;
-import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.core.service.VrException;
+import io.vrouter.yang.edit.ConfigData;
+import io.vrouter.yang.edit.Datastores;
 import io.vrouter.netconf.protocol.RpcError.Type;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,47 +22,22 @@ final class Changes {
     private Changes() {
     }
 
-    /**
-     * Checks with the service the change from {@code base} to {@code edited}: at the first refusal it
-     * stops, or, with {@code dropRefused}, puts the refused VR back in {@code edited} as it is in
-     * {@code base} and checks the rest again, so that what is left can be applied. The rows left in
-     * {@code edited} are completed as the service would make them (defaults filled in). Returns the
-     * refusals.
-     */
-    static List<RpcError> check(VirtualRouterService service, ConfigData base, ConfigData edited, boolean dropRefused) {
+    /** The shared datastores' check of the change from {@code base} to {@code edited} ({@link Datastores#check}), as rpc-errors. */
+    static List<RpcError> check(Datastores ds, ConfigData base, ConfigData edited, boolean dropRefused) {
         List<RpcError> errors = new ArrayList<>();
-        while (true) {
-            ChangeSet set = between(base, edited);
-            try {
-                for (VmConfigEntry row : service.validate(set)) edited.put(row);
-                return errors;
-            } catch (VrException e) {
-                errors.add(error(e));
-                Integer i = e.vmIndex();
-                if (!dropRefused || i == null || !differs(base, edited, i)) return errors;
-                if (base.get(i) == null) edited.remove(i); else edited.put(base.get(i));
-            }
-        }
-    }
-
-    private static boolean differs(ConfigData base, ConfigData edited, int vmIndex) {
-        return base.get(vmIndex) != edited.get(vmIndex);
-    }
-
-    /** The change set from {@code base} to {@code edited}, found among the rows edited. */
-    static ChangeSet between(ConfigData base, ConfigData edited) {
-        return ChangeSet.between(edited.changedFrom(base), base::get, edited::get);
+        for (VrException e : ds.check(base, edited, dropRefused)) errors.add(error(e));
+        return errors;
     }
 
     /**
-     * What {@link #apply} did: the service's refusal, if any, when the hypervisor work of the change
+     * What {@link #apply} did: the service's refusals, if any, when the hypervisor work of the change
      * is over, and what makes it durable: the caller calls {@link #awaitDurable} before it replies,
      * once it has let go of the datastores' lock, so that sessions editing at once share one flush of
      * the journal.
      */
-    record Applied(List<RpcError> errors, CompletableFuture<?> work, Runnable durable) {
+    record Applied(List<RpcError> errors, CompletableFuture<?> work, Runnable durable, boolean changed) {
         static Applied nothing(List<RpcError> errors) {
-            return new Applied(errors, CompletableFuture.completedFuture(null), () -> { });
+            return new Applied(errors, CompletableFuture.completedFuture(null), () -> { }, false);
         }
 
         void awaitDurable() {
@@ -71,16 +45,20 @@ final class Changes {
         }
     }
 
-    /** Accepts the change from {@code base} to {@code edited} (durable once {@link Applied#awaitDurable} returns). */
-    static Applied apply(VirtualRouterService service, ConfigData base, ConfigData edited) {
-        ChangeSet set = between(base, edited);
-        if (set.isEmpty()) return Applied.nothing(List.of());
-        try {
-            VirtualRouterService.Applied accepted = service.accept(set);
-            return new Applied(List.of(), accepted.completion(), accepted::awaitDurable);
-        } catch (VrException e) {
-            return Applied.nothing(List.of(error(e)));
-        }
+    /**
+     * Accepts the change from {@code base} to {@code edited} into running ({@link Datastores#accept}:
+     * checked once), durable once {@link Applied#awaitDurable} returns.
+     */
+    static Applied apply(Datastores ds, ConfigData base, ConfigData edited, boolean dropRefused) {
+        return of(ds.accept(base, edited, dropRefused));
+    }
+
+    /** What the shared datastores accepted, in NETCONF's terms. */
+    static Applied of(Datastores.Accepted a) {
+        List<RpcError> errors = new ArrayList<>();
+        for (VrException e : a.refused()) errors.add(error(e));
+        if (a.applied() == null) return Applied.nothing(errors);
+        return new Applied(errors, a.applied().completion(), a.applied()::awaitDurable, true);
     }
 
     /** The service's error in NETCONF's terms. */

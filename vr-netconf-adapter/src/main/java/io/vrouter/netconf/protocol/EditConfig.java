@@ -1,376 +1,132 @@
 package io.vrouter.netconf.protocol;
 
-import io.vrouter.core.model.Column;
-import io.vrouter.core.model.ConfigColumn;
-import io.vrouter.core.model.NetworkColumn;
-import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.core.model.VmNetworkConfigEntry;
-import io.vrouter.yang.Ns;
 import io.vrouter.netconf.protocol.RpcError.Type;
 import io.vrouter.netconf.xml.SecureXml;
+import io.vrouter.yang.Ns;
+import io.vrouter.yang.edit.ConfigData;
+import io.vrouter.yang.edit.Datastores;
+import io.vrouter.yang.edit.EditError;
+import io.vrouter.yang.edit.EditNode;
+import io.vrouter.yang.edit.Operation;
+import io.vrouter.yang.edit.Target;
+import io.vrouter.yang.edit.TreeEdit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import org.w3c.dom.Element;
 
 /**
- * Applies the {@code <config>} of an edit-config (RFC 6241 section 7.2) to a copy of a configuration
- * datastore: the operations merge, replace, create, delete, remove and none, on the NEW-VMM-MIB
- * container, the two tables, their entries and their leaves, each leaf parsed by the kind the column
- * table gives it. What the edited configuration may be is the service's to say ({@link Changes}).
- *
- * <p>Entries are replaced whole in the copy only once they are complete, so an error leaves each
- * entry either as it was or fully edited; with {@code continue-on-error} the failing entry is skipped
- * and the others are edited; with the other options the edit stops at the first error. Whether an
- * edit with errors is applied at all is the caller's decision (test-option and error-option).
+ * The {@code <config>} of an edit-config (RFC 6241 section 7.2) given to the edit engine
+ * ({@link TreeEdit}) on a copy of a configuration datastore: each element as an {@link EditNode}
+ * with its {@code operation} attribute, and the engine's errors as rpc-errors. With
+ * {@code continue-on-error} a failing entry is skipped and the others are edited; with the other
+ * options the edit stops at the first error. Whether an edit with errors is applied at all is the
+ * caller's decision (test-option and error-option).
  */
 public final class EditConfig {
-    public enum Op { MERGE, REPLACE, CREATE, DELETE, REMOVE, NONE }
-
     public enum ErrorOption { STOP_ON_ERROR, CONTINUE_ON_ERROR, ROLLBACK_ON_ERROR }
 
-    private static final Set<String> STATE = Set.of("vmHypervisor", "vmObjects", "vmTable", "vmCpuTable",
-            "vmCpuAffinityTable", "vmStorageTable", "vmNetworkTable");
-
-    private final ConfigData data;
-    private final ErrorOption errorOption;
-    private final List<RpcError> errors = new ArrayList<>();
-    private boolean stopped;
+    private final TreeEdit edit;
+    private final boolean continueOnError;
 
     /** @param data the copy to edit */
     public EditConfig(ConfigData data, ErrorOption errorOption) {
-        this.data = data;
-        this.errorOption = errorOption;
+        this.continueOnError = errorOption == ErrorOption.CONTINUE_ON_ERROR;
+        this.edit = new TreeEdit(data, continueOnError);
     }
 
     public ConfigData data() {
-        return data;
+        return edit.data();
     }
 
-    public List<RpcError> errors() {
-        return errors;
-    }
-
-    /** Applies the children of {@code <config>}; returns the errors (empty on success). */
-    public List<RpcError> apply(Element config, Op defaultOp) {
-        for (Element top : SecureXml.children(config)) {
-            if (stopped) break;
-            try {
-                if (!Ns.VMM.equals(top.getNamespaceURI()) || !"NEW-VMM-MIB".equals(top.getLocalName())) {
-                    throw RpcError.unknownElement(Type.APPLICATION, "/", top.getLocalName(),
-                            "unknown element '" + top.getLocalName() + "' in namespace '" + top.getNamespaceURI()
-                                    + "': this server has the data of module NEW-VMM-MIB (" + Ns.VMM + ")");
-                }
-                root(top, operation(top, defaultOp, Paths.ROOT));
-            } catch (RpcError e) {
-                fail(e);
-            }
-        }
-        return errors;
-    }
-
-    private void fail(RpcError e) {
-        errors.add(e);
-        if (errorOption != ErrorOption.CONTINUE_ON_ERROR) stopped = true;
-    }
-
-    // ------------------------------------------------------------------ containers
-
-    private void root(Element top, Op op) throws RpcError {
-        if (containerOp(op, Paths.ROOT, !data.isEmpty())) return;
-        // vmConfigTable first, so that interfaces of a VR created in the same edit find it.
-        List<Element> kids = SecureXml.children(top);
-        List<Element> ordered = new ArrayList<>();
-        for (Element k : kids) if ("vmConfigTable".equals(k.getLocalName())) ordered.add(k);
-        for (Element k : kids) if (!"vmConfigTable".equals(k.getLocalName())) ordered.add(k);
-        for (Element k : ordered) {
-            if (stopped) return;
-            String name = k.getLocalName();
-            if (!Ns.VMM.equals(k.getNamespaceURI())) {
-                throw RpcError.unknownElement(Type.APPLICATION, Paths.ROOT, name, "unknown element '" + name + "'");
-            }
-            if (STATE.contains(name)) {
-                throw RpcError.invalidValue(Paths.child(Paths.ROOT, name), name
-                        + " is state data (config false): it cannot be edited").info("bad-element", name);
-            }
-            Op kop = operation(k, op, Paths.child(Paths.ROOT, name));
-            switch (name) {
-                case "vmConfigTable" -> configTable(k, kop);
-                case "vmNetworkConfigTable" -> networkTable(k, kop);
-                default -> throw RpcError.unknownElement(Type.APPLICATION, Paths.ROOT, name,
-                        "NEW-VMM-MIB has no node '" + name + "'");
-            }
-        }
-    }
-
-    /**
-     * Handles delete, remove and replace on a container holding everything of the datastore;
-     * returns true when the children need no further processing.
-     */
-    private boolean containerOp(Op op, String path, boolean exists) throws RpcError {
-        switch (op) {
-            case DELETE:
-                if (!exists) throw dataMissing(path, "there is no data to delete");
-                data.clear();
-                return true;
-            case REMOVE:
-                data.clear();
-                return true;
-            case CREATE:
-                if (exists) throw dataExists(path, "the data exists already");
-                return false;
-            case REPLACE:
-                data.clear();
-                return false;
-            default:
-                return false;
-        }
-    }
-
-    private void configTable(Element table, Op op) throws RpcError {
-        if (containerOp(op, Paths.CONFIG_TABLE, !data.isEmpty())) return;
-        for (Element e : SecureXml.children(table)) {
-            if (stopped) return;
-            if (!"vmConfigEntry".equals(e.getLocalName()) || !Ns.VMM.equals(e.getNamespaceURI())) {
-                fail(RpcError.unknownElement(Type.APPLICATION, Paths.CONFIG_TABLE, e.getLocalName(),
-                        "vmConfigTable holds vmConfigEntry elements only, not '" + e.getLocalName() + "'"));
-                continue;
-            }
-            try {
-                configEntry(e, operation(e, op, Paths.CONFIG_TABLE));
-            } catch (RpcError err) {
-                fail(err);
-            }
-        }
-    }
-
-    private void networkTable(Element table, Op op) throws RpcError {
-        switch (op) {
-            case DELETE:
-            case REMOVE:
-            case REPLACE:
-                if (op == Op.DELETE && !anyInterface()) throw dataMissing(Paths.NETWORK_TABLE, "there are no interfaces to delete");
-                List<VmConfigEntry> withInterfaces = new ArrayList<>();
-                for (VmConfigEntry c : data.values()) if (!c.interfaces().isEmpty()) withInterfaces.add(c);
-                for (VmConfigEntry c : withInterfaces) {
-                    VmConfigEntry n = c.copy();
-                    n.vmNetworkConfigTable = null;
-                    data.put(n);
-                }
-                if (op != Op.REPLACE) return;
-                break;
-            case CREATE:
-                if (anyInterface()) throw dataExists(Paths.NETWORK_TABLE, "vmNetworkConfigTable exists already");
-                break;
-            default:
-                break;
-        }
-        for (Element e : SecureXml.children(table)) {
-            if (stopped) return;
-            if (!"vmNetworkConfigEntry".equals(e.getLocalName()) || !Ns.VMM.equals(e.getNamespaceURI())) {
-                fail(RpcError.unknownElement(Type.APPLICATION, Paths.NETWORK_TABLE, e.getLocalName(),
-                        "vmNetworkConfigTable holds vmNetworkConfigEntry elements only, not '" + e.getLocalName() + "'"));
-                continue;
-            }
-            try {
-                networkEntry(e, operation(e, op, Paths.NETWORK_TABLE));
-            } catch (RpcError err) {
-                fail(err);
-            }
-        }
-    }
-
-    /** Whether any VR has an interface (reads every row: only the operations on the whole table ask). */
-    private boolean anyInterface() {
-        for (VmConfigEntry c : data.values()) if (!c.interfaces().isEmpty()) return true;
-        return false;
-    }
-
-    // ------------------------------------------------------------------ vmConfigEntry
-
-    private void configEntry(Element e, Op op) throws RpcError {
-        int vmIndex = key(e, "vmIndex", Paths.CONFIG_TABLE + "/" + Ns.VMM_PREFIX + ":vmConfigEntry", 1, Integer.MAX_VALUE);
-        String path = Paths.entry(vmIndex);
-        VmConfigEntry existing = data.get(vmIndex);
-        switch (op) {
-            case DELETE:
-                if (existing == null) throw dataMissing(path, "there is no VR with vmIndex " + vmIndex);
-                data.remove(vmIndex);
-                return;
-            case REMOVE:
-                data.remove(vmIndex);
-                return;
-            case CREATE:
-                if (existing != null) throw dataExists(path, "a VR with vmIndex " + vmIndex + " exists already");
-                break;
-            case NONE:
-                if (existing == null) throw dataMissing(path, "there is no VR with vmIndex " + vmIndex);
-                break;
-            default:
-                break;
-        }
-        VmConfigEntry row;
-        if (existing == null) {
-            row = new VmConfigEntry();
-            row.vmIndex = vmIndex;
-        } else {
-            row = existing.copy();
-        }
-        if (op == Op.REPLACE && existing != null) {
-            // The entry's leaves are replaced; its interfaces are another list and stay.
-            VmConfigEntry fresh = new VmConfigEntry();
-            fresh.vmIndex = vmIndex;
-            fresh.vmNetworkConfigTable = row.vmNetworkConfigTable;
-            row = fresh;
-        }
-        Op leafDefault = op == Op.CREATE || op == Op.REPLACE ? Op.MERGE : op;
-        for (Element leaf : SecureXml.children(e)) {
-            String name = leaf.getLocalName();
-            if (!Ns.VMM.equals(leaf.getNamespaceURI())) {
-                throw RpcError.unknownElement(Type.APPLICATION, path, name, "unknown element '" + name + "'");
-            }
-            if (name.equals("vmIndex")) continue;
-            String lpath = Paths.child(path, name);
-            Op lop = operation(leaf, leafDefault, lpath);
-            ConfigColumn column = ConfigColumn.ofField(name);
-            if (column == null) {
-                throw RpcError.unknownElement(Type.APPLICATION, path, name, "vmConfigEntry has no leaf '" + name + "'");
-            }
-            leaf(leaf, column, row, lop, existing != null && op != Op.REPLACE, lpath);
-        }
-        data.put(row);
-    }
-
-    /** One leaf of an entry: its operation, and its value parsed as the column's kind. */
-    private static <R> void leaf(Element leaf, Column<R> column, R row, Op lop, boolean existed, String lpath)
-            throws RpcError {
-        String name = column.field();
-        if (!SecureXml.children(leaf).isEmpty()) {
-            throw RpcError.invalidValue(lpath, name + " is a leaf: it has no child elements").info("bad-element", name);
-        }
-        boolean set = column.get(row) != null;
-        switch (lop) {
-            case NONE:
-                return;
-            case DELETE:
-                if (!set) throw dataMissing(lpath, name + " is not set");
-                column.set(row, null);
-                return;
-            case REMOVE:
-                column.set(row, null);
-                return;
-            case CREATE:
-                if (set && existed) throw dataExists(lpath, name + " is set already");
-                break;
-            default:
-                break;
-        }
-        String v = SecureXml.text(leaf).trim();
-        try {
-            column.set(row, column.kind().parse(v));
-        } catch (IllegalArgumentException e) {
-            throw badValue(lpath, name, v, column.kind().expected());
-        }
-    }
-
-    // ------------------------------------------------------------------ vmNetworkConfigEntry
-
-    private void networkEntry(Element e, Op op) throws RpcError {
-        String listPath = Paths.NETWORK_TABLE + "/" + Ns.VMM_PREFIX + ":vmNetworkConfigEntry";
-        int vmIndex = key(e, "vmIndex", listPath, 1, Integer.MAX_VALUE);
-        int netIndex = key(e, "vmNetworkConfigIndex", listPath, 1, NetworkColumn.MAX_INDEX);
-        String path = Paths.networkEntry(vmIndex, netIndex);
-        VmConfigEntry vr = data.get(vmIndex);
-        VmNetworkConfigEntry existing = null;
-        if (vr != null) {
-            for (VmNetworkConfigEntry n : vr.interfaces()) {
-                if (n.vmNetworkConfigIndex == netIndex) existing = n;
-            }
-        }
-        if (op == Op.DELETE && existing == null) throw dataMissing(path, "there is no such interface");
-        if (op == Op.CREATE && existing != null) throw dataExists(path, "the interface exists already");
-        if (op == Op.NONE && existing == null) throw dataMissing(path, "there is no such interface");
-        if (op == Op.REMOVE && existing == null) return;
-        if (vr == null) {
-            throw new RpcError(Type.APPLICATION, "data-missing", "instance-required", Paths.child(path, "vmIndex"),
-                    "vmIndex " + vmIndex + " names no vmConfigEntry: create the VR first (or in the same edit)");
-        }
-        List<VmNetworkConfigEntry> ifaces = new ArrayList<>(vr.interfaces());
-        ifaces.removeIf(n -> n.vmNetworkConfigIndex == netIndex);
-        if (op != Op.DELETE && op != Op.REMOVE) {
-            VmNetworkConfigEntry row;
-            if (existing == null || op == Op.REPLACE) {
-                row = new VmNetworkConfigEntry();
-                row.vmNetworkConfigIndex = netIndex;
-            } else {
-                row = existing.copy();
-            }
-            Op leafDefault = op == Op.CREATE || op == Op.REPLACE ? Op.MERGE : op;
-            for (Element leaf : SecureXml.children(e)) {
-                String name = leaf.getLocalName();
-                if (name.equals("vmIndex") || name.equals("vmNetworkConfigIndex")) continue;
-                String lpath = Paths.child(path, name);
-                NetworkColumn column = Ns.VMM.equals(leaf.getNamespaceURI()) ? NetworkColumn.ofField(name) : null;
-                if (column == null) {
-                    throw RpcError.unknownElement(Type.APPLICATION, path, name,
-                            "vmNetworkConfigEntry has no leaf '" + name + "'");
-                }
-                leaf(leaf, column, row, operation(leaf, leafDefault, lpath), existing != null && op != Op.REPLACE, lpath);
-            }
-            ifaces.add(row);
-            ifaces.sort((a, b) -> Integer.compare(a.vmNetworkConfigIndex, b.vmNetworkConfigIndex));
-        }
-        VmConfigEntry next = vr.copy();
-        next.vmNetworkConfigTable = ifaces.isEmpty() ? null : ifaces;
-        data.put(next);
-    }
-
-    // ------------------------------------------------------------------ helpers
-
-    /** The element's operation attribute, or the inherited one. */
-    static Op operation(Element e, Op inherited, String path) throws RpcError {
-        String v = e.getAttributeNS(Ns.BASE, "operation");
-        if (v == null || v.isEmpty()) return inherited;
-        return switch (v) {
-            case "merge" -> Op.MERGE;
-            case "replace" -> Op.REPLACE;
-            case "create" -> Op.CREATE;
-            case "delete" -> Op.DELETE;
-            case "remove" -> Op.REMOVE;
-            default -> throw new RpcError(Type.PROTOCOL, "bad-attribute", null, path,
-                    "operation must be merge, replace, create, delete or remove, not '" + v + "'")
-                    .info("bad-attribute", "operation").info("bad-element", e.getLocalName());
+    /** A datastore's name as an operation's parameter gives it. */
+    static Datastores.Name datastore(String name, String path) throws RpcError {
+        return switch (name) {
+            case "running" -> Datastores.Name.RUNNING;
+            case "candidate" -> Datastores.Name.CANDIDATE;
+            case "startup" -> throw new RpcError(Type.PROTOCOL, "operation-not-supported", null, path,
+                    "this server has no startup datastore (:startup is not advertised)");
+            default -> throw RpcError.unknownElement(Type.PROTOCOL, path, name, "no datastore named '" + name + "'");
         };
     }
 
-    private static int key(Element entry, String name, String listPath, int min, int max) throws RpcError {
-        Element k = SecureXml.child(entry, Ns.VMM, name);
-        if (k == null) {
-            throw RpcError.missingElement(Type.PROTOCOL, listPath, name, entry.getLocalName() + " needs its key " + name);
+    /** Applies the children of {@code <config>}; returns the errors (empty on success). */
+    public List<RpcError> apply(Element config, Operation defaultOp) {
+        List<RpcError> errors = new ArrayList<>();
+        for (Element top : SecureXml.children(config)) {
+            if (!errors.isEmpty() && !continueOnError) break;
+            if (!Ns.VMM.equals(top.getNamespaceURI()) || !"NEW-VMM-MIB".equals(top.getLocalName())) {
+                errors.add(RpcError.unknownElement(Type.APPLICATION, "/", top.getLocalName(),
+                        "unknown element '" + top.getLocalName() + "' in namespace '" + top.getNamespaceURI()
+                                + "': this server has the data of module NEW-VMM-MIB (" + Ns.VMM + ")"));
+                continue;
+            }
+            int before = edit.errors().size();
+            List<EditError> all = edit.apply(Target.TOP, defaultOp, new XmlNode(top));
+            for (EditError e : all.subList(before, all.size())) errors.add(error(e));
         }
-        int v = integer(Paths.child(listPath, name), name, SecureXml.text(k).trim());
-        if (v < min || v > max) throw badValue(Paths.child(listPath, name), name, String.valueOf(v), min + ".." + max);
-        return v;
+        return errors;
     }
 
-    private static int integer(String path, String name, String v) throws RpcError {
-        try {
-            return Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            throw badValue(path, name, v, "a whole number");
+    /** An element of {@code <config>} as the engine reads it: leaf text trimmed, the base namespace's operation attribute. */
+    private record XmlNode(Element e) implements EditNode {
+        @Override
+        public String ns() {
+            return e.getNamespaceURI() == null ? "" : e.getNamespaceURI();
+        }
+
+        @Override
+        public String name() {
+            return e.getLocalName();
+        }
+
+        @Override
+        public String value() {
+            return SecureXml.text(e).trim();
+        }
+
+        @Override
+        public List<XmlNode> children() {
+            List<XmlNode> out = new ArrayList<>();
+            for (Element c : SecureXml.children(e)) out.add(new XmlNode(c));
+            return out;
+        }
+
+        @Override
+        public String operation() {
+            return e.getAttributeNS(Ns.BASE, "operation");
         }
     }
 
-    private static RpcError badValue(String path, String name, String v, String expected) {
-        return RpcError.invalidValue(path, "'" + v + "' is not a valid value of " + name + ": expected " + expected)
-                .info("bad-element", name);
+    /** The engine's error as an rpc-error: error-path at the node (down to the child it names), error-tag by kind. */
+    static RpcError error(EditError e) {
+        String child = e.child();
+        String at = e.at() == null ? null : Paths.of(e.at());
+        String path = child == null ? at : Paths.child(keyParent(e.at(), at, child), child);
+        String m = e.getMessage();
+        RpcError r = switch (e.kind()) {
+            case UNKNOWN_ELEMENT -> RpcError.unknownElement(Type.APPLICATION, at, child, m);
+            case MISSING_ELEMENT -> RpcError.missingElement(Type.PROTOCOL, keyParent(e.at(), at, child), child, m);
+            case INVALID_VALUE, NOT_CONFIG -> RpcError.invalidValue(path, m);
+            case DATA_EXISTS -> new RpcError(Type.APPLICATION, "data-exists", null, path, m);
+            case DATA_MISSING, NOT_FOUND -> new RpcError(Type.APPLICATION, "data-missing", null, path, m);
+            case INSTANCE_REQUIRED -> new RpcError(Type.APPLICATION, "data-missing", "instance-required", path, m);
+            case BAD_OPERATION -> new RpcError(Type.PROTOCOL, "bad-attribute", null, at, m).info("bad-attribute", "operation");
+            case IN_USE -> new RpcError(Type.PROTOCOL, "in-use", null, null, m);
+            case LOCK_DENIED -> new RpcError(Type.PROTOCOL, "lock-denied", null, null, m);
+            case OPERATION_FAILED -> new RpcError(Type.PROTOCOL, "operation-failed", null, null, m);
+        };
+        return switch (e.kind()) {
+            case INVALID_VALUE, NOT_CONFIG, BAD_OPERATION -> child == null ? r : r.info("bad-element", child);
+            case IN_USE, LOCK_DENIED, OPERATION_FAILED -> r.info("session-id", String.valueOf(e.holder()));
+            default -> r;
+        };
     }
 
-    private static RpcError dataMissing(String path, String message) {
-        return new RpcError(Type.APPLICATION, "data-missing", null, path, message);
-    }
-
-    private static RpcError dataExists(String path, String message) {
-        return new RpcError(Type.APPLICATION, "data-exists", null, path, message);
+    /** A key named at its table is a leaf of the table's entry element. */
+    private static String keyParent(Target at, String path, String child) {
+        if (!child.equals("vmIndex") && !child.equals("vmNetworkConfigIndex")) return path;
+        if (at == Target.CONFIG_TABLE) return Paths.child(path, "vmConfigEntry");
+        if (at == Target.NETWORK_TABLE) return Paths.child(path, "vmNetworkConfigEntry");
+        return path;
     }
 }

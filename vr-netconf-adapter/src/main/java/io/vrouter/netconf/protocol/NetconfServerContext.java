@@ -1,5 +1,6 @@
 package io.vrouter.netconf.protocol;
 
+import io.vrouter.yang.edit.Datastores;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.netconf.transport.MessageMemory;

@@ -1,5 +1,9 @@
 package io.vrouter.netconf.protocol;
 
+import io.vrouter.yang.edit.Datastores;
+import io.vrouter.yang.edit.EditError;
+import io.vrouter.yang.edit.Operation;
+import io.vrouter.yang.edit.ConfigData;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.yang.Ns;
 import io.vrouter.yang.DataNode;
@@ -360,6 +364,9 @@ public final class NetconfSession {
             }
             try {
                 o = dispatch(ops.get(0));
+            } catch (EditError e) {
+                // the shared datastores' refusals (locks)
+                throw EditConfig.error(e);
             } catch (RuntimeException e) {
                 // A bug or an unexpected failure below: this request fails, the session goes on.
                 log.error("NETCONF session {}: {} failed unexpectedly", id, opName, e);
@@ -477,7 +484,7 @@ public final class NetconfSession {
             if (name.equals("operational")) {
                 throw RpcError.invalidValue(null, "the operational datastore is not writable").info("bad-element", "datastore");
             }
-            return Datastores.parse(name, null);
+            return EditConfig.datastore(name, null);
         }
         if (ds.getLocalName().equals("url")) {
             throw new RpcError(Type.PROTOCOL, "operation-not-supported", ":url is not supported");
@@ -486,7 +493,7 @@ public final class NetconfSession {
             throw new RpcError(Type.PROTOCOL, "invalid-value", "<config> is not allowed in <" + param + "> of "
                     + op.getLocalName()).info("bad-element", "config");
         }
-        return Datastores.parse(ds.getLocalName(), null);
+        return EditConfig.datastore(ds.getLocalName(), null);
     }
 
     // ------------------------------------------------------------------ edit-config, copy-config
@@ -502,7 +509,7 @@ public final class NetconfSession {
         if (ds.equals("operational")) {
             throw RpcError.invalidValue(null, "the operational datastore is not writable").info("bad-element", "datastore");
         }
-        EditConfig.Op defaultOp = defaultOperation(SecureXml.child(op, Ns.NMDA, "default-operation"));
+        Operation defaultOp = defaultOperation(SecureXml.child(op, Ns.NMDA, "default-operation"));
         Element config = SecureXml.child(op, Ns.NMDA, "config");
         if (config == null) {
             if (SecureXml.child(op, Ns.NMDA, "url") != null) {
@@ -510,16 +517,16 @@ public final class NetconfSession {
             }
             throw RpcError.missingElement(Type.PROTOCOL, null, "config", "edit-data needs <config>");
         }
-        return Outcome.errors(edit(Datastores.parse(ds, null), config, defaultOp, EditConfig.ErrorOption.ROLLBACK_ON_ERROR,
+        return Outcome.errors(edit(EditConfig.datastore(ds, null), config, defaultOp, EditConfig.ErrorOption.ROLLBACK_ON_ERROR,
                 TestOption.TEST_THEN_SET));
     }
 
-    private static EditConfig.Op defaultOperation(Element d) throws RpcError {
-        if (d == null) return EditConfig.Op.MERGE;
+    private static Operation defaultOperation(Element d) throws RpcError {
+        if (d == null) return Operation.MERGE;
         return switch (SecureXml.text(d).trim()) {
-            case "merge" -> EditConfig.Op.MERGE;
-            case "replace" -> EditConfig.Op.REPLACE;
-            case "none" -> EditConfig.Op.NONE;
+            case "merge" -> Operation.MERGE;
+            case "replace" -> Operation.REPLACE;
+            case "none" -> Operation.NONE;
             default -> throw RpcError.invalidValue(null, "default-operation must be merge, replace or none")
                     .info("bad-element", "default-operation");
         };
@@ -527,7 +534,7 @@ public final class NetconfSession {
 
     private Outcome editConfig(Element op) throws RpcError {
         Datastores.Name target = datastore(op, "target");
-        EditConfig.Op defaultOp = defaultOperation(SecureXml.child(op, Ns.BASE, "default-operation"));
+        Operation defaultOp = defaultOperation(SecureXml.child(op, Ns.BASE, "default-operation"));
         TestOption test = TestOption.TEST_THEN_SET;
         Element t = SecureXml.child(op, Ns.BASE, "test-option");
         if (t != null) {
@@ -568,7 +575,7 @@ public final class NetconfSession {
      * keeps what was edited before the error and continue-on-error everything but the failed entries,
      * and VRs the service refuses are left out of what is applied.
      */
-    private List<RpcError> edit(Datastores.Name target, Element config, EditConfig.Op defaultOp,
+    private List<RpcError> edit(Datastores.Name target, Element config, Operation defaultOp,
                                 EditConfig.ErrorOption errorOption, TestOption test) throws RpcError {
         List<Changes.Applied> accepted = new ArrayList<>(1);
         List<RpcError> errors = edit(target, config, defaultOp, errorOption, test, accepted);
@@ -577,7 +584,7 @@ public final class NetconfSession {
         return errors;
     }
 
-    private List<RpcError> edit(Datastores.Name target, Element config, EditConfig.Op defaultOp,
+    private List<RpcError> edit(Datastores.Name target, Element config, Operation defaultOp,
                                 EditConfig.ErrorOption errorOption, TestOption test,
                                 List<Changes.Applied> accepted) throws RpcError {
         Datastores ds = ctx.datastores();
@@ -589,17 +596,17 @@ public final class NetconfSession {
             List<RpcError> errors = new ArrayList<>(edit.apply(config, defaultOp));
             boolean allOrNothing = test != TestOption.SET || errorOption == EditConfig.ErrorOption.ROLLBACK_ON_ERROR;
             if (!errors.isEmpty() && allOrNothing) return errors;
-            errors.addAll(Changes.check(ctx.service(), cb[1], edit.data(), !allOrNothing));
-            if (test == TestOption.TEST_ONLY || (!errors.isEmpty() && allOrNothing)) return errors;
-            if (target == Datastores.Name.CANDIDATE) {
-                ds.storeCandidate(edit.data(), cb[1]);
-            } else {
-                Changes.Applied applied = Changes.apply(ctx.service(), cb[1], edit.data());
+            if (target == Datastores.Name.RUNNING && test != TestOption.TEST_ONLY) {
+                // checked once, by the service's accept (VRs it refuses are left out unless all or nothing)
+                Changes.Applied applied = Changes.apply(ds, cb[1], edit.data(), !allOrNothing);
                 accepted.add(applied);
-                List<RpcError> refused = applied.errors();
-                errors.addAll(refused);
-                if (refused.isEmpty()) configChanged(cb[1], edit.data());
+                errors.addAll(applied.errors());
+                if (applied.changed()) configChanged(cb[1], edit.data());
+                return errors;
             }
+            errors.addAll(Changes.check(ds, cb[1], edit.data(), !allOrNothing));
+            if (test == TestOption.TEST_ONLY || (!errors.isEmpty() && allOrNothing)) return errors;
+            ds.storeCandidate(edit.data(), cb[1]);
             return errors;
         }
     }
@@ -618,7 +625,7 @@ public final class NetconfSession {
         if (src == null) throw RpcError.missingElement(Type.PROTOCOL, null, "source", "copy-config needs <source>");
         Element inline = config(src);
         if (inline != null) {
-            return Outcome.errors(edit(target, inline, EditConfig.Op.REPLACE, EditConfig.ErrorOption.ROLLBACK_ON_ERROR,
+            return Outcome.errors(edit(target, inline, Operation.REPLACE, EditConfig.ErrorOption.ROLLBACK_ON_ERROR,
                     TestOption.TEST_THEN_SET));
         }
         Datastores.Name source = datastore(op, "source");
@@ -663,17 +670,11 @@ public final class NetconfSession {
      * makes what it applied durable ({@link Changes.Applied#awaitDurable}) once it lets go of them.
      */
     private Changes.Applied commitCandidate(Map<Integer, VmConfigEntry> touched) {
-        Datastores ds = ctx.datastores();
-        if (!ds.candidateModified()) return Changes.Applied.nothing(List.of());
-        ConfigData[] cb = ds.candidateAndBase();
-        for (int i : cb[0].changedFrom(cb[1])) {
-            if (cb[0].get(i) != cb[1].get(i)) touched.put(i, ctx.service().getConfig(i).orElse(null));
-        }
-        Changes.Applied applied = Changes.apply(ctx.service(), cb[1], cb[0]);
-        if (applied.errors().isEmpty()) {
-            ds.discardCandidate();
-            configChanged(cb[1], cb[0]);
-        }
+        Datastores.Committed c = ctx.datastores().commit();
+        if (c == null) return Changes.Applied.nothing(List.of());
+        touched.putAll(c.before());
+        Changes.Applied applied = Changes.of(c.accepted());
+        if (applied.errors().isEmpty()) configChanged(c.base(), c.candidate());
         return applied;
     }
 
@@ -700,14 +701,14 @@ public final class NetconfSession {
         ConfigData running = ConfigData.of(ctx.service());
         if (inline != null) {
             EditConfig edit = new EditConfig(new ConfigData(java.util.Map.of()), EditConfig.ErrorOption.STOP_ON_ERROR);
-            List<RpcError> errors = new ArrayList<>(edit.apply(inline, EditConfig.Op.MERGE));
-            if (errors.isEmpty()) errors.addAll(Changes.check(ctx.service(), running, edit.data(), false));
+            List<RpcError> errors = new ArrayList<>(edit.apply(inline, Operation.MERGE));
+            if (errors.isEmpty()) errors.addAll(Changes.check(ctx.datastores(), running, edit.data(), false));
             return Outcome.errors(errors);
         }
         Datastores.Name source = datastore(op, "source");
         if (source == Datastores.Name.CANDIDATE) {
             ConfigData[] cb = ctx.datastores().candidateAndBase();
-            return Outcome.errors(Changes.check(ctx.service(), cb[1], cb[0], false));
+            return Outcome.errors(Changes.check(ctx.datastores(), cb[1], cb[0], false));
         }
         return Outcome.of(OK);
     }

@@ -1,6 +1,7 @@
 package io.vrouter.netconf.protocol;
 
 import io.vrouter.yang.Ns;
+import io.vrouter.yang.edit.Target;
 
 /** error-path values (RFC 6241 Appendix A): absolute instance identifiers with the module prefix. */
 final class Paths {
@@ -19,6 +20,19 @@ final class Paths {
     static String networkEntry(int vmIndex, int networkIndex) {
         return NETWORK_TABLE + "/" + P + "vmNetworkConfigEntry[" + P + "vmIndex='" + vmIndex + "'][" + P
                 + "vmNetworkConfigIndex='" + networkIndex + "']";
+    }
+
+    /** A node of the edit engine's. */
+    static String of(Target t) {
+        return switch (t.kind()) {
+            case ROOT -> "/";
+            case TOP -> ROOT;
+            case CONFIG_TABLE -> CONFIG_TABLE;
+            case NETWORK_TABLE -> NETWORK_TABLE;
+            case CONFIG_ENTRY -> entry(t.vmIndex());
+            case NETWORK_ENTRY -> networkEntry(t.vmIndex(), t.networkIndex());
+            case CONFIG_LEAF, NETWORK_LEAF, KEY_LEAF -> child(of(t.entry()), t.leaf());
+        };
     }
 
     static String child(String parent, String name) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.netconf.protocol.ConfigData;
+import io.vrouter.yang.edit.ConfigData;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.ModelTree;
 import io.vrouter.yang.Ns;

@@ -8,7 +8,7 @@ import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.ModelTree;
 import io.vrouter.yang.Ns;
-import io.vrouter.netconf.protocol.ConfigData;
+import io.vrouter.yang.edit.ConfigData;
 import io.vrouter.netconf.xml.SecureXml;
 import io.vrouter.yang.XmlOut;
 import java.io.ByteArrayOutputStream;

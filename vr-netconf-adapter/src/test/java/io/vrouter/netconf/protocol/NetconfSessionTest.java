@@ -1,5 +1,6 @@
 package io.vrouter.netconf.protocol;
 
+import io.vrouter.yang.edit.Datastores;
 import static io.vrouter.netconf.protocol.TestClient.VMM;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -306,6 +307,24 @@ class NetconfSessionTest {
         assertThat(c.rpc("<discard-changes/>")).contains("<ok/>");
         assertThat(c.rpc("<get-config><source><candidate/></source></get-config>")).doesNotContain("vmName");
         assertThat(c.rpc("<validate><source><candidate/></source></validate>")).contains("<ok/>");
+    }
+
+    @Test
+    void anEditOfRunningIsCheckedOnce(@TempDir Path counted) throws Exception {
+        service.close();
+        CheckCountingDriver host = new CheckCountingDriver();
+        service = new VirtualRouterService(host, new ConfigStore(counted), VrMetrics.inMemory());
+        service.start();
+        ctx = new NetconfServerContext(service, metrics, 1 << 20);
+        TestClient c = client(false);
+        assertThat(c.rpc(edit("running", configTable(entry(1, "once", "") + entry(2, "twice", "")), ""))).contains("<ok/>");
+        // one check of the change set: the host checks each of its two rows once
+        assertThat(host.checks).hasValue(2);
+        host.checks.set(0);
+        assertThat(c.rpc(edit("candidate", configTable(entry(3, "three", "")), ""))).contains("<ok/>");
+        assertThat(c.rpc("<commit/>")).contains("<ok/>");
+        // the candidate's edit is checked when stored, the commit when applied
+        assertThat(host.checks).hasValue(2);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.vrouter.netconf.protocol;
 
+import io.vrouter.yang.edit.Datastores;
 import static io.vrouter.netconf.protocol.NetconfSessionTest.configTable;
 import static io.vrouter.netconf.protocol.NetconfSessionTest.edit;
 import static io.vrouter.netconf.protocol.NetconfSessionTest.entry;

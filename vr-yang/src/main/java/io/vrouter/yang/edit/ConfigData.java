@@ -1,6 +1,7 @@
-package io.vrouter.netconf.protocol;
+package io.vrouter.yang.edit;
 
 import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.service.ChangeSet;
 import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.yang.ModelTree;
 import java.util.ArrayList;
@@ -121,6 +122,11 @@ public final class ConfigData implements ModelTree.ConfigSource {
             for (Integer i : base.indices()) out.add(i);
         }
         return out;
+    }
+
+    /** The change set that turns {@code base} into this configuration, found among the rows edited. */
+    public ChangeSet changesFrom(ConfigData base) {
+        return ChangeSet.between(changedFrom(base), base::get, this::get);
     }
 
     /** Every row, in vmIndex order (reads the whole table). */
