@@ -191,6 +191,8 @@ class EveryLeafEveryInterfaceTest {
             }
         }
         assertThat(unseen).as("leaves this VR has no value for").isEmpty();
+        assertThat(seen).contains("NETWORK.vmNetworkInErrors", "NETWORK.vmNetworkOutErrors", "NETWORK.vmNetworkInDiscards",
+                "NETWORK.vmNetworkOutDiscards");
     }
 
     /** The VR's rows of a table as REST shows them (the model's JSON). */

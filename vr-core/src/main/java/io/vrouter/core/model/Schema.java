@@ -145,7 +145,11 @@ public final class Schema {
         IN_OCTETS(Spec.state("vmNetworkInOctets", 6, Kind.COUNTER64, 0, UINT64, "octets", null, n -> n.vmNetworkInOctets)),
         IN_PKTS(Spec.state("vmNetworkInPkts", 7, Kind.COUNTER64, 0, UINT64, "packets", null, n -> n.vmNetworkInPkts)),
         OUT_OCTETS(Spec.state("vmNetworkOutOctets", 8, Kind.COUNTER64, 0, UINT64, "octets", null, n -> n.vmNetworkOutOctets)),
-        OUT_PKTS(Spec.state("vmNetworkOutPkts", 9, Kind.COUNTER64, 0, UINT64, "packets", null, n -> n.vmNetworkOutPkts));
+        OUT_PKTS(Spec.state("vmNetworkOutPkts", 9, Kind.COUNTER64, 0, UINT64, "packets", null, n -> n.vmNetworkOutPkts)),
+        IN_ERRORS(Spec.state("vmNetworkInErrors", 10, Kind.COUNTER64, 0, UINT64, "packets", null, n -> n.vmNetworkInErrors)),
+        OUT_ERRORS(Spec.state("vmNetworkOutErrors", 11, Kind.COUNTER64, 0, UINT64, "packets", null, n -> n.vmNetworkOutErrors)),
+        IN_DISCARDS(Spec.state("vmNetworkInDiscards", 12, Kind.COUNTER64, 0, UINT64, "packets", null, n -> n.vmNetworkInDiscards)),
+        OUT_DISCARDS(Spec.state("vmNetworkOutDiscards", 13, Kind.COUNTER64, 0, UINT64, "packets", null, n -> n.vmNetworkOutDiscards));
 
         private final Spec<VmNetworkEntry> spec;
 

@@ -130,14 +130,14 @@ class SchemaTableTest {
         assertThat(Schema.isConfig("vmName")).isTrue();
         assertThat(Schema.isConfig("vmNetworkConfigPrefixLength")).isTrue();
         assertThat(Schema.isConfig("vmOperState")).isFalse();
-        assertThat(Schema.isConfig("vmNetworkInOctets")).isFalse();
+        assertThat(Schema.isConfig("vmNetworkInErrors")).isFalse();
         assertThat(Schema.isConfig("noSuchLeaf")).isFalse();
-        assertThat(Schema.column("vmNetworkOutPkts")).isSameAs(Schema.Network.OUT_PKTS);
+        assertThat(Schema.column("vmNetworkOutDiscards")).isSameAs(Schema.Network.OUT_DISCARDS);
         assertThat(Schema.column("vmConfigMemory")).isSameAs(ConfigColumn.VM_CONFIG_MEMORY);
         assertThat(Schema.Table.NETWORK.keys()).containsExactly("vmIndex", "vmNetworkIndex");
         assertThat(Schema.Table.CPU_AFFINITY.keys()).containsExactly("vmIndex", "vmCpuIndex", "vmCpuPhysIndex");
         assertThat(Schema.Table.NETWORK_CONFIG.keys()).containsExactly("vmIndex", "vmNetworkConfigIndex");
-        assertThat(Schema.Table.NETWORK.bySnmpColumn(9)).isSameAs(Schema.Network.OUT_PKTS);
+        assertThat(Schema.Table.NETWORK.bySnmpColumn(13)).isSameAs(Schema.Network.OUT_DISCARDS);
         assertThat(Schema.Table.NETWORK.bySnmpColumn(1)).as("the index is not readable").isNull();
     }
 }

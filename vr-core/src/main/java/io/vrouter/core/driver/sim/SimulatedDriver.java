@@ -395,6 +395,10 @@ public final class SimulatedDriver implements HypervisorDriver {
             ne.vmNetworkOutPkts = ne.vmNetworkInPkts;
             ne.vmNetworkInOctets = ne.vmNetworkInPkts * 512;
             ne.vmNetworkOutOctets = ne.vmNetworkInOctets;
+            ne.vmNetworkInErrors = 0L;
+            ne.vmNetworkOutErrors = 0L;
+            ne.vmNetworkInDiscards = 0L;
+            ne.vmNetworkOutDiscards = 0L;
             nets.add(ne);
         }
         return new VmRuntime(vm.vmIndex, vm.name, vm.power, e, cpus, List.of(disk), nets);
