@@ -46,6 +46,8 @@ UUIDS = {"vmUUID"}
 # each virtual CPU); traffic and I/O counters only never go back.
 SAMPLES = {"vmUpTime": 100, "vmCpuTime": 1_000_000 * 64, "vmCpuCoreTime": 1_000_000,
            "vmNetworkInOctets": None, "vmNetworkInPkts": None, "vmNetworkOutOctets": None, "vmNetworkOutPkts": None,
+           "vmNetworkInErrors": None, "vmNetworkOutErrors": None, "vmNetworkInDiscards": None,
+           "vmNetworkOutDiscards": None,
            "vmStorageReadIOs": None, "vmStorageWriteIOs": None, "vmStorageReadOctets": None,
            "vmStorageWriteOctets": None, "vmStorageReadLatency": None, "vmStorageWriteLatency": None}
 

@@ -521,6 +521,10 @@ public final class LibvirtDriver implements HypervisorDriver {
                     ne.vmNetworkInPkts = s.rx_packets;
                     ne.vmNetworkOutOctets = s.tx_bytes;
                     ne.vmNetworkOutPkts = s.tx_packets;
+                    ne.vmNetworkInErrors = s.rx_errs;
+                    ne.vmNetworkOutErrors = s.tx_errs;
+                    ne.vmNetworkInDiscards = s.rx_drop;
+                    ne.vmNetworkOutDiscards = s.tx_drop;
                 } catch (LibvirtException gone) {
                     // stopped meanwhile
                 }

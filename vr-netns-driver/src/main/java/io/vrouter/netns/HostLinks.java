@@ -24,8 +24,9 @@ final class HostLinks {
     record Link(String name, int ifindex, boolean up, boolean carrier, String master) {
     }
 
-    /** Bytes and packets received and sent, as the host interface counts them. */
-    record Counters(long rxBytes, long rxPackets, long txBytes, long txPackets) {
+    /** Bytes, packets, errors and drops received and sent, as the host interface counts them. */
+    record Counters(long rxBytes, long rxPackets, long rxErrors, long rxDropped,
+                    long txBytes, long txPackets, long txErrors, long txDropped) {
     }
 
     private final long maxAgeNanos;
@@ -129,9 +130,11 @@ final class HostLinks {
             int colon = line.indexOf(':');
             if (colon < 0) continue;
             String[] f = line.substring(colon + 1).trim().split("\\s+");
-            if (f.length < 10) continue;
+            // Receive: bytes packets errs drop fifo frame compressed multicast; then Transmit: bytes packets errs drop ...
+            if (f.length < 12) continue;
             out.put(line.substring(0, colon).trim(), new Counters(Long.parseLong(f[0]), Long.parseLong(f[1]),
-                    Long.parseLong(f[8]), Long.parseLong(f[9])));
+                    Long.parseLong(f[2]), Long.parseLong(f[3]), Long.parseLong(f[8]), Long.parseLong(f[9]),
+                    Long.parseLong(f[10]), Long.parseLong(f[11])));
         }
         return out;
     }

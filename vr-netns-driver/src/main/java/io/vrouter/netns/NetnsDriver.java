@@ -911,6 +911,10 @@ public final class NetnsDriver implements HypervisorDriver {
                 ne.vmNetworkInPkts = c.txPackets();
                 ne.vmNetworkOutOctets = c.rxBytes();
                 ne.vmNetworkOutPkts = c.rxPackets();
+                ne.vmNetworkInErrors = c.txErrors();
+                ne.vmNetworkInDiscards = c.txDropped();
+                ne.vmNetworkOutErrors = c.rxErrors();
+                ne.vmNetworkOutDiscards = c.rxDropped();
             });
             nets.add(ne);
         }

@@ -11,8 +11,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.UUID;
+import org.snmp4j.smi.Counter64;
+import org.snmp4j.smi.Gauge32;
 import org.snmp4j.smi.Integer32;
 import org.snmp4j.smi.OctetString;
+import org.snmp4j.smi.TimeTicks;
 import org.snmp4j.smi.UnsignedInteger32;
 import org.snmp4j.smi.Variable;
 
@@ -41,6 +44,11 @@ final class Codec {
                 case UNSIGNED -> new UnsignedInteger32((Integer) v);
                 case TRUTH -> truth((Boolean) v);
                 case MAC -> mac((String) v);
+                case UUID -> uuid((String) v);
+                case INT64 -> new Integer32(clampInt((Long) v));
+                case GAUGE32 -> new Gauge32(unsigned32((Long) v));
+                case TIME_TICKS -> new TimeTicks(unsigned32((Long) v));
+                case COUNTER64 -> new Counter64(Math.max(0, (Long) v));
                 default -> new Integer32(((SmiEnum) v).code());
             };
         };

@@ -7,14 +7,10 @@ import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.InetAddressType;
 import io.vrouter.core.model.NetworkColumn;
+import io.vrouter.core.model.Schema;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.core.model.SmiEnum;
-import io.vrouter.core.model.VmCpuEntry;
-import io.vrouter.core.model.VmEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
-import io.vrouter.core.model.VmNetworkEntry;
-import io.vrouter.core.model.VmStorageEntry;
 import io.vrouter.core.service.VirtualRouterService;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -26,12 +22,10 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 import org.snmp4j.agent.MOScope;
-import org.snmp4j.smi.Counter64;
 import org.snmp4j.smi.Gauge32;
 import org.snmp4j.smi.Integer32;
 import org.snmp4j.smi.OID;
 import org.snmp4j.smi.TimeTicks;
-import org.snmp4j.smi.UnsignedInteger32;
 import org.snmp4j.smi.Variable;
 
 /**
@@ -278,151 +272,57 @@ final class MibView {
         }
     }
 
-    private static int[] columns(int first, int last, int... skip) {
-        return java.util.stream.IntStream.rangeClosed(first, last)
-                .filter(c -> Arrays.stream(skip).noneMatch(s -> s == c)).toArray();
-    }
-
-    /** The rows of a VR's entries, sorted by their index (the driver reports them in any order). */
     /** The column numbers of a configuration table: those of the column table, and its RowStatus. */
     static int[] writable(Column<?>[] table, int rowStatus) {
         return IntStream.concat(Arrays.stream(table).mapToInt(Column::snmpColumn), IntStream.of(rowStatus))
                 .sorted().toArray();
     }
 
-    private static <T> List<Row> rowsOf(List<T> entries, Function<T, int[]> index) {
-        if (entries == null) return List.of();
-        List<Row> rows = new ArrayList<>(entries.size());
-        for (T e : entries) rows.add(new Row(index.apply(e), e));
-        rows.sort((a, b) -> new OID(a.suffix).compareTo(new OID(b.suffix)));
-        return rows;
+    private static final int[] NO_SUFFIX = new int[0];
+
+    /**
+     * A state table, read by its schema table: the rows are the VR's, indexed by the values of the
+     * table's index columns; a column's value is the row's in the column's encoding, or what SNMP shows
+     * when the host reports none (no instance for the counters a host does not keep).
+     */
+    private static final class StateTable extends Table {
+        private final Schema.Table schema;
+        private final List<Column<?>> indices;
+
+        StateTable(Schema.Table schema) {
+            super(VmmMib.sub(OBJECTS, schema.snmpTable(), 1), schema.keys().size() == 1, schema.snmpColumns());
+            this.schema = schema;
+            this.indices = Arrays.stream(schema.columns()).filter(Column::index).toList();
+        }
+
+        @Override
+        List<Row> rows(MibView v, int vmIndex) {
+            VirtualRouter r = v.router(vmIndex);
+            if (r == null) return List.of();
+            List<?> entries = schema.rows(r);
+            if (oneRowPerVr) return List.of(new Row(NO_SUFFIX, entries.get(0)));
+            // The driver reports rows in any order; SNMP walks them in the order of their index.
+            List<Row> rows = new ArrayList<>(entries.size());
+            for (Object e : entries) rows.add(new Row(suffix(e), e));
+            rows.sort((a, b) -> Arrays.compare(a.suffix, b.suffix));
+            return rows;
+        }
+
+        private int[] suffix(Object entry) {
+            int[] suffix = new int[indices.size()];
+            for (int i = 0; i < suffix.length; i++) suffix[i] = (Integer) Schema.get(indices.get(i), entry);
+            return suffix;
+        }
+
+        @Override
+        Variable value(Row row, int column) {
+            Column<?> c = schema.bySnmpColumn(column);
+            if (c == null) return null;
+            Object value = Schema.get(c, row.data);
+            if (value == null) value = c.snmpAbsent();
+            return value == null ? null : Codec.encode(c.kind(), value);
+        }
     }
-
-    /** vmTable: one row per VR, what the hypervisor reports of it. */
-    private static final Table VM_TABLE = new Table(VM_ENTRY, true, columns(3, 23, 5)) {
-        @Override
-        List<Row> rows(MibView v, int vmIndex) {
-            VirtualRouter r = v.router(vmIndex);
-            return r == null ? List.of() : List.of(new Row(new int[0], r.vmEntry == null ? new VmEntry() : r.vmEntry));
-        }
-
-        @Override
-        Variable value(Row row, int column) {
-            VmEntry e = (VmEntry) row.data;
-            return switch (column) {
-                case VM_UUID -> Codec.uuid(e.vmUUID);
-                case VM_OS_TYPE -> Codec.text(e.vmOSType);
-                case VM_OPER_STATE -> new Integer32(e.vmOperState == null ? 1 : e.vmOperState.code());
-                case VM_AUTO_START -> new Integer32(e.vmAutoStart == null ? 1 : e.vmAutoStart.code());
-                case VM_PERSISTENT -> new Integer32(e.vmPersistent == null ? 1 : e.vmPersistent.code());
-                case VM_CUR_CPU_NUMBER -> new Integer32(orZero(e.vmCurCpuNumber));
-                case VM_MIN_CPU_NUMBER -> new Integer32(e.vmMinCpuNumber == null ? -1 : e.vmMinCpuNumber);
-                case VM_MAX_CPU_NUMBER -> new Integer32(e.vmMaxCpuNumber == null ? -1 : e.vmMaxCpuNumber);
-                case VM_MEM_UNIT -> new Integer32(e.vmMemUnit == null ? 1 : e.vmMemUnit);
-                case VM_CUR_MEM -> new Integer32(Codec.clampInt(e.vmCurMem));
-                case VM_MIN_MEM -> new Integer32(e.vmMinMem == null ? -1 : Codec.clampInt(e.vmMinMem));
-                case VM_MAX_MEM -> new Integer32(e.vmMaxMem == null ? -1 : Codec.clampInt(e.vmMaxMem));
-                case VM_UP_TIME -> new TimeTicks(Codec.unsigned32(e.vmUpTime));
-                case VM_CPU_TIME -> new Counter64(nn(e.vmCpuTime));
-                case VM_ROUTE_ENTRIES -> new Gauge32(Codec.unsigned32(e.vmRouteEntries));
-                case VM_FIB_ENTRIES -> new Gauge32(Codec.unsigned32(e.vmFibEntries));
-                case VM_ROUTING_PROTOCOLS -> Codec.text(e.vmRoutingProtocols);
-                case VM_ROUTER_ADDR_TYPE -> new Integer32(e.vmRouterAddrType == null ? 0 : e.vmRouterAddrType.code());
-                case VM_ROUTER_ADDR -> Codec.inet(e.vmRouterAddr);
-                case VM_OPER_STATE_REASON -> Codec.text(e.vmOperStateReason);
-                default -> null;
-            };
-        }
-    };
-
-    /** vmCpuTable: a row per virtual CPU, indexed by vmIndex.vmCpuIndex. */
-    private static final Table CPU_TABLE = new Table(VM_CPU_ENTRY, false, CPU_CORE_TIME) {
-        @Override
-        List<Row> rows(MibView v, int vmIndex) {
-            VirtualRouter r = v.router(vmIndex);
-            return r == null ? List.of() : rowsOf(r.vmCpuTable, e -> new int[]{e.vmCpuIndex});
-        }
-
-        @Override
-        Variable value(Row row, int column) {
-            return column == CPU_CORE_TIME ? new Counter64(nn(((VmCpuEntry) row.data).vmCpuCoreTime)) : null;
-        }
-    };
-
-    /** vmCpuAffinityTable: indexed by vmIndex.vmCpuIndex.vmCpuPhysIndex; a vCPU not pinned to a physical CPU has no row. */
-    private static final Table CPU_AFFINITY_TABLE = new Table(VM_CPU_AFFINITY_ENTRY, false, CPU_AFFINITY) {
-        @Override
-        List<Row> rows(MibView v, int vmIndex) {
-            VirtualRouter r = v.router(vmIndex);
-            if (r == null || r.vmCpuTable == null) return List.of();
-            return rowsOf(r.vmCpuTable.stream().filter(e -> e.vmCpuPhysIndex != null && e.vmCpuPhysIndex >= 1).toList(),
-                    e -> new int[]{e.vmCpuIndex, e.vmCpuPhysIndex});
-        }
-
-        @Override
-        Variable value(Row row, int column) {
-            return column == CPU_AFFINITY ? new Integer32(code(((VmCpuEntry) row.data).vmCpuAffinity, VmCpuEntry.Affinity.UNKNOWN)) : null;
-        }
-    };
-
-    /** vmStorageTable: indexed by vmStorageVmIndex (the VR's vmIndex).vmStorageIndex. */
-    private static final Table STORAGE_TABLE = new Table(VM_STORAGE_ENTRY, false, columns(STORAGE_PARENT, STORAGE_WRITE_LATENCY)) {
-        @Override
-        List<Row> rows(MibView v, int vmIndex) {
-            VirtualRouter r = v.router(vmIndex);
-            return r == null ? List.of() : rowsOf(r.vmStorageTable, e -> new int[]{e.vmStorageIndex});
-        }
-
-        @Override
-        Variable value(Row row, int column) {
-            VmStorageEntry s = (VmStorageEntry) row.data;
-            return switch (column) {
-                case STORAGE_PARENT -> new Integer32(orZero(s.vmStorageParent));
-                case STORAGE_SOURCE_TYPE -> new Integer32(code(s.vmStorageSourceType, VmStorageEntry.SourceType.UNKNOWN));
-                case STORAGE_SOURCE_TYPE_STRING -> Codec.text(s.vmStorageSourceTypeString);
-                case STORAGE_RESOURCE_ID -> Codec.text(s.vmStorageResourceID);
-                case STORAGE_ACCESS -> new Integer32(code(s.vmStorageAccess, VmStorageEntry.Access.UNKNOWN));
-                case STORAGE_MEDIA_TYPE -> new Integer32(code(s.vmStorageMediaType, VmStorageEntry.MediaType.UNKNOWN));
-                case STORAGE_MEDIA_TYPE_STRING -> Codec.text(s.vmStorageMediaTypeString);
-                case STORAGE_SIZE_UNIT -> new Integer32(s.vmStorageSizeUnit == null ? 1 : s.vmStorageSizeUnit);
-                case STORAGE_DEFINED_SIZE -> new Integer32(s.vmStorageDefinedSize == null ? -1 : Codec.clampInt(s.vmStorageDefinedSize));
-                case STORAGE_ALLOCATED_SIZE -> new Integer32(s.vmStorageAllocatedSize == null ? -1 : Codec.clampInt(s.vmStorageAllocatedSize));
-                case STORAGE_READ_IOS -> new Counter64(nn(s.vmStorageReadIOs));
-                case STORAGE_WRITE_IOS -> new Counter64(nn(s.vmStorageWriteIOs));
-                case STORAGE_READ_OCTETS -> new Counter64(nn(s.vmStorageReadOctets));
-                case STORAGE_WRITE_OCTETS -> new Counter64(nn(s.vmStorageWriteOctets));
-                case STORAGE_READ_LATENCY -> new Counter64(nn(s.vmStorageReadLatency));
-                case STORAGE_WRITE_LATENCY -> new Counter64(nn(s.vmStorageWriteLatency));
-                default -> null;
-            };
-        }
-    };
-
-    /** vmNetworkTable: indexed by vmIndex.vmNetworkIndex. */
-    private static final Table NETWORK_TABLE = new Table(VM_NETWORK_ENTRY, false, columns(2, 9)) {
-        @Override
-        List<Row> rows(MibView v, int vmIndex) {
-            VirtualRouter r = v.router(vmIndex);
-            return r == null ? List.of() : rowsOf(r.vmNetworkTable, e -> new int[]{e.vmNetworkIndex});
-        }
-
-        @Override
-        Variable value(Row row, int column) {
-            VmNetworkEntry n = (VmNetworkEntry) row.data;
-            return switch (column) {
-                case NETWORK_IF_INDEX -> new Integer32(orZero(n.vmNetworkIfIndex));
-                case NETWORK_PARENT -> Codec.text(n.vmNetworkParent);
-                case NETWORK_MODEL -> Codec.text(n.vmNetworkModel);
-                case NETWORK_PHYS_ADDRESS -> Codec.mac(n.vmNetworkPhysAddress);
-                // Only where the driver counts: an absent counter is no instance, not a 0.
-                case NETWORK_IN_OCTETS -> counter(n.vmNetworkInOctets);
-                case NETWORK_IN_PKTS -> counter(n.vmNetworkInPkts);
-                case NETWORK_OUT_OCTETS -> counter(n.vmNetworkOutOctets);
-                case NETWORK_OUT_PKTS -> counter(n.vmNetworkOutPkts);
-                default -> null;
-            };
-        }
-    };
 
     /** vmConfigTable: the configured rows, and the rows created with createAndWait not yet active. */
     private static final Table CONFIG_TABLE = new Table(VM_CONFIG_ENTRY, true, writable(ConfigColumn.values(), VM_CONFIG_ROW_STATUS)) {
@@ -496,13 +396,17 @@ final class MibView {
     private static final Table[] TABLES = new Table[LAST + 1];
 
     static {
-        TABLES[4] = VM_TABLE;
-        TABLES[5] = CPU_TABLE;
-        TABLES[6] = CPU_AFFINITY_TABLE;
-        TABLES[7] = STORAGE_TABLE;
-        TABLES[8] = NETWORK_TABLE;
-        TABLES[12] = CONFIG_TABLE;
-        TABLES[13] = NETWORK_CONFIG_TABLE;
+        for (Schema.Table t : Schema.STATE_TABLES) TABLES[t.snmpTable()] = new StateTable(t);
+        TABLES[Schema.Table.CONFIG.snmpTable()] = CONFIG_TABLE;
+        TABLES[Schema.Table.NETWORK_CONFIG.snmpTable()] = NETWORK_CONFIG_TABLE;
+    }
+
+    /** True when the OID names an instance of one of the tables' columns (for noSuchInstance against noSuchObject). */
+    static boolean isColumnInstance(OID oid) {
+        int c = section(oid);
+        Table t = c >= FIRST && c <= LAST ? TABLES[c] : null;
+        if (t == null || oid.size() <= t.entry.size() + 1 || !oid.startsWith(t.entry)) return false;
+        return Arrays.binarySearch(t.columns, oid.get(t.entry.size())) >= 0;
     }
 
     private static OID objectId(String dotted) {
@@ -516,22 +420,5 @@ final class MibView {
 
     private static long nonNegative(Long v) {
         return Codec.unsigned32(v);
-    }
-
-    private static Counter64 counter(Long v) {
-        return v == null ? null : new Counter64(v);
-    }
-
-    private static long nn(Long v) {
-        return v == null ? 0 : Math.max(0, v);
-    }
-
-    private static int orZero(Integer v) {
-        return v == null ? 0 : v;
-    }
-
-    /** An enumeration's value, or its "unknown" when the host reports none. */
-    private static int code(SmiEnum e, SmiEnum unknown) {
-        return (e == null ? unknown : e).code();
     }
 }

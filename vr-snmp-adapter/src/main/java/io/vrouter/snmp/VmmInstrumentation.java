@@ -2,8 +2,7 @@ package io.vrouter.snmp;
 
 import static io.vrouter.snmp.VmmMib.*;
 
-import io.vrouter.core.model.ConfigColumn;
-import io.vrouter.core.model.NetworkColumn;
+import io.vrouter.core.model.Schema;
 import io.vrouter.core.service.VirtualRouterService;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -124,10 +123,12 @@ final class VmmInstrumentation implements GenericManagedObject {
         return true;
     }
 
+    private static final List<OID> ENTRIES = java.util.Arrays.stream(Schema.Table.values())
+            .map(t -> sub(OBJECTS, t.snmpTable(), 1)).toList();
+
     /** The vmIndex an instance OID of one of the tables belongs to, or null for the scalars. */
     static Integer vmIndexOf(OID oid) {
-        for (OID entry : List.of(VM_ENTRY, VM_CPU_ENTRY, VM_CPU_AFFINITY_ENTRY, VM_STORAGE_ENTRY, VM_NETWORK_ENTRY,
-                VM_CONFIG_ENTRY, VM_NETWORK_CONFIG_ENTRY)) {
+        for (OID entry : ENTRIES) {
             if (oid.startsWith(entry) && oid.size() > entry.size() + 1) {
                 int i = oid.get(entry.size() + 1);
                 return i > 0 ? i : -1;
@@ -143,30 +144,11 @@ final class VmmInstrumentation implements GenericManagedObject {
                 VM_CONFIG_NEXT_AVAILABLE_VM_INDEX, VM_CONFIGURED_VMS, VM_ACTIVE_VMS)) {
             if (oid.startsWith(scalar) && oid.size() > scalar.size()) return true;
         }
-        int[][] columns = {{3, 23}, {2, 2}, {CPU_AFFINITY, CPU_AFFINITY}, {STORAGE_PARENT, STORAGE_WRITE_LATENCY}, {2, 9}};
-        OID[] entries = {VM_ENTRY, VM_CPU_ENTRY, VM_CPU_AFFINITY_ENTRY, VM_STORAGE_ENTRY, VM_NETWORK_ENTRY};
-        for (int t = 0; t < entries.length; t++) {
-            if (inColumns(oid, entries[t], columns[t][0], columns[t][1]) && !(t == 0 && column(oid, entries[t]) == 5)) {
-                return true;
-            }
-        }
-        return configColumn(oid, VM_CONFIG_ENTRY, CONFIG_COLUMNS) || configColumn(oid, VM_NETWORK_CONFIG_ENTRY, NETWORK_COLUMNS);
-    }
-
-    private static final int[] CONFIG_COLUMNS = MibView.writable(ConfigColumn.values(), VM_CONFIG_ROW_STATUS);
-    private static final int[] NETWORK_COLUMNS = MibView.writable(NetworkColumn.values(), NET_ROW_STATUS);
-
-    private static boolean configColumn(OID oid, OID entry, int[] columns) {
-        return oid.size() > entry.size() + 1 && java.util.Arrays.binarySearch(columns, column(oid, entry)) >= 0;
+        return MibView.isColumnInstance(oid);
     }
 
     static int column(OID oid, OID entry) {
         return oid.size() > entry.size() && oid.startsWith(entry) ? oid.get(entry.size()) : -1;
-    }
-
-    private static boolean inColumns(OID oid, OID entry, int first, int last) {
-        int c = column(oid, entry);
-        return c >= first && c <= last && oid.size() > entry.size() + 1;
     }
 
     // ------------------------------------------------------------------ SET

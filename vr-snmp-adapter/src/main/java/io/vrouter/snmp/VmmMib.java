@@ -1,5 +1,6 @@
 package io.vrouter.snmp;
 
+import io.vrouter.core.model.Schema;
 import org.snmp4j.smi.OID;
 
 /**
@@ -34,12 +35,10 @@ public final class VmmMib {
     public static final OID VM_CONFIGURED_VMS = sub(OBJECTS, 15);
     public static final OID VM_ACTIVE_VMS = sub(OBJECTS, 16);
 
-    /** vmEntry columns (RFC 7666 numbering; 2 and 5, vmName and vmAdminState, moved to vmConfigEntry). */
-    public static final int VM_UUID = 3, VM_OS_TYPE = 4, VM_OPER_STATE = 6, VM_AUTO_START = 7,
-            VM_PERSISTENT = 8, VM_CUR_CPU_NUMBER = 9, VM_MIN_CPU_NUMBER = 10, VM_MAX_CPU_NUMBER = 11,
-            VM_MEM_UNIT = 12, VM_CUR_MEM = 13, VM_MIN_MEM = 14, VM_MAX_MEM = 15, VM_UP_TIME = 16,
-            VM_CPU_TIME = 17, VM_ROUTE_ENTRIES = 18, VM_FIB_ENTRIES = 19, VM_ROUTING_PROTOCOLS = 20,
-            VM_ROUTER_ADDR_TYPE = 21, VM_ROUTER_ADDR = 22, VM_OPER_STATE_REASON = 23;
+    /** vmEntry columns (RFC 7666 numbering; 2 and 5, vmName and vmAdminState, moved to vmConfigEntry): the schema's. */
+    public static final int VM_UUID = Schema.Vm.UUID.snmpColumn(), VM_OPER_STATE = Schema.Vm.OPER_STATE.snmpColumn(),
+            VM_PERSISTENT = Schema.Vm.PERSISTENT.snmpColumn(), VM_CUR_MEM = Schema.Vm.CUR_MEM.snmpColumn(),
+            VM_OPER_STATE_REASON = Schema.Vm.OPER_STATE_REASON.snmpColumn();
 
     /** vmConfigEntry columns. */
     public static final int VM_NAME = 1, VM_ADMIN_STATE = 2, VM_CONFIG_TEMPLATE = 3, VM_CONFIG_CPU_NUMBER = 4,
@@ -49,17 +48,27 @@ public final class VmmMib {
     public static final int NET_PARENT = 2, NET_PHYS_ADDRESS = 3, NET_ADDRESS_TYPE = 4, NET_ADDRESS = 5,
             NET_PREFIX_LENGTH = 6, NET_ROW_STATUS = 7;
 
-    /** vmCpuEntry, vmCpuAffinityEntry (column 1 unused, as in RFC 7666; 2 is vmCpuPhysIndex), vmNetworkEntry columns. */
-    public static final int CPU_CORE_TIME = 2, CPU_AFFINITY = 3;
-    public static final int NETWORK_IF_INDEX = 2, NETWORK_PARENT = 3, NETWORK_MODEL = 4, NETWORK_PHYS_ADDRESS = 5,
-            NETWORK_IN_OCTETS = 6, NETWORK_IN_PKTS = 7, NETWORK_OUT_OCTETS = 8, NETWORK_OUT_PKTS = 9;
+    /** The state tables' columns that the tests and the notifications name: the schema's numbers. */
+    public static final int CPU_CORE_TIME = Schema.Cpu.CORE_TIME.snmpColumn(), CPU_AFFINITY = Schema.CpuAffinity.AFFINITY.snmpColumn(),
+            NETWORK_PARENT = Schema.Network.PARENT.snmpColumn();
 
     /** vmStorageEntry columns (1 and 2, vmStorageVmIndex and vmStorageIndex, are its index). */
-    public static final int STORAGE_PARENT = 3, STORAGE_SOURCE_TYPE = 4, STORAGE_SOURCE_TYPE_STRING = 5,
-            STORAGE_RESOURCE_ID = 6, STORAGE_ACCESS = 7, STORAGE_MEDIA_TYPE = 8, STORAGE_MEDIA_TYPE_STRING = 9,
-            STORAGE_SIZE_UNIT = 10, STORAGE_DEFINED_SIZE = 11, STORAGE_ALLOCATED_SIZE = 12, STORAGE_READ_IOS = 13,
-            STORAGE_WRITE_IOS = 14, STORAGE_READ_OCTETS = 15, STORAGE_WRITE_OCTETS = 16, STORAGE_READ_LATENCY = 17,
-            STORAGE_WRITE_LATENCY = 18;
+    public static final int STORAGE_PARENT = Schema.Storage.PARENT.snmpColumn(),
+            STORAGE_SOURCE_TYPE = Schema.Storage.SOURCE_TYPE.snmpColumn(),
+            STORAGE_SOURCE_TYPE_STRING = Schema.Storage.SOURCE_TYPE_STRING.snmpColumn(),
+            STORAGE_RESOURCE_ID = Schema.Storage.RESOURCE_ID.snmpColumn(),
+            STORAGE_ACCESS = Schema.Storage.ACCESS.snmpColumn(),
+            STORAGE_MEDIA_TYPE = Schema.Storage.MEDIA_TYPE.snmpColumn(),
+            STORAGE_MEDIA_TYPE_STRING = Schema.Storage.MEDIA_TYPE_STRING.snmpColumn(),
+            STORAGE_SIZE_UNIT = Schema.Storage.SIZE_UNIT.snmpColumn(),
+            STORAGE_DEFINED_SIZE = Schema.Storage.DEFINED_SIZE.snmpColumn(),
+            STORAGE_ALLOCATED_SIZE = Schema.Storage.ALLOCATED_SIZE.snmpColumn(),
+            STORAGE_READ_IOS = Schema.Storage.READ_IOS.snmpColumn(),
+            STORAGE_WRITE_IOS = Schema.Storage.WRITE_IOS.snmpColumn(),
+            STORAGE_READ_OCTETS = Schema.Storage.READ_OCTETS.snmpColumn(),
+            STORAGE_WRITE_OCTETS = Schema.Storage.WRITE_OCTETS.snmpColumn(),
+            STORAGE_READ_LATENCY = Schema.Storage.READ_LATENCY.snmpColumn(),
+            STORAGE_WRITE_LATENCY = Schema.Storage.WRITE_LATENCY.snmpColumn();
 
     /** Notification OIDs: vmNotifications.N. */
     public static final OID VM_RUNNING = sub(NOTIFICATIONS, 1);

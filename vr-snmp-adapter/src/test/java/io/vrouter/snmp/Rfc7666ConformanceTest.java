@@ -62,7 +62,8 @@ class Rfc7666ConformanceTest {
                     "vmRouterAddr", "vmRoutingGroup"),
             "vmOperStateReason", List.of("vmOperStateReason"),
             "vmNetworkCounterGroup", List.of("vmNetworkInOctets", "vmNetworkInPkts", "vmNetworkOutOctets",
-                    "vmNetworkOutPkts", "vmNetworkCounterGroup"),
+                    "vmNetworkOutPkts", "vmNetworkInErrors", "vmNetworkOutErrors", "vmNetworkInDiscards",
+                    "vmNetworkOutDiscards", "vmNetworkCounterGroup"),
             "vmStateGroup", List.of("vmStateGroup", "vmConfigGroup"),
             "vmCompliance", List.of("vmCompliance"));
 

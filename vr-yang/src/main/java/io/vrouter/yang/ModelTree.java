@@ -2,17 +2,14 @@ package io.vrouter.yang;
 
 import static io.vrouter.yang.Ns.VMM;
 
+import io.vrouter.core.model.Column;
 import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.NetworkColumn;
+import io.vrouter.core.model.Schema;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.core.model.SmiEnum;
-import io.vrouter.core.model.VmCpuEntry;
-import io.vrouter.core.model.VmEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
-import io.vrouter.core.model.VmNetworkEntry;
-import io.vrouter.core.model.VmStorageEntry;
 import io.vrouter.core.service.VirtualRouterService;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -73,13 +70,11 @@ public final class ModelTree {
     }
 
     private static List<DataNode> stateNodes(VirtualRouterService service) {
-        return List.of(
-                hypervisor(service), objects(service),
-                table(service, "vmTable", ModelTree::vmEntry),
-                table(service, "vmCpuTable", vr -> flat(vr.vmCpuTable, c -> cpuEntry(vr.vmIndex, c))),
-                table(service, "vmCpuAffinityTable", vr -> flat(pinned(vr.vmCpuTable), c -> affinityEntry(vr.vmIndex, c))),
-                table(service, "vmStorageTable", vr -> flat(vr.vmStorageTable, s -> storageEntry(vr.vmIndex, s))),
-                table(service, "vmNetworkTable", vr -> flat(vr.vmNetworkTable, n -> networkEntry(vr.vmIndex, n))));
+        List<DataNode> nodes = new ArrayList<>(2 + Schema.STATE_TABLES.size());
+        nodes.add(hypervisor(service));
+        nodes.add(objects(service));
+        for (Schema.Table t : Schema.STATE_TABLES) nodes.add(table(service, t));
+        return nodes;
     }
 
     private static DataNode hypervisor(VirtualRouterService service) {
@@ -100,8 +95,9 @@ public final class ModelTree {
     }
 
     /** A state table: one VR view per step, turned into zero or more entries. */
-    private static DataNode table(VirtualRouterService service, String name, Function<VirtualRouter, List<DataNode>> rows) {
-        return DataNode.byVr(VMM, name, service::indices, i -> service.get(i).map(rows).orElse(List.of()));
+    private static DataNode table(VirtualRouterService service, Schema.Table table) {
+        return DataNode.byVr(VMM, table.tableName(), service::indices,
+                i -> service.get(i).map(vr -> entries(table, vr)).orElse(List.of()));
     }
 
     private static DataNode configTable(ConfigSource source) {
@@ -192,77 +188,31 @@ public final class ModelTree {
         return e;
     }
 
-    private static List<DataNode> vmEntry(VirtualRouter vr) {
-        VmEntry e = vr.vmEntry == null ? new VmEntry() : vr.vmEntry;
-        return List.of(DataNode.inner(VMM, "vmEntry", "vmIndex")
-                .add("vmIndex", vr.vmIndex).add("vmUUID", e.vmUUID).add("vmOSType", e.vmOSType)
-                .add("vmOperState", label(e.vmOperState))
-                .add("vmAutoStart", label(e.vmAutoStart))
-                .add("vmPersistent", label(e.vmPersistent))
-                .add("vmCurCpuNumber", e.vmCurCpuNumber).add("vmMinCpuNumber", e.vmMinCpuNumber)
-                .add("vmMaxCpuNumber", e.vmMaxCpuNumber).add("vmMemUnit", e.vmMemUnit)
-                .add("vmCurMem", e.vmCurMem).add("vmMinMem", e.vmMinMem).add("vmMaxMem", e.vmMaxMem)
-                .addUnsigned32("vmUpTime", e.vmUpTime).add("vmCpuTime", e.vmCpuTime)
-                .addUnsigned32("vmRouteEntries", e.vmRouteEntries).addUnsigned32("vmFibEntries", e.vmFibEntries)
-                .add("vmRoutingProtocols", e.vmRoutingProtocols)
-                .add("vmRouterAddrType", label(e.vmRouterAddrType))
-                .add("vmRouterAddr", e.vmRouterAddr).add("vmOperStateReason", e.vmOperStateReason));
+    /** A VR's entries in a state table: a leaf per column of the schema table that has a value. */
+    private static List<DataNode> entries(Schema.Table table, VirtualRouter vr) {
+        List<?> rows = table.rows(vr);
+        List<DataNode> out = new ArrayList<>(rows.size());
+        for (Object row : rows) out.add(entry(table, vr.vmIndex, row));
+        return out;
     }
 
-    private static DataNode cpuEntry(int vmIndex, VmCpuEntry c) {
-        return DataNode.inner(VMM, "vmCpuEntry", "vmIndex", "vmCpuIndex")
-                .add("vmIndex", vmIndex).add("vmCpuIndex", c.vmCpuIndex).add("vmCpuCoreTime", c.vmCpuCoreTime);
-    }
-
-    /** The vCPUs that have an affinity entry: those pinned to a physical CPU (vmCpuPhysIndex 1 and up, as in RFC 7666). */
-    private static List<VmCpuEntry> pinned(List<VmCpuEntry> cpus) {
-        return cpus == null ? null : cpus.stream().filter(c -> c.vmCpuPhysIndex != null && c.vmCpuPhysIndex >= 1).toList();
-    }
-
-    private static DataNode affinityEntry(int vmIndex, VmCpuEntry c) {
-        return DataNode.inner(VMM, "vmCpuAffinityEntry", "vmIndex", "vmCpuIndex", "vmCpuPhysIndex")
-                .add("vmIndex", vmIndex).add("vmCpuIndex", c.vmCpuIndex)
-                .add("vmCpuPhysIndex", c.vmCpuPhysIndex).add("vmCpuAffinity", label(c.vmCpuAffinity));
-    }
-
-    private static DataNode storageEntry(int vmIndex, VmStorageEntry s) {
-        return DataNode.inner(VMM, "vmStorageEntry", "vmStorageVmIndex", "vmStorageIndex")
-                .add("vmStorageVmIndex", vmIndex).add("vmStorageIndex", s.vmStorageIndex)
-                .add("vmStorageParent", s.vmStorageParent)
-                .add("vmStorageSourceType", label(s.vmStorageSourceType))
-                .add("vmStorageSourceTypeString", s.vmStorageSourceTypeString)
-                .add("vmStorageResourceID", s.vmStorageResourceID)
-                .add("vmStorageAccess", label(s.vmStorageAccess))
-                .add("vmStorageMediaType", label(s.vmStorageMediaType))
-                .add("vmStorageMediaTypeString", s.vmStorageMediaTypeString)
-                .add("vmStorageSizeUnit", s.vmStorageSizeUnit).add("vmStorageDefinedSize", s.vmStorageDefinedSize)
-                .add("vmStorageAllocatedSize", s.vmStorageAllocatedSize)
-                .add("vmStorageReadIOs", s.vmStorageReadIOs).add("vmStorageWriteIOs", s.vmStorageWriteIOs)
-                .add("vmStorageReadOctets", s.vmStorageReadOctets).add("vmStorageWriteOctets", s.vmStorageWriteOctets)
-                .add("vmStorageReadLatency", s.vmStorageReadLatency).add("vmStorageWriteLatency", s.vmStorageWriteLatency);
-    }
-
-    private static DataNode networkEntry(int vmIndex, VmNetworkEntry n) {
-        return DataNode.inner(VMM, "vmNetworkEntry", "vmIndex", "vmNetworkIndex")
-                .add("vmIndex", vmIndex).add("vmNetworkIndex", n.vmNetworkIndex)
-                .add("vmNetworkIfIndex", n.vmNetworkIfIndex).add("vmNetworkParent", n.vmNetworkParent)
-                .add("vmNetworkModel", n.vmNetworkModel).add("vmNetworkPhysAddress", n.vmNetworkPhysAddress)
-                .add("vmNetworkInOctets", n.vmNetworkInOctets).add("vmNetworkInPkts", n.vmNetworkInPkts)
-                .add("vmNetworkOutOctets", n.vmNetworkOutOctets).add("vmNetworkOutPkts", n.vmNetworkOutPkts);
+    /** One entry of a state table: the VR's key, then every column (the row's own keys first) that has a value. */
+    private static DataNode entry(Schema.Table table, int vmIndex, Object row) {
+        DataNode.Inner e = new DataNode.Inner(VMM, table.entryName(), table.keys()).add(table.vrKey(), vmIndex);
+        for (Column<?> c : table.columns()) {
+            Object v = Schema.get(c, row);
+            if (v != null) e.add(c.field(), c.kind().format(v), json(c.kind()));
+        }
+        return e;
     }
 
     /** How a column's kind of value is written in JSON. */
-    private static DataNode.Json json(io.vrouter.core.model.Column.Kind kind) {
-        return switch (kind) {
-            case INTEGER, UNSIGNED -> DataNode.Json.NUMBER;
-            case TRUTH -> DataNode.Json.BOOLEAN;
-            default -> DataNode.Json.STRING;
+    private static DataNode.Json json(Column.Kind kind) {
+        return switch (kind.json()) {
+            case NUMBER -> DataNode.Json.NUMBER;
+            case BOOLEAN -> DataNode.Json.BOOLEAN;
+            case STRING -> DataNode.Json.STRING;
         };
-    }
-
-    /** An RFC 7666 enumeration value (1-based) as its label. */
-    private static String label(SmiEnum e) {
-        return e == null ? null : e.label();
     }
 
     private static <T> List<DataNode> flat(List<T> rows, Function<T, DataNode> f) {

@@ -100,25 +100,27 @@ class NetnsDriverIT {
         return JSON.readTree(lines[lines.length - 1]);
     }
 
-    /** The four counters of every interface of the VRs, as REST shows them: "vmIndex.n.column" to value. */
+    /** vmNetworkTable's counters, columns 6 to 13: traffic, errors and discards, read from the host. */
+    private static final List<String> COUNTERS = List.of("vmNetworkInOctets", "vmNetworkInPkts", "vmNetworkOutOctets",
+            "vmNetworkOutPkts", "vmNetworkInErrors", "vmNetworkOutErrors", "vmNetworkInDiscards", "vmNetworkOutDiscards");
+    private static final int FIRST_COUNTER = 6;
+
+    /** The counters of every interface of the VRs, as REST shows them: "vmIndex.n.column" to value. */
     private Map<String, Long> restCounters(int... vmIndices) throws Exception {
         Map<String, Long> out = new TreeMap<>();
         for (int i : vmIndices) {
             for (JsonNode n : server.router(i).path("vmNetworkTable")) {
                 String k = i + "." + n.path("vmNetworkIndex").asInt() + ".";
-                out.put(k + "6", n.path("vmNetworkInOctets").asLong(-1));
-                out.put(k + "7", n.path("vmNetworkInPkts").asLong(-1));
-                out.put(k + "8", n.path("vmNetworkOutOctets").asLong(-1));
-                out.put(k + "9", n.path("vmNetworkOutPkts").asLong(-1));
+                for (int c = 0; c < COUNTERS.size(); c++) out.put(k + (FIRST_COUNTER + c), n.path(COUNTERS.get(c)).asLong(-1));
             }
         }
         return out;
     }
 
-    /** The same counters as an SNMP walk of vmNetworkTable's columns 6 to 9 shows them. */
+    /** The same counters as an SNMP walk of vmNetworkTable's columns 6 to 13 shows them. */
     private Map<String, Long> snmpCounters() throws Exception {
         Map<String, Long> out = new TreeMap<>();
-        for (int column = 6; column <= 9; column++) {
+        for (int column = FIRST_COUNTER; column < FIRST_COUNTER + COUNTERS.size(); column++) {
             ServerProcess.Result r = snmp("snmpbulkwalk", NET + column);
             assertThat(r.exit()).as(r.toString()).isZero();
             for (String line : r.out().strip().split("\n")) {
@@ -135,10 +137,7 @@ class NetnsDriverIT {
         Map<String, Long> out = new TreeMap<>();
         for (JsonNode e : netconf("network_table").path("entries")) {
             String k = e.path("vmIndex").asText() + "." + e.path("vmNetworkIndex").asText() + ".";
-            out.put(k + "6", e.path("vmNetworkInOctets").asLong(-1));
-            out.put(k + "7", e.path("vmNetworkInPkts").asLong(-1));
-            out.put(k + "8", e.path("vmNetworkOutOctets").asLong(-1));
-            out.put(k + "9", e.path("vmNetworkOutPkts").asLong(-1));
+            for (int c = 0; c < COUNTERS.size(); c++) out.put(k + (FIRST_COUNTER + c), e.path(COUNTERS.get(c)).asLong(-1));
         }
         return out;
     }
@@ -209,7 +208,8 @@ class NetnsDriverIT {
         } while (System.nanoTime() < deadline);
         assertThat(viaSnmp).as("SNMP against REST").isEqualTo(viaRest);
         assertThat(viaNetconf).as("NETCONF against REST").isEqualTo(viaRest);
-        assertThat(viaRest).hasSize(16);
+        assertThat(viaRest).hasSize(32);
+        assertThat(viaRest.values()).as("every counter is read from the host").allMatch(v -> v >= 0);
         // Four echo requests in at VR 1's interface 1 and out of VR 2's interface 2, replies the other way.
         for (String k : List.of("1.1.7", "1.2.9", "2.1.7", "2.2.9", "2.2.7", "2.1.9", "1.2.7", "1.1.9")) {
             assertThat(viaRest.get(k) - before.get(k)).as(k).isGreaterThanOrEqualTo(4);

@@ -1,8 +1,7 @@
 package io.vrouter.api.rest;
 
 import io.vrouter.core.model.Column;
-import io.vrouter.core.model.ConfigColumn;
-import io.vrouter.core.model.NetworkColumn;
+import io.vrouter.core.model.Schema;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;
@@ -16,9 +15,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Type;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.xml.XMLConstants;
@@ -63,23 +60,23 @@ final class SafeXmlReader implements MessageBodyReader<Object> {
         }
     }
 
-    /** The leaves checked by kind: the columns that are not text, and the indices. */
+    /** The leaves checked by kind: the configuration tables' columns that are not text, and their keys. */
     private static final Map<String, Column.Kind> CHECKED = checked();
 
     private static Map<String, Column.Kind> checked() {
         Map<String, Column.Kind> m = new HashMap<>();
-        List<Column<?>> columns = new ArrayList<>(List.of(ConfigColumn.values()));
-        columns.addAll(List.of(NetworkColumn.values()));
-        for (Column<?> c : columns) {
-            switch (c.kind()) {
-                case INTEGER, UNSIGNED, TRUTH, ADMIN_STATE, ADDRESS_TYPE -> m.put(c.field(), c.kind());
-                default -> {
-                    // text, MAC and addresses arrive as strings; the service checks them
+        for (Schema.Table t : Schema.Table.values()) {
+            if (!t.config()) continue;
+            for (String key : t.keys()) m.put(key, Column.Kind.INTEGER);
+            for (Column<?> c : t.columns()) {
+                switch (c.kind()) {
+                    case INTEGER, UNSIGNED, TRUTH, ADMIN_STATE, ADDRESS_TYPE -> m.put(c.field(), c.kind());
+                    default -> {
+                        // text, MAC and addresses arrive as strings; the service checks them
+                    }
                 }
             }
         }
-        m.put("vmIndex", Column.Kind.INTEGER);
-        m.put("vmNetworkConfigIndex", Column.Kind.INTEGER);
         return Map.copyOf(m);
     }
 

@@ -7,7 +7,7 @@ import jakarta.xml.bind.annotation.XmlType;
 /** One row of vmNetworkTable (RFC 7666): an interface as the hypervisor reports it. */
 @XmlType(name = "vmNetworkEntry", propOrder = {"vmNetworkIndex", "vmNetworkIfIndex", "vmNetworkParent",
         "vmNetworkModel", "vmNetworkPhysAddress", "vmNetworkInOctets", "vmNetworkInPkts", "vmNetworkOutOctets",
-        "vmNetworkOutPkts"})
+        "vmNetworkOutPkts", "vmNetworkInErrors", "vmNetworkOutErrors", "vmNetworkInDiscards", "vmNetworkOutDiscards"})
 @XmlAccessorType(XmlAccessType.FIELD)
 public class VmNetworkEntry {
     public Integer vmNetworkIndex;
@@ -25,4 +25,12 @@ public class VmNetworkEntry {
     public Long vmNetworkOutOctets;
     /** Packets the VR sent on the interface. */
     public Long vmNetworkOutPkts;
+    /** Packets received with errors (the host's rx_errors). */
+    public Long vmNetworkInErrors;
+    /** Packets that could not be sent because of errors (tx_errors). */
+    public Long vmNetworkOutErrors;
+    /** Packets received without error but dropped (rx_dropped). */
+    public Long vmNetworkInDiscards;
+    /** Packets to send without error but dropped (tx_dropped). */
+    public Long vmNetworkOutDiscards;
 }
