@@ -2,6 +2,7 @@ package io.vrouter.yang.edit;
 
 import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.NetworkColumn;
+import io.vrouter.core.model.Schema;
 import java.util.Set;
 
 /**
@@ -19,16 +20,16 @@ public record Target(Kind kind, int vmIndex, Integer networkIndex, ConfigColumn 
     public static final Target CONFIG_TABLE = new Target(Kind.CONFIG_TABLE, 0, null, null, null, null);
     public static final Target NETWORK_TABLE = new Target(Kind.NETWORK_TABLE, 0, null, null, null, null);
 
-    /**
-     * The children of NEW-VMM-MIB that are state data (config false). The one list of them: the
-     * schema table that says config or state of every node is to replace it.
-     */
-    private static final Set<String> STATE = Set.of("vmHypervisor", "vmObjects", "vmTable", "vmCpuTable",
-            "vmCpuAffinityTable", "vmStorageTable", "vmNetworkTable");
+    /** The children of NEW-VMM-MIB that hold scalars, not tables: state data, outside the schema table. */
+    private static final Set<String> SCALAR_GROUPS = Set.of("vmHypervisor", "vmObjects");
 
-    /** Whether a child of NEW-VMM-MIB is state data, which no edit can write. */
+    /** Whether a child of NEW-VMM-MIB is state data, which no edit can write: the schema table says. */
     public static boolean isState(String topChild) {
-        return STATE.contains(topChild);
+        if (SCALAR_GROUPS.contains(topChild)) return true;
+        for (Schema.Table t : Schema.Table.values()) {
+            if (t.tableName().equals(topChild)) return !t.config();
+        }
+        return false;
     }
 
     public static Target configEntry(int vmIndex) {
