@@ -62,8 +62,8 @@ public abstract class DriverConformanceKit {
     /** What of this test is left on the host (VMs, interfaces, files, disks), described; empty when nothing. */
     protected abstract List<String> leftovers() throws Exception;
 
-    /** Called after the kit's clean-up of each test, before the leftovers are checked (to remove test hosts). */
-    protected void afterEachTest() throws Exception {
+    /** Called last after each test, once the leftovers are checked: closes what the test's host needs (a fake). */
+    protected void closeHost() throws Exception {
     }
 
     // ---------------------------------------------------------------- set-up
@@ -86,8 +86,11 @@ public abstract class DriverConformanceKit {
         } finally {
             driver.close();
         }
-        afterEachTest();
-        assertThat(leftovers()).as("left on the host").isEmpty();
+        try {
+            assertThat(leftovers()).as("left on the host").isEmpty();
+        } finally {
+            closeHost();
+        }
     }
 
     private HypervisorDriver listening(HypervisorDriver d) {
