@@ -137,6 +137,18 @@ final class DomainXml {
         return out;
     }
 
+    /** The bridges every NIC of a domain's XML is on. */
+    static List<String> bridges(String xml) throws DriverException {
+        List<String> out = new ArrayList<>();
+        NodeList ifs = document(xml).getElementsByTagName("interface");
+        for (int i = 0; i < ifs.getLength(); i++) {
+            Element e = (Element) ifs.item(i);
+            String bridge = attr(e, "source", "bridge");
+            if (bridge != null && !NS.equals(e.getNamespaceURI())) out.add(bridge);
+        }
+        return out;
+    }
+
     private static String attr(Element parent, String child, String attribute) {
         NodeList l = parent.getElementsByTagName(child);
         if (l.getLength() == 0) return null;

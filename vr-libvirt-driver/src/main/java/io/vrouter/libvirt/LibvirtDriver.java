@@ -192,7 +192,23 @@ public final class LibvirtDriver implements HypervisorDriver {
         List<DomainXml.Nic> before = existing.isPresent() ? ours(existing.get()).nics() : List.of();
         List<DomainXml.Nic> nics = new ArrayList<>();
         for (VmNetworkConfigEntry n : config.interfaces()) nics.add(nic(n, before));
-        define(i, config.vmName, template, cpus(config), memory(config), nics, () -> { });
+        try {
+            define(i, config.vmName, template, cpus(config), memory(config), nics, () -> { });
+        } catch (DriverException e) {
+            // libvirt refused the domain after its bridges and run directory were made: a first try leaves nothing.
+            if (existing.isEmpty()) removeLeftovers(i, bridgesOf(nics), e);
+            throw e;
+        }
+    }
+
+    /** What a VR without a domain leaves: the bridges made for it that nothing uses, its run directory. */
+    private void removeLeftovers(int vmIndex, List<String> bridgeNames, DriverException failure) {
+        try {
+            for (String b : bridgeNames) bridges.removeIfUnused(b);
+            deleteTree(settings.runDir().resolve(settings.domainName(vmIndex)));
+        } catch (DriverException e) {
+            failure.addSuppressed(e);
+        }
     }
 
     @Override
@@ -348,8 +364,13 @@ public final class LibvirtDriver implements HypervisorDriver {
         if (found.isPresent()) {
             Domain d = found.get();
             DomainXml.Parsed p = ours(d);
-            if (active(d)) call("destroy", () -> { d.destroy(); return null; });
-            for (String b : bridgesOf(p.nics())) bridges.removeIfUnused(b);
+            // The running guest's NICs too: one removed from the definition that the guest has not let go yet.
+            Set<String> used = new TreeSet<>(bridgesOf(p.nics()));
+            if (active(d)) {
+                used.addAll(DomainXml.bridges(call("xml", () -> d.getXMLDesc(0))));
+                call("destroy", () -> { d.destroy(); return null; });
+            }
+            for (String b : used) bridges.removeIfUnused(b);
             call("undefine", () -> { d.undefine(Domain.UndefineFlags.MANAGED_SAVE | Domain.UndefineFlags.SNAPSHOTS_METADATA); return null; });
         }
         deleteTree(settings.runDir().resolve(settings.domainName(vmIndex)));
