@@ -26,6 +26,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.libvirt.Connect;
@@ -62,6 +66,8 @@ public final class LibvirtDriver implements HypervisorDriver {
     private static final long BUTTON_REPEAT_NANOS = 5_000_000_000L;
     /** Called before each press of the power button with the vmIndex; tests hold the moment open. */
     java.util.function.IntConsumer beforeButton = vmIndex -> { };
+    /** Called before each use of the connection; tests hold libvirt up with it, as a hung libvirtd would. */
+    Runnable beforeLibvirt = () -> { };
     /**
      * libvirt prints every error to standard error unless a callback takes them; the driver reports the
      * ones that matter as exceptions (a lookup of an absent domain is not one). Held here: JNA keeps
@@ -75,13 +81,31 @@ public final class LibvirtDriver implements HypervisorDriver {
     private final DomainEvents events;
     private Connect conn;
     private Accel accel;
+    private String versions = "";
     private volatile String problem;
+    /**
+     * Every VR as libvirt last showed it, what reads are served from: refreshed in the background every
+     * refresh interval, after each of vrouter's operations on the VR and at each of its domain events,
+     * so that a slow or hung libvirtd never holds up an SNMP or REST read.
+     */
+    private final Map<Integer, Seen> seen = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "libvirt-refresh");
+        t.setDaemon(true);
+        return t;
+    });
+    /** When the background refresh now under way began (System.nanoTime), or 0 when none is. */
+    private volatile long refreshingSince;
+
+    /** A VR as read at readAt (System.nanoTime, taken before the read), null when it had no domain. */
+    private record Seen(long readAt, VmRuntime vm) {
+    }
 
     private LibvirtDriver(LibvirtSettings settings) {
         this.settings = settings;
         this.bridges = new Bridges(settings.ip(), settings.bridgeAlias(), settings.commandTimeout());
         this.ourName = Pattern.compile(Pattern.quote(settings.prefix()) + "([1-9][0-9]{0,9})");
-        this.events = new DomainEvents(ourName);
+        this.events = new DomainEvents(ourName, this::refresh);
     }
 
     public static LibvirtDriver open(LibvirtSettings settings) throws DriverException {
@@ -103,6 +127,7 @@ public final class LibvirtDriver implements HypervisorDriver {
             d.conn = new Connect(settings.uri());
             d.conn.addLifecycleListener(d.events);
             d.accel = Accel.choose(settings.accel(), d.conn.getCapabilities(), d.image(templates.get(0), KERNEL));
+            d.versions = "libvirt " + version(d.conn.getLibVersion()) + ", QEMU " + version(d.conn.getVersion());
         } catch (LibvirtException e) {
             d.close();
             throw new DriverException("LIBVIRT_UNREACHABLE", "--driver libvirt cannot reach libvirt at " + settings.uri() + ": "
@@ -110,6 +135,9 @@ public final class LibvirtDriver implements HypervisorDriver {
         }
         log.info("libvirt driver: VRs as domains {}<vmIndex> at {}, templates {} from {}; {}", settings.prefix(), settings.uri(),
                 templates, settings.imageDir(), d.accel.why());
+        d.refreshAll();
+        long every = settings.refreshInterval().toMillis();
+        d.refresher.scheduleWithFixedDelay(d::refreshAll, every, every, TimeUnit.MILLISECONDS);
         return d;
     }
 
@@ -122,11 +150,7 @@ public final class LibvirtDriver implements HypervisorDriver {
     public Hypervisor hypervisor() {
         Hypervisor h = new Hypervisor();
         h.vmHvSoftware = "libvirt QEMU (" + (accel.kvm() ? "KVM" : "TCG") + ")";
-        try {
-            h.vmHvVersion = "libvirt " + version(connection().getLibVersion()) + ", QEMU " + version(connection().getVersion());
-        } catch (LibvirtException | DriverException e) {
-            h.vmHvVersion = "";
-        }
+        h.vmHvVersion = versions;
         h.vmHvObjectID = "0.0";
         try {
             h.vmHvUpTime = (long) (Double.parseDouble(Files.readString(Path.of("/proc/uptime")).split(" ")[0]) * 100);
@@ -174,6 +198,11 @@ public final class LibvirtDriver implements HypervisorDriver {
 
     @Override
     public Optional<String> problem() {
+        long since = refreshingSince;
+        long stuck = since == 0 ? 0 : (System.nanoTime() - since) / 1_000_000_000L;
+        if (problem == null && stuck >= 30) {
+            return Optional.of("libvirt at " + settings.uri() + " has not answered for " + stuck + " s: reads show what it said last");
+        }
         return Optional.ofNullable(problem);
     }
 
@@ -427,43 +456,65 @@ public final class LibvirtDriver implements HypervisorDriver {
         try {
             step.run();
         } finally {
-            PowerState now;
-            try {
-                Optional<Domain> d = lookup(vmIndex);
-                now = d.isEmpty() ? null : powerOf(d.get());
-            } catch (DriverException unreachable) {
-                now = null;
-            }
-            events.end(vmIndex, now);
+            refresh(vmIndex);
+            events.end(vmIndex, inspect(vmIndex).map(VmRuntime::power).orElse(null));
         }
     }
 
     // ---------------------------------------------------------------- reads
 
+    /** The VR as libvirt last showed it: from the cache, never a call to libvirt. */
     @Override
     public Optional<VmRuntime> inspect(int vmIndex) {
-        try {
-            Optional<Domain> d = lookup(vmIndex);
-            if (d.isEmpty()) return Optional.empty();
-            return Optional.ofNullable(runtime(d.get()));
-        } catch (DriverException e) {
-            log.debug("inspect {}: {}", vmIndex, e.getMessage());
-            return Optional.empty();
-        }
+        Seen s = seen.get(vmIndex);
+        return s == null ? Optional.empty() : Optional.ofNullable(s.vm());
     }
 
-    @Override
-    public Optional<String> uuid(int vmIndex) {
-        try {
-            Optional<Domain> d = lookup(vmIndex);
-            return d.isEmpty() ? Optional.empty() : Optional.of(call("uuid", () -> d.get().getUUIDString()));
-        } catch (DriverException e) {
-            return Optional.empty();
-        }
-    }
-
+    /** Every VR read again from libvirt (at start-up, for reconciliation), the cache with them. */
     @Override
     public List<VmRuntime> list() throws DriverException {
+        long at = System.nanoTime();
+        List<VmRuntime> all = readAll();
+        Set<Integer> found = new TreeSet<>();
+        for (VmRuntime vm : all) {
+            remember(vm.vmIndex(), at, vm);
+            found.add(vm.vmIndex());
+        }
+        for (Integer gone : seen.keySet()) if (!found.contains(gone)) remember(gone, at, null);
+        // What was gone before this read is forgotten: absent and unknown read alike.
+        seen.values().removeIf(s -> s.vm() == null && s.readAt() < at);
+        return all;
+    }
+
+    /** Keeps the newer of two reads of a VR: a read that began before another ended never overwrites it. */
+    private void remember(int vmIndex, long readAt, VmRuntime vm) {
+        seen.merge(vmIndex, new Seen(readAt, vm), (old, now) -> now.readAt() >= old.readAt() ? now : old);
+    }
+
+    /** Reads one VR into the cache, on the caller's thread (an operation's, the events'). */
+    private void refresh(int vmIndex) {
+        long at = System.nanoTime();
+        try {
+            Optional<Domain> d = lookup(vmIndex);
+            remember(vmIndex, at, d.isEmpty() ? null : runtime(d.get()));
+        } catch (DriverException e) {
+            log.debug("reading VR {}: {}", vmIndex, e.getMessage());
+        }
+    }
+
+    /** The background refresh: every VR read again; a failure leaves the cache as it was and is the problem. */
+    private void refreshAll() {
+        refreshingSince = System.nanoTime();
+        try {
+            list();
+        } catch (DriverException | RuntimeException e) {
+            log.debug("refreshing the VRs from libvirt: {}", e.getMessage());
+        } finally {
+            refreshingSince = 0;
+        }
+    }
+
+    private List<VmRuntime> readAll() throws DriverException {
         Set<String> names = new TreeSet<>();
         Connect c = connection();
         call("list", () -> {
@@ -551,10 +602,6 @@ public final class LibvirtDriver implements HypervisorDriver {
         return new VmRuntime(p.vmIndex(), p.vmName(), power, e, cpus, List.of(), nets);
     }
 
-    private PowerState powerOf(Domain d) throws DriverException {
-        return powerOf(d, info(d));
-    }
-
     /** The power state, a shut-off domain with a managed save image being suspended. */
     private PowerState powerOf(Domain d, DomainInfo info) throws DriverException {
         if (info.state == DomainInfo.DomainState.VIR_DOMAIN_SHUTOFF && call("managed save image", d::hasManagedSaveImage) == 1) {
@@ -610,7 +657,12 @@ public final class LibvirtDriver implements HypervisorDriver {
     }
 
     /** The connection, opened again when libvirtd went away. */
-    private synchronized Connect connection() throws DriverException {
+    private Connect connection() throws DriverException {
+        beforeLibvirt.run();
+        return openConnection();
+    }
+
+    private synchronized Connect openConnection() throws DriverException {
         try {
             if (conn != null && conn.isAlive()) return conn;
         } catch (LibvirtException dead) {
@@ -743,8 +795,16 @@ public final class LibvirtDriver implements HypervisorDriver {
 
     @Override
     public synchronized void close() {
+        refresher.shutdownNow();
         events.close();
         if (conn == null) return;
+        try {
+            // Deregistered first: libvirt keeps a closed connection's callbacks while a domain handle still holds
+            // it, and an event delivered to a callback the JVM has collected crashed the JVM in libvirt's event loop.
+            conn.removeLifecycleListener(events);
+        } catch (LibvirtException e) {
+            log.debug("deregistering the domain events: {}", e.getMessage());
+        }
         try {
             conn.close();
         } catch (LibvirtException e) {

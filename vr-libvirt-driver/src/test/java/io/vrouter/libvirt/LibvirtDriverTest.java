@@ -21,6 +21,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -157,12 +162,10 @@ class LibvirtDriverTest {
         String left = host.hostOn(a, "192.0.2.10/25", "192.0.2.1");
         host.hostOn(b, "198.51.100.10/25", "198.51.100.1");
         assertThat(await(() -> reaches(left, "198.51.100.10"), BOOT_SECONDS)).as("ping through the VR").isTrue();
-        List<VmNetworkEntry> nets = driver.inspect(1).orElseThrow().networks();
-        assertThat(nets).allSatisfy(n -> {
-            assertThat(n.vmNetworkIfIndex).isPositive();
-            assertThat(n.vmNetworkInPkts).isPositive();
-            assertThat(n.vmNetworkOutPkts).isPositive();
-        });
+        // Reads come from the driver's cache, read again from libvirt every refresh interval.
+        assertThat(await(() -> driver.inspect(1).orElseThrow().networks().stream()
+                .allMatch(n -> n.vmNetworkIfIndex > 0 && n.vmNetworkInPkts > 0 && n.vmNetworkOutPkts > 0), 30))
+                .as("%s", driver.inspect(1)).isTrue();
 
         // Paused and resumed behind vrouter's back: told to the listener.
         TestHost.ok("virsh", "-c", settings.uri(), "suspend", settings.domainName(1));
@@ -332,6 +335,40 @@ class LibvirtDriverTest {
         } finally {
             driver.beforeButton = i -> { };
             driver.destroy(7);
+        }
+    }
+
+    @Test
+    void readsAreServedWhileLibvirtIsHeldUp() throws Exception {
+        driver.provision(router(8, host.bridge("r"), host.bridge("s")));
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ExecutorService reader = Executors.newSingleThreadExecutor();
+        try {
+            driver.start(8);
+            String uuid = driver.uuid(8).orElseThrow();
+            // Every use of libvirt now waits, as on a libvirtd that hangs; the background refresh is the first to.
+            driver.beforeLibvirt = () -> {
+                held.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            };
+            assertThat(held.await(60, TimeUnit.SECONDS)).as("the background refresh met the held-up libvirt").isTrue();
+            Future<VmRuntime> read = reader.submit(() -> driver.inspect(8).orElseThrow());
+            // Generous: a read that asked libvirt would wait until the release below, never answer here.
+            VmRuntime vm = read.get(60, TimeUnit.SECONDS);
+            assertThat(vm.power()).isEqualTo(PowerState.RUNNING);
+            assertThat(vm.networks()).hasSize(2);
+            assertThat(reader.submit(() -> driver.uuid(8)).get(60, TimeUnit.SECONDS)).contains(uuid);
+            assertThat(reader.submit(() -> driver.hypervisor().vmHvVersion).get(60, TimeUnit.SECONDS)).startsWith("libvirt ");
+        } finally {
+            driver.beforeLibvirt = () -> { };
+            release.countDown();
+            reader.shutdownNow();
+            driver.destroy(8);
         }
     }
 
