@@ -13,6 +13,7 @@ import io.vrouter.core.model.VmCpuEntry;
 import io.vrouter.core.model.VmEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.model.VmNetworkEntry;
+import io.vrouter.core.model.VmStorageEntry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,10 +35,13 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.libvirt.Connect;
 import org.libvirt.Domain;
+import org.libvirt.DomainBlockInfo;
+import org.libvirt.DomainBlockStats;
 import org.libvirt.DomainInfo;
 import org.libvirt.DomainInterfaceStats;
 import org.libvirt.Error;
 import org.libvirt.LibvirtException;
+import org.libvirt.MemoryStatistic;
 import org.libvirt.VcpuInfo;
 import org.libvirt.jna.Libvirt;
 import org.slf4j.Logger;
@@ -58,6 +62,12 @@ public final class LibvirtDriver implements HypervisorDriver {
     private static final String KERNEL = "vmlinuz";
     private static final String INITRD = "initrd.img";
     private static final String CONSOLE_LOG = "console.log";
+    /** A template's disk image, and the name of each VR's overlay on it in its run directory. */
+    private static final String DISK = "disk.qcow2";
+    private static final long MIB = 1024 * 1024;
+    /** VIR_DOMAIN_MEMORY_STAT_ACTUAL_BALLOON: the balloon's current size, KiB; and how many statistics there are. */
+    private static final int STAT_ACTUAL_BALLOON = 6;
+    private static final int STAT_NR = 13;
     /** virDomainGetXMLDesc's VIR_DOMAIN_XML_INACTIVE: the persistent definition, not the running one. */
     private static final int XML_INACTIVE = 2;
     /** VIR_DOMAIN_AFFECT_LIVE: a device change made to the running guest (the definition is changed apart). */
@@ -274,7 +284,7 @@ public final class LibvirtDriver implements HypervisorDriver {
             uuid = call("uuid", existing.get()::getUUIDString);
         }
         String xml = DomainXml.build(name, uuid, vmIndex, vmName == null ? "" : vmName, template, accel.domainType(), cpus,
-                memoryMib, image(template, KERNEL), image(template, INITRD), dir.resolve(CONSOLE_LOG), nics);
+                memoryMib, image(template, KERNEL), image(template, INITRD), dir.resolve(CONSOLE_LOG), nics, overlay(template, dir));
         bridges.withBridges(bridgesOf(nics), () -> {
             Connect c = connection();
             call("define " + name, () -> c.domainDefineXML(xml));
@@ -282,6 +292,26 @@ public final class LibvirtDriver implements HypervisorDriver {
             return null;
         });
         log.debug("defined {}: {}", name, xml);
+    }
+
+    /**
+     * The VR's disk: a qcow2 overlay in its run directory on the template's image, made when missing (whole or
+     * not at all: made under another name, then renamed), or null when the template has no disk image.
+     */
+    private Path overlay(String template, Path dir) throws DriverException {
+        Path base = image(template, DISK);
+        if (!Files.isReadable(base)) return null;
+        Path overlay = dir.resolve(DISK);
+        if (Files.exists(overlay)) return overlay;
+        Path part = dir.resolve(DISK + ".part");
+        Bridges.run(settings.commandTimeout(), settings.qemuImg(), "create", "-q", "-f", "qcow2", "-F", "qcow2", "-b", base.toString(),
+                part.toString());
+        try {
+            Files.move(part, overlay, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new DriverException("NOT_PERMITTED", "cannot make " + overlay + ": " + e.getMessage(), e);
+        }
+        return overlay;
     }
 
     @Override
@@ -554,7 +584,7 @@ public final class LibvirtDriver implements HypervisorDriver {
         e.vmMinCpuNumber = 1;
         e.vmMaxCpuNumber = p.vcpus();
         e.vmMemUnit = 1024;
-        e.vmCurMem = up ? info.memory : 0L;
+        e.vmCurMem = up ? balloonKib(d, info.memory) : 0L;
         e.vmMinMem = 0L;
         e.vmMaxMem = info.maxMem;
         e.vmUpTime = up ? uptimeCentiseconds(name) : 0L;
@@ -599,10 +629,53 @@ public final class LibvirtDriver implements HypervisorDriver {
             }
             nets.add(ne);
         }
-        return new VmRuntime(p.vmIndex(), p.vmName(), power, e, cpus, List.of(), nets);
+        return new VmRuntime(p.vmIndex(), p.vmName(), power, e, cpus, p.disk() == null ? List.of() : List.of(storage(d, p.disk(), up)), nets);
     }
 
     /** The power state, a shut-off domain with a managed save image being suspended. */
+    /** The balloon's current size (KiB) from the guest's memory statistics, else libvirt's current allocation. */
+    private static long balloonKib(Domain d, long otherwise) {
+        try {
+            for (MemoryStatistic s : d.memoryStats(STAT_NR)) if (s.getTag() == STAT_ACTUAL_BALLOON) return s.getValue();
+        } catch (LibvirtException stopped) {
+            // stopped meanwhile, or no balloon
+        }
+        return otherwise;
+    }
+
+    /** vmStorageTable's row of the VR's disk: its sizes from the overlay, its I/O from QEMU while it runs. */
+    private static VmStorageEntry storage(Domain d, String disk, boolean up) {
+        VmStorageEntry s = new VmStorageEntry();
+        s.vmStorageIndex = 1;
+        s.vmStorageParent = 0;
+        s.vmStorageSourceType = VmStorageEntry.SourceType.SPARSE;
+        s.vmStorageSourceTypeString = "qcow2 overlay";
+        s.vmStorageResourceID = disk;
+        s.vmStorageAccess = VmStorageEntry.Access.READWRITE;
+        s.vmStorageMediaType = VmStorageEntry.MediaType.HARD_DISK;
+        s.vmStorageMediaTypeString = "hardDisk";
+        s.vmStorageSizeUnit = (int) MIB;
+        try {
+            DomainBlockInfo b = d.blockInfo(disk);
+            s.vmStorageDefinedSize = b.getCapacity() / MIB;
+            s.vmStorageAllocatedSize = b.getAllocation() / MIB;
+        } catch (LibvirtException unreadable) {
+            // the overlay gone meanwhile: sizes unknown
+        }
+        if (up) {
+            try {
+                DomainBlockStats io = d.blockStats(DomainXml.DISK_TARGET);
+                s.vmStorageReadIOs = io.rd_req;
+                s.vmStorageReadOctets = io.rd_bytes;
+                s.vmStorageWriteIOs = io.wr_req;
+                s.vmStorageWriteOctets = io.wr_bytes;
+            } catch (LibvirtException stopped) {
+                // stopped meanwhile
+            }
+        }
+        return s;
+    }
+
     private PowerState powerOf(Domain d, DomainInfo info) throws DriverException {
         if (info.state == DomainInfo.DomainState.VIR_DOMAIN_SHUTOFF && call("managed save image", d::hasManagedSaveImage) == 1) {
             return PowerState.SUSPENDED;

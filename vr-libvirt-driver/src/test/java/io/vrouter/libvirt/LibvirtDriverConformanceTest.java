@@ -7,6 +7,7 @@ import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.netns.TestHost;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,8 @@ class LibvirtDriverConformanceTest extends DriverConformanceKit {
     protected HypervisorDriver openDriver() throws Exception {
         if (host == null) {
             host = new TestHost();
-            runDir = Files.createTempDirectory("libvirt-kit");
+            // QEMU, as libvirt's user, opens each VR's disk in the run directory.
+            runDir = Files.createTempDirectory("libvirt-kit", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx--x--x")));
             settings = LibvirtSettings.from(Settings.of(Map.of("libvirt.accel", "tcg", "libvirt.stop-timeout", "30s")))
                     .with(host.prefix + "-", Appliance.images(), runDir);
         }

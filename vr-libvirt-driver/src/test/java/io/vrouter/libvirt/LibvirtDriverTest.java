@@ -13,11 +13,13 @@ import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.model.VmNetworkEntry;
+import io.vrouter.core.model.VmStorageEntry;
 import io.vrouter.netns.TestHost;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -52,6 +54,8 @@ class LibvirtDriverTest {
     @BeforeAll
     static void open() throws Exception {
         host = new TestHost();
+        // QEMU, as libvirt's user, opens each VR's disk in the run directory: every directory on the way lets it through.
+        Files.setPosixFilePermissions(runDir, PosixFilePermissions.fromString("rwx--x--x"));
         settings = LibvirtSettings.from(Settings.of(Map.of("libvirt.stop-timeout", "120s")))
                 .with(host.prefix + "-", Appliance.images(), runDir);
         driver = LibvirtDriver.open(settings);
@@ -335,6 +339,37 @@ class LibvirtDriverTest {
         } finally {
             driver.beforeButton = i -> { };
             driver.destroy(7);
+        }
+    }
+
+    @Test
+    void aVrsDiskIsAnOverlayOnItsTemplatesImageMadeAtProvisioningAndRemovedWithIt() throws Exception {
+        Path overlay = runDir.resolve(settings.domainName(9)).resolve("disk.qcow2");
+        Path image = settings.imageDir().resolve("bird/disk.qcow2").toAbsolutePath();
+        try {
+            driver.provision(router(9, host.bridge("t"), host.bridge("u")));
+            assertThat(TestHost.ok("qemu-img", "info", "--output=json", overlay.toString()))
+                    .contains("\"format\": \"qcow2\"").contains("\"backing-filename\": \"" + image + "\"");
+            List<VmStorageEntry> storage = driver.inspect(9).orElseThrow().storage();
+            assertThat(storage).hasSize(1);
+            assertThat(storage.get(0).vmStorageResourceID).isEqualTo(overlay.toString());
+            assertThat(storage.get(0).vmStorageDefinedSize).as("MiB, the template's 1 GiB").isEqualTo(1024L);
+            assertThat(storage.get(0).vmStorageMediaType).isEqualTo(VmStorageEntry.MediaType.HARD_DISK);
+
+            driver.start(9);
+            // The booting guest's kernel reads its disk (looking for partitions): QEMU counts it; the balloon is whole.
+            assertThat(await(() -> {
+                VmRuntime vm = driver.inspect(9).orElseThrow();
+                Long reads = vm.storage().get(0).vmStorageReadIOs;
+                return reads != null && reads > 0 && vm.storage().get(0).vmStorageReadOctets > 0
+                        && Long.valueOf(256L * 1024).equals(vm.entry().vmCurMem);
+            }, BOOT_SECONDS)).as("%s; console:%n%s", driver.inspect(9), console(9)).isTrue();
+
+            driver.destroy(9);
+            assertThat(overlay).doesNotExist();
+            assertThat(image).as("the template's image").exists();
+        } finally {
+            driver.destroy(9);
         }
     }
 
