@@ -233,6 +233,7 @@ public final class LibvirtDriver implements HypervisorDriver {
         for (VmNetworkConfigEntry n : config.interfaces()) nics.add(nic(n, before));
         try {
             define(i, config.vmName, template, cpus(config), memory(config), nics, () -> { });
+            autostart(i, config);
         } catch (DriverException e) {
             // libvirt refused the domain after its bridges and run directory were made: a first try leaves nothing.
             if (existing.isEmpty()) removeLeftovers(i, bridgesOf(nics), e);
@@ -258,6 +259,14 @@ public final class LibvirtDriver implements HypervisorDriver {
     private void doReconfigure(VmConfigEntry config) throws DriverException {
         DomainXml.Parsed p = parsed(domain(config.vmIndex));
         define(config.vmIndex, config.vmName, p.template(), cpus(config), memory(config), p.nics(), () -> { });
+        autostart(config.vmIndex, config);
+    }
+
+    /** vmConfigAutoStart as libvirt's autostart: libvirtd starts the domain when it starts (the host boots). */
+    private void autostart(int vmIndex, VmConfigEntry config) throws DriverException {
+        Domain d = domain(vmIndex);
+        boolean wanted = Boolean.TRUE.equals(config.vmConfigAutoStart);
+        if (call("autostart", d::getAutostart) != wanted) call("set autostart", () -> { d.setAutostart(wanted); return null; });
     }
 
     /**
@@ -578,7 +587,7 @@ public final class LibvirtDriver implements HypervisorDriver {
         VmEntry e = new VmEntry();
         e.vmUUID = call("uuid", d::getUUIDString);
         e.vmOSType = p.template();
-        e.vmAutoStart = VmEntry.AutoStart.DISABLED;
+        e.vmAutoStart = call("autostart", d::getAutostart) ? VmEntry.AutoStart.ENABLED : VmEntry.AutoStart.DISABLED;
         e.vmPersistent = VmEntry.Persistent.PERSISTENT;
         e.vmCurCpuNumber = up ? info.nrVirtCpu : 0;
         e.vmMinCpuNumber = 1;

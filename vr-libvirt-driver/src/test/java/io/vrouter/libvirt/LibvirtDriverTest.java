@@ -11,6 +11,7 @@ import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.PowerState;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.model.VmEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.model.VmNetworkEntry;
 import io.vrouter.core.model.VmStorageEntry;
@@ -262,12 +263,22 @@ class LibvirtDriverTest {
         c.vmNetworkConfigTable = List.of(iface(1, p, "192.0.2.1", 25));
         driver.provision(c);
 
+        assertThat(driver.inspect(2).orElseThrow().entry().vmAutoStart).isEqualTo(VmEntry.AutoStart.DISABLED);
+
         c.vmConfigCpuNumber = 2;
         c.vmConfigMemory = 320;
+        c.vmConfigAutoStart = true;
         driver.reconfigure(c);
         VmRuntime changed = driver.inspect(2).orElseThrow();
         assertThat(changed.entry().vmMaxCpuNumber).isEqualTo(2);
         assertThat(changed.entry().vmMaxMem).isEqualTo(320L * 1024);
+        // vmAutoStart is libvirt's autostart: libvirtd starts the domain when it starts.
+        assertThat(changed.entry().vmAutoStart).isEqualTo(VmEntry.AutoStart.ENABLED);
+        assertThat(TestHost.ok("virsh", "-c", settings.uri(), "dominfo", settings.domainName(2))).containsPattern("Autostart: +enable");
+        c.vmConfigAutoStart = false;
+        driver.reconfigure(c);
+        assertThat(driver.inspect(2).orElseThrow().entry().vmAutoStart).isEqualTo(VmEntry.AutoStart.DISABLED);
+        assertThat(TestHost.ok("virsh", "-c", settings.uri(), "dominfo", settings.domainName(2))).containsPattern("Autostart: +disable");
         assertThat(changed.networks()).hasSize(1);
 
         // Shut down: the definition changes, with the day-0 data the appliance reads at its next boot.
