@@ -638,10 +638,10 @@ public final class LibvirtDriver implements HypervisorDriver {
             }
             nets.add(ne);
         }
-        return new VmRuntime(p.vmIndex(), p.vmName(), power, e, cpus, p.disk() == null ? List.of() : List.of(storage(d, p.disk(), up)), nets);
+        List<VmStorageEntry> storage = p.disk() == null ? List.of() : List.of(storage(d, p.disk(), up));
+        return new VmRuntime(p.vmIndex(), p.vmName(), power, e, cpus, storage, nets);
     }
 
-    /** The power state, a shut-off domain with a managed save image being suspended. */
     /** The balloon's current size (KiB) from the guest's memory statistics, else libvirt's current allocation. */
     private static long balloonKib(Domain d, long otherwise) {
         try {
@@ -685,6 +685,7 @@ public final class LibvirtDriver implements HypervisorDriver {
         return s;
     }
 
+    /** The power state, a shut-off domain with a managed save image being suspended. */
     private PowerState powerOf(Domain d, DomainInfo info) throws DriverException {
         if (info.state == DomainInfo.DomainState.VIR_DOMAIN_SHUTOFF && call("managed save image", d::hasManagedSaveImage) == 1) {
             return PowerState.SUSPENDED;
