@@ -36,7 +36,8 @@ public interface HypervisorDriver extends AutoCloseable {
 
     /**
      * The admin states this driver can bring a VR to. A request for another (suspending on a driver
-     * that cannot save a VR's memory, say) is refused before anything changes.
+     * that cannot save a VR's memory, say) is refused before anything changes; the driver itself, asked for
+     * one anyway, refuses it with a {@link DriverException} of code {@code NOT_SUPPORTED}, the VR unchanged.
      */
     default Set<AdminState> adminStates() {
         return EnumSet.allOf(AdminState.class);

@@ -211,6 +211,9 @@ public final class SimulatedDriver implements HypervisorDriver {
 
     @Override
     public void suspend(int vmIndex, AdminState how) throws DriverException {
+        if (!adminStates.contains(how)) {
+            throw new DriverException("NOT_SUPPORTED", "this simulated host offers no " + how.label());
+        }
         SimVm vm = require(vmIndex);
         step(how.label(), vm.name, how == AdminState.PAUSED ? Duration.ZERO : latency.suspend());
         if (vm.power == PowerState.HALTED) {
