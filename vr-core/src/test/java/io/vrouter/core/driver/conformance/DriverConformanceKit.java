@@ -76,6 +76,10 @@ public abstract class DriverConformanceKit {
 
     @AfterEach
     void nothingIsLeft() throws Exception {
+        if (driver == null) { // the driver did not open: the test failed at that
+            closeHost();
+            return;
+        }
         try {
             for (int i = 1; i <= 9; i++) {
                 try {
