@@ -7,15 +7,15 @@
 #
 #   vr-libvirt-driver/appliance/build.sh [IMAGE_DIR]     (default /var/lib/vrouter/images)
 #
-# writes IMAGE_DIR/bird/{vmlinuz,initrd.img} and IMAGE_DIR/kernel/ (the same appliance, no routing
+# writes IMAGE_DIR/bird/{vmlinuz,initrd.img,disk.qcow2} and IMAGE_DIR/kernel/ (the same appliance, no routing
 # daemon): the driver's templates. Needs root only to read what dpkg installed; run it again to rebuild.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 out="${1:-/var/lib/vrouter/images}"
 work="${TMPDIR:-/tmp}/vrouter-appliance-build"
 
-for cmd in busybox bird birdc depmod cpio apt-get dpkg-deb; do
-  command -v "$cmd" >/dev/null || { echo "build.sh: needs $cmd (busybox-static, bird2, kmod, cpio, apt)" >&2; exit 1; }
+for cmd in busybox bird birdc depmod cpio apt-get dpkg-deb qemu-img; do
+  command -v "$cmd" >/dev/null || { echo "build.sh: needs $cmd (busybox-static, bird2, kmod, cpio, apt, qemu-utils)" >&2; exit 1; }
 done
 busybox_bin="$(command -v busybox)"
 file -b "$busybox_bin" 2>/dev/null | grep -q 'statically linked' || [ -x /bin/busybox ] \
@@ -39,9 +39,9 @@ cp "$busybox_bin" "$root/bin/busybox"
 ln -s bin/busybox "$root/init"            # the kernel runs /init: busybox's init, which reads /etc/inittab
 ln -s busybox "$root/bin/sh"
 
-# The modules a QEMU guest needs that the cloud kernel builds as modules: virtio PCI and NICs, the
+# The modules a QEMU guest needs that the cloud kernel builds as modules: virtio PCI, NICs and disks, the
 # balloon, and the ACPI power button (with evdev, for busybox's acpid).
-mods="virtio_pci virtio_net virtio_balloon button evdev"
+mods="virtio_pci virtio_net virtio_blk virtio_balloon button evdev"
 kmods="$work/kernel/lib/modules/$kver"
 depmod -b "$work/kernel" "$kver"   # the package ships no modules.dep: dpkg's hooks make it on a real install
 for m in $mods; do
@@ -76,5 +76,8 @@ mkdir -p "$out/bird" "$out/kernel"
 mv "$out/bird/initrd.img.tmp" "$out/bird/initrd.img"
 cp "$vmlinuz" "$out/bird/vmlinuz.tmp" && mv "$out/bird/vmlinuz.tmp" "$out/bird/vmlinuz"
 # The kernel template: the same appliance; the driver's command line says which template it boots as.
-for f in vmlinuz initrd.img; do ln -sfn ../bird/$f "$out/kernel/$f"; done
+# The templates' disk image, empty: each VR's disk is a qcow2 overlay on it that the driver makes. Made
+# once, never again: rewriting it under the overlays of existing VRs would corrupt them.
+[ -e "$out/bird/disk.qcow2" ] || qemu-img create -q -f qcow2 "$out/bird/disk.qcow2" 1G
+for f in vmlinuz initrd.img disk.qcow2; do ln -sfn ../bird/$f "$out/kernel/$f"; done
 echo "appliance ($kpkg, $(du -h "$out/bird/initrd.img" | cut -f1) initramfs) in $out/bird and $out/kernel"

@@ -98,8 +98,12 @@ final class Bridges {
         }
     }
 
-    /** Runs a command (an argument vector, no shell), killed after the timeout; a failure carries its error output. */
     private void run(String... argv) throws DriverException {
+        run(timeout, argv);
+    }
+
+    /** Runs a command (an argument vector, no shell), killed after the timeout; a failure carries its error output. */
+    static void run(Duration timeout, String... argv) throws DriverException {
         try {
             Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
             p.getOutputStream().close();

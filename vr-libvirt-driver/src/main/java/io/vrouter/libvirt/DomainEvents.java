@@ -42,9 +42,12 @@ final class DomainEvents implements LifecycleListener {
         return t;
     });
     private volatile DriverListener listener;
+    /** Reads the VR again into the driver's cache before the listener (which reads it) is told. */
+    private final java.util.function.IntConsumer refresh;
 
-    DomainEvents(Pattern ourName) {
+    DomainEvents(Pattern ourName, java.util.function.IntConsumer refresh) {
         this.ourName = ourName;
+        this.refresh = refresh;
     }
 
     /**
@@ -106,7 +109,9 @@ final class DomainEvents implements LifecycleListener {
 
     private void handle(int vmIndex, DomainEventType type, Object detail) {
         DriverListener l = listener;
-        if (l == null || busy.contains(vmIndex)) return;
+        if (busy.contains(vmIndex)) return; // the operation reads the VR again when it ends
+        refresh.accept(vmIndex);
+        if (l == null) return;
         if (type == DomainEventType.UNDEFINED) {
             if (!removed.remove(vmIndex)) l.vmVanished(vmIndex);
             return;

@@ -21,6 +21,8 @@ import org.w3c.dom.NodeList;
  */
 final class DomainXml {
     static final String NS = "https://vrouter.io/xmlns/libvirt-driver/1";
+    /** The guest's name of the VR's disk, also what its statistics are asked by. */
+    static final String DISK_TARGET = "vda";
 
     /** One interface: its vmNetworkConfigIndex, bridge, MAC and day-0 address ({@code 192.0.2.1/25}, or null). */
     record Nic(int index, String bridge, String mac, String address) {
@@ -28,7 +30,7 @@ final class DomainXml {
 
     /** What the driver reads back from a domain's XML. */
     record Parsed(int vmIndex, String vmName, String template, List<Nic> nics, int vcpus, long memoryKib,
-                  String consoleLog) {
+                  String consoleLog, String disk) {
     }
 
     private DomainXml() {
@@ -36,10 +38,11 @@ final class DomainXml {
 
     /**
      * The domain of a VR: direct kernel boot of the template's appliance with the day-0 data on the kernel
-     * command line, one virtio NIC per interface on its bridge, the serial console logged to a file.
+     * command line, one virtio NIC per interface on its bridge, its disk (a qcow2 overlay, or none), the serial
+     * console logged to a file.
      */
     static String build(String name, String uuid, int vmIndex, String vmName, String template, String domainType, int vcpus,
-                        int memoryMib, Path kernel, Path initrd, Path consoleLog, List<Nic> nics) {
+                        int memoryMib, Path kernel, Path initrd, Path consoleLog, List<Nic> nics, Path disk) {
         StringBuilder cmdline = new StringBuilder("console=ttyS0 panic=-1 vrouter.index=" + vmIndex + " vrouter.template=" + template);
         StringBuilder metaNics = new StringBuilder();
         StringBuilder devices = new StringBuilder();
@@ -63,6 +66,8 @@ final class DomainXml {
                 + "<features><acpi/></features>"
                 + "<on_poweroff>destroy</on_poweroff><on_reboot>restart</on_reboot><on_crash>destroy</on_crash>"
                 + "<devices>" + devices
+                + (disk == null ? "" : "<disk type='file' device='disk'><driver name='qemu' type='qcow2'/><source file='"
+                        + esc(disk.toString()) + "'/><target dev='" + DISK_TARGET + "' bus='virtio'/></disk>")
                 + "<serial type='pty'><log file='" + esc(consoleLog.toString()) + "' append='on'/><target port='0'/></serial>"
                 + "<console type='pty'><target type='serial' port='0'/></console>"
                 + "<memballoon model='virtio'/>"
@@ -120,8 +125,10 @@ final class DomainXml {
         String log = null;
         NodeList logs = doc.getElementsByTagName("log");
         if (logs.getLength() > 0) log = ((Element) logs.item(0)).getAttribute("file");
+        NodeList disks = doc.getElementsByTagName("disk");
+        String disk = disks.getLength() == 0 ? null : attr((Element) disks.item(0), "source", "file");
         return new Parsed(Integer.parseInt(m.getAttribute("vmIndex")), m.getAttribute("vmName"), m.getAttribute("template"),
-                nics, Integer.parseInt(text(doc, "vcpu", "1")), memoryKib, log);
+                nics, Integer.parseInt(text(doc, "vcpu", "1")), memoryKib, log, disk);
     }
 
     /** The host device (tap) of each NIC of a running domain's XML, by MAC. */
@@ -133,6 +140,18 @@ final class DomainXml {
             String mac = attr(e, "mac", "address");
             String dev = attr(e, "target", "dev");
             if (mac != null && dev != null && !NS.equals(e.getNamespaceURI())) out.put(mac, dev);
+        }
+        return out;
+    }
+
+    /** The bridges every NIC of a domain's XML is on. */
+    static List<String> bridges(String xml) throws DriverException {
+        List<String> out = new ArrayList<>();
+        NodeList ifs = document(xml).getElementsByTagName("interface");
+        for (int i = 0; i < ifs.getLength(); i++) {
+            Element e = (Element) ifs.item(i);
+            String bridge = attr(e, "source", "bridge");
+            if (bridge != null && !NS.equals(e.getNamespaceURI())) out.add(bridge);
         }
         return out;
     }

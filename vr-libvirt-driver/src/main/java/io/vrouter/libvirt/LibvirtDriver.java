@@ -13,6 +13,7 @@ import io.vrouter.core.model.VmCpuEntry;
 import io.vrouter.core.model.VmEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.model.VmNetworkEntry;
+import io.vrouter.core.model.VmStorageEntry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,14 +27,21 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.libvirt.Connect;
 import org.libvirt.Domain;
+import org.libvirt.DomainBlockInfo;
+import org.libvirt.DomainBlockStats;
 import org.libvirt.DomainInfo;
 import org.libvirt.DomainInterfaceStats;
 import org.libvirt.Error;
 import org.libvirt.LibvirtException;
+import org.libvirt.MemoryStatistic;
 import org.libvirt.VcpuInfo;
 import org.libvirt.jna.Libvirt;
 import org.slf4j.Logger;
@@ -54,6 +62,12 @@ public final class LibvirtDriver implements HypervisorDriver {
     private static final String KERNEL = "vmlinuz";
     private static final String INITRD = "initrd.img";
     private static final String CONSOLE_LOG = "console.log";
+    /** A template's disk image, and the name of each VR's overlay on it in its run directory. */
+    private static final String DISK = "disk.qcow2";
+    private static final long MIB = 1024 * 1024;
+    /** VIR_DOMAIN_MEMORY_STAT_ACTUAL_BALLOON: the balloon's current size, KiB; and how many statistics there are. */
+    private static final int STAT_ACTUAL_BALLOON = 6;
+    private static final int STAT_NR = 13;
     /** virDomainGetXMLDesc's VIR_DOMAIN_XML_INACTIVE: the persistent definition, not the running one. */
     private static final int XML_INACTIVE = 2;
     /** VIR_DOMAIN_AFFECT_LIVE: a device change made to the running guest (the definition is changed apart). */
@@ -62,6 +76,8 @@ public final class LibvirtDriver implements HypervisorDriver {
     private static final long BUTTON_REPEAT_NANOS = 5_000_000_000L;
     /** Called before each press of the power button with the vmIndex; tests hold the moment open. */
     java.util.function.IntConsumer beforeButton = vmIndex -> { };
+    /** Called before each use of the connection; tests hold libvirt up with it, as a hung libvirtd would. */
+    Runnable beforeLibvirt = () -> { };
     /**
      * libvirt prints every error to standard error unless a callback takes them; the driver reports the
      * ones that matter as exceptions (a lookup of an absent domain is not one). Held here: JNA keeps
@@ -75,13 +91,31 @@ public final class LibvirtDriver implements HypervisorDriver {
     private final DomainEvents events;
     private Connect conn;
     private Accel accel;
+    private String versions = "";
     private volatile String problem;
+    /**
+     * Every VR as libvirt last showed it, what reads are served from: refreshed in the background every
+     * refresh interval, after each of vrouter's operations on the VR and at each of its domain events,
+     * so that a slow or hung libvirtd never holds up an SNMP or REST read.
+     */
+    private final Map<Integer, Seen> seen = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService refresher = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "libvirt-refresh");
+        t.setDaemon(true);
+        return t;
+    });
+    /** When the background refresh now under way began (System.nanoTime), or 0 when none is. */
+    private volatile long refreshingSince;
+
+    /** A VR as read at readAt (System.nanoTime, taken before the read), null when it had no domain. */
+    private record Seen(long readAt, VmRuntime vm) {
+    }
 
     private LibvirtDriver(LibvirtSettings settings) {
         this.settings = settings;
         this.bridges = new Bridges(settings.ip(), settings.bridgeAlias(), settings.commandTimeout());
         this.ourName = Pattern.compile(Pattern.quote(settings.prefix()) + "([1-9][0-9]{0,9})");
-        this.events = new DomainEvents(ourName);
+        this.events = new DomainEvents(ourName, this::refresh);
     }
 
     public static LibvirtDriver open(LibvirtSettings settings) throws DriverException {
@@ -103,6 +137,7 @@ public final class LibvirtDriver implements HypervisorDriver {
             d.conn = new Connect(settings.uri());
             d.conn.addLifecycleListener(d.events);
             d.accel = Accel.choose(settings.accel(), d.conn.getCapabilities(), d.image(templates.get(0), KERNEL));
+            d.versions = "libvirt " + version(d.conn.getLibVersion()) + ", QEMU " + version(d.conn.getVersion());
         } catch (LibvirtException e) {
             d.close();
             throw new DriverException("LIBVIRT_UNREACHABLE", "--driver libvirt cannot reach libvirt at " + settings.uri() + ": "
@@ -110,6 +145,9 @@ public final class LibvirtDriver implements HypervisorDriver {
         }
         log.info("libvirt driver: VRs as domains {}<vmIndex> at {}, templates {} from {}; {}", settings.prefix(), settings.uri(),
                 templates, settings.imageDir(), d.accel.why());
+        d.refreshAll();
+        long every = settings.refreshInterval().toMillis();
+        d.refresher.scheduleWithFixedDelay(d::refreshAll, every, every, TimeUnit.MILLISECONDS);
         return d;
     }
 
@@ -122,11 +160,7 @@ public final class LibvirtDriver implements HypervisorDriver {
     public Hypervisor hypervisor() {
         Hypervisor h = new Hypervisor();
         h.vmHvSoftware = "libvirt QEMU (" + (accel.kvm() ? "KVM" : "TCG") + ")";
-        try {
-            h.vmHvVersion = "libvirt " + version(connection().getLibVersion()) + ", QEMU " + version(connection().getVersion());
-        } catch (LibvirtException | DriverException e) {
-            h.vmHvVersion = "";
-        }
+        h.vmHvVersion = versions;
         h.vmHvObjectID = "0.0";
         try {
             h.vmHvUpTime = (long) (Double.parseDouble(Files.readString(Path.of("/proc/uptime")).split(" ")[0]) * 100);
@@ -174,6 +208,11 @@ public final class LibvirtDriver implements HypervisorDriver {
 
     @Override
     public Optional<String> problem() {
+        long since = refreshingSince;
+        long stuck = since == 0 ? 0 : (System.nanoTime() - since) / 1_000_000_000L;
+        if (problem == null && stuck >= 30) {
+            return Optional.of("libvirt at " + settings.uri() + " has not answered for " + stuck + " s: reads show what it said last");
+        }
         return Optional.ofNullable(problem);
     }
 
@@ -192,7 +231,24 @@ public final class LibvirtDriver implements HypervisorDriver {
         List<DomainXml.Nic> before = existing.isPresent() ? ours(existing.get()).nics() : List.of();
         List<DomainXml.Nic> nics = new ArrayList<>();
         for (VmNetworkConfigEntry n : config.interfaces()) nics.add(nic(n, before));
-        define(i, config.vmName, template, cpus(config), memory(config), nics, () -> { });
+        try {
+            define(i, config.vmName, template, cpus(config), memory(config), nics, () -> { });
+            autostart(i, config);
+        } catch (DriverException e) {
+            // libvirt refused the domain after its bridges and run directory were made: a first try leaves nothing.
+            if (existing.isEmpty()) removeLeftovers(i, bridgesOf(nics), e);
+            throw e;
+        }
+    }
+
+    /** What a VR without a domain leaves: the bridges made for it that nothing uses, its run directory. */
+    private void removeLeftovers(int vmIndex, List<String> bridgeNames, DriverException failure) {
+        try {
+            for (String b : bridgeNames) bridges.removeIfUnused(b);
+            deleteTree(settings.runDir().resolve(settings.domainName(vmIndex)));
+        } catch (DriverException e) {
+            failure.addSuppressed(e);
+        }
     }
 
     @Override
@@ -203,6 +259,14 @@ public final class LibvirtDriver implements HypervisorDriver {
     private void doReconfigure(VmConfigEntry config) throws DriverException {
         DomainXml.Parsed p = parsed(domain(config.vmIndex));
         define(config.vmIndex, config.vmName, p.template(), cpus(config), memory(config), p.nics(), () -> { });
+        autostart(config.vmIndex, config);
+    }
+
+    /** vmConfigAutoStart as libvirt's autostart: libvirtd starts the domain when it starts (the host boots). */
+    private void autostart(int vmIndex, VmConfigEntry config) throws DriverException {
+        Domain d = domain(vmIndex);
+        boolean wanted = Boolean.TRUE.equals(config.vmConfigAutoStart);
+        if (call("autostart", d::getAutostart) != wanted) call("set autostart", () -> { d.setAutostart(wanted); return null; });
     }
 
     /**
@@ -229,7 +293,7 @@ public final class LibvirtDriver implements HypervisorDriver {
             uuid = call("uuid", existing.get()::getUUIDString);
         }
         String xml = DomainXml.build(name, uuid, vmIndex, vmName == null ? "" : vmName, template, accel.domainType(), cpus,
-                memoryMib, image(template, KERNEL), image(template, INITRD), dir.resolve(CONSOLE_LOG), nics);
+                memoryMib, image(template, KERNEL), image(template, INITRD), dir.resolve(CONSOLE_LOG), nics, overlay(template, dir));
         bridges.withBridges(bridgesOf(nics), () -> {
             Connect c = connection();
             call("define " + name, () -> c.domainDefineXML(xml));
@@ -237,6 +301,26 @@ public final class LibvirtDriver implements HypervisorDriver {
             return null;
         });
         log.debug("defined {}: {}", name, xml);
+    }
+
+    /**
+     * The VR's disk: a qcow2 overlay in its run directory on the template's image, made when missing (whole or
+     * not at all: made under another name, then renamed), or null when the template has no disk image.
+     */
+    private Path overlay(String template, Path dir) throws DriverException {
+        Path base = image(template, DISK);
+        if (!Files.isReadable(base)) return null;
+        Path overlay = dir.resolve(DISK);
+        if (Files.exists(overlay)) return overlay;
+        Path part = dir.resolve(DISK + ".part");
+        Bridges.run(settings.commandTimeout(), settings.qemuImg(), "create", "-q", "-f", "qcow2", "-F", "qcow2", "-b", base.toString(),
+                part.toString());
+        try {
+            Files.move(part, overlay, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new DriverException("NOT_PERMITTED", "cannot make " + overlay + ": " + e.getMessage(), e);
+        }
+        return overlay;
     }
 
     @Override
@@ -348,8 +432,13 @@ public final class LibvirtDriver implements HypervisorDriver {
         if (found.isPresent()) {
             Domain d = found.get();
             DomainXml.Parsed p = ours(d);
-            if (active(d)) call("destroy", () -> { d.destroy(); return null; });
-            for (String b : bridgesOf(p.nics())) bridges.removeIfUnused(b);
+            // The running guest's NICs too: one removed from the definition that the guest has not let go yet.
+            Set<String> used = new TreeSet<>(bridgesOf(p.nics()));
+            if (active(d)) {
+                used.addAll(DomainXml.bridges(call("xml", () -> d.getXMLDesc(0))));
+                call("destroy", () -> { d.destroy(); return null; });
+            }
+            for (String b : used) bridges.removeIfUnused(b);
             call("undefine", () -> { d.undefine(Domain.UndefineFlags.MANAGED_SAVE | Domain.UndefineFlags.SNAPSHOTS_METADATA); return null; });
         }
         deleteTree(settings.runDir().resolve(settings.domainName(vmIndex)));
@@ -406,43 +495,65 @@ public final class LibvirtDriver implements HypervisorDriver {
         try {
             step.run();
         } finally {
-            PowerState now;
-            try {
-                Optional<Domain> d = lookup(vmIndex);
-                now = d.isEmpty() ? null : powerOf(d.get());
-            } catch (DriverException unreachable) {
-                now = null;
-            }
-            events.end(vmIndex, now);
+            refresh(vmIndex);
+            events.end(vmIndex, inspect(vmIndex).map(VmRuntime::power).orElse(null));
         }
     }
 
     // ---------------------------------------------------------------- reads
 
+    /** The VR as libvirt last showed it: from the cache, never a call to libvirt. */
     @Override
     public Optional<VmRuntime> inspect(int vmIndex) {
-        try {
-            Optional<Domain> d = lookup(vmIndex);
-            if (d.isEmpty()) return Optional.empty();
-            return Optional.ofNullable(runtime(d.get()));
-        } catch (DriverException e) {
-            log.debug("inspect {}: {}", vmIndex, e.getMessage());
-            return Optional.empty();
-        }
+        Seen s = seen.get(vmIndex);
+        return s == null ? Optional.empty() : Optional.ofNullable(s.vm());
     }
 
-    @Override
-    public Optional<String> uuid(int vmIndex) {
-        try {
-            Optional<Domain> d = lookup(vmIndex);
-            return d.isEmpty() ? Optional.empty() : Optional.of(call("uuid", () -> d.get().getUUIDString()));
-        } catch (DriverException e) {
-            return Optional.empty();
-        }
-    }
-
+    /** Every VR read again from libvirt (at start-up, for reconciliation), the cache with them. */
     @Override
     public List<VmRuntime> list() throws DriverException {
+        long at = System.nanoTime();
+        List<VmRuntime> all = readAll();
+        Set<Integer> found = new TreeSet<>();
+        for (VmRuntime vm : all) {
+            remember(vm.vmIndex(), at, vm);
+            found.add(vm.vmIndex());
+        }
+        for (Integer gone : seen.keySet()) if (!found.contains(gone)) remember(gone, at, null);
+        // What was gone before this read is forgotten: absent and unknown read alike.
+        seen.values().removeIf(s -> s.vm() == null && s.readAt() < at);
+        return all;
+    }
+
+    /** Keeps the newer of two reads of a VR: a read that began before another ended never overwrites it. */
+    private void remember(int vmIndex, long readAt, VmRuntime vm) {
+        seen.merge(vmIndex, new Seen(readAt, vm), (old, now) -> now.readAt() >= old.readAt() ? now : old);
+    }
+
+    /** Reads one VR into the cache, on the caller's thread (an operation's, the events'). */
+    private void refresh(int vmIndex) {
+        long at = System.nanoTime();
+        try {
+            Optional<Domain> d = lookup(vmIndex);
+            remember(vmIndex, at, d.isEmpty() ? null : runtime(d.get()));
+        } catch (DriverException e) {
+            log.debug("reading VR {}: {}", vmIndex, e.getMessage());
+        }
+    }
+
+    /** The background refresh: every VR read again; a failure leaves the cache as it was and is the problem. */
+    private void refreshAll() {
+        refreshingSince = System.nanoTime();
+        try {
+            list();
+        } catch (DriverException | RuntimeException e) {
+            log.debug("refreshing the VRs from libvirt: {}", e.getMessage());
+        } finally {
+            refreshingSince = 0;
+        }
+    }
+
+    private List<VmRuntime> readAll() throws DriverException {
         Set<String> names = new TreeSet<>();
         Connect c = connection();
         call("list", () -> {
@@ -476,13 +587,13 @@ public final class LibvirtDriver implements HypervisorDriver {
         VmEntry e = new VmEntry();
         e.vmUUID = call("uuid", d::getUUIDString);
         e.vmOSType = p.template();
-        e.vmAutoStart = VmEntry.AutoStart.DISABLED;
+        e.vmAutoStart = call("autostart", d::getAutostart) ? VmEntry.AutoStart.ENABLED : VmEntry.AutoStart.DISABLED;
         e.vmPersistent = VmEntry.Persistent.PERSISTENT;
         e.vmCurCpuNumber = up ? info.nrVirtCpu : 0;
         e.vmMinCpuNumber = 1;
         e.vmMaxCpuNumber = p.vcpus();
         e.vmMemUnit = 1024;
-        e.vmCurMem = up ? info.memory : 0L;
+        e.vmCurMem = up ? balloonKib(d, info.memory) : 0L;
         e.vmMinMem = 0L;
         e.vmMaxMem = info.maxMem;
         e.vmUpTime = up ? uptimeCentiseconds(name) : 0L;
@@ -531,11 +642,51 @@ public final class LibvirtDriver implements HypervisorDriver {
             }
             nets.add(ne);
         }
-        return new VmRuntime(p.vmIndex(), p.vmName(), power, e, cpus, List.of(), nets);
+        List<VmStorageEntry> storage = p.disk() == null ? List.of() : List.of(storage(d, p.disk(), up));
+        return new VmRuntime(p.vmIndex(), p.vmName(), power, e, cpus, storage, nets);
     }
 
-    private PowerState powerOf(Domain d) throws DriverException {
-        return powerOf(d, info(d));
+    /** The balloon's current size (KiB) from the guest's memory statistics, else libvirt's current allocation. */
+    private static long balloonKib(Domain d, long otherwise) {
+        try {
+            for (MemoryStatistic s : d.memoryStats(STAT_NR)) if (s.getTag() == STAT_ACTUAL_BALLOON) return s.getValue();
+        } catch (LibvirtException stopped) {
+            // stopped meanwhile, or no balloon
+        }
+        return otherwise;
+    }
+
+    /** vmStorageTable's row of the VR's disk: its sizes from the overlay, its I/O from QEMU while it runs. */
+    private static VmStorageEntry storage(Domain d, String disk, boolean up) {
+        VmStorageEntry s = new VmStorageEntry();
+        s.vmStorageIndex = 1;
+        s.vmStorageParent = 0;
+        s.vmStorageSourceType = VmStorageEntry.SourceType.SPARSE;
+        s.vmStorageSourceTypeString = "qcow2 overlay";
+        s.vmStorageResourceID = disk;
+        s.vmStorageAccess = VmStorageEntry.Access.READWRITE;
+        s.vmStorageMediaType = VmStorageEntry.MediaType.HARD_DISK;
+        s.vmStorageMediaTypeString = "hardDisk";
+        s.vmStorageSizeUnit = (int) MIB;
+        try {
+            DomainBlockInfo b = d.blockInfo(disk);
+            s.vmStorageDefinedSize = b.getCapacity() / MIB;
+            s.vmStorageAllocatedSize = b.getAllocation() / MIB;
+        } catch (LibvirtException unreadable) {
+            // the overlay gone meanwhile: sizes unknown
+        }
+        if (up) {
+            try {
+                DomainBlockStats io = d.blockStats(DomainXml.DISK_TARGET);
+                s.vmStorageReadIOs = io.rd_req;
+                s.vmStorageReadOctets = io.rd_bytes;
+                s.vmStorageWriteIOs = io.wr_req;
+                s.vmStorageWriteOctets = io.wr_bytes;
+            } catch (LibvirtException stopped) {
+                // stopped meanwhile
+            }
+        }
+        return s;
     }
 
     /** The power state, a shut-off domain with a managed save image being suspended. */
@@ -593,7 +744,12 @@ public final class LibvirtDriver implements HypervisorDriver {
     }
 
     /** The connection, opened again when libvirtd went away. */
-    private synchronized Connect connection() throws DriverException {
+    private Connect connection() throws DriverException {
+        beforeLibvirt.run();
+        return openConnection();
+    }
+
+    private synchronized Connect openConnection() throws DriverException {
         try {
             if (conn != null && conn.isAlive()) return conn;
         } catch (LibvirtException dead) {
@@ -726,8 +882,16 @@ public final class LibvirtDriver implements HypervisorDriver {
 
     @Override
     public synchronized void close() {
+        refresher.shutdownNow();
         events.close();
         if (conn == null) return;
+        try {
+            // Deregistered first: libvirt keeps a closed connection's callbacks while a domain handle still holds
+            // it, and an event delivered to a callback the JVM has collected crashed the JVM in libvirt's event loop.
+            conn.removeLifecycleListener(events);
+        } catch (LibvirtException e) {
+            log.debug("deregistering the domain events: {}", e.getMessage());
+        }
         try {
             conn.close();
         } catch (LibvirtException e) {

@@ -17,9 +17,11 @@ import java.util.regex.Pattern;
  * @param runDir      each VR's files ({@code PREFIX<vmIndex>/console.log})
  * @param accel       {@code auto} (KVM where it works, else TCG), {@code kvm} or {@code tcg}
  * @param stopTimeout how long a guest has to power off after the ACPI power button before it is destroyed
+ * @param refreshInterval how often every VR's state is read from libvirt into the cache that reads are served from
+ * @param qemuImg     the command that makes a VR's disk, a qcow2 overlay on its template's image
  */
 public record LibvirtSettings(String uri, String prefix, Path imageDir, Path runDir, String accel, String ip,
-                              Duration commandTimeout, Duration stopTimeout) {
+                              Duration commandTimeout, Duration stopTimeout, Duration refreshInterval, String qemuImg) {
     private static final Pattern PREFIX = Pattern.compile("[a-z][a-z0-9-]{0,15}");
 
     public LibvirtSettings {
@@ -38,12 +40,13 @@ public record LibvirtSettings(String uri, String prefix, Path imageDir, Path run
                 Path.of(s.get("libvirt.image-dir", "/var/lib/vrouter/images")),
                 Path.of(s.get("libvirt.run-dir", "/var/lib/vrouter/libvirt")), s.get("libvirt.accel", "auto"),
                 s.get("libvirt.ip", "ip"), s.getDuration("libvirt.command-timeout", "30s"),
-                s.getDuration("libvirt.stop-timeout", "30s"));
+                s.getDuration("libvirt.stop-timeout", "30s"), s.getDuration("libvirt.refresh-interval", "2s"),
+                s.get("libvirt.qemu-img", "qemu-img"));
     }
 
     /** The same settings with another prefix and run directory (tests run side by side with their own). */
     public LibvirtSettings with(String prefix, Path imageDir, Path runDir) {
-        return new LibvirtSettings(uri, prefix, imageDir, runDir, accel, ip, commandTimeout, stopTimeout);
+        return new LibvirtSettings(uri, prefix, imageDir, runDir, accel, ip, commandTimeout, stopTimeout, refreshInterval, qemuImg);
     }
 
     /** The domain name of a VR. */

@@ -209,7 +209,11 @@ public final class XenDriver implements HypervisorDriver {
     }
 
     private void doProvision(VmConfigEntry config) throws DriverException {
-        if (cache.vmRef(config.vmIndex).isPresent()) {
+        Optional<JsonNode> existing = cache.vmRef(config.vmIndex).flatMap(cache::vm);
+        if (existing.isPresent()) {
+            // A re-run (the service re-drives a step cut short) finds its VM made; another VR's is refused.
+            JsonNode vm = existing.get();
+            if (vm.path("name_label").asText().equals(config.vmName) && !vm.path("other_config").has(PROVISIONING)) return;
             throw new DriverException("VM_EXISTS", "a VM marked vmIndex " + config.vmIndex + " exists already");
         }
         String templateName = templateFor(config.vmConfigTemplate);

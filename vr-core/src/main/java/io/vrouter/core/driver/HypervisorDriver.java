@@ -36,7 +36,8 @@ public interface HypervisorDriver extends AutoCloseable {
 
     /**
      * The admin states this driver can bring a VR to. A request for another (suspending on a driver
-     * that cannot save a VR's memory, say) is refused before anything changes.
+     * that cannot save a VR's memory, say) is refused before anything changes; the driver itself, asked for
+     * one anyway, refuses it with a {@link DriverException} of code {@code NOT_SUPPORTED}, the VR unchanged.
      */
     default Set<AdminState> adminStates() {
         return EnumSet.allOf(AdminState.class);
@@ -53,7 +54,13 @@ public interface HypervisorDriver extends AutoCloseable {
     default void check(VmConfigEntry proposed) throws ConfigRefusedException {
     }
 
-    /** Creates the VM of a configured VR, with its interfaces, powered off. */
+    /**
+     * Creates the VM of a configured VR, with its interfaces, powered off. Every operation below is
+     * safe to run again (the service re-drives a step a crash cut short): one that finds its work done
+     * does nothing, so provisioning a VR whose VM exists keeps it, its UUID and its MACs. A failure
+     * half-way leaves nothing of the VR on the host. {@code DriverConformanceKit} in vr-core's test-jar
+     * is the behaviour every driver shows.
+     */
     void provision(VmConfigEntry config) throws DriverException;
 
     /**

@@ -1,6 +1,5 @@
 package io.vrouter.core.driver.sim;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vrouter.core.driver.DriverException;
@@ -67,18 +66,19 @@ public final class SimulatedDriver implements HypervisorDriver {
         public long bootMillis;
         /** CPU microseconds accumulated in earlier runs. */
         public long cpuMicros;
-        /** The UUID derived from the name, with that name (an MD5 per inspection was a tenth of an SNMP walk's CPU). */
-        @JsonIgnore
-        private volatile String[] nameAndUuid = {null, null};
+        /**
+         * The VM's UUID, chosen at provisioning and kept across renames as a host keeps it. Null in a
+         * journal written before it was stored: derived once from the vmIndex and name, as it was then.
+         */
+        public String uuid;
 
         String uuid() {
-            String[] cached = nameAndUuid;
-            String n = name;
-            if (n.equals(cached[0])) return cached[1];
-            String uuid = UUID.nameUUIDFromBytes(("vrouter-sim/" + vmIndex + "/" + n).getBytes(StandardCharsets.UTF_8))
-                    .toString();
-            nameAndUuid = new String[]{n, uuid};
-            return uuid;
+            String u = uuid;
+            if (u == null) {
+                u = UUID.nameUUIDFromBytes(("vrouter-sim/" + vmIndex + "/" + name).getBytes(StandardCharsets.UTF_8)).toString();
+                uuid = u;
+            }
+            return u;
         }
     }
 
@@ -154,7 +154,10 @@ public final class SimulatedDriver implements HypervisorDriver {
     @Override
     public void provision(VmConfigEntry config) throws DriverException {
         step("provision", config.vmName, latency.provision());
-        if (vms.containsKey(config.vmIndex)) {
+        SimVm existing = vms.get(config.vmIndex);
+        if (existing != null) {
+            // A re-run (the service re-drives a step cut short) finds its VM made; another VR's is refused.
+            if (existing.name.equals(config.vmName)) return;
             throw new DriverException("VM_EXISTS", "a VM with vmIndex " + config.vmIndex + " exists already");
         }
         claimName(config.vmName, config.vmIndex);
@@ -166,6 +169,7 @@ public final class SimulatedDriver implements HypervisorDriver {
         vm.memoryMiB = config.vmConfigMemory;
         vm.autoStart = Boolean.TRUE.equals(config.vmConfigAutoStart);
         vm.interfaces = List.copyOf(config.interfaces());
+        vm.uuid();
         vms.put(vm.vmIndex, vm);
         record(vm);
     }
@@ -207,6 +211,9 @@ public final class SimulatedDriver implements HypervisorDriver {
 
     @Override
     public void suspend(int vmIndex, AdminState how) throws DriverException {
+        if (!adminStates.contains(how)) {
+            throw new DriverException("NOT_SUPPORTED", "this simulated host offers no " + how.label());
+        }
         SimVm vm = require(vmIndex);
         step(how.label(), vm.name, how == AdminState.PAUSED ? Duration.ZERO : latency.suspend());
         if (vm.power == PowerState.HALTED) {
@@ -475,6 +482,7 @@ public final class SimulatedDriver implements HypervisorDriver {
                             if (gone != null) names.remove(gone.name, gone.vmIndex);
                         } else {
                             SimVm vm = json.treeToValue(node.get("vm"), SimVm.class);
+                            vm.uuid();
                             SimVm was = vms.put(vm.vmIndex, vm);
                             if (was != null) names.remove(was.name, was.vmIndex);
                             names.put(vm.name, vm.vmIndex);
