@@ -149,6 +149,23 @@ def on_change(args):
         return {"vmIndex": vm, "created": created["update"], "deleted": deleted["update"]}
 
 
+def oc_on_change(args):
+    """ON_CHANGE on openconfig's oper-status of every interface: VR --vm stopped over REST goes DOWN, started UP."""
+    with client(args) as gc:
+        responses = gc.subscribe2(subscribe={
+            "subscription": [{"path": "openconfig:/interfaces/interface[name=*]/state/oper-status", "mode": "on_change"}],
+            "mode": "stream", "encoding": args.encoding})
+        q = reader(responses)
+        _, first = await_response(q, "sync_response", lambda r: r.get("sync_response"))
+        seen = {"first": [r["update"] for r in first if "update" in r]}
+        for action, status in (("stop", "DOWN"), ("start", "UP")):
+            rest(args, "POST", f"/api/v1/routers/{args.vm}/{action}?wait=30s")
+            changed, _ = await_response(q, f"oper-status {status}",
+                                        lambda r: "update" in r and any(u.get("val") == status for u in r["update"].get("update", [])))
+            seen[action] = changed["update"]
+        return seen
+
+
 def sample(args):
     """SAMPLE at the minimum interval: the same leaf twice, a sample interval apart."""
     with client(args) as gc:
@@ -216,7 +233,7 @@ def bad_input(args):
             out[name] = status_of(e)
 
     get_status("malformedPath", gnmi_pb2.GetRequest(path=[gnmi_pb2.Path(elem=[gnmi_pb2.PathElem(name="")])]))
-    get_status("unknownOrigin", gnmi_pb2.GetRequest(path=[gnmi_pb2.Path(origin="openconfig", elem=[gnmi_pb2.PathElem(name="interfaces")])]))
+    get_status("unknownOrigin", gnmi_pb2.GetRequest(path=[gnmi_pb2.Path(origin="ietf", elem=[gnmi_pb2.PathElem(name="interfaces")])]))
     get_status("unknownPath", gnmi_pb2.GetRequest(path=[path("/NEW-VMM-MIB/noSuchThing")]))
     get_status("unsupportedEncoding", gnmi_pb2.GetRequest(path=[path("/NEW-VMM-MIB/vmObjects")], encoding=gnmi_pb2.ASCII))
     out["sampleTooFast"] = subscribe_status(args, [stream_list(interval=1000)])
@@ -254,7 +271,7 @@ def stalled_reader(args):
 
 
 SCENARIOS = {f.__name__.replace("_", "-"): f for f in
-             [capabilities, get, wrong_password, once, poll, on_change, sample, bad_input, stalled_reader]}
+             [capabilities, get, wrong_password, once, poll, on_change, oc_on_change, sample, bad_input, stalled_reader]}
 
 if __name__ == "__main__":
     p = argparse.ArgumentParser()
@@ -264,6 +281,7 @@ if __name__ == "__main__":
     p.add_argument("--path", default="/NEW-VMM-MIB/vmObjects")
     p.add_argument("--encoding", default="json")
     p.add_argument("--datatype", default="all")
+    p.add_argument("--vm", type=int, default=1, help="the VR a scenario changes")
     p.add_argument("--cert", help="the server's certificate (PEM): talk TLS, trusting it")
     a = p.parse_args()
     print(json.dumps(SCENARIOS[a.scenario](a), default=str))
