@@ -17,7 +17,11 @@ DEADLINE = 30  # seconds for any one awaited message: the machine may be loaded
 
 
 def client(args, password="admin"):
-    """Plain gRPC, or TLS trusting the server's certificate given with --cert."""
+    """Plain gRPC, or TLS trusting the server's certificate given with --cert, presenting
+    --client-cert and --client-key when given."""
+    if args.client_cert:
+        return gNMIclient(target=("127.0.0.1", args.port), username="admin", password=password, insecure=False,
+                          path_cert=args.client_cert, path_key=args.client_key, path_root=args.cert)
     return gNMIclient(target=("127.0.0.1", args.port), username="admin", password=password,
                       insecure=args.cert is None, path_cert=args.cert)
 
@@ -71,8 +75,11 @@ def await_response(q, what, test):
 
 
 def capabilities(args):
-    with client(args) as gc:
-        return gc.capabilities()
+    try:
+        with client(args) as gc:
+            return gc.capabilities()
+    except Exception as e:  # pygnmi raises on connect (a TLS handshake refused) or on the call
+        return status_of(e)
 
 
 def get(args):
@@ -283,6 +290,8 @@ if __name__ == "__main__":
     p.add_argument("--datatype", default="all")
     p.add_argument("--vm", type=int, default=1, help="the VR a scenario changes")
     p.add_argument("--cert", help="the server's certificate (PEM): talk TLS, trusting it")
+    p.add_argument("--client-cert", help="a client certificate (PEM) to present, with --client-key")
+    p.add_argument("--client-key")
     a = p.parse_args()
     print(json.dumps(SCENARIOS[a.scenario](a), default=str))
     sys.stdout.flush()

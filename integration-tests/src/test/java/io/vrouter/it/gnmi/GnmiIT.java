@@ -310,6 +310,54 @@ class GnmiIT {
         assertThat(r.exit()).as(r.toString()).isZero();
     }
 
+    /**
+     * With {@code gnmi.tls.client-ca}, pygnmi and gnmi_cli get in with a client certificate that CA
+     * signed (made by openssl), and not without one or with one it did not sign; the username and
+     * password still log in.
+     */
+    @Test
+    void withClientCasOnlyACollectorWithACertificateTheySignedGetsIn() throws Exception {
+        Path mtls = dir.resolve("mtls");
+        Path serverCert = serverKeystore(mtls);
+        String ec = "ec_paramgen_curve:prime256v1";
+        String ca = mtls.resolve("ca").toString();
+        String client = mtls.resolve("client").toString();
+        String rogue = mtls.resolve("rogue").toString();
+        run(List.of("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", ec, "-nodes", "-keyout", ca + ".key",
+                "-out", ca + ".pem", "-subj", "/CN=collectors-ca", "-days", "2"));
+        run(List.of("openssl", "req", "-newkey", "ec", "-pkeyopt", ec, "-nodes", "-keyout", client + ".key",
+                "-out", client + ".csr", "-subj", "/CN=collector"));
+        run(List.of("openssl", "x509", "-req", "-in", client + ".csr", "-CA", ca + ".pem", "-CAkey", ca + ".key",
+                "-CAcreateserial", "-out", client + ".pem", "-days", "2"));
+        run(List.of("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", ec, "-nodes", "-keyout", rogue + ".key",
+                "-out", rogue + ".pem", "-subj", "/CN=collector", "-days", "2"));
+        Path config = mtls.resolve("vrouter.properties");
+        Files.writeString(config, "gnmi.tls.keystore=" + mtls.resolve("server.p12") + "\ngnmi.tls.keystore-password=changeit\n"
+                + "gnmi.tls.client-ca=" + ca + ".pem\n");
+        try (ServerProcess withMtls = ServerProcess.start(mtls.resolve("server"), "--config", config.toString())) {
+            String cert = serverCert.toString();
+            assertThat(pygnmi(withMtls, "capabilities", "--cert", cert, "--client-cert", client + ".pem",
+                    "--client-key", client + ".key").at("/supported_models/0/name").asText()).isEqualTo("NEW-VMM-MIB");
+            assertThat(pygnmi(withMtls, "capabilities", "--cert", cert).has("supported_models")).as("no certificate").isFalse();
+            assertThat(pygnmi(withMtls, "capabilities", "--cert", cert, "--client-cert", rogue + ".pem",
+                    "--client-key", rogue + ".key").has("supported_models")).as("a certificate of no CA configured").isFalse();
+            List<String> gnmiCli = List.of("env", "GNMI_USER=admin", "GNMI_PASS=admin", GNMI_CLI, "-address",
+                    "127.0.0.1:" + withMtls.gnmiPort, "-with_user_pass", "-timeout", "30s", "-ca_crt", cert, "-capabilities");
+            ServerProcess.Result in = ServerProcess.run(concat(gnmiCli, "-client_crt", client + ".pem", "-client_key", client + ".key"));
+            assertThat(in.exit()).as(in.toString()).isZero();
+            assertThat(oneSpace(in.out())).contains("name: \"openconfig-interfaces\"");
+            ServerProcess.Result out = ServerProcess.run(concat(gnmiCli, "-client_crt", rogue + ".pem", "-client_key", rogue + ".key"));
+            assertThat(out.exit()).as(out.toString()).isNotZero();
+            assertThat(ServerProcess.run(gnmiCli).exit()).as("gnmi_cli without a certificate").isNotZero();
+        }
+    }
+
+    private static List<String> concat(List<String> head, String... tail) {
+        List<String> all = new ArrayList<>(head);
+        all.addAll(List.of(tail));
+        return all;
+    }
+
     @Test
     void callsAreCountedInTheMetricsAsTheOtherInterfacesCountTheirs() throws Exception {
         pygnmi("get", "--path", ENTRY_1 + "/vmOperState");
