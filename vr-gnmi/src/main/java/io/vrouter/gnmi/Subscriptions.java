@@ -472,12 +472,13 @@ final class Subscriptions implements AutoCloseable {
     /**
      * The VR whose entry holds a leaf, or null outside every VR's entry: a read of some VRs sees again
      * the leaves of those VRs and those of no VR. An openconfig leaf knows its VR; a NEW-VMM-MIB leaf
-     * has it in its path's key {@code vmIndex}.
+     * has it in its path's key {@code vmIndex} ({@code vmStorageVmIndex} in vmStorageTable).
      */
     static Integer vmIndex(TreeMatch.Match leaf) {
         if (leaf.node() instanceof OpenConfigInterfaces.Leaf l) return l.vmIndex;
         for (PathElem e : leaf.path()) {
             String vr = e.getKeyMap().get("vmIndex");
+            if (vr == null) vr = e.getKeyMap().get("vmStorageVmIndex");
             if (vr != null) return Integer.valueOf(vr);
         }
         return null;
