@@ -17,7 +17,11 @@ DEADLINE = 30  # seconds for any one awaited message: the machine may be loaded
 
 
 def client(args, password="admin"):
-    """Plain gRPC, or TLS trusting the server's certificate given with --cert."""
+    """Plain gRPC, or TLS trusting the server's certificate given with --cert, presenting
+    --client-cert and --client-key when given."""
+    if args.client_cert:
+        return gNMIclient(target=("127.0.0.1", args.port), username="admin", password=password, insecure=False,
+                          path_cert=args.client_cert, path_key=args.client_key, path_root=args.cert)
     return gNMIclient(target=("127.0.0.1", args.port), username="admin", password=password,
                       insecure=args.cert is None, path_cert=args.cert)
 
@@ -71,8 +75,11 @@ def await_response(q, what, test):
 
 
 def capabilities(args):
-    with client(args) as gc:
-        return gc.capabilities()
+    try:
+        with client(args) as gc:
+            return gc.capabilities()
+    except Exception as e:  # pygnmi raises on connect (a TLS handshake refused) or on the call
+        return status_of(e)
 
 
 def get(args):
@@ -149,6 +156,23 @@ def on_change(args):
         return {"vmIndex": vm, "created": created["update"], "deleted": deleted["update"]}
 
 
+def oc_on_change(args):
+    """ON_CHANGE on openconfig's oper-status of every interface: VR --vm stopped over REST goes DOWN, started UP."""
+    with client(args) as gc:
+        responses = gc.subscribe2(subscribe={
+            "subscription": [{"path": "openconfig:/interfaces/interface[name=*]/state/oper-status", "mode": "on_change"}],
+            "mode": "stream", "encoding": args.encoding})
+        q = reader(responses)
+        _, first = await_response(q, "sync_response", lambda r: r.get("sync_response"))
+        seen = {"first": [r["update"] for r in first if "update" in r]}
+        for action, status in (("stop", "DOWN"), ("start", "UP")):
+            rest(args, "POST", f"/api/v1/routers/{args.vm}/{action}?wait=30s")
+            changed, _ = await_response(q, f"oper-status {status}",
+                                        lambda r: "update" in r and any(u.get("val") == status for u in r["update"].get("update", [])))
+            seen[action] = changed["update"]
+        return seen
+
+
 def sample(args):
     """SAMPLE at the minimum interval: the same leaf twice, a sample interval apart."""
     with client(args) as gc:
@@ -216,7 +240,7 @@ def bad_input(args):
             out[name] = status_of(e)
 
     get_status("malformedPath", gnmi_pb2.GetRequest(path=[gnmi_pb2.Path(elem=[gnmi_pb2.PathElem(name="")])]))
-    get_status("unknownOrigin", gnmi_pb2.GetRequest(path=[gnmi_pb2.Path(origin="openconfig", elem=[gnmi_pb2.PathElem(name="interfaces")])]))
+    get_status("unknownOrigin", gnmi_pb2.GetRequest(path=[gnmi_pb2.Path(origin="ietf", elem=[gnmi_pb2.PathElem(name="interfaces")])]))
     get_status("unknownPath", gnmi_pb2.GetRequest(path=[path("/NEW-VMM-MIB/noSuchThing")]))
     get_status("unsupportedEncoding", gnmi_pb2.GetRequest(path=[path("/NEW-VMM-MIB/vmObjects")], encoding=gnmi_pb2.ASCII))
     out["sampleTooFast"] = subscribe_status(args, [stream_list(interval=1000)])
@@ -254,7 +278,7 @@ def stalled_reader(args):
 
 
 SCENARIOS = {f.__name__.replace("_", "-"): f for f in
-             [capabilities, get, wrong_password, once, poll, on_change, sample, bad_input, stalled_reader]}
+             [capabilities, get, wrong_password, once, poll, on_change, oc_on_change, sample, bad_input, stalled_reader]}
 
 if __name__ == "__main__":
     p = argparse.ArgumentParser()
@@ -264,7 +288,10 @@ if __name__ == "__main__":
     p.add_argument("--path", default="/NEW-VMM-MIB/vmObjects")
     p.add_argument("--encoding", default="json")
     p.add_argument("--datatype", default="all")
+    p.add_argument("--vm", type=int, default=1, help="the VR a scenario changes")
     p.add_argument("--cert", help="the server's certificate (PEM): talk TLS, trusting it")
+    p.add_argument("--client-cert", help="a client certificate (PEM) to present, with --client-key")
+    p.add_argument("--client-key")
     a = p.parse_args()
     print(json.dumps(SCENARIOS[a.scenario](a), default=str))
     sys.stdout.flush()

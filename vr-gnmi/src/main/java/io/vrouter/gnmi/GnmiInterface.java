@@ -12,15 +12,22 @@ import io.vrouter.core.config.Settings;
 import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The gNMI management interface: a gRPC server (grpc-java on Netty) with the gNMI service.
@@ -30,7 +37,9 @@ import java.util.concurrent.TimeUnit;
  * {@code rest.tls.keystore} and its password when not given, so that one keystore serves both),
  * {@code gnmi.min-sample-interval} (1s: the shortest sample and heartbeat interval a collector may ask
  * for), {@code gnmi.max-streams} (64 Subscribe streams in all), {@code gnmi.max-streams-per-client}
- * (16 from one client address) and {@code gnmi.max-pending} (100,000 updates waiting on one stream).
+ * (16 from one client address) and {@code gnmi.max-pending} (100,000 updates waiting on one stream);
+ * {@code gnmi.tls.client-ca} (and {@code gnmi.tls.client-ca-password} for a truststore): the CAs whose
+ * certificates clients must present, on top of their username and password.
  * Without a keystore gNMI serves plain gRPC, and so only on a loopback address: bound anywhere else it
  * refuses to start.
  */
@@ -93,22 +102,71 @@ public final class GnmiInterface implements ManagementInterface {
             close();
             throw new IOException("gNMI could not listen on " + bind.getHostAddress() + ":" + port + ": " + e.getMessage(), e);
         }
-        description = "gNMI on " + bind.getHostAddress() + ":" + port() + " (gRPC " + (tls != null ? "over TLS" : "without TLS")
+        description = "gNMI on " + bind.getHostAddress() + ":" + port() + " (gRPC " + (tls == null ? "without TLS"
+                : s.get("gnmi.tls.client-ca").isPresent() ? "over TLS with client certificates" : "over TLS")
                 + ", username/password metadata)";
     }
 
-    /** gRPC's TLS with the configured keystore's key and certificate, or null when none is configured. */
+    /**
+     * gRPC's TLS with the configured keystore's key and certificate, or null when none is configured;
+     * with {@code gnmi.tls.client-ca}, clients must also present a certificate that it trusts.
+     */
     private static ServerCredentials tls(Settings s) throws IOException {
         Optional<String> own = s.get("gnmi.tls.keystore");
         Optional<String> keystore = own.or(() -> s.get("rest.tls.keystore"));
-        if (keystore.isEmpty()) return null;
+        Optional<String> clientCa = s.get("gnmi.tls.client-ca");
+        if (keystore.isEmpty()) {
+            if (clientCa.isPresent()) {
+                throw new IllegalArgumentException("gnmi.tls.client-ca asks for client certificates, which need TLS:"
+                        + " set gnmi.tls.keystore (or rest.tls.keystore)");
+            }
+            return null;
+        }
         String password = own.isPresent() ? s.get("gnmi.tls.keystore-password", "") : s.get("rest.tls.keystore-password", "");
+        TlsServerCredentials.Builder tls = TlsServerCredentials.newBuilder();
         try {
-            return TlsServerCredentials.newBuilder()
-                    .keyManager(Keystores.keyManagers(Path.of(keystore.get()), password).getKeyManagers()).build();
+            tls.keyManager(Keystores.keyManagers(Path.of(keystore.get()), password).getKeyManagers());
         } catch (GeneralSecurityException | IOException e) {
             throw new IOException("gNMI could not read the keystore " + keystore.get() + ": " + e.getMessage(), e);
         }
+        if (clientCa.isPresent()) {
+            try {
+                tls.trustManager(clientCas(Path.of(clientCa.get()), s.get("gnmi.tls.client-ca-password", "")))
+                        .clientAuth(TlsServerCredentials.ClientAuth.REQUIRE);
+            } catch (GeneralSecurityException | IOException e) {
+                throw new IOException("gNMI could not read the client CAs " + clientCa.get() + ": " + e.getMessage(), e);
+            }
+        }
+        return tls.build();
+    }
+
+    /**
+     * The trust managers of the certificates that clients' certificates must chain to: a truststore
+     * (PKCS12, or JKS when its name ends in {@code .jks}) when the name ends in {@code .p12},
+     * {@code .pfx} or {@code .jks}, otherwise a PEM file of certificates.
+     */
+    static TrustManager[] clientCas(Path file, String password) throws IOException, GeneralSecurityException {
+        String name = file.getFileName().toString();
+        KeyStore trusted;
+        if (name.endsWith(".p12") || name.endsWith(".pfx") || name.endsWith(".jks")) {
+            trusted = KeyStore.getInstance(name.endsWith(".jks") ? "JKS" : "PKCS12");
+            try (InputStream in = Files.newInputStream(file)) {
+                trusted.load(in, password.toCharArray());
+            }
+        } else {
+            trusted = KeyStore.getInstance(KeyStore.getDefaultType());
+            trusted.load(null, null);
+            try (InputStream in = Files.newInputStream(file)) {
+                int i = 0;
+                for (Certificate c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+                    trusted.setCertificateEntry("ca" + (++i), c);
+                }
+            }
+        }
+        if (trusted.size() == 0) throw new GeneralSecurityException("it holds no certificate");
+        TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trusted);
+        return tmf.getTrustManagers();
     }
 
     /** The TCP port the server listens on. */

@@ -19,9 +19,11 @@ final class GnmiPaths {
     static final String ANY_DEPTH = "...";
     /** Any one element, or any value of a key. */
     static final String ANY = "*";
-    /** The origin of the module's own tree; a path without an origin means it too. */
+    /** The origin of the module's own tree. */
     static final String ORIGIN = Ns.VMM_MODULE;
-    private static final String QUALIFIER = Ns.VMM_MODULE + ":";
+    /** The origins served; a path without one reaches both trees (their first elements differ). */
+    static final List<String> ORIGINS = List.of(ORIGIN, OpenConfigInterfaces.ORIGIN);
+    private static final List<String> QUALIFIERS = List.of(Ns.VMM_MODULE + ":", OpenConfigInterfaces.MODULE + ":");
 
     private GnmiPaths() {
     }
@@ -34,7 +36,7 @@ final class GnmiPaths {
         return all;
     }
 
-    /** The origin of a path under a prefix: one of them names it, or neither; only this module's is served. */
+    /** The origin of a path under a prefix: one of them names it, or neither (""); only {@link #ORIGINS} are served. */
     static String origin(Path prefix, Path path) {
         String p = prefix.getOrigin();
         String o = path.getOrigin();
@@ -42,8 +44,10 @@ final class GnmiPaths {
             throw invalid("an origin in both the prefix and the path (" + p + ", " + o + ")");
         }
         String origin = p.isEmpty() ? o : p;
-        if (!origin.isEmpty() && !origin.equals(ORIGIN)) {
-            throw invalid("unknown origin '" + origin + "': this target serves origin " + ORIGIN);
+        // pygnmi makes an RFC 7951 path's module its origin (openconfig-interfaces:interfaces/...).
+        if (origin.equals(OpenConfigInterfaces.MODULE)) return OpenConfigInterfaces.ORIGIN;
+        if (!origin.isEmpty() && !ORIGINS.contains(origin)) {
+            throw invalid("unknown origin '" + origin + "': this target serves origins " + String.join(" and ", ORIGINS));
         }
         return origin;
     }
@@ -93,10 +97,14 @@ final class GnmiPaths {
         return e.build();
     }
 
-    /** An element's name as the tree names it: {@code NEW-VMM-MIB:NEW-VMM-MIB} (RFC 7951's form) is {@code NEW-VMM-MIB}. */
+    /**
+     * An element's name as the tree names it: {@code NEW-VMM-MIB:NEW-VMM-MIB} (RFC 7951's form) is
+     * {@code NEW-VMM-MIB}, {@code openconfig-interfaces:interfaces} {@code interfaces}.
+     */
     static String name(PathElem e) {
         String n = e.getName();
-        return n.startsWith(QUALIFIER) ? n.substring(QUALIFIER.length()) : n;
+        for (String q : QUALIFIERS) if (n.startsWith(q)) return n.substring(q.length());
+        return n;
     }
 
     /** The path as gNMI's text form writes it: {@code /a/b[k=v]}. */

@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The gNMI service: Capabilities, Get and Subscribe over the NEW-VMM-MIB data tree; Set is not offered. */
+/** The gNMI service: Capabilities, Get and Subscribe over the NEW-VMM-MIB data tree and openconfig-interfaces; Set is not offered. */
 final class GnmiService extends gNMIGrpc.gNMIImplBase {
     private static final Logger log = LoggerFactory.getLogger(GnmiService.class);
     /** The gNMI version of the vendored gnmi.proto (its file option gnmi_service). */
@@ -51,6 +51,8 @@ final class GnmiService extends gNMIGrpc.gNMIImplBase {
         reply.onNext(CapabilityResponse.newBuilder()
                 .addSupportedModels(ModelData.newBuilder().setName(Ns.VMM_MODULE).setOrganization(ORGANIZATION)
                         .setVersion(Ns.VMM_REVISION))
+                .addSupportedModels(ModelData.newBuilder().setName(OpenConfigInterfaces.MODULE)
+                        .setOrganization(OpenConfigInterfaces.ORGANIZATION).setVersion(OpenConfigInterfaces.VERSION))
                 .addAllSupportedEncodings(Values.ENCODINGS)
                 .setGNMIVersion(GNMI_VERSION)
                 .build());
@@ -70,17 +72,21 @@ final class GnmiService extends gNMIGrpc.gNMIImplBase {
     public void get(GetRequest request, StreamObserver<GetResponse> reply) {
         try {
             Encoding encoding = Values.served(request.getEncoding());
-            DataNode root = tree(request.getType());
-            List<List<PathElem>> paths = new ArrayList<>();
             List<Path> asked = request.getPathList().isEmpty() ? List.of(Path.getDefaultInstance()) : request.getPathList();
-            for (Path p : asked) paths.add(GnmiPaths.join(request.getPrefix(), p));
+            List<List<PathElem>> paths = new ArrayList<>();
+            List<List<DataNode>> trees = new ArrayList<>();
+            for (Path p : asked) {
+                paths.add(GnmiPaths.join(request.getPrefix(), p));
+                trees.add(trees(service, GnmiPaths.origin(request.getPrefix(), p), request.getType()));
+            }
             GetResponse.Builder response = GetResponse.newBuilder();
             long now = System.currentTimeMillis() * 1_000_000L;
             int prefixLength = request.getPrefix().getElemCount();
-            for (List<PathElem> path : paths) {
+            for (int i = 0; i < paths.size(); i++) {
+                List<PathElem> path = paths.get(i);
                 // One notification per concrete prefix (a prefix with wildcards names several).
                 Map<List<PathElem>, Notification.Builder> byPrefix = new LinkedHashMap<>();
-                TreeMatch.find(root, path, match -> {
+                TreeMatch.find(trees.get(i), path, null, match -> {
                     List<PathElem> full = match.path();
                     List<PathElem> prefix = full.subList(0, Math.min(prefixLength, full.size()));
                     Notification.Builder n = byPrefix.computeIfAbsent(prefix, k -> Notification.newBuilder()
@@ -111,13 +117,26 @@ final class GnmiService extends gNMIGrpc.gNMIImplBase {
         return Path.newBuilder().setOrigin(asked.getOrigin()).setTarget(asked.getTarget()).addAllElem(concrete).build();
     }
 
-    private DataNode tree(GetRequest.DataType type) {
-        return switch (type) {
-            case ALL -> ModelTree.all(service);
-            case CONFIG -> ModelTree.config(ModelTree.running(service));
-            case STATE, OPERATIONAL -> ModelTree.state(service);
-            default -> throw GnmiPaths.invalid("unknown data type " + type);
-        };
+    /** The trees a path of this origin reaches ("": every origin's), of the data type asked for. */
+    static List<DataNode> trees(VirtualRouterService service, String origin, GetRequest.DataType type) {
+        List<DataNode> trees = new ArrayList<>(2);
+        if (!origin.equals(OpenConfigInterfaces.ORIGIN)) {
+            trees.add(switch (type) {
+                case ALL -> ModelTree.all(service);
+                case CONFIG -> ModelTree.config(ModelTree.running(service));
+                case STATE, OPERATIONAL -> ModelTree.state(service);
+                default -> throw GnmiPaths.invalid("unknown data type " + type);
+            });
+        }
+        if (!origin.equals(GnmiPaths.ORIGIN)) {
+            trees.add(OpenConfigInterfaces.interfaces(service, switch (type) {
+                case ALL -> OpenConfigInterfaces.Part.ALL;
+                case CONFIG -> OpenConfigInterfaces.Part.CONFIG;
+                case STATE, OPERATIONAL -> OpenConfigInterfaces.Part.STATE;
+                default -> throw GnmiPaths.invalid("unknown data type " + type);
+            }));
+        }
+        return trees;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.vrouter.gnmi;
 
 import com.github.gnmi.proto.Encoding;
+import com.github.gnmi.proto.GetRequest;
 import com.github.gnmi.proto.Notification;
 import com.github.gnmi.proto.Path;
 import com.github.gnmi.proto.PathElem;
@@ -20,7 +21,6 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.yang.DataNode;
-import io.vrouter.yang.ModelTree;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -93,6 +93,7 @@ final class Subscriptions implements AutoCloseable {
 
     /** One subscription of the list: its path, what it sends when, and the values last sent. */
     private final class Sub {
+        final String origin;
         final List<PathElem> path;
         final SubscriptionMode mode;
         final long sampleNanos;
@@ -103,8 +104,9 @@ final class Subscriptions implements AutoCloseable {
         final Map<String, Sent> last = new HashMap<>();
         long lastHeartbeat = System.nanoTime();
 
-        Sub(List<PathElem> path, SubscriptionMode mode, long sampleNanos, long heartbeatNanos, boolean suppressRedundant,
-            Predicate<DataNode> leaves) {
+        Sub(String origin, List<PathElem> path, SubscriptionMode mode, long sampleNanos, long heartbeatNanos,
+            boolean suppressRedundant, Predicate<DataNode> leaves) {
+            this.origin = origin;
             this.path = path;
             this.mode = mode;
             this.sampleNanos = sampleNanos;
@@ -114,7 +116,8 @@ final class Subscriptions implements AutoCloseable {
         }
     }
 
-    private record Sent(List<PathElem> path, TypedValue value) {
+    /** A leaf's value as last sent, with the VR whose entry holds it (null: none). */
+    private record Sent(List<PathElem> path, TypedValue value, Integer vmIndex) {
     }
 
     /** What waits in a stream's queue: an update (value set), a delete (value null), or the sync marker. */
@@ -206,18 +209,20 @@ final class Subscriptions implements AutoCloseable {
 
         private List<Sub> subs(SubscriptionList l, Subscription s) {
             List<PathElem> path = GnmiPaths.join(l.getPrefix(), s.getPath());
+            String origin = GnmiPaths.origin(l.getPrefix(), s.getPath());
             if (l.getMode() != SubscriptionList.Mode.STREAM) {
-                return List.of(new Sub(path, SubscriptionMode.SAMPLE, 0, 0, false, leaf -> true));
+                return List.of(new Sub(origin, path, SubscriptionMode.SAMPLE, 0, 0, false, leaf -> true));
             }
             long heartbeat = interval(s.getHeartbeatInterval(), "heartbeat_interval", 0);
             return switch (s.getMode()) {
-                case SAMPLE -> List.of(new Sub(path, SubscriptionMode.SAMPLE, interval(s.getSampleInterval(), "sample_interval",
+                case SAMPLE -> List.of(new Sub(origin, path, SubscriptionMode.SAMPLE, interval(s.getSampleInterval(), "sample_interval",
                         minInterval.toNanos()), heartbeat, s.getSuppressRedundant(), leaf -> true));
-                case ON_CHANGE -> List.of(new Sub(path, SubscriptionMode.ON_CHANGE, 0, heartbeat, false, leaf -> true));
+                case ON_CHANGE -> List.of(new Sub(origin, path, SubscriptionMode.ON_CHANGE, 0, heartbeat, false, leaf -> true));
                 // Counters change all the time and tell no event: sampled; everything else on change.
                 case TARGET_DEFINED -> List.of(
-                        new Sub(path, SubscriptionMode.ON_CHANGE, 0, heartbeat, false, leaf -> !Values.isCounter(leaf)),
-                        new Sub(path, SubscriptionMode.SAMPLE, minInterval.toNanos() * 10, heartbeat, false, Values::isCounter));
+                        new Sub(origin, path, SubscriptionMode.ON_CHANGE, 0, heartbeat, false, leaf -> !Values.isCounter(leaf)),
+                        new Sub(origin, path, SubscriptionMode.SAMPLE, minInterval.toNanos() * 10, heartbeat, false,
+                                Values::isCounter));
                 default -> throw GnmiPaths.invalid("unknown subscription mode " + s.getMode());
             };
         }
@@ -304,15 +309,17 @@ final class Subscriptions implements AutoCloseable {
          * Reads the subscription's leaves (of the given VRs and outside every VR's table, or all when
          * {@code vrs} is null) and queues what differs from what was sent, or everything when {@code all};
          * leaves gone are deleted, a whole list entry at once when none of its leaves is left.
-         * {@code silent} only records the values (updates_only).
+         * {@code silent} only records the values (updates_only). What is queued is sent a container or
+         * list entry at a time, so that its leaves go in one notification.
          */
         private void refresh(Sub s, Set<Integer> vrs, boolean all, boolean silent) {
             if (closed) return;
             Map<String, Sent> now = new LinkedHashMap<>();
-            TreeMatch.find(ModelTree.all(service), s.path, vrs, match -> TreeMatch.leaves(match.node(),
-                    new ArrayList<>(match.path()), vrs, leaf -> {
+            TreeMatch.find(GnmiService.trees(service, s.origin, GetRequest.DataType.ALL), s.path, vrs,
+                    match -> TreeMatch.leaves(match.node(), new ArrayList<>(match.path()), vrs, leaf -> {
                         if (s.leaves.test(leaf.node())) {
-                            now.put(GnmiPaths.text(leaf.path()), new Sent(leaf.path(), Values.of(leaf.node(), encoding)));
+                            now.put(GnmiPaths.text(leaf.path()), new Sent(leaf.path(), Values.of(leaf.node(), encoding),
+                                    vmIndex(leaf)));
                         }
                     }));
             Set<List<PathElem>> entriesLeft = new HashSet<>();
@@ -320,7 +327,8 @@ final class Subscriptions implements AutoCloseable {
             List<Sent> gone = new ArrayList<>();
             for (Iterator<Map.Entry<String, Sent>> it = s.last.entrySet().iterator(); it.hasNext(); ) {
                 Map.Entry<String, Sent> e = it.next();
-                if (now.containsKey(e.getKey()) || (vrs != null && !inScope(e.getValue().path(), vrs))) continue;
+                Integer vr = e.getValue().vmIndex();
+                if (now.containsKey(e.getKey()) || (vrs != null && vr != null && !vrs.contains(vr))) continue;
                 gone.add(e.getValue());
                 it.remove();
             }
@@ -333,12 +341,19 @@ final class Subscriptions implements AutoCloseable {
                     enqueue(g.path(), null);
                 }
             }
+            drain();
+            List<PathElem> filling = null; // the prefix whose leaves are being queued
             for (Map.Entry<String, Sent> e : now.entrySet()) {
                 Sent before = s.last.put(e.getKey(), e.getValue());
                 if (!silent && (all || before == null || !before.value().equals(e.getValue().value()))) {
-                    enqueue(e.getValue().path(), e.getValue().value());
+                    List<PathElem> path = e.getValue().path();
+                    List<PathElem> prefix = path.subList(0, path.size() - 1);
+                    if (filling != null && !filling.equals(prefix)) drain();
+                    filling = prefix;
+                    enqueue(path, e.getValue().value());
                 }
             }
+            drain();
         }
 
         private void enqueueSync() {
@@ -348,6 +363,7 @@ final class Subscriptions implements AutoCloseable {
             drain();
         }
 
+        /** Queues an update (a delete when {@code value} is null); {@link #drain} sends it. */
         private void enqueue(List<PathElem> path, TypedValue value) {
             boolean overflow;
             synchronized (this) {
@@ -362,8 +378,6 @@ final class Subscriptions implements AutoCloseable {
             if (overflow) {
                 fail(Status.RESOURCE_EXHAUSTED.withDescription("the collector reads too slowly: more than " + maxPending
                         + " updates wait (gnmi.max-pending)").asRuntimeException());
-            } else {
-                drain();
             }
         }
 
@@ -455,12 +469,18 @@ final class Subscriptions implements AutoCloseable {
         return leaf;
     }
 
-    /** Whether a leaf is one a read of these VRs sees again: in one of their entries, or in no VR's entry. */
-    static boolean inScope(List<PathElem> leaf, Set<Integer> vrs) {
-        for (PathElem e : leaf) {
+    /**
+     * The VR whose entry holds a leaf, or null outside every VR's entry: a read of some VRs sees again
+     * the leaves of those VRs and those of no VR. An openconfig leaf knows its VR; a NEW-VMM-MIB leaf
+     * has it in its path's key {@code vmIndex} ({@code vmStorageVmIndex} in vmStorageTable).
+     */
+    static Integer vmIndex(TreeMatch.Match leaf) {
+        if (leaf.node() instanceof OpenConfigInterfaces.Leaf l) return l.vmIndex;
+        for (PathElem e : leaf.path()) {
             String vr = e.getKeyMap().get("vmIndex");
-            if (vr != null) return vrs.contains(Integer.valueOf(vr));
+            if (vr == null) vr = e.getKeyMap().get("vmStorageVmIndex");
+            if (vr != null) return Integer.valueOf(vr);
         }
-        return true;
+        return null;
     }
 }

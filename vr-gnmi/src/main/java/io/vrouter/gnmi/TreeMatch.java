@@ -27,7 +27,12 @@ final class TreeMatch {
 
     /** As {@link #find(DataNode, List, Consumer)}, reading of the tables keyed by VR only the given VRs (all when null). */
     static void find(DataNode root, List<PathElem> path, Set<Integer> vrs, Consumer<Match> found) {
-        DataNode top = DataNode.lazy(Ns.VMM, "", () -> List.of(root).iterator());
+        find(List.of(root), path, vrs, found);
+    }
+
+    /** As {@link #find(DataNode, List, Set, Consumer)} in several trees (of several origins), whose tops are siblings. */
+    static void find(List<DataNode> roots, List<PathElem> path, Set<Integer> vrs, Consumer<Match> found) {
+        DataNode top = DataNode.lazy(Ns.VMM, "", roots::iterator);
         new TreeMatch(vrs).walk(top, path, 0, new ArrayList<>(), found);
     }
 

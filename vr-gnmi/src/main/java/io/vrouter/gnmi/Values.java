@@ -8,7 +8,10 @@ import io.vrouter.yang.DataNode;
 import io.vrouter.yang.JsonOut;
 import io.vrouter.yang.Ns;
 import io.vrouter.yang.Schemas;
+import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -49,11 +52,46 @@ final class Values {
         if (encoding == Encoding.PROTO) return scalar(n);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (JsonOut out = new JsonOut(bytes)) {
-            out.value(n, encoding == Encoding.JSON_IETF);
+            if (n.isLeaf()) out.value(n, false);
+            else object(out, n, encoding == Encoding.JSON_IETF);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
         ByteString json = ByteString.copyFrom(bytes.toByteArray());
         return encoding == Encoding.JSON_IETF ? TypedValue.newBuilder().setJsonIetfVal(json).build()
                 : TypedValue.newBuilder().setJsonVal(json).build();
+    }
+
+    /**
+     * An inner node as one object whose members are named by module where {@code qualified} (RFC 7951
+     * at the top of a document), the entries of a list in one array; below them vr-yang's writer names
+     * members as their parent does. Written here, not by the writer's own qualified form, because
+     * openconfig-interfaces is no module of vr-yang's.
+     */
+    private static void object(JsonOut out, DataNode n, boolean qualified) throws IOException {
+        JsonGenerator g = out.generator();
+        g.writeStartObject();
+        String open = null; // the list whose array is open
+        for (DataNode c : n.children()) {
+            boolean list = !c.keys().isEmpty();
+            String name = qualified ? module(c) + ":" + c.name() : c.name();
+            if (open != null && !(list && name.equals(open))) {
+                g.writeEndArray();
+                open = null;
+            }
+            if (list && open == null) {
+                g.writeArrayFieldStart(name);
+                open = name;
+            }
+            if (!list) g.writeFieldName(name);
+            out.value(c, false);
+        }
+        if (open != null) g.writeEndArray();
+        g.writeEndObject();
+    }
+
+    private static String module(DataNode n) {
+        return n.ns().equals(OpenConfigInterfaces.NS) ? OpenConfigInterfaces.MODULE : JsonOut.module(n.ns());
     }
 
     static TypedValue scalar(DataNode leaf) {
@@ -72,11 +110,13 @@ final class Values {
 
     /** Whether the leaf is a counter (yang:counter32/64): TARGET_DEFINED samples these. */
     static boolean isCounter(DataNode leaf) {
+        if (leaf instanceof OpenConfigInterfaces.Leaf l) return l.counter;
         String t = TYPES.get(leaf.name());
         return t != null && t.substring(t.indexOf(':') + 1).startsWith("counter");
     }
 
     static Kind kind(DataNode leaf) {
+        if (leaf instanceof OpenConfigInterfaces.Leaf l) return l.kind;
         String t = TYPES.get(leaf.name());
         if (t != null) return kindOf(t);
         return switch (leaf.json()) {

@@ -6,21 +6,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.github.gnmi.proto.CapabilityRequest;
 import com.github.gnmi.proto.CapabilityResponse;
 import com.github.gnmi.proto.PathElem;
-import com.github.gnmi.proto.SubscribeRequest;
 import com.github.gnmi.proto.SubscribeResponse;
 import com.github.gnmi.proto.Subscription;
 import com.github.gnmi.proto.SubscriptionList;
 import com.github.gnmi.proto.SubscriptionMode;
 import com.github.gnmi.proto.gNMIGrpc;
 import io.grpc.ManagedChannel;
-import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.TlsChannelCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
-import io.grpc.stub.StreamObserver;
 import io.vrouter.core.config.Credentials;
+import io.vrouter.core.config.Keystores;
 import io.vrouter.core.config.Settings;
 import io.vrouter.core.driver.sim.LatencyProfile;
 import io.vrouter.core.driver.sim.SimulatedDriver;
@@ -41,7 +39,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -93,15 +90,8 @@ class GnmiInterfaceTest {
 
     private static CapabilityResponse capabilities(ManagedChannel channel, String user, String password) {
         gNMIGrpc.gNMIBlockingStub stub = gNMIGrpc.newBlockingStub(channel).withDeadlineAfter(30, TimeUnit.SECONDS);
-        if (user != null) stub = stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(login(user, password)));
+        if (user != null) stub = stub.withInterceptors(MetadataUtils.newAttachHeadersInterceptor(Target.login(user, password)));
         return stub.capabilities(CapabilityRequest.getDefaultInstance());
-    }
-
-    private static Metadata login(String user, String password) {
-        Metadata login = new Metadata();
-        login.put(Authentication.USERNAME, user);
-        login.put(Authentication.PASSWORD, password);
-        return login;
     }
 
     /** A PKCS12 keystore with a certificate for 127.0.0.1, made by the JDK's keytool. */
@@ -115,8 +105,44 @@ class GnmiInterfaceTest {
         return keystore;
     }
 
+    private void keytool(String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "keytool").toString()));
+        cmd.addAll(List.of(args));
+        cmd.addAll(List.of("-storepass", "changeit", "-noprompt"));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        assertThat(p.waitFor()).as(String.join(" ", cmd) + ": " + new String(p.getInputStream().readAllBytes())).isZero();
+    }
+
+    /** A CA's certificate (PEM) and a PKCS12 keystore of a client's key with a certificate the CA signed. */
+    private record ClientPki(Path caPem, Path client) {
+    }
+
+    private ClientPki clientPki() throws Exception {
+        Path ca = dir.resolve("ca.p12");
+        Path caPem = dir.resolve("ca.pem");
+        Path client = dir.resolve("client.p12");
+        Path csr = dir.resolve("client.csr");
+        Path signed = dir.resolve("client.pem");
+        keytool("-genkeypair", "-alias", "ca", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=test-ca",
+                "-ext", "bc:c", "-validity", "2", "-storetype", "PKCS12", "-keystore", ca.toString());
+        keytool("-exportcert", "-rfc", "-alias", "ca", "-keystore", ca.toString(), "-file", caPem.toString());
+        keytool("-genkeypair", "-alias", "client", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=alice",
+                "-validity", "2", "-storetype", "PKCS12", "-keystore", client.toString());
+        keytool("-certreq", "-alias", "client", "-keystore", client.toString(), "-file", csr.toString());
+        keytool("-gencert", "-rfc", "-alias", "ca", "-keystore", ca.toString(), "-infile", csr.toString(),
+                "-outfile", signed.toString(), "-validity", "2");
+        keytool("-importcert", "-alias", "ca", "-keystore", client.toString(), "-file", caPem.toString());
+        keytool("-importcert", "-alias", "client", "-keystore", client.toString(), "-file", signed.toString());
+        return new ClientPki(caPem, client);
+    }
+
     /** A client that trusts exactly the keystore's certificate. */
     private ManagedChannel tlsChannel(Path keystore) throws Exception {
+        return tlsChannel(keystore, null);
+    }
+
+    /** As {@link #tlsChannel(Path)}, presenting the key and certificate of {@code clientKeystore} (PKCS12) when given. */
+    private ManagedChannel tlsChannel(Path keystore, Path clientKeystore) throws Exception {
         KeyStore ks = KeyStore.getInstance("PKCS12");
         try (InputStream in = Files.newInputStream(keystore)) {
             ks.load(in, "changeit".toCharArray());
@@ -126,8 +152,9 @@ class GnmiInterfaceTest {
         trust.setCertificateEntry("vrouter", (X509Certificate) ks.getCertificate("vrouter"));
         TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         tmf.init(trust);
-        ManagedChannel c = NettyChannelBuilder.forAddress("127.0.0.1", gnmi.port(),
-                TlsChannelCredentials.newBuilder().trustManager(tmf.getTrustManagers()).build()).build();
+        TlsChannelCredentials.Builder tls = TlsChannelCredentials.newBuilder().trustManager(tmf.getTrustManagers());
+        if (clientKeystore != null) tls.keyManager(Keystores.keyManagers(clientKeystore, "changeit").getKeyManagers());
+        ManagedChannel c = NettyChannelBuilder.forAddress("127.0.0.1", gnmi.port(), tls.build()).build();
         channels.add(c);
         return c;
     }
@@ -145,33 +172,12 @@ class GnmiInterfaceTest {
         return c;
     }
 
-    /** Opens an ON_CHANGE stream; its queue gets each response, and at its end the status (OK when completed). */
+    /** Opens an ON_CHANGE stream of vmNumber as alice; its queue gets each response, and at its end the status. */
     private static BlockingQueue<Object> subscribe(ManagedChannel channel) {
-        BlockingQueue<Object> received = new LinkedBlockingQueue<>();
-        StreamObserver<SubscribeRequest> requests = gNMIGrpc.newStub(channel)
-                .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(login("alice", "secret")))
-                .subscribe(new StreamObserver<>() {
-                    @Override
-                    public void onNext(SubscribeResponse r) {
-                        received.add(r);
-                    }
-
-                    @Override
-                    public void onError(Throwable t) {
-                        received.add(Status.fromThrowable(t));
-                    }
-
-                    @Override
-                    public void onCompleted() {
-                        received.add(Status.OK);
-                    }
-                });
-        requests.onNext(SubscribeRequest.newBuilder().setSubscribe(SubscriptionList.newBuilder()
-                .setMode(SubscriptionList.Mode.STREAM).addSubscription(Subscription.newBuilder()
-                        .setPath(com.github.gnmi.proto.Path.newBuilder().addElem(elem("NEW-VMM-MIB"))
-                                .addElem(elem("vmObjects")).addElem(elem("vmNumber"))).setMode(SubscriptionMode.ON_CHANGE)))
-                .build());
-        return received;
+        return Target.subscribe(channel, SubscriptionList.newBuilder().setMode(SubscriptionList.Mode.STREAM)
+                .addSubscription(Subscription.newBuilder().setPath(com.github.gnmi.proto.Path.newBuilder()
+                        .addElem(elem("NEW-VMM-MIB")).addElem(elem("vmObjects")).addElem(elem("vmNumber")))
+                        .setMode(SubscriptionMode.ON_CHANGE)).build());
     }
 
     private static PathElem elem(String name) {
@@ -233,6 +239,47 @@ class GnmiInterfaceTest {
                 .isEqualTo("NEW-VMM-MIB");
         assertThatThrownBy(() -> capabilities("alice", "secret")).isInstanceOfSatisfying(StatusRuntimeException.class,
                 e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
+    }
+
+    @Test
+    void withClientCasOnlyAClientWithACertificateTheyTrustGetsIn() throws Exception {
+        Path keystore = keystore();
+        ClientPki pki = clientPki();
+        start(Map.of("user.alice", "viewer:secret", "gnmi.tls.keystore", keystore.toString(),
+                "gnmi.tls.keystore-password", "changeit", "gnmi.tls.client-ca", pki.caPem().toString()));
+        assertThat(gnmi.describe()).contains("over TLS with client certificates");
+        // the certificate admits the connection; the metadata still names the user
+        assertThat(capabilities(tlsChannel(keystore, pki.client()), "alice", "secret").getSupportedModels(0).getName())
+                .isEqualTo("NEW-VMM-MIB");
+        assertThatThrownBy(() -> capabilities(tlsChannel(keystore, pki.client()), "alice", "wrong"))
+                .isInstanceOfSatisfying(StatusRuntimeException.class,
+                        e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAUTHENTICATED));
+        // no certificate, or one of no CA configured (the server's own, self-signed): the handshake fails
+        assertThatThrownBy(() -> capabilities(tlsChannel(keystore), "alice", "secret"))
+                .isInstanceOfSatisfying(StatusRuntimeException.class,
+                        e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
+        assertThatThrownBy(() -> capabilities(tlsChannel(keystore, keystore), "alice", "secret"))
+                .isInstanceOfSatisfying(StatusRuntimeException.class,
+                        e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
+    }
+
+    @Test
+    void clientCasAreReadFromATruststoreTooAndWithoutTlsOrUnreadableStopTheStart() throws Exception {
+        ClientPki pki = clientPki();
+        assertThatThrownBy(() -> start(Map.of("user.alice", "viewer:secret", "gnmi.tls.client-ca", pki.caPem().toString())))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("gnmi.tls.client-ca asks for client"
+                        + " certificates, which need TLS");
+        Path keystore = keystore();
+        Path empty = Files.writeString(dir.resolve("empty.pem"), "");
+        assertThatThrownBy(() -> start(Map.of("gnmi.tls.keystore", keystore.toString(), "gnmi.tls.keystore-password",
+                "changeit", "gnmi.tls.client-ca", empty.toString())))
+                .isInstanceOf(IOException.class).hasMessage("gNMI could not read the client CAs " + empty + ": it holds no certificate");
+        // the client's own PKCS12 holds the CA's certificate as a trusted entry: a truststore
+        start(Map.of("user.alice", "viewer:secret", "gnmi.tls.keystore", keystore.toString(),
+                "gnmi.tls.keystore-password", "changeit", "gnmi.tls.client-ca", pki.client().toString(),
+                "gnmi.tls.client-ca-password", "changeit"));
+        assertThat(capabilities(tlsChannel(keystore, pki.client()), "alice", "secret").getSupportedModels(0).getName())
+                .isEqualTo("NEW-VMM-MIB");
     }
 
     @Test

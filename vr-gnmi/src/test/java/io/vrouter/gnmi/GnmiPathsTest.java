@@ -71,9 +71,13 @@ class GnmiPathsTest {
     }
 
     @Test
-    void onlyThisModulesOriginIsServed() {
-        assertInvalid(Path.getDefaultInstance(), Path.newBuilder().setOrigin("openconfig").addElem(elem("interfaces")).build(),
-                "unknown origin 'openconfig'");
+    void onlyTheModulesOwnOriginAndOpenconfigAreServed() {
+        assertInvalid(Path.getDefaultInstance(), Path.newBuilder().setOrigin("ietf").addElem(elem("interfaces")).build(),
+                "unknown origin 'ietf': this target serves origins NEW-VMM-MIB and openconfig");
+        assertThat(GnmiPaths.origin(Path.getDefaultInstance(), Path.newBuilder().setOrigin("openconfig").build()))
+                .isEqualTo("openconfig");
+        assertThat(GnmiPaths.origin(Path.getDefaultInstance(), Path.newBuilder().setOrigin("openconfig-interfaces").build()))
+                .as("pygnmi's origin for openconfig-interfaces:interfaces/...").isEqualTo("openconfig");
         assertInvalid(Path.newBuilder().setOrigin("NEW-VMM-MIB").build(), Path.newBuilder().setOrigin("NEW-VMM-MIB").build(),
                 "an origin in both the prefix and the path");
         assertThat(GnmiPaths.origin(Path.newBuilder().setOrigin("NEW-VMM-MIB").build(), Path.getDefaultInstance()))

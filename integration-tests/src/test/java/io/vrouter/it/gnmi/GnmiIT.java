@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vrouter.it.ServerProcess;
+import io.vrouter.netns.TestHost;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,7 +37,8 @@ class GnmiIT {
     @BeforeAll
     static void startServer() throws Exception {
         server = ServerProcess.start(dir.resolve("server"));
-        var created = server.post("/api/v1/routers", "{\"vmIndex\":1,\"vmName\":\"gnmi1\"}");
+        var created = server.post("/api/v1/routers", "{\"vmIndex\":1,\"vmName\":\"gnmi1\",\"vmNetworkConfigTable\":"
+                + "[{\"vmNetworkConfigParent\":\"br0\"}]}");
         assertThat(created.statusCode()).as(created.body()).isIn(201, 202);
         server.awaitRouter(1, vr -> ServerProcess.operState(vr).equals("running"), "running");
     }
@@ -87,6 +89,9 @@ class GnmiIT {
         assertThat(caps.at("/supported_models/0/name").asText()).isEqualTo("NEW-VMM-MIB");
         assertThat(caps.at("/supported_models/0/organization").asText()).isEqualTo("vrouter project");
         assertThat(caps.at("/supported_models/0/version").asText()).isEqualTo("2026-11-25");
+        assertThat(caps.at("/supported_models/1/name").asText()).isEqualTo("openconfig-interfaces");
+        assertThat(caps.at("/supported_models/1/organization").asText()).isEqualTo("OpenConfig working group");
+        assertThat(caps.at("/supported_models/1/version").asText()).isEqualTo("3.5.0");
         assertThat(caps.get("supported_encodings").toString()).isEqualTo("[\"json\",\"json_ietf\",\"proto\"]");
         assertThat(caps.get("gnmi_version").asText()).isEqualTo("0.10.0");
     }
@@ -156,6 +161,91 @@ class GnmiIT {
         assertThat(seen.at("/deleted/delete/0/path").asText()).isEqualTo("vmEntry[vmIndex=" + vm + "]");
     }
 
+    // ------------------------------------------------------------------ origin openconfig
+
+    @ParameterizedTest
+    @ValueSource(strings = {"json", "json_ietf", "proto"})
+    void pygnmiGetsTheOperStatusOfEveryInterfaceByAWildcardName(String encoding) throws Exception {
+        JsonNode got = pygnmi("get", "--path", "openconfig:/interfaces/interface[name=*]/state/oper-status",
+                "--encoding", encoding);
+        JsonNode update = got.at("/notification/0/update/0");
+        assertThat(update.get("path").asText()).isEqualTo("interfaces/interface[name=vr1-1]/state/oper-status");
+        assertThat(update.get("val").asText()).isEqualTo("UP");
+    }
+
+    @Test
+    void pygnmiGetsAnInterfacesConfigurationWithItsVrInTheDescription() throws Exception {
+        JsonNode got = pygnmi("get", "--path", "openconfig:/interfaces/interface[name=vr1-1]/config", "--encoding", "json_ietf",
+                "--datatype", "config");
+        JsonNode config = got.at("/notification/0/update/0/val");
+        assertThat(config.path("openconfig-interfaces:name").asText()).isEqualTo("vr1-1");
+        assertThat(config.path("openconfig-interfaces:description").asText()).isEqualTo("VR gnmi1 (vmIndex 1) interface 1");
+        assertThat(config.path("openconfig-interfaces:enabled").asBoolean()).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"json_ietf", "proto"})
+    void anOnChangeSubscriberSeesAnInterfaceGoDownWhenItsVrStopsAndUpWhenItStarts(String encoding) throws Exception {
+        var created = server.post("/api/v1/routers?wait=30s", "{\"vmIndex\":3,\"vmName\":\"gnmi3\",\"vmNetworkConfigTable\":"
+                + "[{\"vmNetworkConfigParent\":\"br0\"}]}");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        try {
+            JsonNode seen = pygnmi("oc-on-change", "--vm", "3", "--encoding", encoding);
+            assertThat(seen.at("/first").toString()).contains("interfaces/interface[name=vr3-1]/state");
+            assertThat(seen.at("/stop/prefix").asText()).isEqualTo("interfaces/interface[name=vr3-1]/state");
+            assertThat(seen.at("/stop/update/0/path").asText()).isEqualTo("oper-status");
+            assertThat(seen.at("/start/update/0/val").asText()).isEqualTo("UP");
+        } finally {
+            assertThat(server.delete("/api/v1/routers/3?wait=30s").statusCode()).isIn(202, 204);
+        }
+    }
+
+    /**
+     * On the netns driver (this host's kernel, as root) an interface has the host's name (its host-side
+     * veth) and counters: a SAMPLE subscription to every interface's counters sends them as REST shows
+     * vmNetworkTable's, each between a read before and one after.
+     */
+    @Test
+    void pygnmiSamplesTheCountersOfAnInterfaceNamedAsTheHostNamesIt() throws Exception {
+        TestHost host = new TestHost();
+        Path netns = dir.resolve("netns");
+        Files.createDirectories(netns);
+        Path conf = netns.resolve("netns.properties");
+        Files.writeString(conf, "netns.prefix = " + host.prefix + "\nnetns.run-dir = " + netns.resolve("run") + "\n");
+        try (ServerProcess withNetns = ServerProcess.start(netns.resolve("server"), "--driver", "netns", "--config", conf.toString())) {
+            var created = withNetns.post("/api/v1/routers?wait=30s", "{\"vmIndex\":1,\"vmName\":\"counted\","
+                    + "\"vmNetworkConfigTable\":[{\"vmNetworkConfigParent\":\"" + host.bridge("a") + "\"}]}");
+            assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+            try {
+                String veth = host.prefix + "1-1";
+                long before = withNetns.router(1).at("/vmNetworkTable/0/vmNetworkInPkts").asLong(-1);
+                JsonNode samples = pygnmi(withNetns, "sample", "--path", "openconfig:/interfaces/interface[name=*]/state/counters",
+                        "--encoding", "proto").get("samples");
+                long after = withNetns.router(1).at("/vmNetworkTable/0/vmNetworkInPkts").asLong(-1);
+                assertThat(samples.at("/0/prefix").asText()).isEqualTo("interfaces/interface[name=" + veth + "]/state/counters");
+                assertThat(Files.exists(Path.of("/sys/class/net", veth))).as("the host's interface " + veth).isTrue();
+                java.util.Map<String, JsonNode> counters = new java.util.TreeMap<>();
+                samples.at("/0/update").forEach(u -> counters.put(u.get("path").asText(), u.get("val")));
+                assertThat(counters).containsOnlyKeys("in-octets", "in-pkts", "out-octets", "out-pkts");
+                assertThat(counters.values()).allMatch(JsonNode::isNumber);
+                assertThat(counters.get("in-pkts").asLong()).isBetween(before, after);
+            } finally {
+                assertThat(withNetns.delete("/api/v1/routers/1?wait=30s").statusCode()).isEqualTo(204);
+            }
+        } finally {
+            host.close();
+        }
+        assertThat(host.leftovers(netns.resolve("run"))).as("left on the host").isEmpty();
+    }
+
+    @Test
+    void gnmiCliGetsAnInterfacesStatusUnderOriginOpenconfig() throws Exception {
+        String out = runGnmiCli("-get", "-proto", "path: <origin: \"openconfig\" elem: <name: \"interfaces\">"
+                + " elem: <name: \"interface\" key: <key: \"name\" value: \"*\">> elem: <name: \"state\">"
+                + " elem: <name: \"admin-status\">> encoding: PROTO");
+        assertThat(out).contains("value: \"vr1-1\"", "string_val: \"UP\"");
+    }
+
     @Test
     void aSampleSubscriptionSendsACounterEveryInterval() throws Exception {
         JsonNode samples = pygnmi("sample", "--path", "/NEW-VMM-MIB/vmTable/vmEntry/vmCpuTime", "--encoding", "proto")
@@ -171,7 +261,7 @@ class GnmiIT {
         JsonNode bad = pygnmi("bad-input");
         assertThat(bad.at("/malformedPath/code").asText()).isEqualTo("INVALID_ARGUMENT");
         assertThat(bad.at("/unknownOrigin/code").asText()).isEqualTo("INVALID_ARGUMENT");
-        assertThat(bad.at("/unknownOrigin/details").asText()).contains("unknown origin 'openconfig'");
+        assertThat(bad.at("/unknownOrigin/details").asText()).contains("unknown origin 'ietf'");
         assertThat(bad.at("/unknownPath/code").asText()).isEqualTo("NOT_FOUND");
         assertThat(bad.at("/unsupportedEncoding/code").asText()).isEqualTo("UNIMPLEMENTED");
         assertThat(bad.at("/sampleTooFast/code").asText()).isEqualTo("INVALID_ARGUMENT");
@@ -192,25 +282,80 @@ class GnmiIT {
     @Test
     void pygnmiTalksTlsToATargetWithAKeystoreTrustingTheServersCertificate() throws Exception {
         Path tls = dir.resolve("tls");
-        Files.createDirectories(tls);
-        Path keystore = tls.resolve("server.p12");
-        Path cert = tls.resolve("server.pem");
-        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
-        for (List<String> cmd : List.of(
-                List.of(keytool, "-genkeypair", "-alias", "vrouter", "-keyalg", "EC", "-groupname", "secp256r1",
-                        "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12",
-                        "-keystore", keystore.toString(), "-storepass", "changeit"),
-                List.of(keytool, "-exportcert", "-rfc", "-alias", "vrouter", "-keystore", keystore.toString(),
-                        "-storepass", "changeit", "-file", cert.toString()))) {
-            ServerProcess.Result r = ServerProcess.run(cmd);
-            assertThat(r.exit()).as(r.toString()).isZero();
-        }
+        Path cert = serverKeystore(tls);
         Path config = tls.resolve("vrouter.properties");
-        Files.writeString(config, "gnmi.tls.keystore=" + keystore + "\ngnmi.tls.keystore-password=changeit\n");
+        Files.writeString(config, "gnmi.tls.keystore=" + tls.resolve("server.p12") + "\ngnmi.tls.keystore-password=changeit\n");
         try (ServerProcess withTls = ServerProcess.start(tls.resolve("server"), "--config", config.toString())) {
             JsonNode caps = pygnmi(withTls, "capabilities", "--cert", cert.toString());
             assertThat(caps.at("/supported_models/0/name").asText()).isEqualTo("NEW-VMM-MIB");
         }
+    }
+
+    /** {@code server.p12} in the directory, with a key and a certificate for 127.0.0.1; returns the certificate (PEM). */
+    private static Path serverKeystore(Path dir) throws Exception {
+        Files.createDirectories(dir);
+        Path keystore = dir.resolve("server.p12");
+        Path cert = dir.resolve("server.pem");
+        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+        run(List.of(keytool, "-genkeypair", "-alias", "vrouter", "-keyalg", "EC", "-groupname", "secp256r1",
+                "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12",
+                "-keystore", keystore.toString(), "-storepass", "changeit"));
+        run(List.of(keytool, "-exportcert", "-rfc", "-alias", "vrouter", "-keystore", keystore.toString(),
+                "-storepass", "changeit", "-file", cert.toString()));
+        return cert;
+    }
+
+    private static void run(List<String> cmd) throws Exception {
+        ServerProcess.Result r = ServerProcess.run(cmd);
+        assertThat(r.exit()).as(r.toString()).isZero();
+    }
+
+    /**
+     * With {@code gnmi.tls.client-ca}, pygnmi and gnmi_cli get in with a client certificate that CA
+     * signed (made by openssl), and not without one or with one it did not sign; the username and
+     * password still log in.
+     */
+    @Test
+    void withClientCasOnlyACollectorWithACertificateTheySignedGetsIn() throws Exception {
+        Path mtls = dir.resolve("mtls");
+        Path serverCert = serverKeystore(mtls);
+        String ec = "ec_paramgen_curve:prime256v1";
+        String ca = mtls.resolve("ca").toString();
+        String client = mtls.resolve("client").toString();
+        String rogue = mtls.resolve("rogue").toString();
+        run(List.of("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", ec, "-nodes", "-keyout", ca + ".key",
+                "-out", ca + ".pem", "-subj", "/CN=collectors-ca", "-days", "2"));
+        run(List.of("openssl", "req", "-newkey", "ec", "-pkeyopt", ec, "-nodes", "-keyout", client + ".key",
+                "-out", client + ".csr", "-subj", "/CN=collector"));
+        run(List.of("openssl", "x509", "-req", "-in", client + ".csr", "-CA", ca + ".pem", "-CAkey", ca + ".key",
+                "-CAcreateserial", "-out", client + ".pem", "-days", "2"));
+        run(List.of("openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", ec, "-nodes", "-keyout", rogue + ".key",
+                "-out", rogue + ".pem", "-subj", "/CN=collector", "-days", "2"));
+        Path config = mtls.resolve("vrouter.properties");
+        Files.writeString(config, "gnmi.tls.keystore=" + mtls.resolve("server.p12") + "\ngnmi.tls.keystore-password=changeit\n"
+                + "gnmi.tls.client-ca=" + ca + ".pem\n");
+        try (ServerProcess withMtls = ServerProcess.start(mtls.resolve("server"), "--config", config.toString())) {
+            String cert = serverCert.toString();
+            assertThat(pygnmi(withMtls, "capabilities", "--cert", cert, "--client-cert", client + ".pem",
+                    "--client-key", client + ".key").at("/supported_models/0/name").asText()).isEqualTo("NEW-VMM-MIB");
+            assertThat(pygnmi(withMtls, "capabilities", "--cert", cert).has("supported_models")).as("no certificate").isFalse();
+            assertThat(pygnmi(withMtls, "capabilities", "--cert", cert, "--client-cert", rogue + ".pem",
+                    "--client-key", rogue + ".key").has("supported_models")).as("a certificate of no CA configured").isFalse();
+            List<String> gnmiCli = List.of("env", "GNMI_USER=admin", "GNMI_PASS=admin", GNMI_CLI, "-address",
+                    "127.0.0.1:" + withMtls.gnmiPort, "-with_user_pass", "-timeout", "30s", "-ca_crt", cert, "-capabilities");
+            ServerProcess.Result in = ServerProcess.run(concat(gnmiCli, "-client_crt", client + ".pem", "-client_key", client + ".key"));
+            assertThat(in.exit()).as(in.toString()).isZero();
+            assertThat(oneSpace(in.out())).contains("name: \"openconfig-interfaces\"");
+            ServerProcess.Result out = ServerProcess.run(concat(gnmiCli, "-client_crt", rogue + ".pem", "-client_key", rogue + ".key"));
+            assertThat(out.exit()).as(out.toString()).isNotZero();
+            assertThat(ServerProcess.run(gnmiCli).exit()).as("gnmi_cli without a certificate").isNotZero();
+        }
+    }
+
+    private static List<String> concat(List<String> head, String... tail) {
+        List<String> all = new ArrayList<>(head);
+        all.addAll(List.of(tail));
+        return all;
     }
 
     @Test
