@@ -84,8 +84,7 @@ final class OpenConfigInterfaces {
     /**
      * The counters of vmNetworkTable by openconfig's names (uint64 counters; a packet count is all the
      * hypervisor gives, so in-pkts and out-pkts, not the unicast ones). A counter the hypervisor does
-     * not count is left out. in-errors, out-errors, in-discards and out-discards plug in here once the
-     * model has them (vmNetworkInErrors ... on VmNetworkEntry).
+     * not count is left out.
      */
     static Map<String, Long> counters(VmNetworkEntry n) {
         Map<String, Long> c = new LinkedHashMap<>();
@@ -93,6 +92,10 @@ final class OpenConfigInterfaces {
         c.put("in-pkts", n.vmNetworkInPkts);
         c.put("out-octets", n.vmNetworkOutOctets);
         c.put("out-pkts", n.vmNetworkOutPkts);
+        c.put("in-errors", n.vmNetworkInErrors);
+        c.put("out-errors", n.vmNetworkOutErrors);
+        c.put("in-discards", n.vmNetworkInDiscards);
+        c.put("out-discards", n.vmNetworkOutDiscards);
         c.values().removeIf(java.util.Objects::isNull);
         return c;
     }

@@ -199,13 +199,19 @@ class OpenConfigTest {
         n.vmNetworkInPkts = 2L;
         n.vmNetworkOutOctets = 3L;
         n.vmNetworkOutPkts = 4L;
+        n.vmNetworkInErrors = 5L;
+        n.vmNetworkOutErrors = 6L;
+        n.vmNetworkInDiscards = 7L;
+        n.vmNetworkOutDiscards = 8L;
         vr.vmNetworkTable = List.of(n);
         DataNode entry = OpenConfigInterfaces.interfacesOf(vr, OpenConfigInterfaces.Part.STATE,
                 new OpenConfigInterfaces.HostNames(dir)).get(0);
         Map<String, DataNode> counters = new LinkedHashMap<>();
         TreeMatch.find(entry, GnmiPathsTest.parse("/interface/state/counters/*"), m -> counters.put(m.node().name(), m.node()));
-        assertThat(counters).containsOnlyKeys("in-octets", "in-pkts", "out-octets", "out-pkts");
+        assertThat(counters).containsOnlyKeys("in-octets", "in-pkts", "out-octets", "out-pkts",
+                "in-errors", "out-errors", "in-discards", "out-discards");
         assertThat(Values.scalar(counters.get("in-octets")).getUintVal()).isEqualTo(-1L);
+        assertThat(Values.scalar(counters.get("out-discards")).getUintVal()).isEqualTo(8L);
         assertThat(Values.of(counters.get("in-octets"), Encoding.JSON_IETF).getJsonIetfVal().toStringUtf8())
                 .isEqualTo("\"18446744073709551615\"");
         assertThat(counters.values()).allMatch(Values::isCounter);
