@@ -26,7 +26,7 @@ import org.testcontainers.images.builder.ImageFromDockerfile;
  */
 class ContainerIT {
     private static final Path DOCKER = Path.of("..", "docker");
-    private static final Path TARGET = Path.of("..", "vr-api", "target");
+    private static final Path TARGET = Path.of("..", "vr-server", "target");
     private final ObjectMapper json = new ObjectMapper();
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 

@@ -1,13 +1,18 @@
-package io.vrouter.api.server;
+package io.vrouter.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.vrouter.api.rest.RestInterface;
 import io.vrouter.core.config.Settings;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.persistence.ConfigStore;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -72,6 +77,19 @@ class MainTest {
         }
         try (VrouterServer again = VrouterServer.start(s)) {
             assertThat(again.interfaces()).extracting(i -> i.name()).contains("rest");
+        }
+    }
+
+    @Test
+    void theServerPublishesTheMetersOfTheJvmBesideItsOwn() throws Exception {
+        Settings s = Settings.of(Map.of("data-dir", dir.toString(), "rest-port", "0", "snmp-port", "0", "netconf-port", "0",
+                "gnmi-port", "off"));
+        try (VrouterServer server = VrouterServer.start(s)) {
+            int port = server.interfaces().stream().filter(i -> i instanceof RestInterface)
+                    .mapToInt(i -> ((RestInterface) i).port()).findFirst().orElseThrow();
+            String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + port + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            assertThat(metrics).contains("jvm_memory_used_bytes").contains("process_uptime_seconds");
         }
     }
 
