@@ -71,7 +71,9 @@ class MainTest {
 
     @Test
     void twoServersCannotShareADataDirectory() throws Exception {
-        Settings s = Settings.of(Map.of("data-dir", dir.toString(), "rest-port", "0", "snmp-port", "0", "netconf-port", "0"));
+        // gNMI has no "any free port": off, so that another server on this host cannot fail the test.
+        Settings s = Settings.of(Map.of("data-dir", dir.toString(), "rest-port", "0", "snmp-port", "0", "netconf-port", "0",
+                "gnmi-port", "off"));
         try (VrouterServer first = VrouterServer.start(s)) {
             assertThatThrownBy(() -> VrouterServer.start(s)).hasMessageContaining("another vrouter server");
         }
@@ -114,7 +116,7 @@ class MainTest {
         assertThat(code).isEqualTo(1);
         assertThat(err.toString()).contains("vrouter: " + journal + " line 2 ").contains("start once with --recover");
         Settings recover = Main.parse(new String[] {"--data-dir", dir.toString(), "--rest-port", "0", "--snmp-port", "0",
-            "--netconf-port", "0", "--recover"}, Map.of());
+            "--netconf-port", "0", "--gnmi-port", "off", "--recover"}, Map.of());
         try (VrouterServer server = VrouterServer.start(recover)) {
             assertThat(server.service().findByName("m3")).isPresent();
             assertThat(server.service().findByName("m2")).isEmpty();
