@@ -5,7 +5,7 @@
 #   integration-tests/bench.sh [--quick] [--build] [--out DIR] [--netns | --restconf | --core]
 #
 # --quick: fewer cycles and points, under 5 minutes. --build: package the server first even if
-# vr-api/target/vrouter.jar exists. Default output: integration-tests/target/bench.
+# vr-server/target/vrouter.jar exists. Default output: integration-tests/target/bench.
 # --netns: only the netns driver's figures (issue 10): real VRs on this host, create-to-running and
 # remove-to-gone for the kernel and bird templates, 1,000 VRs in one batch (netns.md, netns.json).
 # --restconf: only RESTCONF (JSON, XML) beside REST-JSON (issue 14): cycles with CPU per operation, bytes
@@ -85,10 +85,10 @@ fi
 python3 -c 'import ncclient, ezsnmp, pysnmp, matplotlib' 2>/dev/null \
   || python3 -m pip install -q --disable-pip-version-check ncclient ezsnmp pysnmp matplotlib
 
-jar=vr-api/target/vrouter.jar
+jar=vr-server/target/vrouter.jar
 if $build || [ ! -f "$jar" ]; then
   # package, never install: the local repository is shared with whoever else builds on the machine
-  mvn -B -q -o package -DskipTests -pl vr-api -am || mvn -B -q package -DskipTests -pl vr-api -am
+  mvn -B -q -o package -DskipTests -pl vr-server -am || mvn -B -q package -DskipTests -pl vr-server -am
 fi
 
 export PYTHONPATH="$repo/integration-tests/src/bench${PYTHONPATH:+:$PYTHONPATH}"

@@ -1,6 +1,6 @@
 """vrbench: the evaluation of issue 6 (the paper's Section IV, for every interface, beside its peers).
 
-    python3 -m vrbench run [--quick] --out DIR --jar vr-api/target/vrouter.jar --repo .
+    python3 -m vrbench run [--quick] --out DIR --jar vr-server/target/vrouter.jar --repo .
     python3 -m vrbench report --out DIR     (the report and plots again, from a run's CSV files)
     python3 -m vrbench walk --port N --oid OID --repeat R --pid PID     (used inside the snmpd namespace)
 
@@ -76,7 +76,7 @@ def run(args):
             "launcher": open(args.launcher).read() if args.launcher else None}
     git = subprocess.run(["git", "-C", args.repo, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
     meta["commit"] = git.stdout.strip()
-    dirty = subprocess.run(["git", "-C", args.repo, "status", "--porcelain", "--", "pom.xml", "vr-core", "vr-api",
+    dirty = subprocess.run(["git", "-C", args.repo, "status", "--porcelain", "--", "pom.xml", "vr-core", "vr-api", "vr-server",
                             "vr-snmp-adapter", "vr-netconf-adapter", "vr-xen-driver"], capture_output=True, text=True)
     meta["server_tree"] = ("clean" if not dirty.stdout.strip() else
                            "with uncommitted changes in " + ", ".join(sorted({l[3:].split("/")[0] for l in dirty.stdout.splitlines()})))

@@ -1,6 +1,6 @@
 """The netns driver's benchmark (issue 10): real VRs as Linux namespaces on this host.
 
-    python3 -m vrbench netns [--quick] --out DIR --jar vr-api/target/vrouter.jar
+    python3 -m vrbench netns [--quick] --out DIR --jar vr-server/target/vrouter.jar
 
 Per VR, create-to-running and remove-to-gone over REST (each request waits until the host is done)
 for the kernel template and the bird template (BIRD 2 started in the VR); then 1,000 VRs created in

@@ -1,6 +1,6 @@
 """RESTCONF beside REST (issue 14), in one short run of its own:
 
-    python3 -m vrbench restconf [--quick] --out DIR --jar vr-api/target/vrouter.jar --launcher bin/vrouter
+    python3 -m vrbench restconf [--quick] --out DIR --jar vr-server/target/vrouter.jar --launcher bin/vrouter
 
 One server (simulated driver, no latency) as the README starts it. For REST-JSON (the baseline),
 RESTCONF-JSON and RESTCONF-XML: create -> start -> retrieve -> remove cycles of one VR (reply and

@@ -25,8 +25,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SIGHUP (systemctl reload) takes the users, the SNMP notification targets and the NETCONF session
- * limits of the config file as it is now, and drops no session; a wrong setting changes nothing.
+ * SIGHUP (systemctl reload) takes the users, the login brake ({@code auth.*}), REST's body limit, the
+ * SNMP notification targets and the NETCONF session limits of the config file as it is now, and drops
+ * no session; a wrong setting changes nothing.
  */
 class ReloadIT {
     /** Logs in over NETCONF, says so, waits for a line on stdin, then reads the running datastore over the same session. */
@@ -147,6 +148,32 @@ class ReloadIT {
             } finally {
                 if (!session.waitFor(30, TimeUnit.SECONDS)) session.destroyForcibly();
             }
+        }
+    }
+
+    @Test
+    void theLoginBrakeAndTheBodyLimitAreReReadBySighupAllOrNothing() throws Exception {
+        Path config = dir.resolve("vrouter.properties");
+        Files.writeString(config, "auth.max-failures = 100\n");
+        // Not a body the server takes (an unknown member), but only the limit answers 413.
+        String body = "{\"vmName\":\"padded\",\"pad\":\"" + "x".repeat(5000) + "\"}";
+        try (ServerProcess server = ServerProcess.start(dir.resolve("server"), "--config", config.toString())) {
+            assertThat(server.post("/api/v1/routers", body).statusCode()).isEqualTo(400);
+
+            Files.writeString(config, "auth.max-failures = 2\nauth.failure-interval = 1h\nrest.max-body-bytes = 2048\n");
+            hup(server, "reloaded the settings on SIGHUP", 1);
+            assertThat(server.post("/api/v1/routers", body).statusCode()).isEqualTo(413);
+            // Two wrong passwords from 127.0.0.2, then the right one is refused unchecked.
+            assertThat(Sockets.restStatusFrom("127.0.0.2", server.restPort, "admin", "guess1")).isEqualTo("401");
+            assertThat(Sockets.restStatusFrom("127.0.0.2", server.restPort, "admin", "guess2")).isEqualTo("401");
+            assertThat(Sockets.restStatusFrom("127.0.0.2", server.restPort, "admin", "admin")).isEqualTo("429");
+            assertThat(Sockets.restStatusFrom("127.0.0.1", server.restPort, "admin", "admin")).isEqualTo("200");
+
+            // A wrong auth setting refuses the whole reload: the body limit in the same file stays as it was.
+            Files.writeString(config, "auth.max-failures = 0\nrest.max-body-bytes = 1048576\n");
+            hup(server, "reload on SIGHUP refused, nothing changed: setting 'auth.max-failures'", 1);
+            assertThat(server.post("/api/v1/routers", body).statusCode()).isEqualTo(413);
+            assertThat(server.log()).doesNotContain("needs a restart");
         }
     }
 

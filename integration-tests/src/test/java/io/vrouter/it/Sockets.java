@@ -6,6 +6,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 
 /** Raw TCP clients for the tests of connection limits, from any loopback address (all of 127/8 is lo). */
 public final class Sockets {
@@ -33,6 +35,21 @@ public final class Sockets {
             return false;
         } catch (IOException reset) {
             return true;
+        }
+    }
+
+    /** The status code of a REST read with HTTP Basic credentials, sent from the given loopback address. */
+    public static String restStatusFrom(String source, int port, String user, String password) throws IOException {
+        try (Socket s = connectFrom(source, port)) {
+            String auth = Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+            s.getOutputStream().write(("GET /api/v1/hypervisor HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+                    + "Authorization: Basic " + auth + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            s.setSoTimeout(10_000);
+            InputStream in = s.getInputStream();
+            StringBuilder line = new StringBuilder();
+            int c;
+            while ((c = in.read()) >= 0 && c != '\n') line.append((char) c);
+            return line.toString().split(" ")[1];
         }
     }
 }

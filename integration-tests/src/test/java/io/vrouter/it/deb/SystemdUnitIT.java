@@ -122,7 +122,7 @@ class SystemdUnitIT {
         exec("systemctl stop vrouter");
         assertThat(exec("systemctl show -p ActiveState -p Result -p ExecMainStatus vrouter"))
                 .contains("ActiveState=inactive", "Result=success", "ExecMainStatus=143");
-        assertThat(exec("journalctl -u vrouter -o cat --no-pager")).contains("INFO  [vrouter-shutdown] i.v.api.server.Main - stopping")
+        assertThat(exec("journalctl -u vrouter -o cat --no-pager")).contains("INFO  [vrouter-shutdown] i.v.server.Main - stopping")
                 .doesNotContain("timed out").doesNotContain("Killing");
 
         // An upgrade (the package over itself) starts it again with the data and the settings kept.

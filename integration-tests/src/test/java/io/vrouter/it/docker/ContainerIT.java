@@ -26,7 +26,7 @@ import org.testcontainers.images.builder.ImageFromDockerfile;
  */
 class ContainerIT {
     private static final Path DOCKER = Path.of("..", "docker");
-    private static final Path TARGET = Path.of("..", "vr-api", "target");
+    private static final Path TARGET = Path.of("..", "vr-server", "target");
     private final ObjectMapper json = new ObjectMapper();
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
@@ -48,6 +48,8 @@ class ContainerIT {
                 .withEnv("VROUTER_REST_PORT", Integer.toString(rest))
                 .withEnv("VROUTER_SNMP_PORT", Integer.toString(snmp))
                 .withEnv("VROUTER_NETCONF_PORT", Integer.toString(netconf))
+                // Host networking: the default 9339 may be another server's on this host.
+                .withEnv("VROUTER_GNMI_PORT", Integer.toString(ServerProcess.freeTcpPort()))
                 .waitingFor(Wait.forLogMessage(".*vrouter started.*\\n", 1).withStartupTimeout(Duration.ofMinutes(2)))) {
             server.start();
             assertThat(server.execInContainer("id", "-un").getStdout().trim()).isEqualTo("vrouter");
@@ -70,6 +72,7 @@ class ContainerIT {
                 .withEnv("TOMCAT_PORT", Integer.toString(tomcatPort))
                 .withEnv("VROUTER_SNMP_PORT", Integer.toString(snmp))
                 .withEnv("VROUTER_NETCONF_PORT", Integer.toString(netconf))
+                .withEnv("VROUTER_GNMI_PORT", Integer.toString(ServerProcess.freeTcpPort()))
                 .waitingFor(Wait.forLogMessage(".*Server startup in.*\\n", 1).withStartupTimeout(Duration.ofMinutes(2)))) {
             tomcat.start();
             assertThat(tomcat.execInContainer("id", "-un").getStdout().trim()).isEqualTo("tomcat");

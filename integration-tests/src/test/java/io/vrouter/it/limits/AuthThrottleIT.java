@@ -4,14 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vrouter.it.ServerProcess;
 import io.vrouter.it.Sockets;
-import java.io.InputStream;
-import java.net.Socket;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,10 +30,10 @@ class AuthThrottleIT {
         try (ServerProcess server = ServerProcess.start(dir, "--config", config.toString())) {
             // REST from 127.0.0.2: five 401s, then 429 unchecked, the right password included.
             List<String> rest = new ArrayList<>();
-            for (int k = 0; k < 7; k++) rest.add(restStatus(server, "127.0.0.2", "admin", "guess" + k));
-            rest.add(restStatus(server, "127.0.0.2", "admin", "admin"));
+            for (int k = 0; k < 7; k++) rest.add(Sockets.restStatusFrom("127.0.0.2", server.restPort, "admin", "guess" + k));
+            rest.add(Sockets.restStatusFrom("127.0.0.2", server.restPort, "admin", "admin"));
             assertThat(rest).containsExactly("401", "401", "401", "401", "401", "429", "429", "429");
-            assertThat(restStatus(server, "127.0.0.1", "admin", "admin")).isEqualTo("200");
+            assertThat(Sockets.restStatusFrom("127.0.0.1", server.restPort, "admin", "admin")).isEqualTo("200");
 
             // NETCONF (SSH) from 127.0.0.3.
             ServerProcess.Result ssh = ServerProcess.run(List.of("python3", "src/test/python/ssh_logins.py",
@@ -89,7 +85,7 @@ class AuthThrottleIT {
             // ... until SNMP's brake holds: from there even the right community gets no answer now.
             assertThat(snmpget(server, "127.0.0.1", "public").exit()).isNotZero();
             // REST from the same address logs in at once.
-            assertThat(restStatus(server, "127.0.0.1", "admin", "admin")).isEqualTo("200");
+            assertThat(Sockets.restStatusFrom("127.0.0.1", server.restPort, "admin", "admin")).isEqualTo("200");
             assertThat(server.metrics()).contains("vrouter_auth_failures_total{interface=\"snmp\"} 5.0",
                     "vrouter_auth_throttled_sources{brake=\"snmp\"} 1.0",
                     "vrouter_auth_throttled_sources{brake=\"tcp\"} 0.0");
@@ -97,20 +93,6 @@ class AuthThrottleIT {
     }
 
     /** One REST request from a source address, by hand: its status code. */
-    private static String restStatus(ServerProcess server, String source, String user, String password) throws Exception {
-        try (Socket s = Sockets.connectFrom(source, server.restPort)) {
-            String auth = Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
-            s.getOutputStream().write(("GET /api/v1/hypervisor HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
-                    + "Authorization: Basic " + auth + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            s.setSoTimeout(10_000);
-            InputStream in = s.getInputStream();
-            StringBuilder line = new StringBuilder();
-            int c;
-            while ((c = in.read()) >= 0 && c != '\n') line.append((char) c);
-            return line.toString().split(" ")[1];
-        }
-    }
-
     private static ServerProcess.Result snmpget(ServerProcess server, String source, String community) throws Exception {
         return ServerProcess.run(List.of("snmpget", "-v2c", "-c", community, "--clientaddr=" + source, "-t", "0.5",
                 "-r", "0", "udp:127.0.0.1:" + server.snmpPort, "1.3.6.1.2.1.1.3.0"));

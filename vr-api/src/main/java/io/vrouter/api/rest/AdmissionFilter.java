@@ -38,11 +38,11 @@ final class AdmissionFilter extends Filter {
     private final Semaphore api;
     private final Semaphore streams;
     private final int streamsPerClient;
-    private final long maxBody;
+    private final BodyLimit maxBody;
     private final Map<InetAddress, AtomicInteger> clientStreams = new ConcurrentHashMap<>();
     private final Consumer<String> onRefusal;
 
-    AdmissionFilter(RestLimits limits, long maxBody, Consumer<String> onRefusal) {
+    AdmissionFilter(RestLimits limits, BodyLimit maxBody, Consumer<String> onRefusal) {
         this.api = new Semaphore(limits.workers(), true);
         this.streams = new Semaphore(limits.eventStreams());
         this.streamsPerClient = limits.eventStreamsPerClient();
@@ -134,18 +134,19 @@ final class AdmissionFilter extends Filter {
         boolean chunked = exchange.getRequestHeaders().containsKey("Transfer-Encoding");
         if (!chunked && (length == null || length.equals("0"))) return true;
         long declared = chunked ? -1 : Long.parseLong(length);
-        ByteArrayOutputStream body = new ByteArrayOutputStream((int) Math.min(Math.max(declared, 1024), maxBody));
+        long limit = maxBody.bytes();
+        ByteArrayOutputStream body = new ByteArrayOutputStream((int) Math.min(Math.max(declared, 1024), limit));
         long total = 0;
         try (InputStream in = exchange.getRequestBody()) {
             byte[] buf = new byte[8192];
             int n;
             while (total < BodyLimitFilter.DRAIN_LIMIT && (n = in.read(buf)) > 0) {
                 total += n;
-                if (total <= maxBody) body.write(buf, 0, n);
+                if (total <= limit) body.write(buf, 0, n);
             }
         }
-        if (total > maxBody) {
-            refuse(exchange, Response.Status.REQUEST_ENTITY_TOO_LARGE, "body", "the body is larger than " + maxBody
+        if (total > limit) {
+            refuse(exchange, Response.Status.REQUEST_ENTITY_TOO_LARGE, "body", "the body is larger than " + limit
                     + " bytes (rest.max-body-bytes)");
             return false;
         }

@@ -20,14 +20,15 @@ import java.io.InputStream;
 @Priority(Priorities.ENTITY_CODER)
 final class BodyLimitFilter implements ContainerRequestFilter {
     static final long DRAIN_LIMIT = 64L * 1024 * 1024;
-    private final long limit;
+    private final BodyLimit maxBody;
 
-    BodyLimitFilter(long limit) {
-        this.limit = limit;
+    BodyLimitFilter(BodyLimit maxBody) {
+        this.maxBody = maxBody;
     }
 
     @Override
     public void filter(ContainerRequestContext request) {
+        long limit = maxBody.bytes();
         if (request.getLength() > limit) {
             drain(request.getEntityStream());
             throw new ProblemException(Response.Status.REQUEST_ENTITY_TOO_LARGE,

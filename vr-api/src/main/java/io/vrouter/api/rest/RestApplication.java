@@ -20,7 +20,13 @@ public final class RestApplication {
     private RestApplication() {
     }
 
+    /** With {@code rest.max-body-bytes} as the settings say (a servlet container's, which has no reload). */
     public static ResourceConfig create(ServerContext context) {
+        return create(context, new BodyLimit(BodyLimit.from(context.settings())));
+    }
+
+    /** With a body limit that REST's reload changes. */
+    static ResourceConfig create(ServerContext context, BodyLimit maxBody) {
         ResourceConfig rc = new ResourceConfig();
         rc.register(RoutersResource.class);
         rc.register(HypervisorResource.class);
@@ -41,7 +47,7 @@ public final class RestApplication {
         rc.register(new HostFilter(context.settings()));
         rc.register(new CsrfFilter());
         rc.register(new BasicAuthFilter(context.credentials()));
-        rc.register(new BodyLimitFilter(context.settings().getInt("rest.max-body-bytes", (int) DEFAULT_MAX_BODY)));
+        rc.register(new BodyLimitFilter(maxBody));
         rc.register(new RequestLogFilter(context.metrics()));
         ListCache lists = new ListCache(context.service(), context.settings().getDuration("rest.list-max-age", "1s"));
         rc.register(lists);

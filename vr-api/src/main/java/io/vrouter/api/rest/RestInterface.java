@@ -38,6 +38,13 @@ public final class RestInterface implements ManagementInterface {
     private ConnectionGate gate;
     private String url;
     private int port;
+    private Settings started;
+    private BodyLimit maxBody;
+
+    /** What a reload leaves as it was (bind is the other interfaces' too: they say it). */
+    private static final String[] NEEDS_RESTART = {"rest-port", "rest.tls.", "rest.host-names", "rest.list-max-age",
+        "rest.idempotency-window", "rest.idempotency-max-keys", "rest.max-connections", "rest.max-connections-per-client",
+        "rest.max-event-streams", "rest.max-event-streams-per-client", "rest.request-timeout", "rest.worker-threads"};
 
     @Override
     public String name() {
@@ -58,8 +65,9 @@ public final class RestInterface implements ManagementInterface {
         Optional<String> keystore = s.get("rest.tls.keystore");
         String host = bind.getHostAddress().contains(":") ? "[" + bind.getHostAddress() + "]" : bind.getHostAddress();
         RestLimits limits = RestLimits.from(s);
+        maxBody = new BodyLimit(BodyLimit.from(s));
         configureJdkServer(limits);
-        container = ContainerFactory.createContainer(JdkHttpHandlerContainer.class, RestApplication.create(context));
+        container = ContainerFactory.createContainer(JdkHttpHandlerContainer.class, RestApplication.create(context, maxBody));
         InetSocketAddress address = new InetSocketAddress(bind, s.getInt("rest-port", 8080));
         if (keystore.isPresent()) {
             HttpsServer https = HttpsServer.create(address, 0);
@@ -71,8 +79,7 @@ public final class RestInterface implements ManagementInterface {
         }
         MeterRegistry registry = context.metrics().registry();
         HttpContext root = server.createContext("/", container);
-        root.getFilters().add(new AdmissionFilter(limits, s.getInt("rest.max-body-bytes",
-                (int) RestApplication.DEFAULT_MAX_BODY), reason -> refused(registry, reason)));
+        root.getFilters().add(new AdmissionFilter(limits, maxBody, reason -> refused(registry, reason)));
         gate = new ConnectionGate(limits.threads(), limits.connectionsPerClient(),
                 () -> refused(registry, "connections-per-client"));
         server.setExecutor(gate);
@@ -81,6 +88,18 @@ public final class RestInterface implements ManagementInterface {
         InetSocketAddress bound = server.getAddress();
         port = bound.getPort();
         url = (keystore.isPresent() ? "https" : "http") + "://" + host + ":" + port + "/api/v1";
+        started = s;
+    }
+
+    /**
+     * {@code rest.max-body-bytes} changes from the next request on; the rest needs a restart: the
+     * socket, TLS, the web server's threads and places and the application are set up once.
+     */
+    @Override
+    public Runnable reload(Settings next) {
+        long nextMaxBody = BodyLimit.from(next);
+        started.logNeedsRestart(next, LoggerFactory.getLogger(RestInterface.class), NEEDS_RESTART);
+        return () -> maxBody.take(nextMaxBody);
     }
 
     private static SSLContext tls(Path keystore, String password) throws Exception {

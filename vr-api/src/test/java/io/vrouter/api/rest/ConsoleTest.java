@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.vrouter.api.server.TestServers;
-import io.vrouter.api.server.VrouterServer;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -33,14 +31,14 @@ class ConsoleTest {
     private static final String ADMIN = RestClient.basic("admin", "admin");
     private static final String VIEWER = RestClient.basic("viewer", "viewer");
     private final ObjectMapper json = new ObjectMapper();
-    private VrouterServer server;
+    private RestServer server;
     private RestClient rest;
     private String host;
 
     @BeforeAll
     void start() throws Exception {
-        server = TestServers.start("vrouter-console-test");
-        int port = TestServers.restPort(server);
+        server = RestServer.start("vrouter-console-test");
+        int port = server.port();
         rest = new RestClient(port);
         host = "127.0.0.1:" + port;
     }
@@ -204,7 +202,7 @@ class ConsoleTest {
 
     /** A request with a Host header of the test's choosing (the JDK's client sets Host itself): status and body. */
     private String[] withHost(String method, String path, String hostHeader, String... headers) throws Exception {
-        return withHost(TestServers.restPort(server), method, path, hostHeader, headers);
+        return withHost(server.port(), method, path, hostHeader, headers);
     }
 
     private static String[] withHost(int port, String method, String path, String hostHeader, String... headers)
@@ -224,7 +222,7 @@ class ConsoleTest {
     @Test
     void aRequestToANameTheServerDoesNotAnswerToIsMisdirected() throws Exception {
         int i = createRunning("rebinding-target");
-        int port = TestServers.restPort(server);
+        int port = server.port();
         String[] write = withHost("POST", "/api/v1/routers/" + i + "/stop", "evil.example:" + port,
                 "Origin", "http://evil.example:" + port, "X-Requested-By", "x");
         assertThat(write[0]).as(write[1]).isEqualTo("421");
@@ -244,9 +242,9 @@ class ConsoleTest {
 
     @Test
     void theNamesAnsweredToAreASetting() throws Exception {
-        VrouterServer named = TestServers.start("vrouter-host-names", Map.of("rest.host-names", "vrouter.example.net, Other.example"));
+        RestServer named = RestServer.start("vrouter-host-names", Map.of("rest.host-names", "vrouter.example.net, Other.example"));
         try {
-            int port = TestServers.restPort(named);
+            int port = named.port();
             for (String name : List.of("vrouter.example.net", "other.example", "localhost", "127.0.0.1")) {
                 assertThat(withHost(port, "GET", "/health/live", name)[0]).as(name).isEqualTo("200");
             }

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.vrouter.api.server.TestServers;
-import io.vrouter.api.server.VrouterServer;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -25,13 +23,13 @@ class RestInputTest {
     private static final String JSON = "application/json";
 
     private final ObjectMapper json = new ObjectMapper();
-    private VrouterServer server;
+    private RestServer server;
     private RestClient rest;
 
     @BeforeAll
     void start() throws Exception {
-        server = TestServers.start("vrouter-rest-input");
-        rest = new RestClient(TestServers.restPort(server));
+        server = RestServer.start("vrouter-rest-input");
+        rest = new RestClient(server.port());
     }
 
     @AfterAll

@@ -2,7 +2,6 @@ package io.vrouter.api.rest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.vrouter.api.server.VrouterServer;
 import io.vrouter.core.config.Settings;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -48,9 +47,8 @@ class RestTlsTest {
 
         Settings s = Settings.of(Map.of("data-dir", dir.resolve("data").toString(), "rest-port", "0", "snmp-port", "0",
                 "netconf-port", "0", "rest.tls.keystore", keystore.toString(), "rest.tls.keystore-password", "changeit"));
-        try (VrouterServer server = VrouterServer.start(s)) {
-            RestInterface rest = (RestInterface) server.interfaces().stream().filter(i -> i instanceof RestInterface)
-                    .findFirst().orElseThrow();
+        try (RestServer server = RestServer.start(s)) {
+            RestInterface rest = server.rest();
             assertThat(rest.describe()).startsWith("REST on https://");
             HttpClient client = HttpClient.newBuilder().sslContext(tls).build();
             HttpResponse<String> r = client.send(HttpRequest.newBuilder(

@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.vrouter.api.server.TestServers;
-import io.vrouter.api.server.VrouterServer;
+import io.vrouter.api.rest.RestServer;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VirtualRouter;
 import java.io.BufferedReader;
@@ -36,13 +35,13 @@ class RestconfTest {
 
     private final ObjectMapper json = new ObjectMapper();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private VrouterServer server;
+    private RestServer server;
     private String base;
 
     @BeforeAll
     void start() throws Exception {
-        server = TestServers.start("vrouter-restconf-test");
-        base = "http://127.0.0.1:" + TestServers.restPort(server);
+        server = RestServer.start("vrouter-restconf-test");
+        base = "http://127.0.0.1:" + server.port();
     }
 
     @AfterAll

@@ -30,25 +30,44 @@ import org.slf4j.LoggerFactory;
  * <p>A token bucket per source: capacity max-failures, one token back per interval, one spent per
  * failed login. At most {@value #MAX_SOURCES} sources are tracked (SNMP's source addresses can be
  * forged); beyond, sources whose allowance is whole are forgotten first.
+ *
+ * <p>A reload ({@link #take}) changes both settings at once for every source: a lowered capacity
+ * caps what a source has left, a raised one refills at the new pace.
  */
 public final class AuthThrottle implements MeterBinder {
     private static final Logger log = LoggerFactory.getLogger(AuthThrottle.class);
     static final int MAX_SOURCES = 10_000;
 
     private final String brake;
-    private final int maxFailures;
-    private final long intervalNanos;
+    /** Replaced whole by a reload; each use reads one version of it. */
+    private volatile Limits limits;
     private final LongSupplier nanoTime;
     private final Map<InetAddress, Bucket> sources = new ConcurrentHashMap<>();
     private volatile MeterRegistry registry = new SimpleMeterRegistry();
 
+    /** {@code auth.max-failures} and {@code auth.failure-interval}, checked. */
+    public record Limits(int maxFailures, Duration interval) {
+        public Limits {
+            if (maxFailures < 1) throw new IllegalArgumentException("setting 'auth.max-failures' must be at least 1");
+            if (interval.isNegative() || interval.isZero()) {
+                throw new IllegalArgumentException("setting 'auth.failure-interval' must be positive");
+            }
+        }
+
+        /** Reads and checks them; throws, naming the setting, when one is wrong. */
+        public static Limits from(Settings s) {
+            return new Limits(s.getInt("auth.max-failures", 10), s.getDuration("auth.failure-interval", "1s"));
+        }
+    }
+
     private final class Bucket {
-        private double tokens = maxFailures;
+        private double tokens = limits.maxFailures();
         private long updated = nanoTime.getAsLong();
 
         /** Refills by the time passed; whether a try is allowed now. */
         synchronized boolean allows(long now) {
-            tokens = Math.min(maxFailures, tokens + (double) (now - updated) / intervalNanos);
+            Limits l = limits;
+            tokens = Math.min(l.maxFailures(), tokens + (double) (now - updated) / l.interval().toNanos());
             updated = now;
             return tokens >= 1;
         }
@@ -62,7 +81,7 @@ public final class AuthThrottle implements MeterBinder {
 
         synchronized boolean whole(long now) {
             allows(now);
-            return tokens >= maxFailures;
+            return tokens >= limits.maxFailures();
         }
     }
 
@@ -73,18 +92,19 @@ public final class AuthThrottle implements MeterBinder {
 
     /** On the given clock (System.nanoTime, or a test's). */
     AuthThrottle(String brake, int maxFailures, Duration interval, LongSupplier nanoTime) {
-        if (maxFailures < 1 || interval.isNegative() || interval.isZero()) {
-            throw new IllegalArgumentException("auth.max-failures must be at least 1 and auth.failure-interval positive");
-        }
         this.brake = brake;
-        this.maxFailures = maxFailures;
-        this.intervalNanos = interval.toNanos();
+        this.limits = new Limits(maxFailures, interval);
         this.nanoTime = nanoTime;
     }
 
     static AuthThrottle from(String brake, Settings s, LongSupplier nanoTime) {
-        return new AuthThrottle(brake, s.getInt("auth.max-failures", 10), s.getDuration("auth.failure-interval", "1s"),
-                nanoTime);
+        Limits l = Limits.from(s);
+        return new AuthThrottle(brake, l.maxFailures(), l.interval(), nanoTime);
+    }
+
+    /** Takes new limits (a reload): from the next login on, for every source. */
+    void take(Limits next) {
+        limits = next;
     }
 
     /**
@@ -113,8 +133,9 @@ public final class AuthThrottle implements MeterBinder {
             b = sources.computeIfAbsent(source, k -> new Bucket());
         }
         if (b.spend(nanoTime.getAsLong())) {
+            Limits l = limits;
             log.warn("{}: {} failed logins from {}: one more try every {} ms from there (auth.max-failures, "
-                    + "auth.failure-interval)", iface, maxFailures, source.getHostAddress(), intervalNanos / 1_000_000);
+                    + "auth.failure-interval)", iface, l.maxFailures(), source.getHostAddress(), l.interval().toMillis());
         }
     }
 

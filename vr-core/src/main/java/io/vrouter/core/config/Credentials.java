@@ -94,21 +94,24 @@ public final class Credentials {
             Map.of("admin", new User(Role.OPERATOR, "admin"), "viewer", new User(Role.VIEWER, "viewer"))));
 
     /**
-     * Takes the users of new settings (a reload, SIGHUP): logins from now on are checked against
-     * them; sessions already logged in go on. Refused, keeping the users as they are, when a user
-     * setting is wrong or when the settings have no users while the server started with some (the
-     * development credentials may only apply on the loopback interface, which a running server
-     * cannot be sure of).
+     * Takes the users and the login brake ({@code auth.*}) of new settings (a reload, SIGHUP): logins
+     * from now on are checked against them; sessions already logged in go on. Both are checked before
+     * either is taken: refused, keeping everything as it is, when a user or brake setting is wrong or
+     * when the settings have no users while the server started with some (the development
+     * credentials may only apply on the loopback interface, which a running server cannot be sure of).
      *
      * @return how many users there are now
      */
     public synchronized int reload(Settings settings) {
         Map<String, User> next = users(settings);
-        if (next.isEmpty()) {
-            if (developmentDefaults) return 0;
+        AuthThrottle.Limits brake = AuthThrottle.Limits.from(settings);
+        if (next.isEmpty() && !developmentDefaults) {
             throw new IllegalArgumentException("the settings have no user.* lines: a reload cannot turn to the "
                     + "development credentials; the users stay as they were");
         }
+        throttle.take(brake);
+        snmpThrottle.take(brake);
+        if (next.isEmpty()) return 0;
         users = next;
         developmentDefaults = false;
         verified.clear();

@@ -124,4 +124,35 @@ class CredentialsTest {
         assertThat(dev.developmentDefaults()).isFalse();
         assertThat(dev.authenticate("admin", "admin")).isEmpty();
     }
+
+    @Test
+    void aReloadTakesTheLoginBrakeOfBothKindsForSourcesAlreadySeen() {
+        Credentials c = Credentials.from(Settings.of(Map.of("auth.max-failures", "100")));
+        c.login("rest", GUESSER, "admin", "guess");
+        assertThat(c.reload(Settings.of(Map.of("auth.max-failures", "2", "auth.failure-interval", "1h")))).isZero();
+        // The 99 tries the guesser had left are capped at the new 2: two more failures, and the right
+        // password is refused unchecked.
+        c.login("rest", GUESSER, "admin", "guess");
+        c.login("rest", GUESSER, "admin", "guess");
+        assertThat(c.login("rest", GUESSER, "admin", "admin").throttled()).isTrue();
+        assertThat(c.login("rest", OPERATOR, "admin", "admin").role()).hasValue(Credentials.Role.OPERATOR);
+        for (int k = 0; k < 2; k++) c.snmpThrottle().failed("snmp", GUESSER, null);
+        assertThat(c.snmpThrottle().allow("snmp", GUESSER)).isFalse();
+    }
+
+    @Test
+    void aReloadWithAWrongBrakeSettingTakesNeitherItNorTheUsers() {
+        Credentials c = Credentials.from(Settings.of(Map.of("user.ops", "operator:" + Credentials.hash("pw"),
+                "auth.max-failures", "2", "auth.failure-interval", "1h")));
+        assertThatThrownBy(() -> c.reload(Settings.of(Map.of("user.bob", "operator:" + Credentials.hash("bob"),
+                "auth.max-failures", "0")))).hasMessage("setting 'auth.max-failures' must be at least 1");
+        assertThatThrownBy(() -> c.reload(Settings.of(Map.of("user.bob", "operator:" + Credentials.hash("bob"),
+                "auth.max-failures", "5", "auth.failure-interval", "0s")))).hasMessageContaining("'auth.failure-interval'");
+        assertThat(c.authenticate("bob", "bob")).isEmpty();
+        assertThat(c.authenticate("ops", "pw")).hasValue(Credentials.Role.OPERATOR);
+        // Still a capacity of 2, not the refused 5.
+        c.login("rest", GUESSER, "ops", "guess");
+        c.login("rest", GUESSER, "ops", "guess");
+        assertThat(c.login("rest", GUESSER, "ops", "pw").throttled()).isTrue();
+    }
 }

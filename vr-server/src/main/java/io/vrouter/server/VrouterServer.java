@@ -1,4 +1,4 @@
-package io.vrouter.api.server;
+package io.vrouter.server;
 
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;

@@ -1,4 +1,4 @@
-package io.vrouter.api.server;
+package io.vrouter.server;
 
 import io.vrouter.core.config.Settings;
 import java.io.IOException;

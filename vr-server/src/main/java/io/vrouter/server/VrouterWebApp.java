@@ -1,9 +1,7 @@
-package io.vrouter.api.war;
+package io.vrouter.server;
 
 import io.vrouter.api.rest.ClientAddress;
 import io.vrouter.api.rest.RestApplication;
-import io.vrouter.api.server.SettingsLoader;
-import io.vrouter.api.server.VrouterServer;
 import io.vrouter.core.config.Settings;
 import jakarta.servlet.ServletContext;
 import jakarta.servlet.ServletContextEvent;

@@ -1,4 +1,4 @@
-package io.vrouter.api.server;
+package io.vrouter.server;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,13 +1,18 @@
-package io.vrouter.api.server;
+package io.vrouter.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.vrouter.api.rest.RestInterface;
 import io.vrouter.core.config.Settings;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.persistence.ConfigStore;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -66,12 +71,27 @@ class MainTest {
 
     @Test
     void twoServersCannotShareADataDirectory() throws Exception {
-        Settings s = Settings.of(Map.of("data-dir", dir.toString(), "rest-port", "0", "snmp-port", "0", "netconf-port", "0"));
+        // gNMI has no "any free port": off, so that another server on this host cannot fail the test.
+        Settings s = Settings.of(Map.of("data-dir", dir.toString(), "rest-port", "0", "snmp-port", "0", "netconf-port", "0",
+                "gnmi-port", "off"));
         try (VrouterServer first = VrouterServer.start(s)) {
             assertThatThrownBy(() -> VrouterServer.start(s)).hasMessageContaining("another vrouter server");
         }
         try (VrouterServer again = VrouterServer.start(s)) {
             assertThat(again.interfaces()).extracting(i -> i.name()).contains("rest");
+        }
+    }
+
+    @Test
+    void theServerPublishesTheMetersOfTheJvmBesideItsOwn() throws Exception {
+        Settings s = Settings.of(Map.of("data-dir", dir.toString(), "rest-port", "0", "snmp-port", "0", "netconf-port", "0",
+                "gnmi-port", "off"));
+        try (VrouterServer server = VrouterServer.start(s)) {
+            int port = server.interfaces().stream().filter(i -> i instanceof RestInterface)
+                    .mapToInt(i -> ((RestInterface) i).port()).findFirst().orElseThrow();
+            String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + port + "/metrics")).build(), HttpResponse.BodyHandlers.ofString()).body();
+            assertThat(metrics).contains("jvm_memory_used_bytes").contains("process_uptime_seconds");
         }
     }
 
@@ -96,7 +116,7 @@ class MainTest {
         assertThat(code).isEqualTo(1);
         assertThat(err.toString()).contains("vrouter: " + journal + " line 2 ").contains("start once with --recover");
         Settings recover = Main.parse(new String[] {"--data-dir", dir.toString(), "--rest-port", "0", "--snmp-port", "0",
-            "--netconf-port", "0", "--recover"}, Map.of());
+            "--netconf-port", "0", "--gnmi-port", "off", "--recover"}, Map.of());
         try (VrouterServer server = VrouterServer.start(recover)) {
             assertThat(server.service().findByName("m3")).isPresent();
             assertThat(server.service().findByName("m2")).isEmpty();

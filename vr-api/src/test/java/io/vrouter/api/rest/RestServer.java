@@ -1,0 +1,81 @@
+package io.vrouter.api.rest;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vrouter.core.config.Credentials;
+import io.vrouter.core.config.Settings;
+import io.vrouter.core.driver.sim.LatencyProfile;
+import io.vrouter.core.driver.sim.SimulatedDriver;
+import io.vrouter.core.metrics.VrMetrics;
+import io.vrouter.core.persistence.ConfigStore;
+import io.vrouter.core.persistence.EventLog;
+import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.ServerContext;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The REST interface (and RESTCONF, on the same port) alone on a service, for the HTTP tests: the
+ * simulated driver, a data directory, a port chosen free. The whole server (every interface found
+ * on the class path) is vr-server's.
+ */
+public final class RestServer implements AutoCloseable {
+    private final VirtualRouterService service;
+    private final RestInterface rest = new RestInterface();
+
+    private RestServer(Settings settings) throws Exception {
+        Path dataDir = settings.dataDir();
+        Files.createDirectories(dataDir);
+        rest.check(settings);
+        VrMetrics metrics = new VrMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+        service = new VirtualRouterService(new SimulatedDriver(LatencyProfile.named(settings.get("sim-latency", "none"))),
+                new ConfigStore(dataDir), metrics);
+        service.events().recordTo(EventLog.open(dataDir, settings.getInt("events.replay-max", 10_000),
+                settings.getDuration("events.replay-age", "7d")));
+        try {
+            service.start();
+            rest.start(new ServerContext(service, settings, Credentials.from(settings), metrics));
+        } catch (Exception | Error e) {
+            close();
+            throw e;
+        }
+    }
+
+    /** On the given settings (their data directory and REST port). */
+    public static RestServer start(Settings settings) throws Exception {
+        return new RestServer(settings);
+    }
+
+    /** With the development users; {@code extra}: settings beside the data directory and the port. */
+    public static RestServer start(String name, Map<String, String> extra) throws Exception {
+        Map<String, String> settings = new HashMap<>(extra);
+        settings.put("data-dir", Files.createTempDirectory(name).toString());
+        settings.put("rest-port", "0");
+        return start(Settings.of(settings));
+    }
+
+    public static RestServer start(String name) throws Exception {
+        return start(name, Map.of());
+    }
+
+    public VirtualRouterService service() {
+        return service;
+    }
+
+    public RestInterface rest() {
+        return rest;
+    }
+
+    /** The port REST (and RESTCONF) listens on. */
+    public int port() {
+        return rest.port();
+    }
+
+    @Override
+    public void close() {
+        rest.close();
+        service.close();
+    }
+}
