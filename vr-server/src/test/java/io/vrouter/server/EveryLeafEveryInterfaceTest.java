@@ -1,10 +1,9 @@
-package io.vrouter.api;
+package io.vrouter.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.vrouter.api.server.VrouterServer;
 import io.vrouter.core.config.Settings;
 import io.vrouter.core.model.Column;
 import io.vrouter.core.model.Schema;
