@@ -18,7 +18,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.ModelTree;
 import java.time.Duration;
@@ -51,7 +51,7 @@ import org.slf4j.LoggerFactory;
 final class Subscriptions implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Subscriptions.class);
 
-    private final VirtualRouterService service;
+    private final VirtualRouters service;
     private final ScheduledExecutorService worker;
     private final Duration minInterval;
     private final int maxStreams;
@@ -63,7 +63,7 @@ final class Subscriptions implements AutoCloseable {
     private final Map<String, Integer> streamsByClient = new java.util.concurrent.ConcurrentHashMap<>();
     private final Counter coalesced;
 
-    Subscriptions(VirtualRouterService service, ScheduledExecutorService worker, Duration minInterval, int maxStreams,
+    Subscriptions(VirtualRouters service, ScheduledExecutorService worker, Duration minInterval, int maxStreams,
                   int maxStreamsPerClient, int maxPending, MeterRegistry registry) {
         this.coalesced = Counter.builder("vrouter.gnmi.coalesced")
                 .description("gNMI updates replaced by a newer value of their leaf before a slow collector read them")

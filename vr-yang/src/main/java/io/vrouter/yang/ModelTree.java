@@ -13,7 +13,7 @@ import io.vrouter.core.model.VmEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.model.VmNetworkEntry;
 import io.vrouter.core.model.VmStorageEntry;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +37,7 @@ public final class ModelTree {
     }
 
     /** The running configuration, read from the service row by row. */
-    public static ConfigSource running(VirtualRouterService service) {
+    public static ConfigSource running(VirtualRouters service) {
         return new ConfigSource() {
             @Override
             public Iterable<Integer> indices() {
@@ -57,7 +57,7 @@ public final class ModelTree {
     }
 
     /** Everything: state and configuration (the running configuration), for {@code <get>}. */
-    public static DataNode all(VirtualRouterService service) {
+    public static DataNode all(VirtualRouters service) {
         return DataNode.lazy(VMM, "NEW-VMM-MIB", () -> {
             List<DataNode> top = new ArrayList<>(stateNodes(service));
             ConfigSource running = running(service);
@@ -68,11 +68,11 @@ public final class ModelTree {
     }
 
     /** The config false part: the hypervisor, the scalars and the state tables (NMDA's config-filter false). */
-    public static DataNode state(VirtualRouterService service) {
+    public static DataNode state(VirtualRouters service) {
         return DataNode.lazy(VMM, "NEW-VMM-MIB", () -> stateNodes(service).iterator());
     }
 
-    private static List<DataNode> stateNodes(VirtualRouterService service) {
+    private static List<DataNode> stateNodes(VirtualRouters service) {
         return List.of(
                 hypervisor(service), objects(service),
                 table(service, "vmTable", ModelTree::vmEntry),
@@ -82,14 +82,14 @@ public final class ModelTree {
                 table(service, "vmNetworkTable", vr -> flat(vr.vmNetworkTable, n -> networkEntry(vr.vmIndex, n))));
     }
 
-    private static DataNode hypervisor(VirtualRouterService service) {
+    private static DataNode hypervisor(VirtualRouters service) {
         Hypervisor h = service.hypervisor();
         return DataNode.inner(VMM, "vmHypervisor")
                 .add("vmHvSoftware", h.vmHvSoftware).add("vmHvVersion", h.vmHvVersion)
                 .add("vmHvObjectID", h.vmHvObjectID).addUnsigned32("vmHvUpTime", h.vmHvUpTime);
     }
 
-    private static DataNode objects(VirtualRouterService service) {
+    private static DataNode objects(VirtualRouters service) {
         Hypervisor h = service.hypervisor();
         return DataNode.inner(VMM, "vmObjects")
                 .add("vmNumber", h.vmNumber).addUnsigned32("vmTableLastChange", h.vmTableLastChange)
@@ -100,7 +100,7 @@ public final class ModelTree {
     }
 
     /** A state table: one VR view per step, turned into zero or more entries. */
-    private static DataNode table(VirtualRouterService service, String name, Function<VirtualRouter, List<DataNode>> rows) {
+    private static DataNode table(VirtualRouters service, String name, Function<VirtualRouter, List<DataNode>> rows) {
         return DataNode.byVr(VMM, name, service::indices, i -> service.get(i).map(rows).orElse(List.of()));
     }
 

@@ -6,7 +6,7 @@ import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.service.ChangeSet;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.Ns;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -63,7 +63,7 @@ final class ConfigEdit {
     private static final Set<String> STATE = Set.of("vmHypervisor", "vmObjects", "vmTable", "vmCpuTable",
             "vmCpuAffinityTable", "vmStorageTable", "vmNetworkTable");
 
-    private final VirtualRouterService service;
+    private final VirtualRouters service;
     /** The rows read, as they were. */
     private final Map<Integer, VmConfigEntry> base = new TreeMap<>();
     /** The same rows as the write makes them (absent: removed); a row is copied before its first change. */
@@ -73,7 +73,7 @@ final class ConfigEdit {
     private final List<VmConfigEntry> creations = new ArrayList<>();
     private boolean readAll;
 
-    ConfigEdit(VirtualRouterService service) {
+    ConfigEdit(VirtualRouters service) {
         this.service = service;
     }
 

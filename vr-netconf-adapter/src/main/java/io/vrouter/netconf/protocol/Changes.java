@@ -3,7 +3,7 @@ package io.vrouter.netconf.protocol;
 import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.service.ChangeSet;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.core.service.VrException;
 import io.vrouter.netconf.protocol.RpcError.Type;
 import java.util.ArrayList;
@@ -30,7 +30,7 @@ final class Changes {
      * {@code edited} are completed as the service would make them (defaults filled in). Returns the
      * refusals.
      */
-    static List<RpcError> check(VirtualRouterService service, ConfigData base, ConfigData edited, boolean dropRefused) {
+    static List<RpcError> check(VirtualRouters service, ConfigData base, ConfigData edited, boolean dropRefused) {
         List<RpcError> errors = new ArrayList<>();
         while (true) {
             ChangeSet set = between(base, edited);
@@ -72,11 +72,11 @@ final class Changes {
     }
 
     /** Accepts the change from {@code base} to {@code edited} (durable once {@link Applied#awaitDurable} returns). */
-    static Applied apply(VirtualRouterService service, ConfigData base, ConfigData edited) {
+    static Applied apply(VirtualRouters service, ConfigData base, ConfigData edited) {
         ChangeSet set = between(base, edited);
         if (set.isEmpty()) return Applied.nothing(List.of());
         try {
-            VirtualRouterService.Applied accepted = service.accept(set);
+            io.vrouter.core.service.Applied accepted = service.accept(set);
             return new Applied(List.of(), accepted.completion(), accepted::awaitDurable);
         } catch (VrException e) {
             return Applied.nothing(List.of(error(e)));

@@ -1,6 +1,6 @@
 package io.vrouter.netconf.protocol;
 
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.netconf.protocol.RpcError.Type;
 import java.time.Instant;
 
@@ -16,7 +16,7 @@ import java.time.Instant;
 public final class Datastores {
     public enum Name { RUNNING, CANDIDATE }
 
-    private final VirtualRouterService service;
+    private final VirtualRouters service;
     private ConfigData candidate;
     private ConfigData candidateBase;
     private int runningLock;
@@ -24,11 +24,11 @@ public final class Datastores {
     private Instant runningLockTime;
     private Instant candidateLockTime;
 
-    public Datastores(VirtualRouterService service) {
+    public Datastores(VirtualRouters service) {
         this.service = service;
     }
 
-    public VirtualRouterService service() {
+    public VirtualRouters service() {
         return service;
     }
 
