@@ -227,12 +227,14 @@ final class Registry {
                     nextIndex.set(r.vmIndex == Validator.MAX_VM_INDEX ? 1 : r.vmIndex + 1);
                     tableLastChangeNanos = System.nanoTime();
                     count(null, OperState.PREPARING);
+                    r.untold(LeafChanges.between(r.vmIndex, null, t.after()));
                     publish(r, VrEvent.Type.CREATED, null);
                     out.add(new Target(t.kind(), t.vmIndex(), r, null, t.after()));
                     continue;
                 }
                 case CHANGE -> {
                     t.record().config = t.after();
+                    t.record().untold(LeafChanges.between(t.vmIndex(), t.before(), t.after()));
                     names.put(t.after().vmName, t.vmIndex());
                     touch(t.record());
                 }
@@ -262,6 +264,7 @@ final class Registry {
                     removes.add(r.vmIndex);
                 }
                 case CHANGE -> {
+                    r.untold(LeafChanges.between(r.vmIndex, r.config, t.before()));
                     r.config = t.before();
                     names.put(t.before().vmName, t.vmIndex());
                     puts.put(r.vmIndex, t.before());
@@ -305,6 +308,7 @@ final class Registry {
         tableLastChangeNanos = System.nanoTime();
         count(r.operState, null);
         r.reason = reason;
+        r.untold(null);
         publish(r, VrEvent.Type.DELETED, r.operState);
     }
 
@@ -330,6 +334,7 @@ final class Registry {
                 VmConfigEntry row = withGeneratedMacs(r.config, e.getValue());
                 if (row == null) continue;
                 change.put(row);
+                r.untold(LeafChanges.between(r.vmIndex, r.config, row));
                 r.config = row;
                 touch(r);
             }
@@ -376,6 +381,11 @@ final class Registry {
         publish(r, VrEvent.Type.CONFIG_CHANGED, r.operState);
     }
 
+    /** Publishes the leaf changes of the VR's row not told yet, on an event of their own. */
+    void tellUntold(VrRecord r) {
+        if (r.hasUntold() && routers.get(r.vmIndex) == r) configChanged(r);
+    }
+
     /**
      * Moves a VR to a state, with why (null: as asked). The event says why; vmOperStateReason keeps it
      * only while the VR is not in the state its vmAdminState asks for (crashed, or changed outside
@@ -418,6 +428,7 @@ final class Registry {
         e.vmOperState = type == VrEvent.Type.DELETED ? null : r.operState;
         e.previousOperState = previous;
         e.reason = reason;
+        e.changes = LeafChanges.withState(r.takeUntold(), r.vmIndex, previous, e.vmOperState);
         // Under the registry's lock the event is only numbered: whoever holds it delivers once it lets go.
         if (Thread.holdsLock(lock)) {
             events.post(e);

@@ -60,6 +60,8 @@ final class Scheduler {
                 .thenComposeAsync(v -> run.execute(), executor.workers())
                 .thenRun(() -> {
                     if (run.undone()) putBack(run);
+                    // A change of a row that no event of the run told (a VR already in the admin state asked for).
+                    for (Target t : run.targets) registry.tellUntold(t.record());
                 })
                 .handle((v, e) -> {
                     finished(run);
