@@ -308,7 +308,7 @@ final class Registry {
         tableLastChangeNanos = System.nanoTime();
         count(r.operState, null);
         r.reason = reason;
-        r.untold(null);
+        r.untold(LeafChanges.between(r.vmIndex, r.config, null));
         publish(r, VrEvent.Type.DELETED, r.operState);
     }
 
