@@ -19,7 +19,7 @@ import com.github.gnmi.proto.gNMIGrpc;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.ModelTree;
 import io.vrouter.yang.Ns;
@@ -38,10 +38,10 @@ final class GnmiService extends gNMIGrpc.gNMIImplBase {
     /** The gNMI version of the vendored gnmi.proto (its file option gnmi_service). */
     static final String GNMI_VERSION = GnmiProto.getDescriptor().getOptions().getExtension(GnmiProto.gnmiService);
 
-    private final VirtualRouterService service;
+    private final VirtualRouters service;
     private final Subscriptions subscriptions;
 
-    GnmiService(VirtualRouterService service, Subscriptions subscriptions) {
+    GnmiService(VirtualRouters service, Subscriptions subscriptions) {
         this.service = service;
         this.subscriptions = subscriptions;
     }
@@ -118,7 +118,7 @@ final class GnmiService extends gNMIGrpc.gNMIImplBase {
     }
 
     /** The trees a path of this origin reaches ("": every origin's), of the data type asked for. */
-    static List<DataNode> trees(VirtualRouterService service, String origin, GetRequest.DataType type) {
+    static List<DataNode> trees(VirtualRouters service, String origin, GetRequest.DataType type) {
         List<DataNode> trees = new ArrayList<>(2);
         if (!origin.equals(OpenConfigInterfaces.ORIGIN)) {
             trees.add(switch (type) {

@@ -4,7 +4,7 @@ import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VmNetworkEntry;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.DataNode;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -41,7 +41,7 @@ final class OpenConfigInterfaces {
     }
 
     /** The {@code interfaces} container; each walk of it reads the VRs again. */
-    static DataNode interfaces(VirtualRouterService service, Part part) {
+    static DataNode interfaces(VirtualRouters service, Part part) {
         HostNames names = new HostNames(HOST_INTERFACES);
         return DataNode.byVr(NS, "interfaces", service::indices,
                 vmIndex -> service.get(vmIndex).map(vr -> interfacesOf(vr, part, names)).orElse(List.of()));

@@ -19,7 +19,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.model.VrEvent;
+import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.DataNode;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,8 +51,10 @@ import org.slf4j.LoggerFactory;
  */
 final class Subscriptions implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Subscriptions.class);
+    /** The tables that hold the VRs' rows (configuration) alone, as the events' leaf changes name them. */
+    private static final Set<String> CONFIG_TABLES = Set.of("vmConfigTable", "vmNetworkConfigTable");
 
-    private final VirtualRouterService service;
+    private final VirtualRouters service;
     private final ScheduledExecutorService worker;
     private final Duration minInterval;
     private final int maxStreams;
@@ -63,7 +66,7 @@ final class Subscriptions implements AutoCloseable {
     private final Map<String, Integer> streamsByClient = new java.util.concurrent.ConcurrentHashMap<>();
     private final Counter coalesced;
 
-    Subscriptions(VirtualRouterService service, ScheduledExecutorService worker, Duration minInterval, int maxStreams,
+    Subscriptions(VirtualRouters service, ScheduledExecutorService worker, Duration minInterval, int maxStreams,
                   int maxStreamsPerClient, int maxPending, MeterRegistry registry) {
         this.coalesced = Counter.builder("vrouter.gnmi.coalesced")
                 .description("gNMI updates replaced by a newer value of their leaf before a slow collector read them")
@@ -134,6 +137,8 @@ final class Subscriptions implements AutoCloseable {
         private final List<Sub> subs = new ArrayList<>();
         private final List<ScheduledFuture<?>> timers = new ArrayList<>();
         private final Set<Integer> changedVrs = new HashSet<>();
+        /** The VRs whose rows changed (guarded by changedVrs). */
+        private final Set<Integer> changedRows = new HashSet<>();
         private SubscriptionList list;
         private Encoding encoding;
         private AutoCloseable events;
@@ -257,7 +262,7 @@ final class Subscriptions implements AutoCloseable {
             boolean stream = list.getMode() == SubscriptionList.Mode.STREAM;
             if (stream && subs.stream().anyMatch(s -> s.mode == SubscriptionMode.ON_CHANGE)) {
                 // Subscribed before the first read, so that no change falls between them.
-                AutoCloseable subscribed = service.events().subscribe(event -> changed(event.vmIndex));
+                AutoCloseable subscribed = service.events().subscribe(this::changed);
                 synchronized (this) {
                     events = subscribed;
                     if (closed) release();
@@ -286,23 +291,35 @@ final class Subscriptions implements AutoCloseable {
             else if (heartbeat) refresh(s, null, true, false);
         }
 
-        /** From the event bus: the VR is read again on the worker (the bus's thread reads nothing). */
-        private void changed(int vmIndex) {
+        /**
+         * From the event bus: the VR is read again on the worker (the bus's thread reads nothing). The
+         * event's leaf changes say whether its row changed: only then is it read again for the
+         * subscriptions of the configuration tables, which hold nothing else.
+         */
+        private void changed(VrEvent event) {
             boolean first;
             synchronized (changedVrs) {
-                first = changedVrs.isEmpty();
-                changedVrs.add(vmIndex);
+                first = changedVrs.isEmpty() && changedRows.isEmpty();
+                changedVrs.add(event.vmIndex);
+                if (event.changes.stream().anyMatch(c -> CONFIG_TABLES.contains(c.table()))) changedRows.add(event.vmIndex);
             }
             if (first) worker.execute(guarded(this::onChange));
         }
 
         private void onChange() {
             Set<Integer> vrs;
+            Set<Integer> rows;
             synchronized (changedVrs) {
                 vrs = Set.copyOf(changedVrs);
+                rows = Set.copyOf(changedRows);
                 changedVrs.clear();
+                changedRows.clear();
             }
-            for (Sub s : subs) if (s.mode == SubscriptionMode.ON_CHANGE) refresh(s, vrs, false, false);
+            for (Sub s : subs) {
+                if (s.mode != SubscriptionMode.ON_CHANGE) continue;
+                Set<Integer> read = inConfigTables(s.path) ? rows : vrs;
+                if (!read.isEmpty()) refresh(s, read, false, false);
+            }
         }
 
         /**
@@ -459,6 +476,15 @@ final class Subscriptions implements AutoCloseable {
             }
             pending.clear();
         }
+    }
+
+    /** Whether a subscription's path lies in vmConfigTable or vmNetworkConfigTable, which hold the VRs' rows alone. */
+    static boolean inConfigTables(List<PathElem> path) {
+        return path.size() >= 2 && CONFIG_TABLES.contains(local(path.get(1).getName()));
+    }
+
+    private static String local(String name) {
+        return name.substring(name.indexOf(':') + 1);
     }
 
     /** The path of the deepest list entry holding the leaf (the leaf itself outside every list). */

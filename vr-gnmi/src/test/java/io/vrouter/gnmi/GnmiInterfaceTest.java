@@ -24,10 +24,15 @@ import io.vrouter.core.driver.sim.LatencyProfile;
 import io.vrouter.core.driver.sim.SimulatedDriver;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.persistence.ConfigStore;
+import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.service.ChangeSet;
 import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.core.spi.ServerContext;
+import io.vrouter.core.spi.VirtualRouters;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -39,7 +44,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,15 +58,19 @@ class GnmiInterfaceTest {
     @TempDir
     Path dir;
     VirtualRouterService service;
+    SimulatedDriver host;
+    /** The core as the interface is given it: the service, or a port in front of it. */
+    VirtualRouters port;
     GnmiInterface gnmi;
     ManagedChannel channel;
     final List<ManagedChannel> channels = new ArrayList<>();
 
     @BeforeEach
     void setUp() throws Exception {
-        service = new VirtualRouterService(new SimulatedDriver(LatencyProfile.NONE), new ConfigStore(dir.resolve("store")),
-                VrMetrics.inMemory());
+        host = new SimulatedDriver(LatencyProfile.NONE);
+        service = new VirtualRouterService(host, new ConfigStore(dir.resolve("store")), VrMetrics.inMemory());
         service.start();
+        port = service;
     }
 
     @AfterEach
@@ -79,7 +90,7 @@ class GnmiInterfaceTest {
         Settings s = Settings.of(m);
         GnmiInterface g = new GnmiInterface();
         gnmi = g;
-        g.start(new ServerContext(service, s, Credentials.from(s), VrMetrics.inMemory()));
+        g.start(new ServerContext(port, s, Credentials.from(s), VrMetrics.inMemory()));
         return g;
     }
 
@@ -172,12 +183,20 @@ class GnmiInterfaceTest {
         return c;
     }
 
-    /** Opens an ON_CHANGE stream of vmNumber as alice; its queue gets each response, and at its end the status. */
+    /** Opens an ON_CHANGE stream of vmObjects/vmNumber; its queue gets each response, and at its end the status. */
     private static BlockingQueue<Object> subscribe(ManagedChannel channel) {
-        return Target.subscribe(channel, SubscriptionList.newBuilder().setMode(SubscriptionList.Mode.STREAM)
-                .addSubscription(Subscription.newBuilder().setPath(com.github.gnmi.proto.Path.newBuilder()
-                        .addElem(elem("NEW-VMM-MIB")).addElem(elem("vmObjects")).addElem(elem("vmNumber")))
-                        .setMode(SubscriptionMode.ON_CHANGE)).build());
+        return subscribe(channel, List.of(List.of("NEW-VMM-MIB", "vmObjects", "vmNumber")));
+    }
+
+    /** Opens an ON_CHANGE stream of these paths as alice; its queue gets each response, and at its end the status. */
+    private static BlockingQueue<Object> subscribe(ManagedChannel channel, List<List<String>> paths) {
+        SubscriptionList.Builder list = SubscriptionList.newBuilder().setMode(SubscriptionList.Mode.STREAM);
+        for (List<String> path : paths) {
+            com.github.gnmi.proto.Path.Builder p = com.github.gnmi.proto.Path.newBuilder();
+            for (String name : path) p.addElem(elem(name));
+            list.addSubscription(Subscription.newBuilder().setPath(p).setMode(SubscriptionMode.ON_CHANGE));
+        }
+        return Target.subscribe(channel, list.build());
     }
 
     private static PathElem elem(String name) {
@@ -210,7 +229,7 @@ class GnmiInterfaceTest {
         for (String off : new String[] {"off", "0"}) {
             GnmiInterface g = new GnmiInterface();
             Settings s = Settings.of(Map.of("data-dir", dir.toString(), "gnmi-port", off));
-            g.start(new ServerContext(service, s, Credentials.from(s), VrMetrics.inMemory()));
+            g.start(new ServerContext(port, s, Credentials.from(s), VrMetrics.inMemory()));
             assertThat(g.describe()).isEqualTo("gNMI off (gnmi-port=" + off + ")");
             g.close();
         }
@@ -322,5 +341,51 @@ class GnmiInterfaceTest {
                     + " (gnmi.max-streams-per-client)");
         });
         awaitSync(subscribe(plainChannelFrom("127.0.0.2")));
+    }
+
+    /** Waits for an update of the named leaf (30 s at most), passing over what comes before it. */
+    private static void awaitUpdate(BlockingQueue<Object> stream, String leaf) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < end) {
+            Object next = stream.poll(1, TimeUnit.SECONDS);
+            if (next instanceof SubscribeResponse r && r.getUpdate().getUpdateList().stream()
+                    .anyMatch(u -> u.getPath().getElem(u.getPath().getElemCount() - 1).getName().equals(leaf))) {
+                return;
+            }
+            assertThat(next).as("the stream goes on").isNotInstanceOf(Status.class);
+        }
+        throw new AssertionError("no update of " + leaf + " in 30 s");
+    }
+
+    @Test
+    void onChangeOfTheConfigTableReadsARowAgainOnlyWhenTheEventsLeafChangesSayItChanged() throws Exception {
+        // The core as the interface sees it, counting the reads of each VR's row.
+        Map<Integer, AtomicInteger> rowReads = new ConcurrentHashMap<>();
+        VirtualRouters real = service;
+        port = (VirtualRouters) Proxy.newProxyInstance(VirtualRouters.class.getClassLoader(),
+                new Class<?>[] {VirtualRouters.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("getConfig")) rowReads.computeIfAbsent((Integer) args[0], k -> new AtomicInteger()).incrementAndGet();
+                    try {
+                        return method.invoke(real, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        VmConfigEntry row = new VmConfigEntry();
+        row.vmName = "watched";
+        int a = service.apply(ChangeSet.builder().create(row).build()).only().await(java.time.Duration.ofSeconds(10))
+                .orElseThrow().orElseThrow().vmIndex;
+        start(Map.of("user.alice", "viewer:secret"));
+        BlockingQueue<Object> stream = subscribe(plainChannelFrom("127.0.0.1"), List.of(
+                List.of("NEW-VMM-MIB", "vmConfigTable"), List.of("NEW-VMM-MIB", "vmTable", "vmEntry", "vmOperState")));
+        awaitSync(stream);
+        int before = rowReads.get(a).get();
+        // A change on the host: an event whose leaf changes are vmOperState's alone.
+        host.setPowerBehindTheBack(a, io.vrouter.core.driver.PowerState.HALTED);
+        awaitUpdate(stream, "vmOperState");
+        assertThat(rowReads.get(a).get()).as("the row is not read again for a change of state").isEqualTo(before);
+        service.apply(ChangeSet.builder().edit(a, r -> r.vmConfigDescription = "now watched").build());
+        awaitUpdate(stream, "vmConfigDescription");
+        assertThat(rowReads.get(a).get()).as("read again for a change of its row").isGreaterThan(before);
     }
 }

@@ -11,7 +11,7 @@ import io.vrouter.core.model.Schema;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -56,7 +56,7 @@ final class MibView {
         }
     }
 
-    private final VirtualRouterService service;
+    private final VirtualRouters service;
     private final PendingRows pending;
     private final Integer only;
     private TreeMap<OID, Variable> scalars;
@@ -64,13 +64,13 @@ final class MibView {
     private final Map<Integer, Optional<VmConfigEntry>> configs = new HashMap<>();
 
     /** A view of every VR, or of the VR {@code only} (with the scalars) when it is not null. */
-    MibView(VirtualRouterService service, PendingRows pending, Integer only) {
+    MibView(VirtualRouters service, PendingRows pending, Integer only) {
         this.service = service;
         this.pending = pending;
         this.only = only;
     }
 
-    MibView(VirtualRouterService service, PendingRows pending) {
+    MibView(VirtualRouters service, PendingRows pending) {
         this(service, pending, null);
     }
 
@@ -195,7 +195,7 @@ final class MibView {
     }
 
     /** The next available index, skipping the indices that createAndWait rows hold. */
-    static int nextFree(VirtualRouterService service, PendingRows pending) {
+    static int nextFree(VirtualRouters service, PendingRows pending) {
         int i = service.nextAvailableVmIndex();
         while (pending.configs().containsKey(i) || service.getConfig(i).isPresent()) {
             i = i == Integer.MAX_VALUE ? 1 : i + 1;

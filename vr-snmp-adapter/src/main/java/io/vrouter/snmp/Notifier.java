@@ -5,7 +5,7 @@ import static io.vrouter.snmp.VmmMib.*;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VmEntry;
 import io.vrouter.core.model.VrEvent;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeSet;
@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
 final class Notifier implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Notifier.class);
 
-    private final VirtualRouterService service;
+    private final VirtualRouters service;
     private final NotificationOriginator originator;
     private final SysUpTime sysUpTime;
     static final long BULK_WINDOW_MILLIS = 1000;
@@ -50,7 +50,7 @@ final class Notifier implements AutoCloseable {
     });
     private final AutoCloseable subscription;
 
-    Notifier(VirtualRouterService service, NotificationOriginator originator, SysUpTime sysUpTime) {
+    Notifier(VirtualRouters service, NotificationOriginator originator, SysUpTime sysUpTime) {
         this.service = service;
         this.originator = originator;
         this.sysUpTime = sysUpTime;

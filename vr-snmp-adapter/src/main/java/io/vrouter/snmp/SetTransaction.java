@@ -11,7 +11,7 @@ import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.service.ChangeSet;
 import io.vrouter.core.service.ConflictException;
 import io.vrouter.core.service.NotFoundException;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.core.service.VrException;
 import java.net.UnknownHostException;
 import java.nio.ByteBuffer;
@@ -89,7 +89,7 @@ final class SetTransaction {
         }
     }
 
-    private final VirtualRouterService service;
+    private final VirtualRouters service;
     private final PendingRows pending;
     private final Map<Integer, RowOp> configOps = new LinkedHashMap<>();
     private final Map<Long, RowOp> netOps = new LinkedHashMap<>();
@@ -102,7 +102,7 @@ final class SetTransaction {
     private Boolean bulkNotifications;
     private boolean committed;
 
-    SetTransaction(VirtualRouterService service, PendingRows pending) {
+    SetTransaction(VirtualRouters service, PendingRows pending) {
         this.service = service;
         this.pending = pending;
     }

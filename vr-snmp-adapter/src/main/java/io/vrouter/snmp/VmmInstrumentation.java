@@ -3,7 +3,7 @@ package io.vrouter.snmp;
 import static io.vrouter.snmp.VmmMib.*;
 
 import io.vrouter.core.model.Schema;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -27,20 +27,20 @@ import org.slf4j.LoggerFactory;
  * {@link MibView} of the request, which reads only the VRs the request reaches; a SET PDU is checked as a whole in the prepare
  * phase ({@link SetTransaction}) and carried out as a whole in the commit phase, so a PDU that fails
  * leaves nothing behind and one that creates several rows creates them with one
- * {@link VirtualRouterService#createAll} call. Nothing here waits for hypervisor work.
+ * {@link VirtualRouters#createAll} call. Nothing here waits for hypervisor work.
  */
 final class VmmInstrumentation implements GenericManagedObject {
     private static final Logger log = LoggerFactory.getLogger(VmmInstrumentation.class);
     private static final String VIEW = "vrouter.snmp.view";
     private static final String TRANSACTION = "vrouter.snmp.transaction";
 
-    private final VirtualRouterService service;
+    private final VirtualRouters service;
     private final PendingRows pending;
     private final MOScope scope = new DefaultMOScope(OBJECTS, true, OBJECTS.nextPeer(), false);
     /** The view that the passes of one GETBULK share, on the thread answering it (see {@link #inOneView}). */
     private final ThreadLocal<MibView> passesView = new ThreadLocal<>();
 
-    VmmInstrumentation(VirtualRouterService service, PendingRows pending) {
+    VmmInstrumentation(VirtualRouters service, PendingRows pending) {
         this.service = service;
         this.pending = pending;
     }

@@ -4,7 +4,7 @@ import io.vrouter.core.config.AuthThrottle;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.persistence.DamagedConfigurationException;
 import io.vrouter.core.persistence.FileFormat;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -563,7 +563,7 @@ final class VrSnmpAgent {
         }
     }
 
-    VrSnmpAgent(SnmpConfig config, Path stateDir, VirtualRouterService service, PendingRows pending, VrMetrics metrics,
+    VrSnmpAgent(SnmpConfig config, Path stateDir, VirtualRouters service, PendingRows pending, VrMetrics metrics,
                 AuthThrottle throttle) throws IOException {
         this.config = config;
         this.throttle = throttle;

@@ -10,7 +10,7 @@ import io.vrouter.core.model.Schema;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +34,7 @@ public final class ModelTree {
     }
 
     /** The running configuration, read from the service row by row. */
-    public static ConfigSource running(VirtualRouterService service) {
+    public static ConfigSource running(VirtualRouters service) {
         return new ConfigSource() {
             @Override
             public Iterable<Integer> indices() {
@@ -54,7 +54,7 @@ public final class ModelTree {
     }
 
     /** Everything: state and configuration (the running configuration), for {@code <get>}. */
-    public static DataNode all(VirtualRouterService service) {
+    public static DataNode all(VirtualRouters service) {
         return DataNode.lazy(VMM, "NEW-VMM-MIB", () -> {
             List<DataNode> top = new ArrayList<>(stateNodes(service));
             ConfigSource running = running(service);
@@ -65,11 +65,11 @@ public final class ModelTree {
     }
 
     /** The config false part: the hypervisor, the scalars and the state tables (NMDA's config-filter false). */
-    public static DataNode state(VirtualRouterService service) {
+    public static DataNode state(VirtualRouters service) {
         return DataNode.lazy(VMM, "NEW-VMM-MIB", () -> stateNodes(service).iterator());
     }
 
-    private static List<DataNode> stateNodes(VirtualRouterService service) {
+    private static List<DataNode> stateNodes(VirtualRouters service) {
         List<DataNode> nodes = new ArrayList<>(2 + Schema.STATE_TABLES.size());
         nodes.add(hypervisor(service));
         nodes.add(objects(service));
@@ -77,14 +77,14 @@ public final class ModelTree {
         return nodes;
     }
 
-    private static DataNode hypervisor(VirtualRouterService service) {
+    private static DataNode hypervisor(VirtualRouters service) {
         Hypervisor h = service.hypervisor();
         return DataNode.inner(VMM, "vmHypervisor")
                 .add("vmHvSoftware", h.vmHvSoftware).add("vmHvVersion", h.vmHvVersion)
                 .add("vmHvObjectID", h.vmHvObjectID).addUnsigned32("vmHvUpTime", h.vmHvUpTime);
     }
 
-    private static DataNode objects(VirtualRouterService service) {
+    private static DataNode objects(VirtualRouters service) {
         Hypervisor h = service.hypervisor();
         return DataNode.inner(VMM, "vmObjects")
                 .add("vmNumber", h.vmNumber).addUnsigned32("vmTableLastChange", h.vmTableLastChange)
@@ -95,7 +95,7 @@ public final class ModelTree {
     }
 
     /** A state table: one VR view per step, turned into zero or more entries. */
-    private static DataNode table(VirtualRouterService service, Schema.Table table) {
+    private static DataNode table(VirtualRouters service, Schema.Table table) {
         return DataNode.byVr(VMM, table.tableName(), service::indices,
                 i -> service.get(i).map(vr -> entries(table, vr)).orElse(List.of()));
     }

@@ -2,7 +2,7 @@ package io.vrouter.yang;
 
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VrEvent;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -35,7 +35,7 @@ public final class Notifications {
     }
 
     /** The notification's content element (what follows eventTime), or empty. */
-    public static Optional<DataNode> content(VrEvent e, VirtualRouterService service) {
+    public static Optional<DataNode> content(VrEvent e, VirtualRouters service) {
         if (!service.perVmNotificationsEnabled()) return Optional.empty();
         return name(e).map(n -> {
             // the VR's vmUUID when the event happened, as SNMP's notification carries it: live or replayed, VR there or gone

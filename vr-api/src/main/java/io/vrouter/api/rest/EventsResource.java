@@ -8,7 +8,7 @@ import io.vrouter.core.model.ModelJson;
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.service.EventBus;
 import io.vrouter.core.service.ValidationException;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -44,7 +44,7 @@ public class EventsResource {
     private static final int COMMIT_PADDING = 8192;
 
     @Inject
-    private VirtualRouterService service;
+    private VirtualRouters service;
 
     @GET
     @Produces(MediaType.SERVER_SENT_EVENTS)

@@ -1,6 +1,6 @@
 package io.vrouter.api.rest;
 
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -17,7 +17,7 @@ import jakarta.ws.rs.core.Response;
 @Produces({MediaType.APPLICATION_JSON, MediaType.APPLICATION_XML})
 public class HealthResource {
     @Inject
-    private VirtualRouterService service;
+    private VirtualRouters service;
 
     @GET
     public Response health() {

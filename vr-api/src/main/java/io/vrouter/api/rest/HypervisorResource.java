@@ -3,7 +3,7 @@ package io.vrouter.api.rest;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.vrouter.core.model.Hypervisor;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -15,7 +15,7 @@ import jakarta.ws.rs.core.MediaType;
 @Produces({MediaType.APPLICATION_JSON, MediaType.APPLICATION_XML})
 public class HypervisorResource {
     @Inject
-    private VirtualRouterService service;
+    private VirtualRouters service;
 
     @GET
     @Operation(operationId = "getHypervisor", summary = "The vmHypervisor group and the NEW-VMM-MIB scalars")

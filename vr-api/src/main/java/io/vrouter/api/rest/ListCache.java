@@ -3,7 +3,7 @@ package io.vrouter.api.rest;
 import io.vrouter.core.model.VirtualRouterList;
 import io.vrouter.core.service.RouterQuery;
 import io.vrouter.core.service.Version;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.ext.WriterInterceptor;
 import jakarta.ws.rs.ext.WriterInterceptorContext;
@@ -40,7 +40,7 @@ final class ListCache implements WriterInterceptor {
     }
 
     private final long maxAgeNanos;
-    private final VirtualRouterService service;
+    private final VirtualRouters service;
     private final Map<RouterQuery, Kept> lists = new LinkedHashMap<>(MAX_LISTS, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<RouterQuery, Kept> eldest) {
@@ -50,7 +50,7 @@ final class ListCache implements WriterInterceptor {
     /** The kept lists by identity, for the interceptor (which sees the entity only). */
     private final Map<VirtualRouterList, Kept> byList = new ConcurrentHashMap<>();
 
-    ListCache(VirtualRouterService service, Duration maxAge) {
+    ListCache(VirtualRouters service, Duration maxAge) {
         this.maxAgeNanos = maxAge.toNanos();
         this.service = service;
     }

@@ -3,7 +3,7 @@ package io.vrouter.api.rest;
 import io.vrouter.api.console.ConsoleResource;
 import io.vrouter.api.restconf.Restconf;
 import io.vrouter.core.metrics.VrMetrics;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.core.spi.ServerContext;
 import org.glassfish.jersey.internal.inject.AbstractBinder;
 import org.glassfish.jersey.jackson.JacksonFeature;
@@ -73,7 +73,7 @@ public final class RestApplication {
         rc.register(new AbstractBinder() {
             @Override
             protected void configure() {
-                bind(context.service()).to(VirtualRouterService.class);
+                bind(context.service()).to(VirtualRouters.class);
                 bind(context.metrics()).to(VrMetrics.class);
                 bind(lists).to(ListCache.class);
                 bind(keys).to(IdempotencyKeys.class);

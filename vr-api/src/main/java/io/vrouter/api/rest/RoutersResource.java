@@ -18,7 +18,8 @@ import io.vrouter.core.service.ChangeSet;
 import io.vrouter.core.service.NotFoundException;
 import io.vrouter.core.service.RouterQuery;
 import io.vrouter.core.service.ValidationException;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.service.Applied;
+import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.core.service.Version;
 import io.vrouter.core.service.VrException;
 import jakarta.inject.Inject;
@@ -62,7 +63,7 @@ public class RoutersResource {
     private static final String INDEX = "{vmIndex: [0-9]{1,10}}";
 
     @Inject
-    private VirtualRouterService service;
+    private VirtualRouters service;
 
     @Inject
     private ListCache lists;
@@ -190,7 +191,7 @@ public class RoutersResource {
     }
 
     /** The answer to a write of several VRs: the VRs that exist afterwards, in the request's order. */
-    private Response writtenAll(VirtualRouterService.Applied applied, Prefer p, Response.Status done) {
+    private Response writtenAll(Applied applied, Prefer p, Response.Status done) {
         try {
             return writtenAllWaiting(applied, p, done);
         } catch (InterruptedException e) {
@@ -199,7 +200,7 @@ public class RoutersResource {
         }
     }
 
-    private Response writtenAllWaiting(VirtualRouterService.Applied applied, Prefer p, Response.Status done)
+    private Response writtenAllWaiting(Applied applied, Prefer p, Response.Status done)
             throws InterruptedException {
         long deadline = System.nanoTime() + p.waitFor().toNanos();
         List<VirtualRouter> out = new ArrayList<>(applied.routers().size());

@@ -3,7 +3,7 @@ package io.vrouter.api.rest;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.vrouter.core.config.Credentials;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -20,7 +20,7 @@ import java.util.Locale;
 @Produces({MediaType.APPLICATION_JSON, MediaType.APPLICATION_XML})
 public class SessionResource {
     @Inject
-    private VirtualRouterService service;
+    private VirtualRouters service;
 
     @Context
     private SecurityContext security;

@@ -3,7 +3,7 @@ package io.vrouter.api.restconf;
 import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.service.ChangeSet;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.Ns;
 import io.vrouter.yang.edit.ConfigData;
 import io.vrouter.yang.edit.EditError;
@@ -25,7 +25,7 @@ final class ConfigEdit {
     private final ConfigData base;
     private final TreeEdit edit;
 
-    ConfigEdit(VirtualRouterService service) {
+    ConfigEdit(VirtualRouters service) {
         this.base = ConfigData.of(service);
         this.edit = new TreeEdit(base.copy(), false);
     }

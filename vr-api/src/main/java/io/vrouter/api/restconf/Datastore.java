@@ -1,7 +1,7 @@
 package io.vrouter.api.restconf;
 
 import io.vrouter.core.persistence.EventLog;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.ModelTree;
 import io.vrouter.yang.Ns;
@@ -40,7 +40,7 @@ final class Datastore {
     }
 
     /** The whole datastore as {@code content} and {@code with-defaults} show it; {@code base} is the RESTCONF root URL. */
-    static DataNode root(VirtualRouterService service, Content content, WithDefaults wd, String base) {
+    static DataNode root(VirtualRouters service, Content content, WithDefaults wd, String base) {
         return DataNode.lazy(Ns.RESTCONF, "data", () -> {
             List<DataNode> top = new ArrayList<>(4);
             DataNode vmm = switch (content) {
@@ -70,7 +70,7 @@ final class Datastore {
     }
 
     /** {@code ietf-restconf-monitoring:restconf-state}: the capabilities and the one stream. */
-    static DataNode state(VirtualRouterService service, String base) {
+    static DataNode state(VirtualRouters service, String base) {
         String m = Ns.RESTCONF_MONITORING;
         DataNode.Inner caps = DataNode.inner(m, "capabilities");
         for (String c : CAPABILITIES) caps.addLeafList("capability", c);

@@ -4,7 +4,8 @@ import io.vrouter.api.rest.Validators;
 import io.vrouter.yang.edit.Target;
 import io.vrouter.core.service.ChangeSet;
 import io.vrouter.core.service.Version;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.service.Applied;
+import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.core.service.VrException;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.JsonOut;
@@ -48,7 +49,7 @@ public class RestconfResource {
     static final String YANG_LIBRARY_REVISION = "2019-01-04";
 
     @Inject
-    private VirtualRouterService service;
+    private VirtualRouters service;
 
     @Context
     private HttpHeaders headers;
@@ -172,7 +173,7 @@ public class RestconfResource {
         if (!w.edit.exists(w.target)) throw RestconfError.notFound(ConfigEdit.path(w.target).json() + " does not exist");
         Target child = ConfigEdit.child(w.target, w.data);
         w.edit.create(child, w.data);
-        VirtualRouterService.Applied applied = apply(w.edit, target);
+        Applied applied = apply(w.edit, target);
         String location;
         if (child == null) {
             location = base() + "/data/" + Ns.VMM_MODULE + ":NEW-VMM-MIB/vmConfigTable/vmConfigEntry="
@@ -270,7 +271,7 @@ public class RestconfResource {
      * target's VR or of the datastore, checked under the service's write lock. A set that changes
      * nothing is accepted as it is, once its preconditions hold.
      */
-    private VirtualRouterService.Applied apply(ConfigEdit edit, ApiPath target) {
+    private Applied apply(ConfigEdit edit, ApiPath target) {
         Integer vmIndex = vmIndex(target);
         Version now = version(target);
         Predicate<Version> holds = Validators.condition(headers, true);

@@ -3,7 +3,7 @@ package io.vrouter.api.restconf;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.service.EventBus;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.JsonOut;
 import io.vrouter.yang.Notifications;
@@ -45,7 +45,7 @@ public class StreamsResource {
     private static final int COMMIT_PADDING = 8192;
 
     @Inject
-    private VirtualRouterService service;
+    private VirtualRouters service;
 
     @GET
     @Path("{stream}/{encoding}")

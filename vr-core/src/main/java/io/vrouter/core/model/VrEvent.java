@@ -1,11 +1,14 @@
 package io.vrouter.core.model;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import jakarta.xml.bind.annotation.XmlAccessType;
 import jakarta.xml.bind.annotation.XmlAccessorType;
 import jakarta.xml.bind.annotation.XmlEnum;
 import jakarta.xml.bind.annotation.XmlEnumValue;
 import jakarta.xml.bind.annotation.XmlRootElement;
+import jakarta.xml.bind.annotation.XmlTransient;
 import jakarta.xml.bind.annotation.XmlType;
+import java.util.List;
 
 /** A change of one VR, published to every management interface (notifications, event streams). */
 @XmlRootElement(name = "vrEvent")
@@ -30,6 +33,24 @@ public class VrEvent {
     public OperState vmOperState;
     public OperState previousOperState;
     public String reason;
+    /**
+     * The VR's leaves that changed since its previous event, with their old and new values: the
+     * changes of its row that one change set made (all of them on one event, the first the set
+     * publishes about the VR) and the change of vmOperState. For the server's own listeners
+     * (telemetry, notifications), which then read nothing to find what changed; not on the wire nor
+     * in the replay log, so that what every interface sends is as before.
+     */
+    @XmlTransient
+    @JsonIgnore
+    public List<LeafChange> changes = List.of();
+
+    /**
+     * One leaf's change: its table and row (vmIndex, and vmNetworkConfigIndex in vmNetworkConfigTable,
+     * else null), the leaf by its model name (the YANG leaf's and the MIB object's descriptor), and its
+     * values before and after (null: absent, as in a row created or removed).
+     */
+    public record LeafChange(String table, int vmIndex, Integer networkIndex, String leaf, Object before, Object after) {
+    }
 
     @XmlType(name = "vrEventType")
     @XmlEnum

@@ -15,6 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -36,10 +38,12 @@ import org.slf4j.LoggerFactory;
  *   <li>admin states other than shutdown (start, resume, suspend, pause);</li>
  *   <li>VMs destroyed: last, as a destroyed VM cannot be brought back.</li>
  * </ol>
- * Within a phase the steps of different VRs run in parallel on the service's workers. When one fails,
+ * Within a phase the steps of different VRs run in parallel on the executor's workers. When one fails,
  * the phase finishes, every step done is undone in reverse (stops by starts, renames by renames back,
- * interfaces put back, created VMs destroyed), and the service puts the rows back as they were before
- * the set, with one journal record. Nothing blocks a worker while it waits: phases are chained futures.
+ * interfaces put back, created VMs destroyed), and the {@link Scheduler} puts the rows back as they
+ * were before the set, with one journal record. A run of start-up reconciliation
+ * ({@link Mode#RECONCILE}: the change from the VMs as the host has them to their rows) undoes
+ * nothing: the VR a step fails on is crashed with the step and the reason, and its later steps skipped. Nothing blocks a worker while it waits: phases are chained futures.
  */
 final class ChangeRun {
     private static final Logger log = LoggerFactory.getLogger(ChangeRun.class);
@@ -48,27 +52,39 @@ final class ChangeRun {
     final List<Target> targets;
     /** Completes when the set is done: normally when applied, exceptionally with the error when not. */
     final CompletableFuture<Void> outcome = new CompletableFuture<>();
-    /** Earlier sets this one waits for; guarded by the service's write lock. */
+    /** Earlier sets this one waits for; guarded by the registry's lock. */
     final List<ChangeRun> dependsOn = new ArrayList<>();
     /** Completes (normally) once the set is done either way: the tail of its VRs' lanes. */
     volatile CompletableFuture<Void> done;
-    /** Sets accepted later that wait for this one (on a VR or a name); guarded by the service's write lock. */
+    /** Sets accepted later that wait for this one (on a VR or a name); guarded by the registry's lock. */
     final List<ChangeRun> dependents = new ArrayList<>();
     /** Set (under the write lock) when a set this one depends on failed: it then does nothing. */
     volatile ChangeFailedException abortedBy;
     /** VRs whose VM this set destroyed: they cannot be put back. */
     final List<VrRecord> destroyed = Collections.synchronizedList(new ArrayList<>());
 
-    private final VirtualRouterService service;
+    /** How a failure ends the run: undone whole (an accepted set), or the VR crashed (start-up). */
+    enum Mode {
+        UNDO, RECONCILE
+    }
+
+    private final Mode mode;
+    private final Executor executor;
+    private final Registry registry;
+    /** The VRs a step failed on in a reconciling run: their later steps are not taken. */
+    private final Set<VrRecord> crashed = ConcurrentHashMap.newKeySet();
     private final List<DoneStep> doneSteps = Collections.synchronizedList(new ArrayList<>());
     private volatile ChangeFailedException failure;
     private volatile VrRecord failed;
+    private final List<VrRecord> undoFailed = Collections.synchronizedList(new ArrayList<>());
 
     private record DoneStep(int phase, Step step) {
     }
 
-    ChangeRun(VirtualRouterService service, long sequence, List<Target> targets) {
-        this.service = service;
+    ChangeRun(Executor executor, Mode mode, long sequence, List<Target> targets) {
+        this.executor = executor;
+        this.registry = executor.registry();
+        this.mode = mode;
         this.sequence = sequence;
         this.targets = targets;
     }
@@ -80,7 +96,12 @@ final class ChangeRun {
 
     // ---------------------------------------------------------------- running
 
-    /** Runs the phases; the future completes once the set is applied, or undone and put back. */
+    /** Whether the set failed and its steps were undone: its rows are to be put back. */
+    boolean undone() {
+        return failure != null && executor.undoEnabled();
+    }
+
+    /** Runs the phases; the future completes once the set is applied, or its steps undone. */
     CompletableFuture<Void> execute() {
         if (abortedBy != null) return v(null);
         List<Supplier<List<List<Step>>>> phases = new ArrayList<>();
@@ -132,18 +153,18 @@ final class ChangeRun {
         for (List<Step> steps : lanes) {
             if (!steps.isEmpty()) busy.add(steps);
         }
-        if (busy.size() == 1 && !service.workers().isShutdown()) {
+        if (busy.size() == 1 && !executor.workers().isShutdown()) {
             runLane(phase, busy.get(0));
             return v(null);
         }
         List<CompletableFuture<Void>> running = new ArrayList<>(busy.size());
-        for (List<Step> steps : busy) running.add(CompletableFuture.runAsync(() -> runLane(phase, steps), service.workers()));
+        for (List<Step> steps : busy) running.add(CompletableFuture.runAsync(() -> runLane(phase, steps), executor.workers()));
         return CompletableFuture.allOf(running.toArray(CompletableFuture[]::new));
     }
 
     private void runLane(int phase, List<Step> steps) {
         for (Step s : steps) {
-            if (failure != null) return;
+            if (failure != null || crashed.contains(s.vr())) return;
             try {
                 s.run();
                 doneSteps.add(new DoneStep(phase, s));
@@ -161,6 +182,14 @@ final class ChangeRun {
         String what = e instanceof DriverException ? e.toString() : e instanceof VrException ? e.getMessage()
                 : "an internal error (the server's log says what)";
         if (!(e instanceof DriverException)) log.error("VR {}: {} failed unexpectedly", r.vmIndex, s.operation(), e);
+        if (mode == Mode.RECONCILE) {
+            // Nothing to undo to: the journal is what was asked for. The VR is crashed with why, its other steps skipped.
+            crashed.add(r);
+            if (kindOf(r) == Kind.REMOVE) r.removing = false;
+            log.warn("VR {} ({}): bringing it to its configuration failed: {}", r.vmIndex, r.config.vmName, what);
+            registry.transition(r, OperState.CRASHED, "reconciliation failed: " + s.operation() + " failed: " + what);
+            return;
+        }
         log.warn("VR {} ({}): {} failed: {}; undoing change set {}", r.vmIndex, r.config.vmName, s.operation(), what, sequence);
         failed = r;
         failure = (ChangeFailedException) new ChangeFailedException(s.column(), "VR " + r.vmIndex + ": " + s.operation()
@@ -168,11 +197,28 @@ final class ChangeRun {
                 .at(r.vmIndex, s.networkIndex());
     }
 
-    /** Undoes the steps done, latest phase first, then has the service put the rows back. */
+    private Kind kindOf(VrRecord r) {
+        for (Target t : targets) {
+            if (t.record() == r) return t.kind();
+        }
+        return null;
+    }
+
+    /** The VR the set failed on, or null. */
+    VrRecord failed() {
+        return failed;
+    }
+
+    /** VRs whose undoing failed: they are crashed, and left as the host has them. */
+    List<VrRecord> undoFailed() {
+        return undoFailed;
+    }
+
+    /** Undoes the steps done, latest phase first; the scheduler then puts the rows back. */
     private CompletableFuture<Void> undo() {
-        if (!service.undoEnabled()) {
+        if (!executor.undoEnabled()) {
             // Only for the tests that show what the undo is for: the failed VR is left crashed, half changed.
-            service.transition(failed, OperState.CRASHED, failure.getMessage());
+            registry.transition(failed, OperState.CRASHED, failure.getMessage());
             return v(null);
         }
         Map<Integer, List<List<Step>>> byPhase = new HashMap<>();
@@ -190,22 +236,21 @@ final class ChangeRun {
                 if (!lanes.isEmpty()) byPhase.put(p, new ArrayList<>(lanes.values()));
             }
         }
-        List<VrRecord> undoFailed = Collections.synchronizedList(new ArrayList<>());
         CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
         for (int p = last; p >= 0; p--) {
             List<List<Step>> lanes = byPhase.getOrDefault(p, List.of());
             chain = chain.thenCompose(v -> {
                 List<CompletableFuture<Void>> running = new ArrayList<>();
                 for (List<Step> lane : lanes) {
-                    running.add(CompletableFuture.runAsync(() -> undoLane(lane, undoFailed), service.workers()));
+                    running.add(CompletableFuture.runAsync(() -> undoLane(lane), executor.workers()));
                 }
                 return CompletableFuture.allOf(running.toArray(CompletableFuture[]::new));
             });
         }
-        return chain.thenRun(() -> service.undone(this, failed, undoFailed));
+        return chain;
     }
 
-    private void undoLane(List<Step> lane, List<VrRecord> undoFailed) {
+    private void undoLane(List<Step> lane) {
         for (Step s : lane) {
             try {
                 s.undo();
@@ -213,7 +258,7 @@ final class ChangeRun {
                 VrRecord r = s.vr();
                 log.error("VR {}: undoing {} failed: {}", r.vmIndex, s.operation(), e.toString());
                 undoFailed.add(r);
-                service.transition(r, OperState.CRASHED, "undoing " + s.operation() + " of a failed change failed: " + e);
+                registry.transition(r, OperState.CRASHED, "undoing " + s.operation() + " of a failed change failed: " + e);
                 return;
             }
         }
@@ -226,12 +271,18 @@ final class ChangeRun {
         for (Target t : targets) {
             if (t.kind() == Kind.REMOVE) {
                 lanes.add(List.of(new RemovalStop(t.record())));
-            } else if (t.kind() == Kind.CHANGE && t.after().vmAdminState == AdminState.SHUTDOWN
+            } else if (t.kind() == Kind.CHANGE && (t.after().vmAdminState == AdminState.SHUTDOWN || resizes(t))
                     && t.record().operState != OperState.SHUTDOWN) {
                 lanes.add(List.of(new AdminStep(t.record(), AdminState.SHUTDOWN)));
             }
         }
         return lanes;
+    }
+
+    /** Whether the set changes the VM's CPUs or memory, which it can only while shut down. */
+    private static boolean resizes(Target t) {
+        return !Objects.equals(t.before().vmConfigCpuNumber, t.after().vmConfigCpuNumber)
+                || !Objects.equals(t.before().vmConfigMemory, t.after().vmConfigMemory);
     }
 
     /**
@@ -309,7 +360,7 @@ final class ChangeRun {
     private String temporaryName(VrRecord r, List<String> newNames) {
         for (int k = 0; ; k++) {
             String name = "vr" + r.vmIndex + "-renaming" + (k == 0 ? "" : "-" + k);
-            if (!newNames.contains(name) && service.findByName(name).isEmpty()) return name;
+            if (!newNames.contains(name) && registry.findByName(name).isEmpty()) return name;
         }
     }
 
@@ -342,8 +393,9 @@ final class ChangeRun {
         for (Target t : targets) {
             if (t.kind() != Kind.CREATE) continue;
             VrRecord r = t.record();
-            lanes.add(t.after().vmAdminState == AdminState.RUNNING
-                    ? List.of(new Provision(r, t.after()), new AdminStep(r, AdminState.RUNNING))
+            // A set creates VRs running or shut down; one provisioned again at start-up may be asked to be suspended, paused.
+            lanes.add(t.after().vmAdminState != AdminState.SHUTDOWN
+                    ? List.of(new Provision(r, t.after()), new AdminStep(r, t.after().vmAdminState))
                     : List.of(new Provision(r, t.after())));
         }
         return lanes;
@@ -354,7 +406,7 @@ final class ChangeRun {
         List<List<Step>> lanes = new ArrayList<>();
         for (Target t : targets) {
             if (t.kind() != Kind.CHANGE || t.after().vmAdminState == AdminState.SHUTDOWN) continue;
-            if (t.record().operState != VirtualRouterService.stableStateFor(t.after().vmAdminState)) {
+            if (t.record().operState != Registry.stableStateFor(t.after().vmAdminState)) {
                 lanes.add(List.of(new AdminStep(t.record(), t.after().vmAdminState)));
             }
         }
@@ -424,13 +476,13 @@ final class ChangeRun {
         @Override
         void run() throws DriverException {
             was = r.operState;
-            service.bringTo(r, target);
+            executor.bringTo(r, target);
         }
 
         @Override
         void undo() throws DriverException {
-            AdminState back = VirtualRouterService.adminStateFor(was);
-            if (back != null) service.bringTo(r, back);
+            AdminState back = Registry.adminStateFor(was);
+            if (back != null) executor.bringTo(r, back);
         }
     }
 
@@ -445,14 +497,14 @@ final class ChangeRun {
         @Override
         void run() throws DriverException {
             was = r.operState;
-            service.transition(r, OperState.SHUTTINGDOWN, null);
-            if (!service.halted(r.vmIndex)) service.call("stop", () -> service.driver().stop(r.vmIndex));
+            registry.transition(r, OperState.SHUTTINGDOWN, null);
+            if (!executor.halted(r.vmIndex)) executor.call("stop", () -> executor.driver().stop(r.vmIndex));
         }
 
         @Override
         void undo() throws DriverException {
-            AdminState back = VirtualRouterService.adminStateFor(was);
-            service.bringTo(r, back != null ? back : AdminState.SHUTDOWN);
+            AdminState back = Registry.adminStateFor(was);
+            executor.bringTo(r, back != null ? back : AdminState.SHUTDOWN);
         }
     }
 
@@ -469,14 +521,14 @@ final class ChangeRun {
 
         @Override
         void run() throws DriverException {
-            service.call("reconfigure", () -> service.driver().reconfigure(to));
-            service.configChanged(r);
+            executor.call("reconfigure", () -> executor.driver().reconfigure(to));
+            registry.configChanged(r);
         }
 
         @Override
         void undo() throws DriverException {
-            service.call("reconfigure", () -> service.driver().reconfigure(from));
-            service.configChanged(r);
+            executor.call("reconfigure", () -> executor.driver().reconfigure(from));
+            registry.configChanged(r);
         }
 
         /** The first column the host reconfigures that differs. */
@@ -497,7 +549,7 @@ final class ChangeRun {
 
         @Override
         void run() {
-            service.configChanged(r);
+            registry.configChanged(r);
         }
     }
 
@@ -524,12 +576,12 @@ final class ChangeRun {
 
         private void attach(boolean add) throws DriverException {
             if (add) {
-                service.call("addInterface", () -> service.driver().addInterface(r.vmIndex, iface));
-                service.recordGeneratedMacs(r);
+                executor.call("addInterface", () -> executor.driver().addInterface(r.vmIndex, iface));
+                executor.recordGeneratedMacs(r);
             } else {
-                service.call("removeInterface", () -> service.driver().removeInterface(r.vmIndex, iface.vmNetworkConfigIndex));
+                executor.call("removeInterface", () -> executor.driver().removeInterface(r.vmIndex, iface.vmNetworkConfigIndex));
             }
-            service.configChanged(r);
+            registry.configChanged(r);
         }
 
         @Override
@@ -549,15 +601,15 @@ final class ChangeRun {
 
         @Override
         void run() throws DriverException {
-            service.call("provision", () -> service.driver().provision(row));
-            service.recordGeneratedMacs(r);
-            if (row.vmAdminState != AdminState.RUNNING) service.transition(r, OperState.SHUTDOWN, null);
+            executor.call("provision", () -> executor.driver().provision(row));
+            executor.recordGeneratedMacs(r);
+            if (row.vmAdminState != AdminState.RUNNING) registry.transition(r, OperState.SHUTDOWN, null);
         }
 
         @Override
         void undo() throws DriverException {
-            if (!service.halted(r.vmIndex)) service.call("stop", () -> service.driver().stop(r.vmIndex));
-            service.call("destroy", () -> service.driver().destroy(r.vmIndex));
+            if (!executor.halted(r.vmIndex)) executor.call("stop", () -> executor.driver().stop(r.vmIndex));
+            executor.call("destroy", () -> executor.driver().destroy(r.vmIndex));
         }
     }
 
@@ -569,9 +621,9 @@ final class ChangeRun {
 
         @Override
         void run() throws DriverException {
-            service.call("destroy", () -> service.driver().destroy(r.vmIndex));
+            executor.call("destroy", () -> executor.driver().destroy(r.vmIndex));
             destroyed.add(r);
-            service.gone(r);
+            registry.gone(r);
         }
     }
 }

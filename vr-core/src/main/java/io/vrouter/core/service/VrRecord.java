@@ -2,6 +2,8 @@ package io.vrouter.core.service;
 
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.model.VrEvent;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -22,11 +24,29 @@ final class VrRecord {
     volatile Version version;
     /** The tail of this VR's queue of hypervisor work; guarded by this. */
     CompletableFuture<Void> lane = CompletableFuture.completedFuture(null);
+    /** The leaves of its row changed since its last event, for its next one; guarded by this. */
+    private List<VrEvent.LeafChange> untold = List.of();
 
     VrRecord(VmConfigEntry config, OperState operState) {
         this.vmIndex = config.vmIndex;
         this.config = config;
         this.operState = operState;
+    }
+
+    /** Adds leaf changes of its row to those its next event tells; null forgets them (the VR is gone). */
+    synchronized void untold(List<VrEvent.LeafChange> changes) {
+        untold = changes == null ? List.of() : LeafChanges.merge(untold, changes);
+    }
+
+    synchronized boolean hasUntold() {
+        return !untold.isEmpty();
+    }
+
+    /** The leaf changes not told yet, which its event about to be published tells. */
+    synchronized List<VrEvent.LeafChange> takeUntold() {
+        List<VrEvent.LeafChange> out = untold;
+        untold = List.of();
+        return out;
     }
 
     /** Whether no hypervisor work of ours is queued or running for it. */

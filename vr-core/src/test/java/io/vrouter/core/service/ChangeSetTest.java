@@ -72,7 +72,7 @@ class ChangeSetTest extends WithService {
     /** The failure the set's work ended with. */
     private VrException failedWith(ChangeSet.Builder b) throws Exception {
         ChangeSet set = b.build();
-        VirtualRouterService.Applied a = f.service.apply(set);
+        Applied a = f.service.apply(set);
         try {
             a.completion().get(10, TimeUnit.SECONDS);
         } catch (java.util.concurrent.ExecutionException e) {
@@ -286,7 +286,7 @@ class ChangeSetTest extends WithService {
 
     @Test
     void absentColumnsTakeTheirDefaultsAndTheTemplateIsTheDriversOrTheVrsOwn() throws Exception {
-        VirtualRouterService.Applied made = f.service.apply(set().create(vr("plain")).build());
+        Applied made = f.service.apply(set().create(vr("plain")).build());
         VmConfigEntry c = made.only().accepted();
         assertThat(c.vmConfigTemplate).isEqualTo(f.driver.templates().get(0));
         assertThat(c.vmConfigCpuNumber).isEqualTo(1);
@@ -402,7 +402,7 @@ class ChangeSetTest extends WithService {
         int a = make("a", AdminState.RUNNING);
         int b = make("b", AdminState.RUNNING);
         f.recorder.hold("destroy", 2);
-        VirtualRouterService.Applied removal = f.service.apply(set().remove(a).remove(b).build());
+        Applied removal = f.service.apply(set().remove(a).remove(b).build());
         assertThat(f.recorder.held.await(10, TimeUnit.SECONDS)).isTrue();
         // One destroy done, the other held: the first VR goes, the second stays until its VM is gone.
         awaitUntil(() -> f.service.get(a).isEmpty() || f.service.get(b).isEmpty());
@@ -469,10 +469,10 @@ class ChangeSetTest extends WithService {
         int a = make("a", AdminState.RUNNING);
         f.recorder.hold("reconfigure", 1);
         f.recorder.failOnce("reconfigure", a, "host busy");
-        VirtualRouterService.Applied rename = f.service.apply(set().edit(a, with(r -> r.vmName = "x")).build());
+        Applied rename = f.service.apply(set().edit(a, with(r -> r.vmName = "x")).build());
         assertThat(f.recorder.held.await(10, TimeUnit.SECONDS)).isTrue();
         // "a" is free now that VR a is to be "x": a new VR takes it, after the rename.
-        VirtualRouterService.Applied taker = f.service.apply(set().create(vr("a")).build());
+        Applied taker = f.service.apply(set().create(vr("a")).build());
         int created = taker.only().accepted().vmIndex;
         f.recorder.release.countDown();
         assertThatThrownBy(() -> rename.completion().get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(ChangeFailedException.class);
@@ -570,14 +570,14 @@ class ChangeSetTest extends WithService {
                 f.recorder.calls.clear();
                 CountDownLatch go = new CountDownLatch(1);
                 // A stops and resizes; B (checked against A's row when A comes first) resizes again and starts.
-                Future<VirtualRouterService.Applied> first = pool.submit(() -> {
+                Future<Applied> first = pool.submit(() -> {
                     go.await();
                     return f.service.apply(set().edit(i, with(r -> {
                         r.vmAdminState = AdminState.SHUTDOWN;
                         r.vmConfigMemory = 1024;
                     })).build());
                 });
-                Future<VirtualRouterService.Applied> second = pool.submit(() -> {
+                Future<Applied> second = pool.submit(() -> {
                     go.await();
                     return f.service.apply(set().edit(i, with(r -> {
                         r.vmConfigCpuNumber = 2;

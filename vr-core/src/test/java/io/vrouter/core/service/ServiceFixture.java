@@ -10,6 +10,7 @@ import io.vrouter.core.persistence.ConfigStore;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /** A service on a simulated host kept in a data directory, with every event it publishes recorded. */
 final class ServiceFixture implements AutoCloseable {
@@ -34,10 +35,21 @@ final class ServiceFixture implements AutoCloseable {
         this(dataDir, LatencyProfile.NONE, recover);
     }
 
+    /** With the host made ready (failures, holds) before the service starts on it, for its reconciliation. */
+    ServiceFixture(Path dataDir, Consumer<RecordingDriver> beforeStart) throws Exception {
+        this(dataDir, LatencyProfile.NONE, false, beforeStart);
+    }
+
     private ServiceFixture(Path dataDir, LatencyProfile latency, boolean recover) throws Exception {
+        this(dataDir, latency, recover, host -> { });
+    }
+
+    private ServiceFixture(Path dataDir, LatencyProfile latency, boolean recover, Consumer<RecordingDriver> beforeStart)
+            throws Exception {
         this.dataDir = dataDir;
         this.driver = new SimulatedDriver(latency, dataDir.resolve("sim-host.journal"));
         this.recorder = new RecordingDriver(driver);
+        beforeStart.accept(recorder);
         this.service = new VirtualRouterService(recorder, new ConfigStore(dataDir, recover), VrMetrics.inMemory());
         service.events().subscribe(events::add);
         try {

@@ -2,7 +2,7 @@ package io.vrouter.netconf.protocol;
 
 import io.vrouter.yang.edit.Datastores;
 import io.vrouter.core.metrics.VrMetrics;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.netconf.transport.MessageMemory;
 import io.vrouter.yang.DataNode;
 import java.time.Instant;
@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the server's counters, the subscriptions to its own notifications (RFC 6470), and one timer thread.
  */
 public final class NetconfServerContext implements AutoCloseable {
-    private final VirtualRouterService service;
+    private final VirtualRouters service;
     private final VrMetrics metrics;
     private final Datastores datastores;
     private final AtomicInteger sessionIds = new AtomicInteger();
@@ -36,7 +36,7 @@ public final class NetconfServerContext implements AutoCloseable {
 
     private final ConfirmedCommit confirmedCommit;
 
-    public NetconfServerContext(VirtualRouterService service, VrMetrics metrics, int maxMessageBytes) {
+    public NetconfServerContext(VirtualRouters service, VrMetrics metrics, int maxMessageBytes) {
         this(service, metrics, maxMessageBytes, MessageMemory.quarterOfHeap(), null);
     }
 
@@ -44,7 +44,7 @@ public final class NetconfServerContext implements AutoCloseable {
      * @param messageMemory what the requests in progress of all sessions may hold
      * @param dataDir       where a pending confirmed commit is kept across restarts (null: in memory only)
      */
-    public NetconfServerContext(VirtualRouterService service, VrMetrics metrics, int maxMessageBytes,
+    public NetconfServerContext(VirtualRouters service, VrMetrics metrics, int maxMessageBytes,
                                 MessageMemory messageMemory, java.nio.file.Path dataDir) {
         this.service = service;
         this.metrics = metrics;
@@ -59,7 +59,7 @@ public final class NetconfServerContext implements AutoCloseable {
         return confirmedCommit;
     }
 
-    public VirtualRouterService service() {
+    public VirtualRouters service() {
         return service;
     }
 

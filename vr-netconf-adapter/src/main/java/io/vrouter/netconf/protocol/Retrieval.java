@@ -2,7 +2,7 @@ package io.vrouter.netconf.protocol;
 
 import io.vrouter.yang.edit.Datastores;
 import io.vrouter.core.persistence.EventLog;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.Ns;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.ModelTree;
@@ -241,7 +241,7 @@ final class Retrieval {
      * {@code /netconf/streams} (RFC 5277 section 3.2.5.1): the one stream, NETCONF, with replay from
      * the service's replay log when it keeps one.
      */
-    private static DataNode streams(VirtualRouterService service) {
+    private static DataNode streams(VirtualRouters service) {
         DataNode.Inner stream = DataNode.inner(Ns.STREAMS, "stream", "name").add("name", "NETCONF")
                 .add("description", "the VR notifications of NEW-VMM-MIB and the server's own of ietf-netconf-notifications");
         Optional<EventLog> log = service.events().replayLog();

@@ -2,7 +2,7 @@ package io.vrouter.yang.edit;
 
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.service.ChangeSet;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.ModelTree;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -34,12 +34,12 @@ public final class ConfigData implements ModelTree.ConfigSource {
         /** Stands for "no row" among the rows read (a concurrent map holds no nulls). */
         private static final VmConfigEntry ABSENT = new VmConfigEntry();
 
-        private final VirtualRouterService service;
+        private final VirtualRouters service;
         private final Map<Integer, VmConfigEntry> rows;
         private final NavigableSet<Integer> indices;
 
         /** The running configuration, read from the service on demand. */
-        Table(VirtualRouterService service) {
+        Table(VirtualRouters service) {
             this.service = service;
             this.rows = new ConcurrentHashMap<>();
             this.indices = service.indices();
@@ -75,7 +75,7 @@ public final class ConfigData implements ModelTree.ConfigSource {
     }
 
     /** The running configuration as the service holds it, each row as first read. */
-    public static ConfigData of(VirtualRouterService service) {
+    public static ConfigData of(VirtualRouters service) {
         return new ConfigData(new Table(service), new TreeMap<>());
     }
 

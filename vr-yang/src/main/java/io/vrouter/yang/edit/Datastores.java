@@ -2,7 +2,7 @@ package io.vrouter.yang.edit;
 
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.service.ChangeSet;
-import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.core.service.VrException;
 import io.vrouter.yang.edit.EditError.Kind;
 import java.time.Instant;
@@ -26,7 +26,7 @@ import java.util.Map;
 public final class Datastores {
     public enum Name { RUNNING, CANDIDATE }
 
-    private final VirtualRouterService service;
+    private final VirtualRouters service;
     private ConfigData candidate;
     private ConfigData candidateBase;
     private int runningLock;
@@ -34,11 +34,11 @@ public final class Datastores {
     private Instant runningLockTime;
     private Instant candidateLockTime;
 
-    public Datastores(VirtualRouterService service) {
+    public Datastores(VirtualRouters service) {
         this.service = service;
     }
 
-    public VirtualRouterService service() {
+    public VirtualRouters service() {
         return service;
     }
 
@@ -94,10 +94,10 @@ public final class Datastores {
 
     /**
      * What {@link #accept} did: the service's refusals, and what it accepted (null when nothing),
-     * whose {@link VirtualRouterService.Applied#awaitDurable} the caller calls once it lets go of this
+     * whose {@link io.vrouter.core.service.Applied#awaitDurable} the caller calls once it lets go of this
      * object's monitor.
      */
-    public record Accepted(List<VrException> refused, VirtualRouterService.Applied applied) {
+    public record Accepted(List<VrException> refused, io.vrouter.core.service.Applied applied) {
     }
 
     /**
@@ -112,7 +112,7 @@ public final class Datastores {
             ChangeSet set = edited.changesFrom(base);
             if (set.isEmpty()) return new Accepted(refused, null);
             try {
-                VirtualRouterService.Applied applied = service.accept(set);
+                io.vrouter.core.service.Applied applied = service.accept(set);
                 for (io.vrouter.core.service.Accepted a : applied.routers()) {
                     if (edited.get(a.accepted().vmIndex) != null) edited.put(a.accepted().copy());
                 }

@@ -1,0 +1,20 @@
+package io.vrouter.core.service;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * What {@link VirtualRouterService#apply} accepted: each VR as accepted (in the set's order), the
+ * set's outcome, and what makes its journal record durable ({@link #awaitDurable}).
+ */
+public record Applied(List<Accepted> routers, CompletableFuture<Void> completion, Runnable durable) {
+    /** The one VR of a set of one. */
+    public Accepted only() {
+        return routers.get(0);
+    }
+
+    /** Returns once the set's journal record is durable: at once after {@code apply}; after {@code accept}, a flush. */
+    public void awaitDurable() {
+        durable.run();
+    }
+}
