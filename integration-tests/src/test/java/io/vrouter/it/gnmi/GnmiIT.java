@@ -226,7 +226,8 @@ class GnmiIT {
                 assertThat(Files.exists(Path.of("/sys/class/net", veth))).as("the host's interface " + veth).isTrue();
                 java.util.Map<String, JsonNode> counters = new java.util.TreeMap<>();
                 samples.at("/0/update").forEach(u -> counters.put(u.get("path").asText(), u.get("val")));
-                assertThat(counters).containsOnlyKeys("in-octets", "in-pkts", "out-octets", "out-pkts");
+                assertThat(counters).containsOnlyKeys("in-octets", "in-pkts", "out-octets", "out-pkts",
+                        "in-errors", "out-errors", "in-discards", "out-discards");
                 assertThat(counters.values()).allMatch(JsonNode::isNumber);
                 assertThat(counters.get("in-pkts").asLong()).isBetween(before, after);
             } finally {
