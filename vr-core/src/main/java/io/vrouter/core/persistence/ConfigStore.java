@@ -104,6 +104,12 @@ public final class ConfigStore implements AutoCloseable {
      * change would fail.
      */
     private RandomAccessFile journal;
+    /**
+     * The journal's length, where its file pointer is: the next record goes there. Kept here, so that
+     * a record costs its write alone (asking the file for its length and seeking there were two more
+     * system calls per record); an undone record leaves both at its start (setLength moves the pointer).
+     */
+    private long journalEnd;
     /** The sequence number of the last record written. */
     private long seq;
     /** The sequence number of the last record made durable (fsync, or a snapshot that holds it). */
@@ -152,7 +158,7 @@ public final class ConfigStore implements AutoCloseable {
             if (rewrite || !Files.exists(dir.resolve(SNAPSHOT))) {
                 compact();
             } else {
-                journal = openForAppend(dir.resolve(JOURNAL));
+                openJournal(dir.resolve(JOURNAL));
                 syncDirectory();
             }
             return new ArrayList<>(rows.values());
@@ -377,11 +383,18 @@ public final class ConfigStore implements AutoCloseable {
         }
     }
 
-    private static String line(long seq, List<Op> ops, ObjectMapper json) throws JsonProcessingException {
-        String body = json.writeValueAsString(new JournalRecord(FORMAT, seq, ops));
+    /** A record's line: its CRC-32C in hex, a space, its JSON and a newline, encoded once into the bytes written. */
+    private static byte[] line(long seq, List<Op> ops, ObjectMapper json) throws JsonProcessingException {
+        byte[] body = json.writeValueAsBytes(new JournalRecord(FORMAT, seq, ops));
         CRC32C crc = new CRC32C();
-        crc.update(body.getBytes(StandardCharsets.UTF_8));
-        return HexFormat.of().toHexDigits((int) crc.getValue()) + ' ' + body + '\n';
+        crc.update(body);
+        byte[] line = new byte[9 + body.length + 1];
+        byte[] hex = HexFormat.of().toHexDigits((int) crc.getValue()).getBytes(StandardCharsets.US_ASCII);
+        System.arraycopy(hex, 0, line, 0, hex.length);
+        line[8] = ' ';
+        System.arraycopy(body, 0, line, 9, body.length);
+        line[line.length - 1] = '\n';
+        return line;
     }
 
     private static boolean blank(byte[] b, int start, int end) {
@@ -567,10 +580,10 @@ public final class ConfigStore implements AutoCloseable {
         if (broken != null) throw new StorageUnavailableException(broken);
         long end = -1;
         try {
-            byte[] bytes = line(seq + 1, ops, json).getBytes(StandardCharsets.UTF_8);
-            end = journal.length();
-            journal.seek(end);
+            byte[] bytes = line(seq + 1, ops, json);
+            end = journalEnd;
             journal.write(bytes);
+            journalEnd = end + bytes.length;
         } catch (IOException e) {
             undo(end, e);
             throw unavailable("cannot write the configuration journal in " + dir, e);
@@ -709,16 +722,17 @@ public final class ConfigStore implements AutoCloseable {
         }
         if (journal != null) journal.close();
         Files.move(fresh, journalFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        journal = openForAppend(journalFile);
+        openJournal(journalFile);
         syncDirectory();
         opsSinceSnapshot = 0;
         durable = seq;
     }
 
-    private static RandomAccessFile openForAppend(Path file) throws IOException {
-        RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw");
-        f.seek(f.length());
-        return f;
+    /** Opens the journal for appending: its file pointer at its end. */
+    private void openJournal(Path file) throws IOException {
+        journal = new RandomAccessFile(file.toFile(), "rw");
+        journalEnd = journal.length();
+        journal.seek(journalEnd);
     }
 
     /** Keeps a file under another name without copying it (a second link), replacing what that name held. */
