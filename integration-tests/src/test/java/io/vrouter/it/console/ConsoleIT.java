@@ -269,10 +269,10 @@ class ConsoleIT {
         browser.await(10, d -> browser.find(".counts").getText().contains("shutdown"));
         browser.screenshot("host");
 
-        // A VR that has run for a while: its charts have several samples.
+        // A VR that has run for a while: its charts (CPU, interface traffic: the simulated host counts it now, disk) have several samples.
         go("#/vr/" + made.get("edge1"));
         browser.await(30, d -> browser.all(".chart[data-samples]").stream()
-                .allMatch(f -> Integer.parseInt(f.getAttribute("data-samples")) >= 5) && browser.all(".chart[data-samples]").size() == 2);
+                .allMatch(f -> Integer.parseInt(f.getAttribute("data-samples")) >= 5) && browser.all(".chart[data-samples]").size() == 3);
         browser.screenshot("vr-running");
         collectMessages();
     }
