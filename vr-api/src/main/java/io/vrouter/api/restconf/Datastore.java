@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The datastore resource's tree (RFC 8040 section 3.5.3) and how a path finds a node in it:
@@ -42,19 +43,19 @@ final class Datastore {
     /** The whole datastore as {@code content} and {@code with-defaults} show it; {@code base} is the RESTCONF root URL. */
     static DataNode root(VirtualRouters service, Content content, WithDefaults wd, String base) {
         return DataNode.lazy(Ns.RESTCONF, "data", () -> {
-            List<DataNode> top = new ArrayList<>(4);
-            DataNode vmm = switch (content) {
+            List<Supplier<DataNode>> top = new ArrayList<>(4);
+            top.add(() -> wd.apply(switch (content) {
                 case CONFIG -> ModelTree.config(ModelTree.running(service));
                 case NONCONFIG -> ModelTree.state(service);
                 case ALL -> ModelTree.all(service);
-            };
-            top.add(wd.apply(vmm));
+            }));
             if (content != Content.CONFIG) {
-                top.add(library(base));
-                top.add(Schemas.modulesState(Schemas.RESTCONF_MODULES, Schemas.RESTCONF_CONTENT_ID, m -> location(base, m)));
-                top.add(state(service, base));
+                top.add(() -> library(base));
+                top.add(() -> Schemas.modulesState(Schemas.RESTCONF_MODULES, Schemas.RESTCONF_CONTENT_ID, m -> location(base, m)));
+                top.add(() -> state(service, base));
             }
-            return top.iterator();
+            // each built when the walk reaches it: a path into NEW-VMM-MIB stops at the first
+            return top.stream().map(Supplier::get).iterator();
         });
     }
 

@@ -33,6 +33,7 @@ import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.util.List;
 import java.util.function.Predicate;
+import org.glassfish.jersey.server.ContainerRequest;
 
 /**
  * RESTCONF (RFC 8040) over NEW-VMM-MIB: the API root, the datastore resource {@code /restconf/data}
@@ -58,7 +59,7 @@ public class RestconfResource {
     private UriInfo uri;
 
     /** The RESTCONF root URL, as the client reached it (in the WAR, with its context path). */
-    private String base() {
+    private static String base(UriInfo uri) {
         String b = uri.getBaseUri().toString();
         return (b.endsWith("/") ? b : b + "/") + "restconf";
     }
@@ -71,14 +72,14 @@ public class RestconfResource {
         String r = Ns.RESTCONF;
         DataNode api = DataNode.inner(r, "restconf").add(DataNode.inner(r, "data")).add(DataNode.inner(r, "operations"))
                 .add("yang-library-version", YANG_LIBRARY_REVISION);
-        return document(api, DataNode.UNBOUNDED, null).build();
+        return document(api, DataNode.UNBOUNDED, null, headers).build();
     }
 
     /** {@code /restconf/yang-library-version} (RFC 8040 section 3.3.3). */
     @GET
     @Path("yang-library-version")
     public Response yangLibraryVersion() {
-        return document(DataNode.leaf(Ns.RESTCONF, "yang-library-version", YANG_LIBRARY_REVISION), DataNode.UNBOUNDED, null)
+        return document(DataNode.leaf(Ns.RESTCONF, "yang-library-version", YANG_LIBRARY_REVISION), DataNode.UNBOUNDED, null, headers)
                 .build();
     }
 
@@ -89,7 +90,7 @@ public class RestconfResource {
     @GET
     @Path("operations")
     public Response operations() {
-        return document(DataNode.inner(Ns.RESTCONF, "operations"), DataNode.UNBOUNDED, null).build();
+        return document(DataNode.inner(Ns.RESTCONF, "operations"), DataNode.UNBOUNDED, null, headers).build();
     }
 
     /** A module's text, where the YANG library's {@code location} points (RFC 8040 section 3.7). */
@@ -107,8 +108,9 @@ public class RestconfResource {
     @GET
     @Path("data")
     public Response getData(@QueryParam("depth") String depth, @QueryParam("fields") String fields,
-                            @QueryParam("content") String content, @QueryParam("with-defaults") String withDefaults) {
-        return get("", depth, fields, content, withDefaults);
+                            @QueryParam("content") String content, @QueryParam("with-defaults") String withDefaults,
+                            @Context ContainerRequest request) {
+        return get("", depth, fields, content, withDefaults, request);
     }
 
     /**
@@ -119,23 +121,25 @@ public class RestconfResource {
     @Path("data/{path: .+}")
     public Response get(@PathParam("path") @Encoded String path, @QueryParam("depth") String depthText,
                         @QueryParam("fields") String fieldsText, @QueryParam("content") String contentText,
-                        @QueryParam("with-defaults") String withDefaultsText) {
-        once();
+                        @QueryParam("with-defaults") String withDefaultsText, @Context ContainerRequest request) {
+        // the request, injected once, in place of the fields: their proxies (UriInfo, HttpHeaders) each make their object per request
+        UriInfo uri = request.getUriInfo();
+        once(uri);
         ApiPath target = ApiPath.parse(path);
         int depth = depth(depthText);
         Fields fields = uri.getQueryParameters().containsKey("fields") ? Fields.parse(fieldsText) : null;
         Datastore.Content content = content(contentText);
         WithDefaults wd = withDefaults(withDefaultsText);
         Version version = version(target); // before the representation (Version's contract)
-        Response unchanged = Validators.notModified(headers, false, version, true);
+        Response unchanged = Validators.notModified(request, false, version, true);
         if (unchanged != null) return unchanged;
-        DataNode node = Datastore.find(Datastore.root(service, content, wd, base()), target).node();
+        DataNode node = Datastore.find(Datastore.root(service, content, wd, base(uri)), target).node();
         if (fields != null) node = fields.select(node);
-        return document(node, depth, version).build();
+        return document(node, depth, version, request).build();
     }
 
     /** The document of one node in the client's encoding, streamed, with the validators of {@code version}. */
-    private Response.ResponseBuilder document(DataNode node, int depth, Version version) {
+    private static Response.ResponseBuilder document(DataNode node, int depth, Version version, HttpHeaders headers) {
         Encoding enc = Encoding.accepted(headers);
         StreamingOutput body = out -> {
             if (enc == Encoding.JSON) {
@@ -176,10 +180,10 @@ public class RestconfResource {
         Applied applied = apply(w.edit, target);
         String location;
         if (child == null) {
-            location = base() + "/data/" + Ns.VMM_MODULE + ":NEW-VMM-MIB/vmConfigTable/vmConfigEntry="
+            location = base(uri) + "/data/" + Ns.VMM_MODULE + ":NEW-VMM-MIB/vmConfigTable/vmConfigEntry="
                     + applied.only().accepted().vmIndex;
         } else {
-            location = base() + "/data/" + relative(ConfigEdit.path(child));
+            location = base(uri) + "/data/" + relative(ConfigEdit.path(child));
         }
         return written(Response.created(URI.create(location)), target).build();
     }
@@ -350,7 +354,7 @@ public class RestconfResource {
     }
 
     /** A query parameter given twice is refused (RFC 8040 section 4.8); which ones an operation takes, REST's request checks hold. */
-    private void once() {
+    private static void once(UriInfo uri) {
         for (java.util.Map.Entry<String, List<String>> p : uri.getQueryParameters().entrySet()) {
             if (p.getValue().size() > 1) throw RestconfError.invalidValue("query parameter '" + p.getKey() + "' is given twice");
         }
@@ -358,7 +362,7 @@ public class RestconfResource {
 
     /** insert and point apply to lists ordered by the user; those of NEW-VMM-MIB are ordered by the system (section 4.8.5). */
     private void noInsert(String insert, String point) {
-        once();
+        once(uri);
         if (insert != null || point != null) {
             throw RestconfError.invalidValue("insert and point apply to lists ordered by the user; those of NEW-VMM-MIB"
                     + " are ordered by the system");
