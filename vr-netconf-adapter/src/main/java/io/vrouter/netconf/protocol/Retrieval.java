@@ -70,6 +70,13 @@ final class Retrieval {
     }
 
     /**
+     * The YANG library's two trees: the same for the server's whole life, so built once, not for every
+     * get (nothing changes a tree once built; each walk has its own iterators).
+     */
+    private static final DataNode YANG_LIBRARY = Schemas.library();
+    private static final DataNode MODULES_STATE = Schemas.modulesState(Schemas.MODULES, Schemas.CONTENT_ID, m -> null);
+
+    /**
      * The operational datastore's top-level nodes: NEW-VMM-MIB (its state tables, and with
      * {@code config} its configuration in use), and the server's state: ietf-netconf-monitoring, the
      * YANG library and the notification streams.
@@ -85,8 +92,8 @@ final class Retrieval {
         }
         if (state) {
             top.add(Monitoring.tree(ctx, session));
-            top.add(Schemas.library());
-            top.add(Schemas.modulesState(Schemas.MODULES, Schemas.CONTENT_ID, m -> null));
+            top.add(YANG_LIBRARY);
+            top.add(MODULES_STATE);
             top.add(streams(ctx.service()));
         }
         return top;

@@ -18,6 +18,11 @@ public final class FrameDecoder {
     private final int maxMessageBytes;
     private final MessageMemory memory;
     private volatile boolean chunked;
+    /**
+     * Where chunks are read before the message keeps them: one for all the session's messages, not
+     * one per message; small, because the session holds it for as long as it lasts.
+     */
+    private final byte[] chunkBuffer = new byte[8 * 1024];
 
     /** A decoder whose messages take whatever memory they need (clients reading replies, tests). */
     public FrameDecoder(InputStream in, int maxMessageBytes) {
@@ -95,7 +100,6 @@ public final class FrameDecoder {
     }
 
     private boolean readChunked(Message m) throws IOException {
-        byte[] buf = new byte[Message.BLOCK];
         boolean first = true;
         while (true) {
             int lf = in.read();
@@ -122,9 +126,9 @@ public final class FrameDecoder {
                 if (++digits > 10 || size > MAX_CHUNK) throw new FramingException("chunk size over 4294967295");
             }
             for (long left = size; left > 0; ) {
-                int n = in.read(buf, 0, (int) Math.min(left, buf.length));
+                int n = in.read(chunkBuffer, 0, (int) Math.min(left, chunkBuffer.length));
                 if (n < 0) throw new FramingException("the stream ended inside a chunk");
-                m.append(buf, 0, n);
+                m.append(chunkBuffer, 0, n);
                 if (m.length() > maxMessageBytes) m.refuse(Message.Refusal.TOO_BIG);
                 left -= n;
             }

@@ -15,6 +15,7 @@ import java.util.List;
  */
 public final class Message implements AutoCloseable {
     static final int BLOCK = 64 * 1024;
+    private static final int FIRST_ALLOCATION = 1024;
 
     /** Why a message was not kept. */
     public enum Refusal {
@@ -41,7 +42,7 @@ public final class Message implements AutoCloseable {
         if (refusal != null) return;
         int at = (int) (stored % BLOCK);
         if (at == 0 && !newBlock()) return;
-        blocks.get(blocks.size() - 1)[at] = (byte) b;
+        room(at, 1)[at] = (byte) b;
         stored++;
     }
 
@@ -51,7 +52,7 @@ public final class Message implements AutoCloseable {
             int at = (int) (stored % BLOCK);
             if (at == 0 && !newBlock()) return;
             int n = Math.min(len - done, BLOCK - at);
-            System.arraycopy(buf, off + done, blocks.get(blocks.size() - 1), at, n);
+            System.arraycopy(buf, off + done, room(at, n), at, n);
             stored += n;
             done += n;
         }
@@ -62,8 +63,22 @@ public final class Message implements AutoCloseable {
             refuse(Refusal.NO_MEMORY);
             return false;
         }
-        blocks.add(new byte[BLOCK]);
+        blocks.add(new byte[FIRST_ALLOCATION]);
         return true;
+    }
+
+    /**
+     * The last block, grown to take {@code n} more bytes at {@code at}. A block is reserved whole
+     * but allocated as it fills: nearly every rpc has a few hundred bytes, and a whole block
+     * allocated (and zeroed) for each would cost more than the little copying of a growing one.
+     */
+    private byte[] room(int at, int n) {
+        byte[] last = blocks.get(blocks.size() - 1);
+        if (at + n > last.length) {
+            last = java.util.Arrays.copyOf(last, Math.min(BLOCK, Math.max(at + n, 2 * last.length)));
+            blocks.set(blocks.size() - 1, last);
+        }
+        return last;
     }
 
     /** Reserves more memory for this message (its parsed form), released with it. */

@@ -15,12 +15,16 @@ public final class MessageWriter {
     private static final byte[] END_OF_CHUNKS = "\n##\n".getBytes(StandardCharsets.US_ASCII);
 
     private final OutputStream out;
-    private final int chunkSize;
+    /**
+     * The one message's buffer, used again by every message (they are written one at a time): a
+     * buffer per message would be allocated and zeroed for every reply of a few hundred bytes.
+     */
+    private final byte[] buf;
     private volatile boolean chunked;
 
     public MessageWriter(OutputStream out, int chunkSize) {
         this.out = out;
-        this.chunkSize = chunkSize;
+        this.buf = new byte[chunkSize];
     }
 
     public void useChunkedFraming() {
@@ -44,7 +48,6 @@ public final class MessageWriter {
     }
 
     private final class MessageStream extends OutputStream {
-        private final byte[] buf = new byte[chunkSize];
         private int len;
         private boolean closed;
 

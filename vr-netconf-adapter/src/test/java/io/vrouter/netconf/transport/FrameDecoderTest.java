@@ -148,6 +148,28 @@ class FrameDecoderTest {
     }
 
     @Test
+    void messagesOfEveryLengthAroundTheGrowingBlocksComeOutWhole() throws IOException {
+        // A block is allocated small and grown as the message fills it: every length across its
+        // growth steps and the block boundary, in both framings, byte by byte and in one piece.
+        for (int n : new int[] {1, 1023, 1024, 1025, 2049, 40_000, Message.BLOCK - 1, Message.BLOCK, Message.BLOCK + 1, 3 * Message.BLOCK + 7}) {
+            StringBuilder sb = new StringBuilder(n);
+            for (int i = 0; i < n; i++) sb.append((char) ('a' + i % 26));
+            String msg = sb.toString();
+            MessageMemory memory = new MessageMemory(Long.MAX_VALUE);
+            FrameDecoder eom = new FrameDecoder(new ByteArrayInputStream(b(msg + "]]>]]>" + msg + "]]>]]>")), 1 << 20, memory);
+            assertThat(s(eom.next())).as("end-of-message, %d bytes", n).isEqualTo(msg);
+            assertThat(s(eom.next())).as("end-of-message, second, %d bytes", n).isEqualTo(msg);
+            for (InputStream in : new InputStream[] {new ByteArrayInputStream(b("\n#" + n + "\n" + msg + "\n##\n")),
+                    trickle("\n#" + n + "\n" + msg + "\n##\n")}) {
+                FrameDecoder chunked = new FrameDecoder(in, 1 << 20, memory);
+                chunked.useChunkedFraming();
+                assertThat(s(chunked.next())).as("chunked, %d bytes", n).isEqualTo(msg);
+            }
+            assertThat(memory.used()).as("memory given back, %d bytes", n).isZero();
+        }
+    }
+
+    @Test
     void messagesOverTheLimitAreRefused() {
         FrameDecoder eom = new FrameDecoder(new ByteArrayInputStream(b("x".repeat(100) + "]]>]]>")), 64);
         assertThatThrownBy(eom::next).isInstanceOf(FramingException.class).hasMessageContaining("larger");
