@@ -44,6 +44,8 @@ import org.xml.sax.SAXException;
  */
 public final class NetconfSession {
     private static final Logger log = LoggerFactory.getLogger(NetconfSession.class);
+    /** How long a session waits for its subscription's replay to be written before it reads its next rpc. */
+    private static final java.time.Duration REPLAY_WRITE_LIMIT = java.time.Duration.ofSeconds(30);
 
     public static final String BASE_10 = "urn:ietf:params:netconf:base:1.0";
     public static final String BASE_11 = "urn:ietf:params:netconf:base:1.1";
@@ -811,9 +813,12 @@ public final class NetconfSession {
         }
         Subscription s = new Subscription(ctx, id, filter, start, stop, this::deliver, () -> subscription = null);
         subscription = s;
-        // Notifications (replayed ones first) follow the reply.
+        // Notifications (replayed ones first) follow the reply; the replay is written before the
+        // session reads its next rpc.
         return new Outcome(OK, List.of(), () -> {
-            if (!closing) s.start();
+            if (closing) return;
+            s.start();
+            s.awaitCaughtUp(REPLAY_WRITE_LIMIT);
         });
     }
 

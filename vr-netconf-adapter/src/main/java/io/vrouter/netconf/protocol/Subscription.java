@@ -45,6 +45,15 @@ final class Subscription implements AutoCloseable {
     private final Runnable ended;
     private final ExecutorService writer;
     private final Object lock = new Object();
+    /**
+     * Done once the replay asked for is written: replayComplete, and notificationComplete too when
+     * the stopTime had passed already. The session reads its next rpc only then (see
+     * {@link #awaitCaughtUp}), so a client sees the stretch of time it asked for before the replies to
+     * what it sends next, instead of racing them (yangcli, which quits after its script's last reply,
+     * lost the replay's end that way).
+     */
+    private final java.util.concurrent.CompletableFuture<Void> caughtUp = new java.util.concurrent.CompletableFuture<>();
+    private volatile boolean stopPassedAtStart;
     /** Server notifications that came during the replay, sent after replayComplete. */
     private List<Runnable> heldBack;
     private AutoCloseable events;
@@ -73,6 +82,8 @@ final class Subscription implements AutoCloseable {
 
     /** Starts delivering (after the reply to create-subscription has been sent). */
     void start() {
+        stopPassedAtStart = stopTime != null && !stopTime.isAfter(Instant.now());
+        if (startTime == null) caughtUp.complete(null);
         synchronized (lock) {
             if (startTime != null) heldBack = new ArrayList<>();
         }
@@ -91,7 +102,13 @@ final class Subscription implements AutoCloseable {
                 @Override
                 public void replayComplete() {
                     synchronized (lock) {
-                        enqueue(() -> sink.send(Instant.now().toString(), DataNode.empty(Ns.STREAMS, "replayComplete"), null));
+                        enqueue(() -> {
+                            try {
+                                sink.send(Instant.now().toString(), DataNode.empty(Ns.STREAMS, "replayComplete"), null);
+                            } finally {
+                                if (!stopPassedAtStart) caughtUp.complete(null);
+                            }
+                        });
                         heldBack.forEach(Subscription.this::enqueue);
                         heldBack = null;
                     }
@@ -108,6 +125,20 @@ final class Subscription implements AutoCloseable {
                 long delay = Math.max(0, Duration.between(Instant.now(), stopTime).toMillis());
                 stop = ctx.timer().schedule(this::complete, delay, java.util.concurrent.TimeUnit.MILLISECONDS);
             }
+        }
+    }
+
+    /**
+     * Waits (on the session's own thread, which holds no lock the writer needs) until the replay is
+     * written, at most {@code limit}: a replay that takes longer lets the session go on, interleaved.
+     */
+    void awaitCaughtUp(Duration limit) {
+        try {
+            caughtUp.get(limit.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            log.debug("NETCONF session {}: the replay is still being written; the session goes on", sessionId);
         }
     }
 
@@ -150,7 +181,11 @@ final class Subscription implements AutoCloseable {
         enqueue(() -> {
             // The session may subscribe again as soon as the client reads notificationComplete.
             ended.run();
-            sink.send(Instant.now().toString(), DataNode.empty(Ns.STREAMS, "notificationComplete"), null);
+            try {
+                sink.send(Instant.now().toString(), DataNode.empty(Ns.STREAMS, "notificationComplete"), null);
+            } finally {
+                caughtUp.complete(null);
+            }
         });
         writer.shutdown();
     }
@@ -178,5 +213,6 @@ final class Subscription implements AutoCloseable {
     public void close() {
         unsubscribe();
         writer.shutdownNow();
+        caughtUp.complete(null);
     }
 }

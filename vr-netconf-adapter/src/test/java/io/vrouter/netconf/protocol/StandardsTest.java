@@ -261,6 +261,30 @@ class StandardsTest extends ServerFixture {
     }
 
     @Test
+    void theReplayIsWrittenBeforeTheReplyToTheSessionsNextRpc() throws Exception {
+        // A client that subscribes with a startTime and then sends another rpc sees the whole replay
+        // (up to replayComplete) before that rpc's reply; yangcli, which quits after its script's last
+        // reply, lost the end of the replay when the two raced.
+        Instant before = Instant.now();
+        TestClient c = client();
+        StringBuilder entries = new StringBuilder();
+        for (int i = 1; i <= 150; i++) entries.append(entry(i, "replayed" + i, ""));
+        c.rpc(edit("running", configTable(entries.toString()), ""));
+        for (int i = 1; i <= 150; i++) awaitState(i, OperState.RUNNING);
+
+        TestClient late = client();
+        assertThat(late.rpc("<create-subscription xmlns='" + NOTIF + "'><startTime>" + before + "</startTime></create-subscription>"))
+                .contains("<ok/>");
+        // A reply that costs next to nothing (the filter selects nothing), written while the replay may still be.
+        assertThat(late.rpc("<get-config><source><running/></source><filter type='subtree'><nothing xmlns='urn:example:none'/>"
+                + "</filter></get-config>")).contains("<rpc-reply");
+        List<String> beforeTheReply = late.pendingNotifications();
+        assertThat(beforeTheReply).as("the notifications that came before the get-config's reply").isNotEmpty();
+        assertThat(beforeTheReply.get(beforeTheReply.size() - 1)).contains("<replayComplete");
+        assertThat(String.join("\n", beforeTheReply)).contains("<vmName>replayed150</vmName>");
+    }
+
+    @Test
     void aStopTimeEndsTheSubscriptionWithNotificationCompleteAndTheSessionMaySubscribeAgain() throws Exception {
         Instant before = Instant.now();
         TestClient c = client();

@@ -10,6 +10,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -132,6 +133,11 @@ final class TestClient implements AutoCloseable {
 
     /** Notifications that arrived while {@link #rpc} waited for a reply, for {@link #next} to return. */
     private final java.util.ArrayDeque<String> notifications = new java.util.ArrayDeque<>();
+
+    /** The notifications received and not yet taken with {@link #next}, in order. */
+    List<String> pendingNotifications() {
+        return List.copyOf(notifications);
+    }
 
     /**
      * Sends an rpc and returns its reply (the next rpc-reply); notifications that come first are kept
