@@ -145,39 +145,21 @@ final class OpenConfigInterfaces {
     }
 
     /** A leaf of this module: its PROTO kind, whether it is a counter (TARGET_DEFINED samples these) and its VR. */
-    static final class Leaf extends DataNode {
-        private final String value;
+    static final class Leaf extends DataNode.Leaf {
         final Values.Kind kind;
-        private final Json json;
         final boolean counter;
         final int vmIndex;
 
         Leaf(String name, String value, Values.Kind kind, Json json, boolean counter, int vmIndex) {
-            super(NS, name);
-            this.value = value;
+            super(NS, name, value, json, false);
             this.kind = kind;
-            this.json = json;
             this.counter = counter;
             this.vmIndex = vmIndex;
         }
 
-        static Leaf text(String name, String value, int vmIndex) {
-            return new Leaf(name, value, Values.Kind.STRING, Json.STRING, false, vmIndex);
-        }
-
-        @Override
-        public boolean isLeaf() {
-            return true;
-        }
-
-        @Override
-        public Json json() {
-            return json;
-        }
-
-        @Override
-        public String value() {
-            return value;
+        /** (Inside this class a bare Leaf names DataNode.Leaf, inherited.) */
+        static OpenConfigInterfaces.Leaf text(String name, String value, int vmIndex) {
+            return new OpenConfigInterfaces.Leaf(name, value, Values.Kind.STRING, Json.STRING, false, vmIndex);
         }
     }
 }

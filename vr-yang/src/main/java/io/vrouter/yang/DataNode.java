@@ -315,12 +315,13 @@ public abstract class DataNode {
         }
     }
 
-    static class Leaf extends DataNode {
+    /** A leaf with its value in text form; other modules' trees (gNMI's openconfig) extend it with what they need. */
+    public static class Leaf extends DataNode {
         private final String value;
         private final Json json;
         private final boolean leafList;
 
-        Leaf(String ns, String name, String value, Json json, boolean leafList) {
+        protected Leaf(String ns, String name, String value, Json json, boolean leafList) {
             super(ns, name);
             this.value = value;
             this.json = json;

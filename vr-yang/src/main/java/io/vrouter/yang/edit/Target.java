@@ -4,6 +4,7 @@ import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.model.Schema;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * A config true node of NEW-VMM-MIB that an edit names: the datastore, the top container, a table,
@@ -20,16 +21,18 @@ public record Target(Kind kind, int vmIndex, Integer networkIndex, ConfigColumn 
     public static final Target CONFIG_TABLE = new Target(Kind.CONFIG_TABLE, 0, null, null, null, null);
     public static final Target NETWORK_TABLE = new Target(Kind.NETWORK_TABLE, 0, null, null, null, null);
 
-    /** The children of NEW-VMM-MIB that hold scalars, not tables: state data, outside the schema table. */
-    private static final Set<String> SCALAR_GROUPS = Set.of("vmHypervisor", "vmObjects");
+    /**
+     * The children of NEW-VMM-MIB that are state data: the two scalar groups (outside the schema
+     * table) and every table the schema table says is not configuration. Built once.
+     */
+    private static final Set<String> STATE = Stream.concat(
+            Stream.of("vmHypervisor", "vmObjects"),
+            Stream.of(Schema.Table.values()).filter(t -> !t.config()).map(Schema.Table::tableName))
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
-    /** Whether a child of NEW-VMM-MIB is state data, which no edit can write: the schema table says. */
+    /** Whether a child of NEW-VMM-MIB is state data, which no edit can write. */
     public static boolean isState(String topChild) {
-        if (SCALAR_GROUPS.contains(topChild)) return true;
-        for (Schema.Table t : Schema.Table.values()) {
-            if (t.tableName().equals(topChild)) return !t.config();
-        }
-        return false;
+        return STATE.contains(topChild);
     }
 
     public static Target configEntry(int vmIndex) {
