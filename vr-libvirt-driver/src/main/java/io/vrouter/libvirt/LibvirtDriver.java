@@ -167,6 +167,7 @@ public final class LibvirtDriver implements HypervisorDriver {
         } catch (IOException | RuntimeException e) {
             h.vmHvUpTime = 0L;
         }
+        io.vrouter.core.driver.HostResources.fill(h);
         return h;
     }
 

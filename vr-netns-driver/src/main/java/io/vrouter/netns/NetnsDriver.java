@@ -250,6 +250,7 @@ public final class NetnsDriver implements HypervisorDriver {
         h.vmHvObjectID = "0.0";
         String up = Cgroups.read(Path.of("/proc/uptime"));
         h.vmHvUpTime = up.isEmpty() ? 0L : (long) (Double.parseDouble(up.split(" ")[0]) * 100);
+        io.vrouter.core.driver.HostResources.fill(h);
         return h;
     }
 

@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vrouter.core.config.Credentials;
+import io.vrouter.core.config.Tenants;
 import io.vrouter.core.config.Settings;
 import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.driver.HypervisorDriverProvider;
@@ -89,6 +90,7 @@ public final class VrouterServer implements AutoCloseable {
         }
         HypervisorDriver driver = driver(settings);
         service = new VirtualRouterService(driver, new ConfigStore(dataDir, settings.getBoolean("recover", false)), metrics);
+        service.useTenants(Tenants.from(settings));
         service.events().recordTo(EventLog.open(dataDir, settings.getInt("events.replay-max", 10_000),
                 settings.getDuration("events.replay-age", "7d")));
         context = new ServerContext(service, settings, credentials, metrics);
@@ -149,7 +151,7 @@ public final class VrouterServer implements AutoCloseable {
     }
 
     /**
-     * Reads the settings again (SIGHUP) without dropping a session: the users, then what each
+     * Reads the settings again (SIGHUP) without dropping a session: the users and tenants, then what each
      * interface can take while it runs. Every part checks the new settings before any applies them,
      * so a wrong setting throws and changes nothing.
      *
@@ -157,9 +159,11 @@ public final class VrouterServer implements AutoCloseable {
      */
     public synchronized int reload(Settings settings) throws Exception {
         List<Runnable> changes = new ArrayList<>();
+        Tenants tenants = Tenants.from(settings);
         for (ManagementInterface mi : interfaces) changes.add(mi.reload(settings));
         // The users last among the checks: their reload applies itself once it has checked them.
         int users = context.credentials().reload(settings);
+        service.useTenants(tenants);
         changes.forEach(Runnable::run);
         return users;
     }

@@ -190,6 +190,10 @@ final class MibView {
         m.put(scalar(VM_CONFIG_NEXT_AVAILABLE_VM_INDEX), new Integer32(nextFree(service, pending)));
         m.put(scalar(VM_CONFIGURED_VMS), new Gauge32(h.vmConfiguredVMs));
         m.put(scalar(VM_ACTIVE_VMS), new Gauge32(h.vmActiveVMs));
+        m.put(scalar(VM_HV_CPUS), new Integer32(h.vmHvCpus == null ? 0 : h.vmHvCpus));
+        m.put(scalar(VM_HV_MEMORY), new Integer32(h.vmHvMemory == null ? 0 : h.vmHvMemory));
+        m.put(scalar(VM_COMMITTED_CPUS), new Gauge32(Codec.unsigned32(h.vmCommittedCpus)));
+        m.put(scalar(VM_COMMITTED_MEMORY), new Gauge32(Codec.unsigned32(h.vmCommittedMemory)));
         scalars = m;
         return m;
     }

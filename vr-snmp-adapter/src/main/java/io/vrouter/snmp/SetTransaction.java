@@ -507,7 +507,9 @@ final class SetTransaction {
                     ? PDU.wrongValue : PDU.inconsistentValue;
             case NOT_FOUND -> PDU.inconsistentName;
             case FAILED -> PDU.commitFailed;
-            case UNAVAILABLE -> PDU.resourceUnavailable;
+            case UNAVAILABLE, QUOTA -> PDU.resourceUnavailable;
+            // RFC 3416 4.2.5: a variable outside the requester's view is noAccess.
+            case DENIED -> PDU.noAccess;
             default -> PDU.inconsistentValue;
         };
         return new SetError(status, at != null ? at : op.first(), e.getMessage());

@@ -141,7 +141,8 @@ final class VmmInstrumentation implements GenericManagedObject {
     static boolean isObject(OID oid) {
         for (OID scalar : List.of(VM_HV_SOFTWARE, VM_HV_VERSION, VM_HV_OBJECT_ID, VM_HV_UP_TIME, VM_NUMBER,
                 VM_TABLE_LAST_CHANGE, VM_PER_VM_NOTIFICATIONS_ENABLED, VM_BULK_NOTIFICATIONS_ENABLED,
-                VM_CONFIG_NEXT_AVAILABLE_VM_INDEX, VM_CONFIGURED_VMS, VM_ACTIVE_VMS)) {
+                VM_CONFIG_NEXT_AVAILABLE_VM_INDEX, VM_CONFIGURED_VMS, VM_ACTIVE_VMS, VM_HV_CPUS, VM_HV_MEMORY,
+                VM_COMMITTED_CPUS, VM_COMMITTED_MEMORY)) {
             if (oid.startsWith(scalar) && oid.size() > scalar.size()) return true;
         }
         return MibView.isColumnInstance(oid);

@@ -34,6 +34,10 @@ public final class VmmMib {
     public static final OID VM_CONFIG_NEXT_AVAILABLE_VM_INDEX = sub(OBJECTS, 14);
     public static final OID VM_CONFIGURED_VMS = sub(OBJECTS, 15);
     public static final OID VM_ACTIVE_VMS = sub(OBJECTS, 16);
+    public static final OID VM_HV_CPUS = sub(OBJECTS, 17);
+    public static final OID VM_HV_MEMORY = sub(OBJECTS, 18);
+    public static final OID VM_COMMITTED_CPUS = sub(OBJECTS, 19);
+    public static final OID VM_COMMITTED_MEMORY = sub(OBJECTS, 20);
 
     /** vmEntry columns (RFC 7666 numbering; 2 and 5, vmName and vmAdminState, moved to vmConfigEntry): the schema's. */
     public static final int VM_UUID = Schema.Vm.UUID.snmpColumn(), VM_OPER_STATE = Schema.Vm.OPER_STATE.snmpColumn(),

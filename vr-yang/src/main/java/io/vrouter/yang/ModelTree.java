@@ -91,7 +91,9 @@ public final class ModelTree {
                 .add("vmPerVMNotificationsEnabled", h.vmPerVMNotificationsEnabled)
                 .add("vmBulkNotificationsEnabled", h.vmBulkNotificationsEnabled)
                 .add("vmConfigNextAvailableVmIndex", h.vmConfigNextAvailableVmIndex)
-                .add("vmConfiguredVMs", h.vmConfiguredVMs).add("vmActiveVMs", h.vmActiveVMs);
+                .add("vmConfiguredVMs", h.vmConfiguredVMs).add("vmActiveVMs", h.vmActiveVMs)
+                .add("vmHvCpus", h.vmHvCpus == null ? 0 : h.vmHvCpus).add("vmHvMemory", h.vmHvMemory == null ? 0 : h.vmHvMemory)
+                .addUnsigned32("vmCommittedCpus", h.vmCommittedCpus).addUnsigned32("vmCommittedMemory", h.vmCommittedMemory);
     }
 
     /** A state table: one VR view per step, turned into zero or more entries. */

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.exc.InvalidNullException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.vrouter.api.restconf.Restconf;
+import io.vrouter.core.service.AccessDeniedException;
 import io.vrouter.core.service.VrException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Context;
@@ -60,7 +61,7 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
             }
         }
         if (failure instanceof ProblemException pe) return new Problem(pe.status, pe.getMessage(), pe.field);
-        if (failure instanceof VrException ve) return new Problem(status(ve.reason()), ve.getMessage(), ve.field());
+        if (failure instanceof VrException ve) return new Problem(status(ve), ve.getMessage(), ve.field());
         if (failure instanceof ParamException pe) {
             return new Problem(Response.Status.BAD_REQUEST, "parameter '" + pe.getParameterName() + "' has a value of the"
                     + " wrong type", pe.getParameterName());
@@ -95,8 +96,8 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
     }
 
     /** The service's one error, by its reason. */
-    private static Response.StatusType status(VrException.Reason reason) {
-        return switch (reason) {
+    private static Response.StatusType status(VrException e) {
+        return switch (e.reason()) {
             case INVALID, MISSING -> Response.Status.BAD_REQUEST;
             case NOT_FOUND -> Response.Status.NOT_FOUND;
             case EXISTS, NOT_UNIQUE, NOT_SHUT_DOWN, STATE, FIXED, NOT_SUPPORTED -> Response.Status.CONFLICT;
@@ -106,6 +107,11 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
             case CHANGED -> Response.Status.PRECONDITION_FAILED;
             // The data directory refuses writes: the server's state, not the request's fault; try again later.
             case UNAVAILABLE -> Response.Status.SERVICE_UNAVAILABLE;
+            // Another tenant's VR is answered as none at all, so that nothing tells it exists.
+            case DENIED -> e instanceof AccessDeniedException a && a.hidden() ? Response.Status.NOT_FOUND
+                    : Response.Status.FORBIDDEN;
+            // A tenant's quota or the host's capacity: the request conflicts with what is committed already.
+            case QUOTA -> Response.Status.CONFLICT;
         };
     }
 

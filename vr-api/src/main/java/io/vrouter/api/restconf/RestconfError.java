@@ -1,5 +1,6 @@
 package io.vrouter.api.restconf;
 
+import io.vrouter.core.service.AccessDeniedException;
 import io.vrouter.core.service.VrException;
 
 /**
@@ -83,6 +84,11 @@ final class RestconfError extends RuntimeException {
             // If-Match or If-Unmodified-Since named a version the VR (or the datastore) is no longer at.
             case CHANGED -> new RestconfError(412, "protocol", "operation-failed", null, path, m);
             case UNAVAILABLE -> new RestconfError(503, "application", "resource-denied", null, path, m);
+            // Another tenant's VR is answered as a resource that does not exist (RFC 8040 7: 404, invalid-value).
+            case DENIED -> e instanceof AccessDeniedException a && a.hidden()
+                    ? new RestconfError(404, "application", "invalid-value", null, null, m)
+                    : new RestconfError(403, "application", "access-denied", null, path, m);
+            case QUOTA -> new RestconfError(409, "application", "resource-denied", null, path, m);
         };
     }
 

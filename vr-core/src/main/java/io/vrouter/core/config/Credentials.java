@@ -47,7 +47,8 @@ public final class Credentials {
     static final int ITERATIONS = 600_000;
     private static final int VERIFIED_MAX = 1024;
 
-    private record User(Role role, String password) {
+    /** A user: its role, its tenant (null: the infrastructure provider's) and its stored password. */
+    private record User(Role role, String tenant, String password) {
     }
 
     /**
@@ -91,7 +92,7 @@ public final class Credentials {
 
     /** A map that answers a lookup of null (a login without a user name) with null, as the configured users' does. */
     private static final Map<String, User> DEVELOPMENT_USERS = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(
-            Map.of("admin", new User(Role.OPERATOR, "admin"), "viewer", new User(Role.VIEWER, "viewer"))));
+            Map.of("admin", new User(Role.OPERATOR, null, "admin"), "viewer", new User(Role.VIEWER, null, "viewer"))));
 
     /**
      * Takes the users and the login brake ({@code auth.*}) of new settings (a reload, SIGHUP): logins
@@ -118,17 +119,32 @@ public final class Credentials {
         return next.size();
     }
 
-    /** The {@code user.NAME = ROLE:PASSWORD} settings; throws on a wrong one. */
+    /**
+     * The {@code user.NAME = ROLE[@TENANT]:PASSWORD} settings; throws on a wrong one, or one whose
+     * tenant no {@code tenant.*} line declares.
+     */
     private static Map<String, User> users(Settings settings) {
         Map<String, User> users = new LinkedHashMap<>();
+        Tenants tenants = Tenants.from(settings);
         settings.withPrefix("user.").forEach((name, spec) -> {
             int colon = spec.indexOf(':');
             if (colon < 0) {
-                throw new IllegalArgumentException("setting 'user." + name + "' must be ROLE:PASSWORD");
+                throw new IllegalArgumentException("setting 'user." + name + "' must be ROLE[@TENANT]:PASSWORD");
+            }
+            String roleSpec = spec.substring(0, colon).trim();
+            String tenant = null;
+            int at = roleSpec.indexOf('@');
+            if (at >= 0) {
+                tenant = roleSpec.substring(at + 1).trim();
+                roleSpec = roleSpec.substring(0, at).trim();
+                if (tenants.get(tenant).isEmpty()) {
+                    throw new IllegalArgumentException("setting 'user." + name + "': tenant '" + tenant
+                            + "' is not declared (add a tenant." + tenant + " line)");
+                }
             }
             Role role;
             try {
-                role = Role.valueOf(spec.substring(0, colon).trim().toUpperCase(Locale.ROOT));
+                role = Role.valueOf(roleSpec.toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("setting 'user." + name + "': role must be operator or viewer");
             }
@@ -141,7 +157,7 @@ public final class Credentials {
                         + "(java -jar vrouter.jar --hash-password)", name,
                         password.startsWith(SHA256) ? "as an unsalted SHA-256" : "in clear");
             }
-            users.put(name, new User(role, password));
+            users.put(name, new User(role, tenant, password));
         });
         return users;
     }
@@ -177,6 +193,17 @@ public final class Credentials {
         if (verified.size() >= VERIFIED_MAX) verified.clear();
         verified.put(key, u.role);
         return Optional.of(u.role);
+    }
+
+    /**
+     * Who a logged-in user is, for the core's view ({@code VirtualRouters.as}): its tenant as the
+     * users are now, over the interface, from the source address; empty when the user is no longer
+     * configured (a reload removed it), so that no one is ever taken for the provider by mistake.
+     */
+    public Optional<Caller> caller(String user, Role role, String iface, InetAddress source) {
+        User u = users.get(user);
+        return u == null ? Optional.empty() : Optional.of(new Caller(user, u.tenant(), role, iface,
+                source == null ? null : source.getHostAddress()));
     }
 
     /**

@@ -27,7 +27,10 @@ public enum ConfigColumn implements Column<VmConfigEntry> {
             c -> c.vmConfigAutoStart, (c, v) -> c.vmConfigAutoStart = (Boolean) v),
     // SNMP column 7 is vmConfigRowStatus, SNMP's own.
     VM_CONFIG_DESCRIPTION("vmConfigDescription", 8, Kind.TEXT, 0, 255, Change.ANY, false, null,
-            c -> c.vmConfigDescription, (c, v) -> c.vmConfigDescription = (String) v);
+            c -> c.vmConfigDescription, (c, v) -> c.vmConfigDescription = (String) v),
+    /** The owning tenant: the core sets it from the creating user's, and lets only the provider change it. */
+    VM_CONFIG_TENANT("vmConfigTenant", 9, Kind.TEXT, 0, 32, Change.ANY, false, null,
+            c -> c.vmConfigTenant, (c, v) -> c.vmConfigTenant = (String) v);
 
     /** When a column of an existing VR may change. */
     public enum Change {

@@ -9,7 +9,8 @@ import jakarta.xml.bind.annotation.XmlType;
 @XmlRootElement(name = "vmHypervisor")
 @XmlType(name = "vmHypervisor", propOrder = {"vmHvSoftware", "vmHvVersion", "vmHvObjectID", "vmHvUpTime",
         "vmNumber", "vmTableLastChange", "vmPerVMNotificationsEnabled", "vmBulkNotificationsEnabled",
-        "vmConfigNextAvailableVmIndex", "vmConfiguredVMs", "vmActiveVMs"})
+        "vmConfigNextAvailableVmIndex", "vmConfiguredVMs", "vmActiveVMs", "vmHvCpus", "vmHvMemory", "vmCommittedCpus",
+        "vmCommittedMemory"})
 @XmlAccessorType(XmlAccessType.FIELD)
 public class Hypervisor {
     public String vmHvSoftware;
@@ -28,4 +29,12 @@ public class Hypervisor {
     public Integer vmConfiguredVMs;
     /** VRs whose vmOperState is running. */
     public Integer vmActiveVMs;
+    /** The host's CPUs as the driver reports them; null when it reports none (no limit from the host). */
+    public Integer vmHvCpus;
+    /** The host's memory in MiB as the driver reports it; null when it reports none. */
+    public Integer vmHvMemory;
+    /** vmConfigCpuNumber summed over the VRs the requester may see, whatever their state. */
+    public Long vmCommittedCpus;
+    /** vmConfigMemory (MiB) summed over the VRs the requester may see, whatever their state. */
+    public Long vmCommittedMemory;
 }

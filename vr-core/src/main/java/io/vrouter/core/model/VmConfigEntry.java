@@ -18,7 +18,8 @@ import java.util.List;
  */
 @XmlRootElement(name = "vmConfigEntry")
 @XmlType(name = "vmConfigEntry", propOrder = {"vmIndex", "vmName", "vmAdminState", "vmConfigTemplate",
-        "vmConfigCpuNumber", "vmConfigMemory", "vmConfigAutoStart", "vmConfigDescription", "vmNetworkConfigTable"})
+        "vmConfigCpuNumber", "vmConfigMemory", "vmConfigAutoStart", "vmConfigDescription", "vmConfigTenant",
+        "vmNetworkConfigTable"})
 @XmlAccessorType(XmlAccessType.FIELD)
 public class VmConfigEntry {
     /** What a vmName looks like: the OpenAPI document declares it, the service checks it. */
@@ -47,6 +48,13 @@ public class VmConfigEntry {
     /** Free text about the VR, for its operators (up to 255 octets of UTF-8); kept by vrouter, not the host. */
     @Schema(maxLength = 255, description = "free text, up to 255 octets of UTF-8")
     public String vmConfigDescription;
+    /**
+     * The tenant that owns the VR, or absent (the infrastructure provider's). Set from the creating
+     * user's tenant; only the provider's users may set or change it (the empty string: the provider's).
+     */
+    @Schema(maxLength = 32, description = "the owning tenant, one the server's settings declare; absent: the"
+            + " infrastructure provider's. Only the provider's users may set it")
+    public String vmConfigTenant;
 
     @XmlElementWrapper(name = "vmNetworkConfigTable")
     @XmlElement(name = "vmNetworkConfigEntry")

@@ -3,6 +3,7 @@ package io.vrouter.core.model;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import jakarta.xml.bind.annotation.XmlAccessType;
 import jakarta.xml.bind.annotation.XmlAccessorType;
+import jakarta.xml.bind.annotation.XmlElement;
 import jakarta.xml.bind.annotation.XmlEnum;
 import jakarta.xml.bind.annotation.XmlEnumValue;
 import jakarta.xml.bind.annotation.XmlRootElement;
@@ -13,7 +14,7 @@ import java.util.List;
 /** A change of one VR, published to every management interface (notifications, event streams). */
 @XmlRootElement(name = "vrEvent")
 @XmlType(name = "vrEvent", propOrder = {"sequence", "timestamp", "type", "vmIndex", "vmName", "vmUUID",
-        "vmAdminState", "vmOperState", "previousOperState", "reason"})
+        "vmAdminState", "vmOperState", "previousOperState", "reason", "vmConfigTenant", "changedBy"})
 @XmlAccessorType(XmlAccessType.FIELD)
 public class VrEvent {
     /** Increases by one per event of this server process. */
@@ -33,6 +34,35 @@ public class VrEvent {
     public OperState vmOperState;
     public OperState previousOperState;
     public String reason;
+    /** The tenant that owned the VR when the event was made (absent: the provider's): who may see the event. */
+    public String vmConfigTenant;
+    /**
+     * Who made the change set the event tells of (its creation, a change of its row, its removal, and
+     * the first change of state the set brings), for the audit; absent for what the host did alone.
+     */
+    public ChangedBy changedBy;
+
+    /** A change set's author: user, tenant (absent: the provider's), interface and source address. */
+    @XmlAccessorType(XmlAccessType.FIELD)
+    @XmlType(name = "changedBy", propOrder = {"user", "tenant", "iface", "source"})
+    public static class ChangedBy {
+        public String user;
+        public String tenant;
+        @XmlElement(name = "interface")
+        @com.fasterxml.jackson.annotation.JsonProperty("interface")
+        public String iface;
+        public String source;
+
+        public ChangedBy() {
+        }
+
+        public ChangedBy(String user, String tenant, String iface, String source) {
+            this.user = user;
+            this.tenant = tenant;
+            this.iface = iface;
+            this.source = source;
+        }
+    }
     /**
      * The VR's leaves that changed since its previous event, with their old and new values: the
      * changes of its row that one change set made (all of them on one event, the first the set

@@ -1,5 +1,7 @@
 package io.vrouter.core.service;
 
+import io.vrouter.core.config.Caller;
+import io.vrouter.core.config.Tenants;
 import io.vrouter.core.driver.ConfigRefusedException;
 import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.model.AdminState;
@@ -45,18 +47,26 @@ final class ChangeCheck {
     /** Tells an index that is free now; the check adds the indices this set takes. */
     private final IntPredicate indexFree;
     private final int firstFreeGuess;
+    private final Tenants tenants;
+    /** Who asks for the set being checked. */
+    private Caller caller = Caller.SYSTEM;
 
     ChangeCheck(Map<Integer, VrRecord> routers, Map<String, Integer> names, HypervisorDriver driver,
-                IntPredicate indexFree, int firstFreeGuess) {
+                IntPredicate indexFree, int firstFreeGuess, Tenants tenants) {
         this.routers = routers;
         this.names = names;
         this.driver = driver;
         this.indexFree = indexFree;
         this.firstFreeGuess = firstFreeGuess;
+        this.tenants = tenants;
     }
 
     /** The set's targets, in its order, every row complete; or the first broken rule. */
     List<Target> check(ChangeSet set) {
+        caller = set.caller();
+        if (!caller.mayChange()) {
+            throw new AccessDeniedException(null, "user '" + caller.user() + "' may read, not change (role viewer)", false);
+        }
         List<Target> targets = new ArrayList<>(set.changes().size());
         Set<Integer> seen = new HashSet<>();
         List<VmConfigEntry> unindexed = new ArrayList<>();
@@ -94,6 +104,7 @@ final class ChangeCheck {
         for (Target t : indexed) {
             if (t.after() != null) driverCheck(t.after());
         }
+        quotas(indexed);
         return indexed;
     }
 
@@ -115,6 +126,11 @@ final class ChangeCheck {
                         + c.vmConfigTemplate + "'; it offers " + String.join(", ", offered));
             }
             interfaces(c, null);
+            c.vmConfigTenant = owner(request.vmConfigTenant, null);
+            if (c.vmIndex != null && !caller.provider() && routers.containsKey(c.vmIndex)
+                    && !caller.sees(routers.get(c.vmIndex).config.vmConfigTenant)) {
+                throw new AccessDeniedException("vmIndex", "vmIndex " + c.vmIndex + " cannot be used", false);
+            }
             if (c.vmIndex != null && (!indexFree.test(c.vmIndex) || seen.contains(c.vmIndex))) {
                 throw new ConflictException(Reason.EXISTS, "vmIndex", "vmIndex " + c.vmIndex + " is in use");
             }
@@ -128,6 +144,7 @@ final class ChangeCheck {
         VrRecord r = routers.get(vmIndex);
         try {
             if (r == null) throw new NotFoundException("no VR with vmIndex " + vmIndex);
+            if (!caller.sees(r.config.vmConfigTenant)) throw AccessDeniedException.hiddenVr(vmIndex);
             if (r.removing) throw new ConflictException(null, "VR " + vmIndex + " is being removed");
             VmConfigEntry before = r.config;
             VmConfigEntry after = before.copy();
@@ -135,7 +152,9 @@ final class ChangeCheck {
             if (!Objects.equals(after.vmIndex, vmIndex)) {
                 throw new ValidationException("vmIndex", "cannot change: it names the VR");
             }
+            String asked = after.vmConfigTenant;
             defaults(after, before);
+            after.vmConfigTenant = owner(asked, before);
             Validator.row(after);
             changes(before, after);
             interfaces(after, before);
@@ -148,7 +167,127 @@ final class ChangeCheck {
     private Target remove(int vmIndex) {
         VrRecord r = routers.get(vmIndex);
         if (r == null) throw new NotFoundException("no VR with vmIndex " + vmIndex).at(vmIndex, null);
+        if (!caller.sees(r.config.vmConfigTenant)) throw AccessDeniedException.hiddenVr(vmIndex).at(vmIndex, null);
         return new Target(r.removing ? Kind.JOIN : Kind.REMOVE, vmIndex, r, r.config, null);
+    }
+
+    /**
+     * The VR's owner as the change leaves it. Asked for as null (absent, or a whole row written
+     * without it): the VR keeps its owner, and a new one gets the caller's tenant. The empty string
+     * is the provider's. Only the provider's users may give a VR to a tenant, and only to a declared one.
+     */
+    private String owner(String asked, VmConfigEntry before) {
+        String had = before == null ? caller.tenant() : before.vmConfigTenant;
+        String owner = asked == null ? had : asked.isEmpty() ? null : asked;
+        if (Objects.equals(owner, had)) return owner;
+        if (!caller.provider()) {
+            throw new AccessDeniedException("vmConfigTenant", "only the infrastructure provider's users can give a VR"
+                    + " to a tenant; user '" + caller.user() + "' is of tenant '" + caller.tenant() + "'", false);
+        }
+        if (owner != null && tenants.get(owner).isEmpty()) {
+            throw new ValidationException("vmConfigTenant", "no tenant '" + owner + "' is declared"
+                    + (tenants.isEmpty() ? "" : " (declared: " + String.join(", ",
+                    tenants.all().stream().map(Tenants.Tenant::name).toList()) + ")"));
+        }
+        return owner;
+    }
+
+    // ---------------------------------------------------------------- quotas and the host's capacity
+
+    /** VRs, vCPUs and memory (MiB) summed. */
+    private static final class Usage {
+        long vrs;
+        long cpus;
+        long memory;
+
+        void add(VmConfigEntry row, int sign) {
+            vrs += sign;
+            cpus += sign * (long) (row.vmConfigCpuNumber == null ? 0 : row.vmConfigCpuNumber);
+            memory += sign * (long) (row.vmConfigMemory == null ? 0 : row.vmConfigMemory);
+        }
+
+        boolean grows() {
+            return vrs > 0 || cpus > 0 || memory > 0;
+        }
+    }
+
+    /**
+     * Refuses a set that takes a tenant past a quota, or the VRs together past the host's CPUs or
+     * memory times the overcommit. Only what the set makes grow is checked, so that a tenant over a
+     * quota lowered since (or a host that shrank) can still shrink and remove. The VRs are summed
+     * only when something grows: most sets (states, names, interfaces) cost nothing here.
+     */
+    private void quotas(List<Target> targets) {
+        Map<String, Usage> delta = new HashMap<>();
+        Usage total = new Usage();
+        for (Target t : targets) {
+            if (t.kind() == Kind.JOIN) continue;
+            if (t.before() != null) {
+                delta.computeIfAbsent(key(t.before().vmConfigTenant), k -> new Usage()).add(t.before(), -1);
+                total.add(t.before(), -1);
+            }
+            if (t.after() != null) {
+                delta.computeIfAbsent(key(t.after().vmConfigTenant), k -> new Usage()).add(t.after(), 1);
+                total.add(t.after(), 1);
+            }
+        }
+        List<Tenants.Tenant> limited = new ArrayList<>();
+        for (Map.Entry<String, Usage> d : delta.entrySet()) {
+            if (d.getValue().grows()) tenants.get(d.getKey()).ifPresent(limited::add);
+        }
+        io.vrouter.core.model.Hypervisor host = total.cpus > 0 || total.memory > 0 ? driver.hypervisor() : null;
+        boolean hostLimits = host != null && (host.vmHvCpus != null || host.vmHvMemory != null);
+        if (limited.isEmpty() && !hostLimits) return;
+        Map<String, Usage> now = new HashMap<>();
+        Usage all = new Usage();
+        for (VrRecord r : routers.values()) {
+            now.computeIfAbsent(key(r.config.vmConfigTenant), k -> new Usage()).add(r.config, 1);
+            all.add(r.config, 1);
+        }
+        for (Tenants.Tenant tenant : limited) {
+            Usage d = delta.get(tenant.name());
+            Usage u = now.getOrDefault(tenant.name(), new Usage());
+            String quota = "tenant." + tenant.name();
+            if (d.vrs > 0 && tenant.vrs() != null && u.vrs + d.vrs > tenant.vrs()) {
+                throw new QuotaExceededException(null, "tenant '" + tenant.name() + "' may have " + tenant.vrs()
+                        + " VRs (" + quota + " vrs): this change would make it " + (u.vrs + d.vrs));
+            }
+            if (d.cpus > 0 && tenant.vcpus() != null && u.cpus + d.cpus > tenant.vcpus()) {
+                throw new QuotaExceededException("vmConfigCpuNumber", "tenant '" + tenant.name() + "' may have "
+                        + tenant.vcpus() + " vCPUs (" + quota + " vcpus): this change would make it " + (u.cpus + d.cpus));
+            }
+            if (d.memory > 0 && tenant.memoryMib() != null && u.memory + d.memory > tenant.memoryMib()) {
+                throw new QuotaExceededException("vmConfigMemory", "tenant '" + tenant.name() + "' may have "
+                        + tenant.memoryMib() + " MiB of memory (" + quota + " memory): this change would make it "
+                        + (u.memory + d.memory) + " MiB");
+            }
+        }
+        if (!hostLimits) return;
+        if (total.cpus > 0 && host.vmHvCpus != null) {
+            long limit = (long) Math.floor(host.vmHvCpus * tenants.cpuOvercommit());
+            if (all.cpus + total.cpus > limit) {
+                throw new QuotaExceededException("vmConfigCpuNumber", "the host has " + host.vmHvCpus + " CPUs, and"
+                        + " the VRs may commit " + limit + " vCPUs (capacity.cpu-overcommit " + ratio(tenants.cpuOvercommit())
+                        + "): this change would commit " + (all.cpus + total.cpus));
+            }
+        }
+        if (total.memory > 0 && host.vmHvMemory != null) {
+            long limit = (long) Math.floor(host.vmHvMemory * tenants.memoryOvercommit());
+            if (all.memory + total.memory > limit) {
+                throw new QuotaExceededException("vmConfigMemory", "the host has " + host.vmHvMemory + " MiB of memory,"
+                        + " and the VRs may commit " + limit + " MiB (capacity.memory-overcommit "
+                        + ratio(tenants.memoryOvercommit()) + "): this change would commit " + (all.memory + total.memory) + " MiB");
+            }
+        }
+    }
+
+    /** The provider's VRs are summed under the empty name, which no tenant has. */
+    private static String key(String tenant) {
+        return tenant == null ? "" : tenant;
+    }
+
+    private static String ratio(double r) {
+        return r == Math.rint(r) ? Long.toString((long) r) : Double.toString(r);
     }
 
     /** Absent columns take their defaults; the template is the VR's own, or the driver's first for a new one. */

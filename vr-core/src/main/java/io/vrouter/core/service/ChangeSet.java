@@ -1,5 +1,6 @@
 package io.vrouter.core.service;
 
+import io.vrouter.core.config.Caller;
 import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.model.VmConfigEntry;
@@ -65,10 +66,26 @@ public final class ChangeSet {
 
     private final List<Change> changes;
     private final List<Condition> conditions;
+    private final Caller caller;
 
-    private ChangeSet(List<Change> changes, List<Condition> conditions) {
+    private ChangeSet(List<Change> changes, List<Condition> conditions, Caller caller) {
         this.changes = List.copyOf(changes);
         this.conditions = List.copyOf(conditions);
+        this.caller = Objects.requireNonNull(caller, "caller");
+    }
+
+    /**
+     * Who asks for the set: the core checks against it what the caller may see and change and its
+     * tenant's quotas, and records it with the set's events. {@link Caller#SYSTEM} unless the set
+     * came through a caller's view ({@code VirtualRouters.as}), which stamps it.
+     */
+    public Caller caller() {
+        return caller;
+    }
+
+    /** The same set asked for by the caller. */
+    public ChangeSet by(Caller caller) {
+        return caller == this.caller ? this : new ChangeSet(changes, conditions, caller);
     }
 
     public List<Change> changes() {
@@ -89,7 +106,7 @@ public final class ChangeSet {
 
     /** A set of one change. */
     public static ChangeSet of(Change change) {
-        return new ChangeSet(List.of(change), List.of());
+        return new ChangeSet(List.of(change), List.of(), Caller.SYSTEM);
     }
 
     @Override
@@ -145,7 +162,7 @@ public final class ChangeSet {
         }
 
         public ChangeSet build() {
-            return new ChangeSet(changes, conditions);
+            return new ChangeSet(changes, conditions, Caller.SYSTEM);
         }
     }
 

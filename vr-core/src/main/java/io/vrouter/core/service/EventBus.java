@@ -26,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * subscriber sees the events in sequence order, one at a time; listeners run on the delivering
  * thread: they must hand slow work (network sends) to their own threads.
  */
-public final class EventBus implements AutoCloseable {
+public final class EventBus implements Events, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(EventBus.class);
     /** The newest events, kept in memory so that a replaying subscriber catches up without a gap. */
     private static final int TAIL = 512;
@@ -90,6 +90,7 @@ public final class EventBus implements AutoCloseable {
     }
 
     /** The replay log, when events are kept (the server keeps them; tests often do not). */
+    @Override
     public Optional<EventLog> replayLog() {
         synchronized (order) {
             return Optional.ofNullable(replayLog);
@@ -97,6 +98,7 @@ public final class EventBus implements AutoCloseable {
     }
 
     /** Subscribes to the events published from now on; closing the returned handle unsubscribes. */
+    @Override
     public AutoCloseable subscribe(Consumer<VrEvent> listener) {
         Subscriber subscriber = listener::accept;
         subscribers.add(subscriber);
@@ -107,6 +109,7 @@ public final class EventBus implements AutoCloseable {
      * Delivers the logged events the replay asks for, oldest first, then {@link Subscriber#replayComplete},
      * then every new event: none twice, none missed between the two.
      */
+    @Override
     public AutoCloseable subscribe(Replay from, Subscriber subscriber) {
         long seen = from instanceof Replay.After a ? a.sequence() : 0;
         EventLog l = replayLog().orElse(null);

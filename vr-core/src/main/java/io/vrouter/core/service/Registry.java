@@ -1,6 +1,8 @@
 package io.vrouter.core.service;
 
 import io.micrometer.core.instrument.Gauge;
+import io.vrouter.core.config.Caller;
+import io.vrouter.core.config.Tenants;
 import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.driver.PowerState;
@@ -135,6 +137,14 @@ final class Registry {
         h.vmConfigNextAvailableVmIndex = nextAvailableVmIndex();
         h.vmConfiguredVMs = routers.size();
         h.vmActiveVMs = stateCounts.get(OperState.RUNNING).get();
+        long cpus = 0;
+        long memory = 0;
+        for (VrRecord r : routers.values()) {
+            cpus += r.config.vmConfigCpuNumber == null ? 0 : r.config.vmConfigCpuNumber;
+            memory += r.config.vmConfigMemory == null ? 0 : r.config.vmConfigMemory;
+        }
+        h.vmCommittedCpus = cpus;
+        h.vmCommittedMemory = memory;
         return h;
     }
 
@@ -192,8 +202,19 @@ final class Registry {
         }
     }
 
+    /** The tenants and their quotas, and the host's overcommit: replaced whole (a reload). */
+    private volatile Tenants tenants = Tenants.none();
+
+    void useTenants(Tenants tenants) {
+        this.tenants = tenants;
+    }
+
+    Tenants tenants() {
+        return tenants;
+    }
+
     ChangeCheck checker() {
-        return new ChangeCheck(routers, names, driver, i -> !routers.containsKey(i), nextAvailableVmIndex());
+        return new ChangeCheck(routers, names, driver, i -> !routers.containsKey(i), nextAvailableVmIndex(), tenants);
     }
 
     /**
@@ -213,8 +234,9 @@ final class Registry {
     }
 
     /** Puts the accepted rows in the registry; returns the targets with the records of the new VRs. */
-    List<Target> register(List<Target> targets) {
+    List<Target> register(List<Target> targets, Caller by) {
         List<Target> out = new ArrayList<>(targets.size());
+        VrEvent.ChangedBy author = new VrEvent.ChangedBy(by.user(), by.tenant(), by.iface(), by.source());
         for (Target t : targets) {
             if (t.kind() == Kind.CHANGE) names.remove(t.before().vmName, t.vmIndex());
         }
@@ -222,6 +244,7 @@ final class Registry {
             switch (t.kind()) {
                 case CREATE -> {
                     VrRecord r = new VrRecord(t.after(), OperState.PREPARING);
+                    r.changedBy = author;
                     routers.put(r.vmIndex, r);
                     names.put(t.after().vmName, r.vmIndex);
                     nextIndex.set(r.vmIndex == Validator.MAX_VM_INDEX ? 1 : r.vmIndex + 1);
@@ -233,12 +256,14 @@ final class Registry {
                     continue;
                 }
                 case CHANGE -> {
+                    t.record().changedBy = author;
                     t.record().config = t.after();
                     t.record().untold(LeafChanges.between(t.vmIndex(), t.before(), t.after()));
                     names.put(t.after().vmName, t.vmIndex());
                     touch(t.record());
                 }
                 case REMOVE -> {
+                    t.record().changedBy = author;
                     t.record().removing = true;
                     touch(t.record());
                 }
@@ -428,6 +453,9 @@ final class Registry {
         e.vmOperState = type == VrEvent.Type.DELETED ? null : r.operState;
         e.previousOperState = previous;
         e.reason = reason;
+        e.vmConfigTenant = r.config.vmConfigTenant;
+        // A change of state tells its author when it is the first event of the author's set (it tells the set's leaves).
+        if (type != VrEvent.Type.STATE_CHANGED || r.hasUntold()) e.changedBy = r.changedBy;
         e.changes = LeafChanges.withState(r.takeUntold(), r.vmIndex, previous, e.vmOperState);
         // Under the registry's lock the event is only numbered: whoever holds it delivers once it lets go.
         if (Thread.holdsLock(lock)) {

@@ -1,5 +1,6 @@
 package io.vrouter.core.service;
 
+import io.vrouter.core.config.Tenants;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.driver.VmRuntime;
@@ -24,6 +25,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -54,6 +56,20 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
         this.registry = new Registry(driver, store, metrics);
         this.executor = new Executor(driver, metrics, registry);
         this.scheduler = new Scheduler(registry, executor);
+    }
+
+    /**
+     * Takes the tenants, their quotas and the host's overcommit (the settings' {@code tenant.*} and
+     * {@code capacity.*}): change sets checked from now on are held to them; VRs over a quota lowered
+     * meanwhile stay, and can shrink.
+     */
+    public void useTenants(Tenants tenants) {
+        registry.useTenants(tenants);
+    }
+
+    @Override
+    public List<Tenants.Tenant> tenants() {
+        return List.copyOf(registry.tenants().all());
     }
 
     @Override
@@ -201,11 +217,12 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
     }
 
     @Override
-    public VirtualRouterList list(RouterQuery query) {
+    public VirtualRouterList list(RouterQuery query, Predicate<VmConfigEntry> rows) {
         Pattern name = query.nameRegex();
         List<VirtualRouter> page = new ArrayList<>(Math.min(query.limit(), registry.routers.size()));
         int total = 0;
         for (VrRecord r : registry.routers.values()) {
+            if (!rows.test(r.config)) continue;
             if (name != null && !name.matcher(r.config.vmName).matches()) continue;
             if (query.operState() != null && r.operState != query.operState()) continue;
             if (query.adminState() != null && r.config.vmAdminState != query.adminState()) continue;
@@ -283,7 +300,7 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
             registry.conditions(set);
             List<Target> targets = registry.checker().check(set);
             long record = registry.journal(targets);
-            ChangeRun run = scheduler.newRun(ChangeRun.Mode.UNDO, registry.register(targets));
+            ChangeRun run = scheduler.newRun(ChangeRun.Mode.UNDO, registry.register(targets, set.caller()));
             // The VRs as accepted, before their work can start.
             List<Accepted> accepted = new ArrayList<>(run.targets.size());
             for (Target t : run.targets) accepted.add(accepted(run, t.record()));

@@ -40,7 +40,14 @@ public abstract class VrException extends RuntimeException {
          * The server cannot record the change: its data directory refused the write. Nothing was
          * changed; the request may be sent again once the directory takes writes.
          */
-        UNAVAILABLE
+        UNAVAILABLE,
+        /**
+         * The caller may not: a VR of another tenant ({@link AccessDeniedException#hidden}: answer as
+         * for none), a VR given to another tenant, a change by a viewer.
+         */
+        DENIED,
+        /** A tenant's quota or the host's capacity (times its overcommit) would be exceeded. */
+        QUOTA
     }
 
     private final Reason reason;

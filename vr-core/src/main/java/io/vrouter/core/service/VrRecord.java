@@ -24,6 +24,8 @@ final class VrRecord {
     volatile Version version;
     /** The tail of this VR's queue of hypervisor work; guarded by this. */
     CompletableFuture<Void> lane = CompletableFuture.completedFuture(null);
+    /** Who made the last change set that touched it, for the events that set brings (the audit). */
+    volatile VrEvent.ChangedBy changedBy;
     /** The leaves of its row changed since its last event, for its next one; guarded by this. */
     private List<VrEvent.LeafChange> untold = List.of();
 

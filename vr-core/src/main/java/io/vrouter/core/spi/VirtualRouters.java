@@ -1,5 +1,7 @@
 package io.vrouter.core.spi;
 
+import io.vrouter.core.config.Caller;
+import io.vrouter.core.config.Tenants;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.Hypervisor;
@@ -8,13 +10,15 @@ import io.vrouter.core.model.VirtualRouterList;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.service.Applied;
 import io.vrouter.core.service.ChangeSet;
-import io.vrouter.core.service.EventBus;
+import io.vrouter.core.service.Events;
+import io.vrouter.core.service.TenantView;
 import io.vrouter.core.service.RouterQuery;
 import io.vrouter.core.service.Version;
 import java.util.List;
 import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The core as the management interfaces see it: the VRs to read, change sets to apply, the events to
@@ -43,7 +47,27 @@ public interface VirtualRouters {
     /** The first vmIndex greater than the given one, for table walks. */
     Optional<Integer> nextIndexAfter(int vmIndex);
 
-    VirtualRouterList list(RouterQuery query);
+    default VirtualRouterList list(RouterQuery query) {
+        return list(query, row -> true);
+    }
+
+    /** The VRs the query selects among those whose row {@code rows} accepts (a tenant's, say). */
+    VirtualRouterList list(RouterQuery query, Predicate<VmConfigEntry> rows);
+
+    // ---------------------------------------------------------------- who asks
+
+    /** The tenants declared, with their quotas (a tenant's user: its own only). */
+    List<Tenants.Tenant> tenants();
+
+    /**
+     * The core as the caller may see and change it: its tenant's VRs only (the provider's users: all),
+     * every change set stamped with the caller, checked against what it may change and its tenant's
+     * quotas, and recorded with its events. Every interface reads and writes through the view of the
+     * user a request or session authenticated as; this is the one place tenants are enforced.
+     */
+    default VirtualRouters as(Caller caller) {
+        return new TenantView(this, caller);
+    }
 
     // ---------------------------------------------------------------- writes
 
@@ -63,7 +87,7 @@ public interface VirtualRouters {
     // ---------------------------------------------------------------- events
 
     /** Every change of a VR, numbered, with a replay of what a subscriber missed. */
-    EventBus events();
+    Events events();
 
     void setNotificationsEnabled(boolean perVm, boolean bulk);
 

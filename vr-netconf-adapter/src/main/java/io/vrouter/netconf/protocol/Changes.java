@@ -1,6 +1,7 @@
 package io.vrouter.netconf.protocol;
 
 import io.vrouter.core.model.NetworkColumn;
+import io.vrouter.core.service.AccessDeniedException;
 import io.vrouter.core.service.VrException;
 import io.vrouter.yang.edit.ConfigData;
 import io.vrouter.yang.edit.Datastores;
@@ -76,6 +77,10 @@ final class Changes {
             case FIXED, NOT_SUPPORTED -> new RpcError(Type.APPLICATION, "operation-not-supported", null, path, e.getMessage());
             case STATE, FAILED, CHANGED -> new RpcError(Type.APPLICATION, "operation-failed", null, path, e.getMessage());
             case UNAVAILABLE -> new RpcError(Type.APPLICATION, "resource-denied", null, path, e.getMessage());
+            // RFC 8341 3.4.5: access-denied, and nothing that tells whether another tenant's VR exists.
+            case DENIED -> new RpcError(Type.APPLICATION, "access-denied", null, null,
+                    e instanceof AccessDeniedException a && a.hidden() ? "access denied" : e.getMessage());
+            case QUOTA -> new RpcError(Type.APPLICATION, "resource-denied", null, path, e.getMessage());
         };
         return field == null || field.equals("body") ? r : r.info("bad-element", field);
     }

@@ -2,6 +2,7 @@ package io.vrouter.netconf.protocol;
 
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.service.EventBus;
+import io.vrouter.core.service.Events;
 import io.vrouter.yang.Notifications;
 import io.vrouter.yang.Ns;
 import io.vrouter.yang.DataNode;
@@ -88,7 +89,7 @@ final class Subscription implements AutoCloseable {
             if (startTime != null) heldBack = new ArrayList<>();
         }
         ctx.subscribe(this);
-        EventBus bus = ctx.service().events();
+        Events bus = ctx.service().events();
         AutoCloseable subscribed;
         if (startTime == null) {
             subscribed = bus.subscribe(this::vrEvent);

@@ -141,9 +141,23 @@ public final class SimulatedDriver implements HypervisorDriver {
         failures.clear();
     }
 
+    private volatile Integer hostCpus;
+    private volatile Integer hostMemoryMib;
+
+    /**
+     * Makes the simulated host report these CPUs and this memory (MiB), which the core then lets the
+     * VRs commit; null (the default): it reports none, and the host limits nothing.
+     */
+    public void setHostResources(Integer cpus, Integer memoryMib) {
+        this.hostCpus = cpus;
+        this.hostMemoryMib = memoryMib;
+    }
+
     @Override
     public Hypervisor hypervisor() {
         Hypervisor h = new Hypervisor();
+        h.vmHvCpus = hostCpus;
+        h.vmHvMemory = hostMemoryMib;
         h.vmHvSoftware = "vrouter simulated hypervisor";
         h.vmHvVersion = VERSION;
         h.vmHvObjectID = "0.0";

@@ -13,7 +13,12 @@ public final class SimulatedDriverProvider implements HypervisorDriverProvider {
 
     @Override
     public HypervisorDriver create(Settings settings) {
-        return new SimulatedDriver(LatencyProfile.named(settings.get("sim-latency", "none")),
+        SimulatedDriver driver = new SimulatedDriver(LatencyProfile.named(settings.get("sim-latency", "none")),
                 settings.dataDir().resolve("sim-host.journal"));
+        // The simulated host has no CPUs or memory of its own: none unless the settings give them.
+        int cpus = settings.getInt("sim.host-cpus", 0);
+        int memory = settings.getInt("sim.host-memory", 0);
+        driver.setHostResources(cpus > 0 ? cpus : null, memory > 0 ? memory : null);
+        return driver;
     }
 }
