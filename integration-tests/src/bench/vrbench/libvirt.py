@@ -279,6 +279,8 @@ def run(args):
         with open(conf, "w") as f:
             f.write("libvirt.prefix = %s-\nlibvirt.image-dir = %s\nlibvirt.run-dir = %s\nlibvirt.accel = %s\n"
                     % (prefix, images, run_dir, accel))
+            # 20 VMs of one vCPU on a small host: more vCPUs than its CPUs times the default overcommit of 4
+            f.write("capacity.cpu-overcommit = 16\n")
         s = Server(args.jar, work, "libvirt-" + accel, launcher=args.launcher, extra_args=["--driver", "libvirt", "--config", conf])
         servers.append(s)
         return s.start()
