@@ -65,14 +65,31 @@ import json, sys
 out = sys.argv[1]
 rows = json.load(open(out + "/core.json"))
 lines = ["# The core alone (issue 22): CPU per operation", "",
-         "JMH, simulated host with no latency, journal in " + rows[0]["params"]["dataRoot"] + "; median of the iterations.", "",
-         "| operation | VRs standing | CPU per operation (us) | time per operation (us) | target (us) |",
-         "|---|---:|---:|---:|---:|"]
+         "JMH, simulated host with no latency; median of the iterations. The journal is in a disk's directory",
+         "(/tmp: every change pays the file system's fsync, whose CPU is the kernel's) and in /dev/shm (no fsync",
+         "cost: the core's own CPU). The floor is one journal-sized record appended and forced to disk in the",
+         "same directory, in the same run: what a durable change costs before the core does anything.", "",
+         "| operation | journal in | VRs standing | CPU per operation (us) | floor: one durable record (us) | above the floor (us) | time per operation (us) | target (us) |",
+         "|---|---|---:|---:|---:|---:|---:|---:|"]
+def cpu_of(r):
+    return r["secondaryMetrics"]["cpu"]["scorePercentiles"]["50.0"]
+floor = {}
+for r in rows:
+    if r["benchmark"].endswith(".durableRecord"):
+        floor.setdefault(r["params"]["dataRoot"], []).append(cpu_of(r))
+floor = {k: sorted(v)[len(v) // 2] for k, v in floor.items()}
 for r in rows:
     name = r["benchmark"].rsplit(".", 1)[1]
-    cpu = r["secondaryMetrics"]["cpu"]["scorePercentiles"]["50.0"]
+    if name == "durableRecord":
+        continue
+    root = r["params"]["dataRoot"]
+    cpu = cpu_of(r)
     t = r["primaryMetric"]["scorePercentiles"]["50.0"]
-    lines.append(f"| {name} | {r['params']['standing']} | {cpu:.1f} | {t:.1f} | 100 ({'met' if cpu <= 100 else f'missed {cpu / 100:.1f}x'}) |")
+    writes = 0 if name == "read" else 1
+    f = floor.get(root, 0.0) * writes
+    above = cpu - f
+    verdict = "met" if above <= 100 else f"missed {above / 100:.1f}x"
+    lines.append(f"| {name} | {root} | {r['params']['standing']} | {cpu:.1f} | {f:.1f} | {above:.1f} | {t:.1f} | 100 above the floor ({verdict}) |")
 open(out + "/core.md", "w").write("\n".join(lines) + "\n")
 print("\n".join(lines))
 PY

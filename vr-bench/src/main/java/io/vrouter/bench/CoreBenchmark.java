@@ -48,11 +48,17 @@ public class CoreBenchmark {
     @Param({"1", "1000"})
     public int standing;
 
-    /** Where the data directory goes: a disk's directory pays for the journal's fsync, /dev/shm does not. */
-    @Param({"/tmp"})
+    /**
+     * Where the data directory goes: a disk's directory pays for the journal's fsync (in the
+     * kernel's CPU, which {@link #durableRecord} measures alone), /dev/shm does not, and so shows the
+     * core's own CPU.
+     */
+    @Param({"/tmp", "/dev/shm"})
     public String dataRoot;
 
     private Path dataDir;
+    private java.io.RandomAccessFile floorFile;
+    private final byte[] record = new byte[384];
     private VirtualRouterService service;
     private int vmIndex;
     private boolean flip;
@@ -68,10 +74,14 @@ public class CoreBenchmark {
         var applied = service.apply(batch.build());
         applied.completion().get(120, TimeUnit.SECONDS);
         vmIndex = applied.routers().get(0).accepted().vmIndex;
+        java.util.Arrays.fill(record, (byte) 'x');
+        record[record.length - 1] = '\n';
+        floorFile = new java.io.RandomAccessFile(dataDir.resolve("floor.journal").toFile(), "rw");
     }
 
     @TearDown(Level.Trial)
     public void stop() throws IOException {
+        floorFile.close();
         service.close();
         try (Stream<Path> files = Files.walk(dataDir)) {
             for (Path p : files.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
@@ -94,6 +104,18 @@ public class CoreBenchmark {
         String description = (flip = !flip) ? "a" : "b";
         return service.apply(ChangeSet.builder().edit(vmIndex, row -> row.vmConfigDescription = description).build())
                 .completion().get(10, TimeUnit.SECONDS);
+    }
+
+    /**
+     * The floor of a durable change on this file system: one journal-sized record (384 bytes)
+     * appended and forced to disk, as the journal does once per change set. What a change costs
+     * above it is the core's.
+     */
+    @Benchmark
+    public long durableRecord() throws IOException {
+        floorFile.write(record);
+        floorFile.getFD().sync();
+        return floorFile.length();
     }
 
     /** One VR's view, as every interface's read of one VR takes it. */
