@@ -11,6 +11,7 @@ import io.vrouter.core.driver.sim.LatencyProfile;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.OperState;
+import io.vrouter.core.model.VrEvent;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -271,8 +273,21 @@ class TenantsTest {
 
     @Test
     void aTenantsUserChangesItsOwnCreatesForItsTenantAndItsQuotaRefusesTheNext() throws Exception {
-        assertNoError(set("alice", vb(cfg(VM_NAME, A), new OctetString("a1-renamed"))));
+        List<VrEvent> events = new CopyOnWriteArrayList<>();
+        VrEvent renamed = null;
+        try (AutoCloseable ignored = a.service.events().subscribe(events::add)) {
+            assertNoError(set("alice", vb(cfg(VM_NAME, A), new OctetString("a1-renamed"))));
+            long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (renamed == null && System.nanoTime() < end) {
+                renamed = events.stream().filter(e -> e.changedBy != null).findFirst().orElse(null);
+                if (renamed == null) Thread.sleep(20);
+            }
+        }
         assertThat(a.service.getConfig(A).orElseThrow().vmName).isEqualTo("a1-renamed");
+        // The audit names the SNMP user, its tenant, the interface and the manager's address.
+        assertThat(renamed).as("an event of the rename with its author: " + events).isNotNull();
+        assertThat(List.of(renamed.changedBy.user, renamed.changedBy.tenant, renamed.changedBy.iface,
+                renamed.changedBy.source)).containsExactly("alice", "acme", "snmp", "127.0.0.1");
         // createAndWait, then active: the waiting row is alice's alone, the VR acme's.
         assertNoError(set("alice", vb(cfg(VM_CONFIG_ROW_STATUS, 10), new Integer32(CREATE_AND_WAIT))));
         assertThat(get("alice", cfg(VM_CONFIG_ROW_STATUS, 10))).isEqualTo(new Integer32(NOT_READY));
