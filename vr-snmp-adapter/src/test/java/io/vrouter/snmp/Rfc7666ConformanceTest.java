@@ -65,9 +65,9 @@ class Rfc7666ConformanceTest {
                     "vmNetworkOutPkts", "vmNetworkInErrors", "vmNetworkOutErrors", "vmNetworkInDiscards",
                     "vmNetworkOutDiscards", "vmNetworkCounterGroup")),
             Map.entry("vmStateGroup", List.of("vmStateGroup", "vmConfigGroup")),
-            Map.entry("vmCompliance", List.of("vmCompliance")),
             Map.entry("vmTenancyGroup", List.of("vmConfigTenant", "vmHvCpus", "vmHvMemory", "vmCommittedCpus",
-                    "vmCommittedMemory", "vmTenancyGroup")));
+                    "vmCommittedMemory", "vmTenancyGroup")),
+            Map.entry("vmCompliance", List.of("vmCompliance")));
 
     /** The imported textual conventions, as their RFCs define them (2579, 3411, 6933, 2863). */
     private static final String BASE_CONVENTIONS = """
