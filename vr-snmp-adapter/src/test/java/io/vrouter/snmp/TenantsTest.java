@@ -15,6 +15,7 @@ import io.vrouter.core.model.VrEvent;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -286,7 +287,7 @@ class TenantsTest {
         assertThat(a.service.getConfig(A).orElseThrow().vmName).isEqualTo("a1-renamed");
         // The audit names the SNMP user, its tenant, the interface and the manager's address.
         assertThat(renamed).as("an event of the rename with its author: " + events).isNotNull();
-        assertThat(List.of(renamed.changedBy.user, renamed.changedBy.tenant, renamed.changedBy.iface,
+        assertThat(Arrays.asList(renamed.changedBy.user, renamed.changedBy.tenant, renamed.changedBy.iface,
                 renamed.changedBy.source)).containsExactly("alice", "acme", "snmp", "127.0.0.1");
         // createAndWait, then active: the waiting row is alice's alone, the VR acme's.
         assertNoError(set("alice", vb(cfg(VM_CONFIG_ROW_STATUS, 10), new Integer32(CREATE_AND_WAIT))));
@@ -306,6 +307,25 @@ class TenantsTest {
         // bravo's quota is bravo's.
         assertNoError(create("bob", 12, "b2"));
         assertThat(a.service.getConfig(12).orElseThrow().vmConfigTenant).isEqualTo("bravo");
+    }
+
+    @Test
+    void aCommunityIsTheProvidersAndTheAuditNamesItByItsPlaceNotItsSecret() throws Exception {
+        try (SnmpTestAgent v2c = new SnmpTestAgent(dir.resolve("v2c"))) {
+            v2c.service.useTenants(Tenants.from(Settings.of(SETTINGS)));
+            List<VrEvent> events = new CopyOnWriteArrayList<>();
+            try (AutoCloseable ignored = v2c.service.events().subscribe(events::add)) {
+                assertNoError(v2c.set(vb(cfg(VM_CONFIG_ROW_STATUS, 5), new Integer32(CREATE_AND_GO)),
+                        vb(cfg(VM_NAME, 5), new OctetString("by-community")), vb(cfg(TENANT, 5), new OctetString("acme"))));
+                long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+                while (events.stream().noneMatch(e -> e.changedBy != null) && System.nanoTime() < end) Thread.sleep(20);
+            }
+            // The provider's: it may give a VR to a tenant. "private" is the second community (w1).
+            assertThat(v2c.service.getConfig(5).orElseThrow().vmConfigTenant).isEqualTo("acme");
+            VrEvent created = events.stream().filter(e -> e.changedBy != null).findFirst().orElseThrow();
+            assertThat(Arrays.asList(created.changedBy.user, created.changedBy.iface)).containsExactly("v2c:w1", "snmp");
+            assertThat(created.changedBy.tenant).isNull();
+        }
     }
 
     @Test
