@@ -75,9 +75,12 @@ record SnmpConfig(String bind, int port, boolean v2c, List<String> readCommuniti
         if (!trapType.equals("trap") && !trapType.equals("inform")) {
             throw new IllegalArgumentException("setting 'snmp.trap.type' must be trap or inform");
         }
-        String trapUser = s.get("snmp.trap.user", users.isEmpty() ? "" : users.get(0).name());
-        if (trapVersion.equals("v3") && users.stream().noneMatch(u -> u.name().equals(trapUser))) {
-            throw new IllegalArgumentException("setting 'snmp.trap.user' must name a configured snmp.user");
+        // Notifications tell of every tenant's VRs: keys a tenant's user knows must not protect them.
+        List<User> providers = users.stream().filter(u -> u.tenant() == null).toList();
+        String trapUser = s.get("snmp.trap.user", providers.isEmpty() ? "" : providers.get(0).name());
+        if (trapVersion.equals("v3") && providers.stream().noneMatch(u -> u.name().equals(trapUser))) {
+            throw new IllegalArgumentException("setting 'snmp.trap.user' must name a configured snmp.user of the "
+                    + "provider (without @TENANT): notifications tell of every tenant's VRs");
         }
         String trapCommunity = s.get("snmp.trap.community", read.isEmpty() ? "public" : read.get(0));
         int trapQueue = s.getInt("snmp.trap.queue", 1000);

@@ -355,6 +355,14 @@ class TenantsTest {
                 "SHA:carolauth:AES:carolpriv:admin@acme", "tenant.acme", "")))).hasMessageContaining("read or write");
         assertThatThrownBy(() -> SnmpConfig.from(Settings.of(Map.of("snmp.community.write", "acmerw@acme",
                 "tenant.acme", "")))).hasMessageContaining("snmp.community.write").hasMessageContaining("SNMPv3 user");
+        // v3 notifications tell of every tenant's VRs: a tenant's user's keys do not protect them.
+        Map<String, String> v3Traps = new HashMap<>(SETTINGS);
+        v3Traps.put("snmp.trap.version", "v3");
+        v3Traps.put("snmp.trap.user", "alice");
+        assertThatThrownBy(() -> SnmpConfig.from(Settings.of(v3Traps))).hasMessageContaining("snmp.trap.user")
+                .hasMessageContaining("without @TENANT");
+        v3Traps.remove("snmp.trap.user");
+        assertThat(SnmpConfig.from(Settings.of(v3Traps)).trapUser()).isEqualTo("inp");
         // A reload cannot take away the tenant of a running user (users change with a restart).
         Map<String, String> withoutAcme = new HashMap<>(SETTINGS);
         withoutAcme.keySet().removeAll(List.of("tenant.acme", "snmp.user.alice", "snmp.user.ann"));
