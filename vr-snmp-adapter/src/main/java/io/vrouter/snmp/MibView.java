@@ -42,7 +42,8 @@ import org.snmp4j.smi.Variable;
  */
 final class MibView {
     private static final int FIRST = 1;
-    private static final int LAST = 16;
+    /** vmCommittedMemory, the last child of vmObjects. */
+    private static final int LAST = 20;
     private static final long MAX_VM_INDEX = Integer.MAX_VALUE;
 
     /** One instance and its value. */
@@ -56,22 +57,29 @@ final class MibView {
         }
     }
 
+    /** The port as the request's caller sees it: a tenant's user, its tenant's VRs only. */
     private final VirtualRouters service;
+    /** The port itself, for the one global fact: which vmIndex no VR holds (vmConfigNextAvailableVmIndex). */
+    private final VirtualRouters all;
     private final PendingRows pending;
     private final Integer only;
     private TreeMap<OID, Variable> scalars;
     private final Map<Integer, Optional<VirtualRouter>> state = new HashMap<>();
     private final Map<Integer, Optional<VmConfigEntry>> configs = new HashMap<>();
 
-    /** A view of every VR, or of the VR {@code only} (with the scalars) when it is not null. */
-    MibView(VirtualRouters service, PendingRows pending, Integer only) {
+    /**
+     * A view of every VR {@code service} shows, or of the VR {@code only} (with the scalars) when it is
+     * not null; {@code all} is the port itself.
+     */
+    MibView(VirtualRouters service, VirtualRouters all, PendingRows pending, Integer only) {
         this.service = service;
+        this.all = all;
         this.pending = pending;
         this.only = only;
     }
 
-    MibView(VirtualRouters service, PendingRows pending) {
-        this(service, pending, null);
+    MibView(VirtualRouters service, VirtualRouters all, PendingRows pending) {
+        this(service, all, pending, null);
     }
 
     /** The value of one instance, or null when there is no such instance. */
@@ -166,7 +174,8 @@ final class MibView {
     private Integer configuredFrom(long from) {
         if (from > MAX_VM_INDEX) return null;
         if (only != null) return from <= only && service.getConfig(only).isPresent() ? only : null;
-        return service.indices().ceiling((int) Math.max(from, 1));
+        // nextIndexAfter, not indices(): a tenant's view skips others' VRs from here on, not all of them each time.
+        return service.nextIndexAfter((int) Math.max(from, 1) - 1).orElse(null);
     }
 
     private static Integer min(Integer a, Integer b) {
@@ -187,7 +196,7 @@ final class MibView {
         m.put(scalar(VM_TABLE_LAST_CHANGE), new TimeTicks(nonNegative(h.vmTableLastChange)));
         m.put(scalar(VM_PER_VM_NOTIFICATIONS_ENABLED), Codec.truth(h.vmPerVMNotificationsEnabled));
         m.put(scalar(VM_BULK_NOTIFICATIONS_ENABLED), Codec.truth(h.vmBulkNotificationsEnabled));
-        m.put(scalar(VM_CONFIG_NEXT_AVAILABLE_VM_INDEX), new Integer32(nextFree(service, pending)));
+        m.put(scalar(VM_CONFIG_NEXT_AVAILABLE_VM_INDEX), new Integer32(nextFree(all, pending)));
         m.put(scalar(VM_CONFIGURED_VMS), new Gauge32(h.vmConfiguredVMs));
         m.put(scalar(VM_ACTIVE_VMS), new Gauge32(h.vmActiveVMs));
         m.put(scalar(VM_HV_CPUS), new Integer32(h.vmHvCpus == null ? 0 : h.vmHvCpus));

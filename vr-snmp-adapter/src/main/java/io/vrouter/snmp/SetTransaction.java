@@ -168,6 +168,8 @@ final class SetTransaction {
         } else if (VmmInstrumentation.isObject(oid) && exists(oid)) {
             throw new SetError(PDU.notWritable, sr, "read-only object");
         } else {
+            Integer vm = VmmInstrumentation.vmIndexOf(oid);
+            if (vm != null && vm > 0) othersVr(vm, sr);
             throw new SetError(PDU.noCreation, sr, "no such object or instance");
         }
     }
@@ -185,7 +187,7 @@ final class SetTransaction {
 
     private boolean exists(OID oid) {
         Integer vm = VmmInstrumentation.vmIndexOf(oid);
-        return (vm == null || vm > 0) && new MibView(service, pending, vm).get(oid) != null;
+        return (vm == null || vm > 0) && new MibView(service, service, pending, vm).get(oid) != null;
     }
 
     /**
@@ -287,6 +289,7 @@ final class SetTransaction {
         VrPlan plan = plans.get(i);
         boolean exists = service.getConfig(i).isPresent();
         PendingRows.ConfigRow waiting = exists ? null : pending.config(i);
+        if (!exists && waiting == null) othersVr(i, op.first());
         switch (op.rowStatus()) {
             case CREATE_AND_GO, CREATE_AND_WAIT -> {
                 if (exists || waiting != null) throw new SetError(PDU.inconsistentValue, op.rowStatus, "row " + i + " exists");
@@ -341,6 +344,7 @@ final class SetTransaction {
         boolean exists = service.getConfig(i).map(c -> hasInterface(c, k)).orElse(false) && !plan.remove;
         PendingRows.NetRow waiting = pending.net(i, k);
         long key = PendingRows.netKey(i, k);
+        if (plan.create == null && waiting == null && !vrWaiting(i) && service.getConfig(i).isEmpty()) othersVr(i, op.first());
         switch (op.rowStatus()) {
             case CREATE_AND_GO, CREATE_AND_WAIT -> {
                 if (exists || waiting != null || (plan.create != null && hasInterface(plan.create, k))) {
@@ -392,6 +396,20 @@ final class SetTransaction {
                             "interface " + i + "." + k + " does not exist: create it with vmNetworkConfigRowStatus");
                 }
             }
+        }
+    }
+
+    /**
+     * A row of a VR the caller does not see: none, or another tenant's. The core tells (it refuses the
+     * caller any change of another tenant's VR: DENIED), and SNMP answers noAccess, as for a variable
+     * outside the requester's view (RFC 3416 4.2.5), whatever the PDU asks of the row (destroy included,
+     * which for a row that does not exist changes nothing and is no error).
+     */
+    private void othersVr(int vmIndex, SubRequest<?> at) throws SetError {
+        try {
+            service.validate(ChangeSet.builder().edit(vmIndex, row -> { }).build());
+        } catch (VrException e) {
+            if (e.reason() == VrException.Reason.DENIED) throw new SetError(PDU.noAccess, at, e.getMessage());
         }
     }
 

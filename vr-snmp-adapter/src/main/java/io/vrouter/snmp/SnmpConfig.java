@@ -1,6 +1,7 @@
 package io.vrouter.snmp;
 
 import io.vrouter.core.config.Settings;
+import io.vrouter.core.config.Tenants;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -27,9 +28,12 @@ record SnmpConfig(String bind, int port, boolean v2c, List<String> readCommuniti
     /** The most notifications one target's queue holds (snmp.trap.queue); its array is allocated whole. */
     static final int MAX_TRAP_QUEUE = 100_000;
 
-    /** One USM user; {@code write} gives it the write view as well as the read view. */
+    /**
+     * One USM user; {@code write} gives it the write view as well as the read view; {@code tenant} (null:
+     * the infrastructure provider's) is the tenant whose VRs alone it sees and changes.
+     */
     record User(String name, OID authProtocol, String authPassphrase, OID privProtocol, String privPassphrase,
-                boolean write) {
+                boolean write, String tenant) {
     }
 
     static SnmpConfig from(Settings s) {
@@ -39,11 +43,29 @@ record SnmpConfig(String bind, int port, boolean v2c, List<String> readCommuniti
         for (Map.Entry<String, String> e : s.withPrefix("snmp.user.").entrySet()) {
             users.add(parseUser(e.getKey(), e.getValue()));
         }
+        Tenants tenants = Tenants.from(s);
+        for (User u : users) {
+            if (u.tenant() != null && tenants.get(u.tenant()).isEmpty()) {
+                throw new IllegalArgumentException("setting 'snmp.user." + u.name() + "': tenant '" + u.tenant()
+                        + "' is not declared (declare it with tenant." + u.tenant() + " = vrs=N, vcpus=N, memory=MiB)");
+            }
+        }
+        for (String key : List.of("snmp.community.read", "snmp.community.write")) {
+            for (String c : s.getList(key)) {
+                // Not a tenant binding: communities are the provider's (README, Tenants), and one that
+                // looks like a binding must not quietly give a tenant's manager every VR.
+                if (c.contains("@")) {
+                    throw new IllegalArgumentException("setting '" + key + "': a community cannot be bound to a tenant "
+                            + "(and may not contain '@'); bind a tenant to an SNMPv3 user: snmp.user.NAME = "
+                            + "AUTH:AUTHPASS:PRIV:PRIVPASS:write@TENANT");
+                }
+            }
+        }
         boolean defaults = read.isEmpty() && write.isEmpty() && users.isEmpty();
         if (defaults) {
             read = List.of("public");
             write = List.of("private");
-            users.add(new User("admin", AuthSHA.ID, "adminauthpass", PrivAES128.ID, "adminprivpass", true));
+            users.add(new User("admin", AuthSHA.ID, "adminauthpass", PrivAES128.ID, "adminprivpass", true, null));
         }
         String trapVersion = s.get("snmp.trap.version", "v2c").toLowerCase(Locale.ROOT);
         if (!trapVersion.equals("v2c") && !trapVersion.equals("v3")) {
@@ -53,9 +75,12 @@ record SnmpConfig(String bind, int port, boolean v2c, List<String> readCommuniti
         if (!trapType.equals("trap") && !trapType.equals("inform")) {
             throw new IllegalArgumentException("setting 'snmp.trap.type' must be trap or inform");
         }
-        String trapUser = s.get("snmp.trap.user", users.isEmpty() ? "" : users.get(0).name());
-        if (trapVersion.equals("v3") && users.stream().noneMatch(u -> u.name().equals(trapUser))) {
-            throw new IllegalArgumentException("setting 'snmp.trap.user' must name a configured snmp.user");
+        // Notifications tell of every tenant's VRs: keys a tenant's user knows must not protect them.
+        List<User> providers = users.stream().filter(u -> u.tenant() == null).toList();
+        String trapUser = s.get("snmp.trap.user", providers.isEmpty() ? "" : providers.get(0).name());
+        if (trapVersion.equals("v3") && providers.stream().noneMatch(u -> u.name().equals(trapUser))) {
+            throw new IllegalArgumentException("setting 'snmp.trap.user' must name a configured snmp.user of the "
+                    + "provider (without @TENANT): notifications tell of every tenant's VRs");
         }
         String trapCommunity = s.get("snmp.trap.community", read.isEmpty() ? "public" : read.get(0));
         int trapQueue = s.getInt("snmp.trap.queue", 1000);
@@ -86,12 +111,12 @@ record SnmpConfig(String bind, int port, boolean v2c, List<String> readCommuniti
         return new String[]{host, port};
     }
 
-    /** {@code AUTH:authpass:PRIV:privpass:read|write}. */
+    /** {@code AUTH:authpass:PRIV:privpass:read|write[@TENANT]}. */
     static User parseUser(String name, String spec) {
         String[] p = spec.split(":", -1);
         if (p.length != 5) {
             throw new IllegalArgumentException("setting 'snmp.user." + name
-                    + "' must be AUTH:AUTHPASS:PRIV:PRIVPASS:read|write, e.g. SHA:secret1:AES:secret2:write");
+                    + "' must be AUTH:AUTHPASS:PRIV:PRIVPASS:read|write[@TENANT], e.g. SHA:secret1:AES:secret2:write");
         }
         OID auth = switch (p[0].toUpperCase(Locale.ROOT)) {
             case "SHA", "SHA1", "SHA-1" -> AuthSHA.ID;
@@ -112,10 +137,17 @@ record SnmpConfig(String bind, int port, boolean v2c, List<String> readCommuniti
         if (p[1].length() < 8 || p[3].length() < 8) {
             throw new IllegalArgumentException("setting 'snmp.user." + name + "': passphrases need 8 characters or more");
         }
-        String access = p[4].toLowerCase(Locale.ROOT);
+        int at = p[4].indexOf('@');
+        String access = (at < 0 ? p[4] : p[4].substring(0, at)).toLowerCase(Locale.ROOT);
+        String tenant = at < 0 ? null : p[4].substring(at + 1);
         if (!access.equals("read") && !access.equals("write")) {
-            throw new IllegalArgumentException("setting 'snmp.user." + name + "': access must be read or write");
+            throw new IllegalArgumentException("setting 'snmp.user." + name + "': access must be read or write"
+                    + " (read@TENANT or write@TENANT for a tenant's user)");
         }
-        return new User(name, auth, p[1], priv, p[3], access.equals("write"));
+        if (tenant != null && !Tenants.NAME.matcher(tenant).matches()) {
+            throw new IllegalArgumentException("setting 'snmp.user." + name + "': '" + tenant
+                    + "' after '@' is not a tenant name");
+        }
+        return new User(name, auth, p[1], priv, p[3], access.equals("write"), tenant);
     }
 }

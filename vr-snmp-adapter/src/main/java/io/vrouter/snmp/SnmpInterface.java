@@ -2,6 +2,7 @@ package io.vrouter.snmp;
 
 import io.vrouter.core.config.Credentials;
 import io.vrouter.core.config.Settings;
+import io.vrouter.core.config.Tenants;
 import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
 import java.io.IOException;
@@ -42,7 +43,7 @@ public final class SnmpInterface implements ManagementInterface {
         Credentials.requireLoopbackForDevelopmentDefaults(config.developmentDefaults(),
                 InetAddress.getByName(config.bind()), "SNMP");
         VrSnmpAgent starting = new VrSnmpAgent(config, context.settings().dataDir().resolve("snmp"),
-                context.service(), new PendingRows(), context.metrics(), context.credentials().snmpThrottle());
+                context.service(), context.metrics(), context.credentials().snmpThrottle());
         try {
             starting.start();
         } catch (IOException | RuntimeException e) {
@@ -63,6 +64,13 @@ public final class SnmpInterface implements ManagementInterface {
         if (next.trapVersion().equals("v3") && config.users().stream().noneMatch(u -> u.name().equals(next.trapUser()))) {
             throw new IllegalArgumentException("setting 'snmp.trap.user' must name a user the agent runs with"
                     + " (a new snmp.user needs a restart)");
+        }
+        Tenants tenants = Tenants.from(settings);
+        for (SnmpConfig.User u : config.users()) {
+            if (u.tenant() != null && tenants.get(u.tenant()).isEmpty()) {
+                throw new IllegalArgumentException("tenant '" + u.tenant() + "' is gone from the settings, but SNMP user '"
+                        + u.name() + "' is bound to it until a restart: keep tenant." + u.tenant() + " or restart");
+            }
         }
         started.logNeedsRestart(settings, log, "bind", "snmp-port", "snmp.v2c", "snmp.community.read",
                 "snmp.community.write", "snmp.user.", "snmp.v3.replay-protection");

@@ -2,12 +2,16 @@ package io.vrouter.snmp;
 
 import static io.vrouter.snmp.VmmMib.*;
 
+import io.vrouter.core.config.Caller;
 import io.vrouter.core.model.Schema;
 import io.vrouter.core.spi.VirtualRouters;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import org.snmp4j.CommandResponderEvent;
 import org.snmp4j.PDU;
 import org.snmp4j.agent.DefaultMOScope;
 import org.snmp4j.agent.MOQuery;
@@ -16,6 +20,7 @@ import org.snmp4j.agent.MOScope;
 import org.snmp4j.agent.mo.GenericManagedObject;
 import org.snmp4j.agent.request.Request;
 import org.snmp4j.agent.request.SubRequest;
+import org.snmp4j.smi.Address;
 import org.snmp4j.smi.Null;
 import org.snmp4j.smi.OID;
 import org.snmp4j.smi.Variable;
@@ -34,15 +39,21 @@ final class VmmInstrumentation implements GenericManagedObject {
     private static final String VIEW = "vrouter.snmp.view";
     private static final String TRANSACTION = "vrouter.snmp.transaction";
 
+    /** The port itself: each request reads and writes through the view of its caller ({@link VirtualRouters#as}). */
     private final VirtualRouters service;
-    private final PendingRows pending;
+    private final Principals principals;
+    /**
+     * Rows waiting after createAndWait, per tenant ("" the provider's): SNMP state the core does not
+     * hold, so the adapter keeps each tenant's to itself, as the core keeps its VRs.
+     */
+    private final Map<String, PendingRows> pending = new ConcurrentHashMap<>();
     private final MOScope scope = new DefaultMOScope(OBJECTS, true, OBJECTS.nextPeer(), false);
     /** The view that the passes of one GETBULK share, on the thread answering it (see {@link #inOneView}). */
     private final ThreadLocal<MibView> passesView = new ThreadLocal<>();
 
-    VmmInstrumentation(VirtualRouters service, PendingRows pending) {
+    VmmInstrumentation(VirtualRouters service, Principals principals) {
         this.service = service;
-        this.pending = pending;
+        this.principals = principals;
     }
 
     @Override
@@ -50,12 +61,26 @@ final class VmmInstrumentation implements GenericManagedObject {
         return scope;
     }
 
-    /** The view of the request, made at its first use; a view of its own when there is no request. */
+    private PendingRows pending(Caller caller) {
+        return pending.computeIfAbsent(caller.tenant() == null ? "" : caller.tenant(), t -> new PendingRows());
+    }
+
+    private Caller caller(Request<?, ?, ?> request) {
+        Address peer = request.getSource() instanceof CommandResponderEvent<?> e ? e.getPeerAddress() : null;
+        return principals.of(request.getSecurityModel(), request.getSecurityName().getValue(), peer);
+    }
+
+    /** The instances as the caller may see them: its tenant's rows only, the counts of its VRs. */
+    private MibView viewOf(Caller caller) {
+        return new MibView(service.as(caller), service, pending(caller));
+    }
+
+    /** The view of the request's caller, made at its first use; the server's own when there is no request. */
     private MibView view(Request<?, ?, ?> request) {
-        if (request == null) return new MibView(service, pending);
+        if (request == null) return viewOf(Caller.SYSTEM);
         MibView cached = (MibView) request.getProcessingUserObject(VIEW);
         if (cached == null) {
-            cached = passesView.get() != null ? passesView.get() : new MibView(service, pending);
+            cached = passesView.get() != null ? passesView.get() : viewOf(caller(request));
             request.setProcessingUserObject(VIEW, cached);
         }
         return cached;
@@ -65,8 +90,8 @@ final class VmmInstrumentation implements GenericManagedObject {
      * Runs the requests that answer one GETBULK in several passes (see VrSnmpAgent) with one view, so
      * that they see one picture of each VR, as one request would.
      */
-    void inOneView(Runnable passes) {
-        passesView.set(new MibView(service, pending));
+    void inOneView(CommandResponderEvent<?> event, Runnable passes) {
+        passesView.set(viewOf(principals.of(event.getSecurityModel(), event.getSecurityName(), event.getPeerAddress())));
         try {
             passes.run();
         } finally {
@@ -80,7 +105,7 @@ final class VmmInstrumentation implements GenericManagedObject {
 
     @Override
     public OID find(MOScope range) {
-        return oidOf(new MibView(service, pending).first(range, null));
+        return oidOf(viewOf(Caller.SYSTEM).first(range, null));
     }
 
     /**
@@ -173,7 +198,8 @@ final class VmmInstrumentation implements GenericManagedObject {
             return;
         }
         List<SubRequest<?>> subs = ours(sr);
-        SetTransaction tx = new SetTransaction(service, pending);
+        Caller caller = caller(request);
+        SetTransaction tx = new SetTransaction(service.as(caller), pending(caller));
         request.setProcessingUserObject(TRANSACTION, tx);
         try {
             tx.prepare(subs);

@@ -87,8 +87,11 @@ final class VrSnmpAgent {
     private static final Logger log = LoggerFactory.getLogger(VrSnmpAgent.class);
     static final OctetString READ_VIEW = new OctetString("vrRead");
     static final OctetString WRITE_VIEW = new OctetString("vrWrite");
+    /** A tenant's writers: NEW-VMM-MIB but the notification switches, which are the router's. */
+    static final OctetString TENANT_WRITE_VIEW = new OctetString("vrTenantWrite");
     static final OctetString READ_GROUP = new OctetString("vrReaders");
     static final OctetString WRITE_GROUP = new OctetString("vrWriters");
+    static final OctetString TENANT_WRITE_GROUP = new OctetString("vrTenantWriters");
 
     private final SnmpConfig config;
     private final EngineState engine;
@@ -336,7 +339,7 @@ final class VrSnmpAgent {
             }
             event.setProcessed(true);
             try {
-                bulkThread.execute(() -> timed(event, () -> instrumentation.inOneView(() -> answerInPasses(event))));
+                bulkThread.execute(() -> timed(event, () -> instrumentation.inOneView(event, () -> answerInPasses(event))));
             } catch (RejectedExecutionException e) {
                 log.debug("SNMP: dropped a GETBULK from {}: {} others wait", event.getPeerAddress(), BULK_QUEUE);
                 metrics.recordRequest("snmp", "getbulk", "busy", 0);
@@ -563,14 +566,14 @@ final class VrSnmpAgent {
         }
     }
 
-    VrSnmpAgent(SnmpConfig config, Path stateDir, VirtualRouters service, PendingRows pending, VrMetrics metrics,
-                AuthThrottle throttle) throws IOException {
+    VrSnmpAgent(SnmpConfig config, Path stateDir, VirtualRouters service, VrMetrics metrics, AuthThrottle throttle)
+            throws IOException {
         this.config = config;
         this.throttle = throttle;
         this.replays = config.replayProtection() ? new ReplayWindow() : null;
         this.metrics = metrics;
         this.engine = EngineState.loadAndBoot(stateDir);
-        this.instrumentation = new VmmInstrumentation(service, pending);
+        this.instrumentation = new VmmInstrumentation(service, new Principals(config));
         this.address = new UdpAddress(InetAddress.getByName(config.bind()), config.port());
         this.manager = new Manager(engine, dispatcher, server, config.v2c(), TimedCommandProcessor::new,
                 (session, upTime) -> notifications = new NotificationQueues(session, config, engine.engineId(), upTime,
@@ -668,12 +671,12 @@ final class VrSnmpAgent {
         if (!config.v2c()) return;
         int n = 0;
         for (String c : config.readCommunities()) {
-            communityMIB.addSnmpCommunityEntry(new OctetString("r" + n++), new OctetString(c), new OctetString(c),
-                    engine.engineId(), new OctetString(), new OctetString(), StorageType.volatile_);
+            communityMIB.addSnmpCommunityEntry(new OctetString(Principals.communityIndex(false, n++)), new OctetString(c),
+                    new OctetString(c), engine.engineId(), new OctetString(), new OctetString(), StorageType.volatile_);
         }
         for (String c : config.writeCommunities()) {
-            communityMIB.addSnmpCommunityEntry(new OctetString("w" + n++), new OctetString(c), new OctetString(c),
-                    engine.engineId(), new OctetString(), new OctetString(), StorageType.volatile_);
+            communityMIB.addSnmpCommunityEntry(new OctetString(Principals.communityIndex(true, n++)), new OctetString(c),
+                    new OctetString(c), engine.engineId(), new OctetString(), new OctetString(), StorageType.volatile_);
         }
     }
 
@@ -688,7 +691,7 @@ final class VrSnmpAgent {
         }
         for (SnmpConfig.User u : config.users()) {
             vacm.addGroup(SecurityModel.SECURITY_MODEL_USM, new OctetString(u.name()),
-                    u.write() ? WRITE_GROUP : READ_GROUP, StorageType.volatile_);
+                    !u.write() ? READ_GROUP : u.tenant() == null ? WRITE_GROUP : TENANT_WRITE_GROUP, StorageType.volatile_);
         }
         // Readers: the VR MIB, the system and snmp groups, the engine (snmpEngineID, snmpEngineBoots);
         // never the security configuration (USM, VACM, community, target tables).
@@ -698,6 +701,15 @@ final class VrSnmpAgent {
         }
         // Writers: the VR MIB only.
         vacm.addViewTreeFamily(WRITE_VIEW, VmmMib.ROOT, new OctetString(), VacmMIB.vacmViewIncluded, StorageType.volatile_);
+        // A tenant's writers: the same, but the notification switches, which are the router's (noAccess).
+        // Which rows a tenant's user may read and change is not VACM's: the core's view of the user decides.
+        vacm.addViewTreeFamily(TENANT_WRITE_VIEW, VmmMib.ROOT, new OctetString(), VacmMIB.vacmViewIncluded,
+                StorageType.volatile_);
+        for (OID routers : new OID[]{VmmMib.scalar(VmmMib.VM_PER_VM_NOTIFICATIONS_ENABLED),
+                VmmMib.scalar(VmmMib.VM_BULK_NOTIFICATIONS_ENABLED)}) {
+            vacm.addViewTreeFamily(TENANT_WRITE_VIEW, routers, new OctetString(), VacmMIB.vacmViewExcluded,
+                    StorageType.volatile_);
+        }
         // No notify view: notifications go to the configured targets, whom VACM is not asked about (NotificationQueues).
         for (int model : new int[]{SecurityModel.SECURITY_MODEL_SNMPv2c, SecurityModel.SECURITY_MODEL_USM}) {
             int level = model == SecurityModel.SECURITY_MODEL_USM ? SecurityLevel.AUTH_PRIV : SecurityLevel.NOAUTH_NOPRIV;
@@ -706,5 +718,7 @@ final class VrSnmpAgent {
             vacm.addAccess(WRITE_GROUP, new OctetString(), model, level, MutableVACM.VACM_MATCH_EXACT, READ_VIEW,
                     WRITE_VIEW, new OctetString(), StorageType.volatile_);
         }
+        vacm.addAccess(TENANT_WRITE_GROUP, new OctetString(), SecurityModel.SECURITY_MODEL_USM, SecurityLevel.AUTH_PRIV,
+                MutableVACM.VACM_MATCH_EXACT, READ_VIEW, TENANT_WRITE_VIEW, new OctetString(), StorageType.volatile_);
     }
 }

@@ -72,7 +72,13 @@ class TenantsIT {
             "tenant.capped = vrs=1",
             // 8 CPUs times the default overcommit of 4: the VRs may commit 32 vCPUs
             "sim.host-cpus = 8",
-            "sim.host-memory = 65536");
+            "sim.host-memory = 65536",
+            // The same users over SNMPv3 (SnmpClient): a v3 user is bound to a tenant after its access.
+            "snmp.user.admin = SHA:admin-auth-pass:AES:admin-priv-pass:write",
+            "snmp.user.alice = SHA:alice-auth-pass:AES:alice-priv-pass:write@acme",
+            "snmp.user.ann = SHA:ann-auth-pass:AES:ann-priv-pass:read@acme",
+            "snmp.user.bob = SHA:bob-auth-pass:AES:bob-priv-pass:write@bravo",
+            "snmp.user.carl = SHA:carl-auth-pass:AES:carl-priv-pass:write@capped");
 
     /** What a row does. */
     enum Action { CREATE, CREATE_64_CPUS, LIST, READ, DESCRIBE, GIVE_TO_BRAVO, REMOVE, EVENTS }
@@ -151,7 +157,8 @@ class TenantsIT {
     /** Every interface's client; a helper adding an interface adds its line here. */
     List<TenantClient> clients() {
         return List.of(
-                new RestClient(server));
+                new RestClient(server),
+                new SnmpClient(server));
     }
 
     @BeforeAll
