@@ -27,13 +27,14 @@ record Accel(String domainType, String why) {
         return domainType.equals("kvm");
     }
 
-    /** The setting's choice, probing KVM for {@code auto}. */
+    /** The setting's choice, probing KVM for {@code auto} with a template's kernel (null: no template has one). */
     static Accel choose(String setting, String capabilities, Path kernel) {
         if (setting.equals("tcg")) return new Accel("qemu", "TCG: libvirt.accel=tcg");
         if (setting.equals("kvm")) return new Accel("kvm", "KVM: libvirt.accel=kvm");
         String emulator = emulator(capabilities);
         if (!capabilities.contains("<domain type='kvm'")) return new Accel("qemu", "TCG: libvirt offers no KVM on this host");
         if (emulator == null) return new Accel("qemu", "TCG: libvirt names no x86_64 emulator");
+        if (kernel == null) return new Accel("qemu", "TCG: no template has a kernel to try KVM with (libvirt.accel=kvm skips the test)");
         return probe(emulator, kernel);
     }
 

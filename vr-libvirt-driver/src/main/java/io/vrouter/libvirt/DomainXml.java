@@ -23,6 +23,8 @@ final class DomainXml {
     static final String NS = "https://vrouter.io/xmlns/libvirt-driver/1";
     /** The guest's name of the VR's disk, also what its statistics are asked by. */
     static final String DISK_TARGET = "vda";
+    /** The guest's name of a disk-booting VR's NoCloud seed drive. */
+    static final String SEED_TARGET = "sda";
 
     /** One interface: its vmNetworkConfigIndex, bridge, MAC and day-0 address ({@code 192.0.2.1/25}, or null). */
     record Nic(int index, String bridge, String mac, String address) {
@@ -37,12 +39,25 @@ final class DomainXml {
     }
 
     /**
-     * The domain of a VR: direct kernel boot of the template's appliance with the day-0 data on the kernel
-     * command line, one virtio NIC per interface on its bridge, its disk (a qcow2 overlay, or none), the serial
-     * console logged to a file.
+     * How a VR's guest boots: the template's kernel and initramfs directly, the day-0 data on the kernel command
+     * line (seed null); or from its disk (kernel and initrd null), the day-0 data on a NoCloud seed drive.
+     */
+    record Boot(Path kernel, Path initrd, Path seed) {
+        static Boot direct(Path kernel, Path initrd) {
+            return new Boot(kernel, initrd, null);
+        }
+
+        static Boot fromDisk(Path seed) {
+            return new Boot(null, null, seed);
+        }
+    }
+
+    /**
+     * The domain of a VR: its boot, one virtio NIC per interface on its bridge, its disk (a qcow2 overlay, or
+     * none), a disk-booting VR's seed as a read-only CD-ROM, the serial console logged to a file.
      */
     static String build(String name, String uuid, int vmIndex, String vmName, String template, String domainType, int vcpus,
-                        int memoryMib, Path kernel, Path initrd, Path consoleLog, List<Nic> nics, Path disk) {
+                        int memoryMib, Boot boot, Path consoleLog, List<Nic> nics, Path disk) {
         StringBuilder cmdline = new StringBuilder("console=ttyS0 panic=-1 vrouter.index=" + vmIndex + " vrouter.template=" + template);
         StringBuilder metaNics = new StringBuilder();
         StringBuilder devices = new StringBuilder();
@@ -54,6 +69,9 @@ final class DomainXml {
                     .append(n.address() == null ? "" : " address='" + n.address() + "'").append("/>");
             devices.append(interfaceXml(n));
         }
+        String os = boot.seed() != null ? "<boot dev='hd'/>"
+                : "<kernel>" + esc(boot.kernel().toString()) + "</kernel><initrd>" + esc(boot.initrd().toString())
+                + "</initrd><cmdline>" + esc(cmdline.toString()) + "</cmdline>";
         return "<domain type='" + domainType + "'>"
                 + "<name>" + esc(name) + "</name>"
                 + (uuid == null ? "" : "<uuid>" + esc(uuid) + "</uuid>")
@@ -61,13 +79,15 @@ final class DomainXml {
                 + "' vmName='" + esc(vmName) + "'>" + metaNics + "</vr:vrouter></metadata>"
                 + "<memory unit='MiB'>" + memoryMib + "</memory>"
                 + "<vcpu>" + vcpus + "</vcpu>"
-                + "<os><type arch='x86_64'>hvm</type><kernel>" + esc(kernel.toString()) + "</kernel><initrd>"
-                + esc(initrd.toString()) + "</initrd><cmdline>" + esc(cmdline.toString()) + "</cmdline></os>"
+                + "<os><type arch='x86_64'>hvm</type>" + os + "</os>"
                 + "<features><acpi/></features>"
                 + "<on_poweroff>destroy</on_poweroff><on_reboot>restart</on_reboot><on_crash>destroy</on_crash>"
                 + "<devices>" + devices
                 + (disk == null ? "" : "<disk type='file' device='disk'><driver name='qemu' type='qcow2'/><source file='"
                         + esc(disk.toString()) + "'/><target dev='" + DISK_TARGET + "' bus='virtio'/></disk>")
+                // SATA: a CD-ROM drive on either of QEMU's PC machines (i440fx and q35), which SeaBIOS and Linux know.
+                + (boot.seed() == null ? "" : "<disk type='file' device='cdrom'><driver name='qemu' type='raw'/><source file='"
+                        + esc(boot.seed().toString()) + "'/><target dev='" + SEED_TARGET + "' bus='sata'/><readonly/></disk>")
                 + "<serial type='pty'><log file='" + esc(consoleLog.toString()) + "' append='on'/><target port='0'/></serial>"
                 + "<console type='pty'><target type='serial' port='0'/></console>"
                 + "<memballoon model='virtio'/>"
@@ -125,8 +145,12 @@ final class DomainXml {
         String log = null;
         NodeList logs = doc.getElementsByTagName("log");
         if (logs.getLength() > 0) log = ((Element) logs.item(0)).getAttribute("file");
+        String disk = null;
         NodeList disks = doc.getElementsByTagName("disk");
-        String disk = disks.getLength() == 0 ? null : attr((Element) disks.item(0), "source", "file");
+        for (int i = 0; i < disks.getLength(); i++) {
+            Element e = (Element) disks.item(i);
+            if (DISK_TARGET.equals(attr(e, "target", "dev"))) disk = attr(e, "source", "file");
+        }
         return new Parsed(Integer.parseInt(m.getAttribute("vmIndex")), m.getAttribute("vmName"), m.getAttribute("template"),
                 nics, Integer.parseInt(text(doc, "vcpu", "1")), memoryKib, log, disk);
     }

@@ -49,10 +49,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * VRs as libvirt domains: QEMU virtual machines that boot vrouter's router appliance (or another
- * template's kernel and initramfs) directly, with the VR's vCPUs and memory, one virtio NIC per
- * interface on the host bridge its parent names, the day-0 addresses on the kernel command line, and
- * the serial console logged to a file. The domain's metadata carries the vmIndex: the marker that
- * says a domain is vrouter's. Every step looks at the domain before it acts, so a step re-run after a
+ * template's kernel and initramfs) directly, the day-0 addresses on the kernel command line, or boot a
+ * template's disk image (VyOS, a cloud image), the day-0 addresses on a NoCloud seed; with the VR's vCPUs
+ * and memory, one virtio NIC per interface on the host bridge its parent names, and the serial console
+ * logged to a file. The domain's metadata carries the vmIndex: the marker that says a domain is vrouter's. Every step looks at the domain before it acts, so a step re-run after a
  * crash finds its work done.
  */
 public final class LibvirtDriver implements HypervisorDriver {
@@ -123,7 +123,7 @@ public final class LibvirtDriver implements HypervisorDriver {
         List<String> templates = d.templates();
         if (templates.isEmpty()) {
             throw new DriverException("NO_TEMPLATES", "--driver libvirt found no template in " + settings.imageDir()
-                    + " (a directory holding vmlinuz and initrd.img): build the appliance with vr-libvirt-driver/appliance/build.sh "
+                    + " (a directory holding vmlinuz and initrd.img, or disk.qcow2): build the appliance with vr-libvirt-driver/appliance/build.sh "
                     + settings.imageDir());
         }
         try {
@@ -136,7 +136,8 @@ public final class LibvirtDriver implements HypervisorDriver {
             DomainEvents.startLoop();
             d.conn = new Connect(settings.uri());
             d.conn.addLifecycleListener(d.events);
-            d.accel = Accel.choose(settings.accel(), d.conn.getCapabilities(), d.image(templates.get(0), KERNEL));
+            Path probeKernel = templates.stream().filter(d::bootsItsKernel).findFirst().map(t -> d.image(t, KERNEL)).orElse(null);
+            d.accel = Accel.choose(settings.accel(), d.conn.getCapabilities(), probeKernel);
             d.versions = "libvirt " + version(d.conn.getLibVersion()) + ", QEMU " + version(d.conn.getVersion());
         } catch (LibvirtException e) {
             d.close();
@@ -181,19 +182,28 @@ public final class LibvirtDriver implements HypervisorDriver {
     }
 
     /**
-     * The subdirectories of the image directory that hold a kernel and an initramfs, {@code bird} first
-     * when there, then by name.
+     * The subdirectories of the image directory that hold a kernel and an initramfs, or else a disk image to
+     * boot from, {@code bird} first when there, then by name.
      */
     @Override
     public List<String> templates() {
         try (Stream<Path> dirs = Files.list(settings.imageDir())) {
-            return dirs.filter(d -> Files.isReadable(d.resolve(KERNEL)) && Files.isReadable(d.resolve(INITRD)))
+            return dirs.filter(d -> bootsItsKernel(d) || Files.isReadable(d.resolve(DISK)))
                     .map(d -> d.getFileName().toString())
                     .sorted(Comparator.comparing((String t) -> !t.equals("bird")).thenComparing(Comparator.naturalOrder()))
                     .toList();
         } catch (IOException e) {
             return List.of();
         }
+    }
+
+    /** Whether a template boots its kernel and initramfs directly (else its disk image, with a NoCloud seed). */
+    private boolean bootsItsKernel(String template) {
+        return bootsItsKernel(settings.imageDir().resolve(template));
+    }
+
+    private static boolean bootsItsKernel(Path templateDir) {
+        return Files.isReadable(templateDir.resolve(KERNEL)) && Files.isReadable(templateDir.resolve(INITRD));
     }
 
     /** Every admin state: suspend is libvirt's managed save. */
@@ -293,8 +303,13 @@ public final class LibvirtDriver implements HypervisorDriver {
             ours(existing.get());
             uuid = call("uuid", existing.get()::getUUIDString);
         }
+        Path disk = overlay(template, dir);
+        // A disk-booting guest's day 0 is its seed, written again before every definition: a changed network or name.
+        DomainXml.Boot boot = bootsItsKernel(template) ? DomainXml.Boot.direct(image(template, KERNEL), image(template, INITRD))
+                : DomainXml.Boot.fromDisk(NoCloudSeed.write(dir, name, vmName == null || vmName.isEmpty() ? name : vmName, nics,
+                        image(template, NoCloudSeed.USER_DATA), settings.genisoimage(), settings.commandTimeout()));
         String xml = DomainXml.build(name, uuid, vmIndex, vmName == null ? "" : vmName, template, accel.domainType(), cpus,
-                memoryMib, image(template, KERNEL), image(template, INITRD), dir.resolve(CONSOLE_LOG), nics, overlay(template, dir));
+                memoryMib, boot, dir.resolve(CONSOLE_LOG), nics, disk);
         bridges.withBridges(bridgesOf(nics), () -> {
             Connect c = connection();
             call("define " + name, () -> c.domainDefineXML(xml));
@@ -892,6 +907,15 @@ public final class LibvirtDriver implements HypervisorDriver {
             for (Path p : s.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
         } catch (IOException e) {
             throw new DriverException("NOT_PERMITTED", "cannot remove " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Removes scratch files, a failure only logged: what is left is inside the VR's run directory, removed with it. */
+    static void deleteTreeQuietly(Path dir) {
+        try {
+            deleteTree(dir);
+        } catch (DriverException e) {
+            log.warn("{}", e.getMessage());
         }
     }
 

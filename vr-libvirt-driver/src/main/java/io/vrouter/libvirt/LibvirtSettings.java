@@ -13,15 +13,18 @@ import java.util.regex.Pattern;
  * @param prefix      starts every domain's name ({@code vrouter-} makes VR 5 the domain {@code vrouter-5}) and
  *                    marks the bridges the driver makes, so that two servers, or two test runs, share a host
  *                    without touching each other's VRs
- * @param imageDir    one directory per template, holding the appliance's {@code vmlinuz} and {@code initrd.img}
+ * @param imageDir    one directory per template, holding the appliance's {@code vmlinuz} and {@code initrd.img}, or
+ *                    a {@code disk.qcow2} the VR boots from
  * @param runDir      each VR's files ({@code PREFIX<vmIndex>/console.log})
  * @param accel       {@code auto} (KVM where it works, else TCG), {@code kvm} or {@code tcg}
  * @param stopTimeout how long a guest has to power off after the ACPI power button before it is destroyed
  * @param refreshInterval how often every VR's state is read from libvirt into the cache that reads are served from
  * @param qemuImg     the command that makes a VR's disk, a qcow2 overlay on its template's image
+ * @param genisoimage the command that writes the NoCloud seed of a VR whose template boots from its disk
  */
 public record LibvirtSettings(String uri, String prefix, Path imageDir, Path runDir, String accel, String ip,
-                              Duration commandTimeout, Duration stopTimeout, Duration refreshInterval, String qemuImg) {
+                              Duration commandTimeout, Duration stopTimeout, Duration refreshInterval, String qemuImg,
+                              String genisoimage) {
     private static final Pattern PREFIX = Pattern.compile("[a-z][a-z0-9-]{0,15}");
 
     public LibvirtSettings {
@@ -41,12 +44,13 @@ public record LibvirtSettings(String uri, String prefix, Path imageDir, Path run
                 Path.of(s.get("libvirt.run-dir", "/var/lib/vrouter/libvirt")), s.get("libvirt.accel", "auto"),
                 s.get("libvirt.ip", "ip"), s.getDuration("libvirt.command-timeout", "30s"),
                 s.getDuration("libvirt.stop-timeout", "30s"), s.getDuration("libvirt.refresh-interval", "2s"),
-                s.get("libvirt.qemu-img", "qemu-img"));
+                s.get("libvirt.qemu-img", "qemu-img"), s.get("libvirt.genisoimage", "genisoimage"));
     }
 
     /** The same settings with another prefix and run directory (tests run side by side with their own). */
     public LibvirtSettings with(String prefix, Path imageDir, Path runDir) {
-        return new LibvirtSettings(uri, prefix, imageDir, runDir, accel, ip, commandTimeout, stopTimeout, refreshInterval, qemuImg);
+        return new LibvirtSettings(uri, prefix, imageDir, runDir, accel, ip, commandTimeout, stopTimeout, refreshInterval, qemuImg,
+                genisoimage);
     }
 
     /** The domain name of a VR. */

@@ -29,6 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -398,6 +399,63 @@ class LibvirtDriverTest {
         } finally {
             driver.destroy(9);
         }
+    }
+
+    @Test
+    void aTemplateWithOnlyADiskBootsItWithANoCloudSeedWrittenAgainAtEachInterfaceChangeAndGoneWithTheVr(
+            @TempDir Path images, @TempDir Path runs) throws Exception {
+        // QEMU, as libvirt's user, opens the overlay, its backing image and the seed: every directory lets it through.
+        for (Path d : List.of(images, runs)) Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwx--x--x"));
+        Path template = Files.createDirectory(images.resolve("cloud"));
+        TestHost.ok("qemu-img", "create", "-q", "-f", "qcow2", template.resolve("disk.qcow2").toString(), "64M");
+        LibvirtSettings disky = settings.with(host.prefix + "d-", images, runs);
+        String name = disky.domainName(11);
+        Path seed = runs.resolve(name).resolve("seed.iso");
+        String v = host.bridge("v");
+        String w = host.bridge("w");
+        String x = host.bridge("x");
+        // No template has a kernel here: no KVM probe, TCG.
+        try (LibvirtDriver disk = LibvirtDriver.open(disky)) {
+            assertThat(disk.templates()).containsExactly("cloud");
+            VmConfigEntry c = router(11, v, w);
+            c.vmConfigTemplate = "cloud";
+            try {
+                disk.provision(c);
+                List<String> macs = disk.inspect(11).orElseThrow().networks().stream().map(n -> n.vmNetworkPhysAddress).toList();
+                assertThat(NoCloudSeedTest.read(seed, "network-config"))
+                        .contains(seedEntry(1, macs.get(0), "192.0.2.1/25")).contains(seedEntry(2, macs.get(1), "198.51.100.1/25"));
+                String meta = NoCloudSeedTest.read(seed, "meta-data");
+                assertThat(meta).contains("local-hostname: \"edge11\"");
+                assertThat(TestHost.ok("virsh", "-c", disky.uri(), "dumpxml", "--inactive", name))
+                        .contains("<boot dev='hd'/>").doesNotContain("<kernel>")
+                        .containsPattern("<disk type='file' device='cdrom'>\\s*<driver name='qemu' type='raw'/>\\s*<source file='"
+                                + Pattern.quote(seed.toString()) + "'/>\\s*<target dev='sda' bus='sata'/>\\s*<readonly/>");
+                assertThat(disk.inspect(11).orElseThrow().storage()).extracting(s -> s.vmStorageResourceID)
+                        .containsExactly(runs.resolve(name).resolve("disk.qcow2").toString());
+
+                // A new interface: the seed written again, a new instance to cloud-init, so it applies the network again.
+                disk.addInterface(11, iface(3, x, "203.0.113.1", 29));
+                assertThat(NoCloudSeedTest.read(seed, "network-config")).contains("eth3:").contains("- \"203.0.113.1/29\"");
+                assertThat(NoCloudSeedTest.read(seed, "meta-data")).isNotEqualTo(meta);
+
+                // SeaBIOS finds nothing to boot on the empty disk, but the machine runs, seed and all.
+                disk.start(11);
+                assertThat(disk.inspect(11).map(VmRuntime::power)).contains(PowerState.RUNNING);
+                assertThat(TestHost.ok("virsh", "-c", disky.uri(), "domstate", name).strip()).isEqualTo("running");
+                assertThat(TestHost.ok("virsh", "-c", disky.uri(), "domblklist", name)).contains(seed.toString());
+            } finally {
+                disk.destroy(11);
+            }
+            assertThat(sh("virsh", "-c", disky.uri(), "dominfo", name).exit()).as("domain gone").isNotZero();
+            assertThat(runs.resolve(name)).as("the run directory, seed and overlay").doesNotExist();
+            for (String br : List.of(v, w, x)) assertThat(Bridges.isBridge(br)).as(br).isFalse();
+        }
+    }
+
+    /** One interface of a seed's network-config. */
+    private static String seedEntry(int index, String mac, String address) {
+        return "eth" + index + ":\n    match:\n      macaddress: \"" + mac + "\"\n    set-name: eth" + index
+                + "\n    addresses:\n      - \"" + address + "\"\n";
     }
 
     @Test
