@@ -3,6 +3,7 @@ package io.vrouter.api.restconf;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.service.EventBus;
+import io.vrouter.core.service.Events;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.JsonOut;
@@ -58,7 +59,8 @@ public class StreamsResource {
             default -> throw RestconfError.notFound("stream encodings are json and xml");
         };
         Optional<EventBus.Replay> replay = replay(startTime, lastEventId);
-        StreamingOutput body = out -> run(out, enc, replay);
+        Events events = service.events(); // the caller's: its tenant's VRs only, live and replayed
+        StreamingOutput body = out -> run(out, enc, events, replay);
         return Response.ok(body, MediaType.SERVER_SENT_EVENTS_TYPE).header("Cache-Control", "no-cache").build();
     }
 
@@ -84,14 +86,14 @@ public class StreamsResource {
         }
     }
 
-    private void run(OutputStream out, Encoding enc, Optional<EventBus.Replay> replay) throws IOException {
+    private void run(OutputStream out, Encoding enc, Events events, Optional<EventBus.Replay> replay) throws IOException {
         BlockingQueue<VrEvent> queue = new LinkedBlockingQueue<>(BACKLOG);
         boolean[] overflow = {false};
         EventBus.Subscriber subscriber = e -> {
             if (!queue.offer(e)) overflow[0] = true;
         };
-        try (AutoCloseable subscription = replay.isPresent() ? service.events().subscribe(replay.get(), subscriber)
-                : service.events().subscribe(subscriber::event)) {
+        try (AutoCloseable subscription = replay.isPresent() ? events.subscribe(replay.get(), subscriber)
+                : events.subscribe(subscriber::event)) {
             out.write((": subscribed" + " ".repeat(COMMIT_PADDING) + "\n\n").getBytes(StandardCharsets.UTF_8));
             out.flush();
             while (!overflow[0]) {
