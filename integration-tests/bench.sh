@@ -2,12 +2,16 @@
 # The evaluation of issue 6: the paper's Section IV (seed 000) for SNMPv2c, SNMPv3, NETCONF, REST/XML and
 # REST/JSON, beside Net-SNMP's snmpd and yuma123's netconfd, as CSV, a Markdown report and PNG plots.
 #
-#   integration-tests/bench.sh [--quick] [--build] [--out DIR] [--netns | --restconf | --core]
+#   integration-tests/bench.sh [--quick] [--build] [--out DIR] [--netns | --libvirt | --restconf | --core]
 #
 # --quick: fewer cycles and points, under 5 minutes. --build: package the server first even if
 # vr-server/target/vrouter.jar exists. Default output: integration-tests/target/bench.
 # --netns: only the netns driver's figures (issue 10): real VRs on this host, create-to-running and
 # remove-to-gone for the kernel and bird templates, 1,000 VRs in one batch (netns.md, netns.json).
+# --libvirt: only the libvirt driver's figures (issue 26): VRs as QEMU VMs booting vrouter's appliance (TCG
+# here; KVM too where it runs guests), create-to-running and create-to-forwarding (first ping through) for one
+# VR and for 20 in one REST batch, QEMU's resident set per VR (libvirt.md, libvirt.json). Needs libvirtd
+# running (.ci/install-test-deps starts it) and what vr-libvirt-driver/appliance/build.sh needs.
 # --restconf: only RESTCONF (JSON, XML) beside REST-JSON (issue 14): cycles with CPU per operation, bytes
 # on the wire, a list of 10,000 VRs (restconf.md, restconf.json).
 # --core: only the core alone (issue 22): vr-bench's JMH benchmark of create, change, remove and read of one VR
@@ -27,6 +31,7 @@ repo=$(pwd)
 quick=()
 build=false
 netns=false
+libvirt=false
 restconf=false
 core=false
 out=integration-tests/target/bench
@@ -35,11 +40,12 @@ while [ $# -gt 0 ]; do
     --quick) quick=(--quick); shift ;;
     --build) build=true; shift ;;
     --netns) netns=true; shift ;;
+    --libvirt) libvirt=true; shift ;;
     --restconf) restconf=true; shift ;;
     --core) core=true; shift ;;
     --out) out=$2; shift 2 ;;
     --out=*) out=${1#--out=}; shift ;;
-    -h|--help) sed -n 2,22p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,26p "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -94,6 +100,9 @@ fi
 export PYTHONPATH="$repo/integration-tests/src/bench${PYTHONPATH:+:$PYTHONPATH}"
 if $restconf; then
   exec python3 -m vrbench restconf "${quick[@]}" --out "$out" --jar "$repo/$jar" --launcher "$repo/bin/vrouter"
+fi
+if $libvirt; then
+  exec python3 -m vrbench libvirt "${quick[@]}" --out "$out" --jar "$repo/$jar" --launcher "$repo/bin/vrouter" --repo "$repo"
 fi
 if $netns; then
   exec python3 -m vrbench netns "${quick[@]}" --out "$out" --jar "$repo/$jar" --launcher "$repo/bin/vrouter"

@@ -278,6 +278,12 @@ def main(argv=None):
     n.add_argument("--out", required=True)
     n.add_argument("--jar", required=True)
     n.add_argument("--launcher")
+    lv = sub.add_parser("libvirt", help="the libvirt driver's figures (issue 26): VRs as QEMU VMs on this host")
+    lv.add_argument("--quick", action="store_true")
+    lv.add_argument("--out", required=True)
+    lv.add_argument("--jar", required=True)
+    lv.add_argument("--launcher")
+    lv.add_argument("--repo", required=True)
     rc = sub.add_parser("restconf", help="RESTCONF beside REST (issue 14): cycles, bytes, a list of 10,000")
     rc.add_argument("--quick", action="store_true")
     rc.add_argument("--out", required=True)
@@ -299,6 +305,9 @@ def main(argv=None):
     if a.cmd == "netns":
         from . import netns
         return netns.run(a)
+    if a.cmd == "libvirt":
+        from . import libvirt
+        return libvirt.run(a)
     if a.cmd == "footprint":
         import tempfile
         res = phases.Results()

@@ -364,14 +364,17 @@ public final class LibvirtDriver implements HypervisorDriver {
         if (state != DomainInfo.DomainState.VIR_DOMAIN_PAUSED) { // a paused guest cannot see the button
             long deadline = System.nanoTime() + settings.stopTimeout().toNanos();
             long press = 0;
-            while (System.nanoTime() < deadline) {
+            boolean pausedMeanwhile = false;
+            while (System.nanoTime() < deadline && !pausedMeanwhile) {
                 // Pressed again every few seconds: a guest still booting misses a press before its acpid runs.
                 if (System.nanoTime() - press >= BUTTON_REPEAT_NANOS) {
                     beforeButton.accept(vmIndex);
-                    if (!whileActive(d, "shutdown", () -> { d.shutdown(); return null; })) {
+                    DomainInfo.DomainState refusedIn = pressButton(d);
+                    if (refusedIn == DomainInfo.DomainState.VIR_DOMAIN_SHUTOFF) {
                         log.info("{} powered off on the ACPI power button", settings.domainName(vmIndex));
                         return;
                     }
+                    pausedMeanwhile = refusedIn == DomainInfo.DomainState.VIR_DOMAIN_PAUSED;
                     press = System.nanoTime();
                 }
                 sleep(200);
@@ -380,9 +383,29 @@ public final class LibvirtDriver implements HypervisorDriver {
                     return;
                 }
             }
-            log.info("{} did not power off in {} ms: destroying it", settings.domainName(vmIndex), settings.stopTimeout().toMillis());
+            log.info(pausedMeanwhile ? "{} was paused while it was being stopped: destroying it" : "{} did not power off in {} ms: destroying it",
+                    settings.domainName(vmIndex), settings.stopTimeout().toMillis());
         }
         if (active(d)) whileActive(d, "destroy", () -> { d.destroy(); return null; });
+    }
+
+    /**
+     * The ACPI power button, which libvirt refuses ("domain is not running") unless the domain runs: a guest
+     * that powered off since the look (a press a moment ago, slow under TCG), one powering off (libvirt's
+     * "in shutdown", from QEMU's report of the power-off until QEMU has exited: seconds when many VRs stop at
+     * once on a loaded host) or one paused meanwhile. Returns the state it was refused in (shut off, in
+     * shutdown or paused), or null when it was pressed.
+     */
+    private DomainInfo.DomainState pressButton(Domain d) throws DriverException {
+        try {
+            call("shutdown", () -> { d.shutdown(); return null; });
+            return null;
+        } catch (DriverException e) {
+            if (!active(d)) return DomainInfo.DomainState.VIR_DOMAIN_SHUTOFF;
+            DomainInfo.DomainState now = info(d).state;
+            if (now == DomainInfo.DomainState.VIR_DOMAIN_SHUTDOWN || now == DomainInfo.DomainState.VIR_DOMAIN_PAUSED) return now;
+            throw e;
+        }
     }
 
     /**

@@ -30,8 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  * counts them alike over REST and SNMP; a VR made over REST with two
  * interfaces on two bridges forwards a ping between two host namespaces, is crashed (with the reason)
  * when its domain is destroyed behind vrouter's back and forwards again once started, forwards nothing
- * once stopped, and leaves nothing on the host once removed; a kill -9 of the server in the middle of
- * provisioning is finished after the restart. TCG is asked for (the driver's own test covers the choice
+ * once stopped, and leaves nothing on the host once removed; two bird VRs made in one batch, sharing a
+ * transit bridge, learn each other's stub networks over OSPF and forward between hosts on them; a
+ * kill -9 of the server in the middle of provisioning is finished after the restart. TCG is asked for (the driver's own test covers the choice
  * between KVM and TCG), so the run is the same on every machine; every wait allows for a slow boot.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -141,6 +142,8 @@ class LibvirtDriverIT {
         TestHost.ok("virsh", "-c", "qemu:///system", "destroy", prefix + "1");
         JsonNode crashed = server.awaitRouter(1, v -> operState(v).equals("crashed"), "crashed");
         assertThat(crashed.path("vmEntry").path("vmOperStateReason").asText()).contains("domain stopped (destroyed)");
+        // The notification went out with the event: the replay log holds it.
+        assertThat(Files.readString(server.dataDir.resolve("events.log"))).contains("domain stopped (destroyed) (changed outside vrouter)");
         HttpResponse<String> started = server.post("/api/v1/routers/1/start?wait=60s", "");
         assertThat(started.statusCode()).as(started.body()).isEqualTo(200);
         assertThat(TestHost.await(() -> reaches(left, "198.51.100.10"), BOOT_SECONDS)).as("a ping after the start").isTrue();
@@ -154,6 +157,45 @@ class LibvirtDriverIT {
         HttpResponse<String> removed = server.delete("/api/v1/routers/1?wait=60s");
         assertThat(removed.statusCode()).as(removed.body()).isEqualTo(204);
         assertThat(TestHost.sh("virsh", "-c", "qemu:///system", "dominfo", prefix + "1").exit()).as("the domain").isNotZero();
+        assertThat(host.leftovers(runDir)).as("left on the host").isEmpty();
+    }
+
+    /** A VR of the bird template with two interfaces, as REST takes it. */
+    private static String birdVr(int vmIndex, String bridge1, String address1, int length1, String bridge2, String address2, int length2) {
+        return "{\"vmIndex\":" + vmIndex + ",\"vmName\":\"ospf" + vmIndex + "\",\"vmConfigTemplate\":\"bird\",\"vmConfigMemory\":256,"
+                + "\"vmNetworkConfigTable\":["
+                + "{\"vmNetworkConfigParent\":\"" + bridge1 + "\",\"vmNetworkConfigAddress\":\"" + address1 + "\",\"vmNetworkConfigPrefixLength\":" + length1 + "},"
+                + "{\"vmNetworkConfigParent\":\"" + bridge2 + "\",\"vmNetworkConfigAddress\":\"" + address2 + "\",\"vmNetworkConfigPrefixLength\":" + length2 + "}]}";
+    }
+
+    @Test
+    void twoVmVrsLearnEachOthersStubNetworksOverOspfAndForwardBetweenThemWithNoRouteGiven() throws Exception {
+        String stubA = host.bridge("oa");
+        String transit = host.bridge("ot");
+        String stubB = host.bridge("ob");
+        // Both in one change set: VR 4 between stub A and the transit bridge, VR 5 between the transit bridge and stub B.
+        HttpResponse<String> created = server.post("/api/v1/routers/batch?wait=25s", "{\"virtualRouter\":["
+                + birdVr(4, stubA, "192.0.2.1", 25, transit, "203.0.113.1", 29) + ","
+                + birdVr(5, transit, "203.0.113.2", 29, stubB, "198.51.100.1", 25) + "]}");
+        assertThat(created.statusCode()).as(created.body()).isIn(201, 202);
+        for (int vmIndex : new int[] {4, 5}) server.awaitRouter(vmIndex, v -> operState(v).equals("running"), "ran");
+
+        for (String br : new String[] {stubA, transit, stubB}) host.allowBridged(br);
+        String hostA = host.hostOn(stubA, "192.0.2.10/25", "192.0.2.1");
+        host.hostOn(stubB, "198.51.100.10/25", "198.51.100.1");
+        // Neither VR was given a route: VR 4 knows 198.51.100.0/25, and VR 5 192.0.2.0/25, once OSPF
+        // (hello 1 s, dead 4 s in the appliance) has made them adjacent over the transit bridge.
+        assertThat(TestHost.await(() -> reaches(hostA, "198.51.100.10"), BOOT_SECONDS))
+                .as("a ping across both VMs; their consoles:\n%s\n%s", console(4), console(5)).isTrue();
+        TestHost.Result ping = TestHost.sh("ip", "netns", "exec", hostA, "ping", "-c", "3", "-i", "0.2", "-w", "10", "198.51.100.10");
+        assertThat(ping.out()).as("two routers on the way").contains("ttl=62");
+
+        host.removeHosts();
+        for (int vmIndex : new int[] {4, 5}) {
+            HttpResponse<String> removed = server.delete("/api/v1/routers/" + vmIndex);
+            assertThat(removed.statusCode()).as(removed.body()).isIn(202, 204);
+        }
+        for (int vmIndex : new int[] {4, 5}) assertThat(TestHost.await(() -> gone(vmIndex), BOOT_SECONDS)).as("VR %d removed", vmIndex).isTrue();
         assertThat(host.leftovers(runDir)).as("left on the host").isEmpty();
     }
 
