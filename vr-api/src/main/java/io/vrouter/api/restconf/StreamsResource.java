@@ -87,20 +87,32 @@ public class StreamsResource {
     }
 
     private void run(OutputStream out, Encoding enc, Events events, Optional<EventBus.Replay> replay) throws IOException {
-        BlockingQueue<VrEvent> queue = new LinkedBlockingQueue<>(BACKLOG);
+        BlockingQueue<Object> queue = new LinkedBlockingQueue<>(BACKLOG);
         boolean[] overflow = {false};
-        EventBus.Subscriber subscriber = e -> {
-            if (!queue.offer(e)) overflow[0] = true;
+        EventBus.Subscriber subscriber = new EventBus.Subscriber() {
+            @Override
+            public void event(VrEvent e) {
+                if (!queue.offer(e)) overflow[0] = true;
+            }
+
+            /** As the NETCONF stream says it (RFC 5277's replayComplete): the replay is over, live events follow. */
+            @Override
+            public void replayComplete() {
+                if (!queue.offer(REPLAY_COMPLETE)) overflow[0] = true;
+            }
         };
         try (AutoCloseable subscription = replay.isPresent() ? events.subscribe(replay.get(), subscriber)
                 : events.subscribe(subscriber::event)) {
             out.write((": subscribed" + " ".repeat(COMMIT_PADDING) + "\n\n").getBytes(StandardCharsets.UTF_8));
             out.flush();
             while (!overflow[0]) {
-                VrEvent e = queue.poll(15, TimeUnit.SECONDS);
-                if (e == null) {
+                Object next = queue.poll(15, TimeUnit.SECONDS);
+                if (next == null) {
                     out.write(": keep-alive\n\n".getBytes(StandardCharsets.UTF_8));
-                } else {
+                } else if (next == REPLAY_COMPLETE) {
+                    String data = notification(Instant.now().toString(), DataNode.empty(Ns.STREAMS, "replayComplete"), enc);
+                    out.write(("data: " + data.replace("\n", "\ndata: ") + "\n\n").getBytes(StandardCharsets.UTF_8));
+                } else if (next instanceof VrEvent e) {
                     Optional<DataNode> content = Notifications.content(e, service);
                     if (content.isEmpty()) continue;
                     String data = notification(e.timestamp, content.get(), enc);
@@ -117,6 +129,9 @@ public class StreamsResource {
             throw new IOException(e);
         }
     }
+
+    /** Queued when the replay asked for has been sent. */
+    private static final Object REPLAY_COMPLETE = new Object();
 
     /** The notification (RFC 8040 section 6.4): eventTime and the event's content. */
     static String notification(String eventTime, DataNode content, Encoding enc) throws IOException {

@@ -191,7 +191,7 @@ class RestconfTenantsTest {
 
     @Test
     void theStreamAndItsReplayCarryOnlyTheTenantsVrs() throws Exception {
-        // the last event of the replay alice must see: bravo's, made before it, would come first
+        // events of both tenants, then the replay: alice's alone, up to replayComplete
         send("PATCH", TABLE + "/vmConfigEntry=21", BOB,
                 "{\"NEW-VMM-MIB:vmConfigEntry\":[{\"vmIndex\":21,\"vmConfigDescription\":\"before\"}]}");
         assertThat(send("PATCH", TABLE + "/vmConfigEntry=11", ALICE, "{\"NEW-VMM-MIB:vmConfigEntry\":[{\"vmIndex\":11,"
@@ -201,13 +201,17 @@ class RestconfTenantsTest {
         List<String> data = new ArrayList<>();
         HttpResponse<InputStream> r = http.send(replay, HttpResponse.BodyHandlers.ofInputStream());
         assertThat(r.statusCode()).isEqualTo(200);
+        boolean complete = false;
+        long end = System.nanoTime() + Duration.ofSeconds(30).toNanos(); // checked between lines: a keep-alive comes every 15 s
         try (BufferedReader in = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
-                if (line.startsWith("data: ")) data.add(line);
-                if (line.contains("vmShutdown")) break;
+            for (String line = in.readLine(); line != null && !complete && System.nanoTime() < end; line = in.readLine()) {
+                complete = line.contains("nc-notifications:replayComplete");
+                if (line.startsWith("data: ") && !complete) data.add(line);
             }
         }
-        assertThat(data).anyMatch(d -> d.contains("acme-11")).noneMatch(d -> d.contains("bravo-21") || d.contains("inp-31"));
+        assertThat(complete).as("replayComplete ends the replay").isTrue();
+        assertThat(data).anyMatch(d -> d.contains("acme-11"))
+                .noneMatch(d -> d.contains("bravo-21") || d.contains("inp-31"));
         assertThat(send("PATCH", TABLE + "/vmConfigEntry=11", ALICE, "{\"NEW-VMM-MIB:vmConfigEntry\":[{\"vmIndex\":11,"
                 + "\"vmAdminState\":\"running\"}]}").statusCode()).isEqualTo(204);
     }
