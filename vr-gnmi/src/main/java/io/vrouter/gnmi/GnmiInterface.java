@@ -87,13 +87,13 @@ public final class GnmiInterface implements ManagementInterface {
             t.setDaemon(true);
             return t;
         });
-        subscriptions = new Subscriptions(context.service(), worker, minInterval, maxStreams, maxStreamsPerClient,
-                maxPending, context.metrics().registry());
-        GnmiService service = new GnmiService(context.service(), subscriptions);
+        subscriptions = new Subscriptions(worker, minInterval, maxStreams, maxStreamsPerClient, maxPending,
+                context.metrics().registry());
+        GnmiService service = new GnmiService(subscriptions);
         server = NettyServerBuilder.forAddress(new InetSocketAddress(bind, port),
                         tls != null ? tls : InsecureServerCredentials.create())
                 // The last interceptor given runs first: every call is counted, refused logins too.
-                .addService(ServerInterceptors.intercept(service, new Authentication(credentials),
+                .addService(ServerInterceptors.intercept(service, new Authentication(credentials, context.service()),
                         new RequestMetrics(context.metrics())))
                 .build();
         try {

@@ -38,11 +38,10 @@ final class GnmiService extends gNMIGrpc.gNMIImplBase {
     /** The gNMI version of the vendored gnmi.proto (its file option gnmi_service). */
     static final String GNMI_VERSION = GnmiProto.getDescriptor().getOptions().getExtension(GnmiProto.gnmiService);
 
-    private final VirtualRouters service;
     private final Subscriptions subscriptions;
 
-    GnmiService(VirtualRouters service, Subscriptions subscriptions) {
-        this.service = service;
+    /** Reads through the view of each call's caller ({@link Authentication#VIEW}): it holds no port of its own. */
+    GnmiService(Subscriptions subscriptions) {
         this.subscriptions = subscriptions;
     }
 
@@ -71,6 +70,7 @@ final class GnmiService extends gNMIGrpc.gNMIImplBase {
     @Override
     public void get(GetRequest request, StreamObserver<GetResponse> reply) {
         try {
+            VirtualRouters service = Authentication.VIEW.get();
             Encoding encoding = Values.served(request.getEncoding());
             List<Path> asked = request.getPathList().isEmpty() ? List.of(Path.getDefaultInstance()) : request.getPathList();
             List<List<PathElem>> paths = new ArrayList<>();
@@ -142,7 +142,7 @@ final class GnmiService extends gNMIGrpc.gNMIImplBase {
     @Override
     public StreamObserver<SubscribeRequest> subscribe(StreamObserver<SubscribeResponse> responses) {
         return subscriptions.open((io.grpc.stub.ServerCallStreamObserver<SubscribeResponse>) responses,
-                Authentication.CLIENT.get());
+                Authentication.CLIENT.get(), Authentication.VIEW.get());
     }
 
     @Override

@@ -47,14 +47,14 @@ import org.slf4j.LoggerFactory;
  * sent yet, and is counted as coalesced), so that a collector that reads slowly holds up no one and
  * costs at most one pending update per leaf it subscribed to; past {@code gnmi.max-pending} the
  * stream ends with RESOURCE_EXHAUSTED. Streams are capped in all and per client address, so that one
- * collector cannot take every place. All reading of the model happens on one thread.
+ * collector cannot take every place. All reading of the model happens on one thread, each stream
+ * through the view of the caller that opened it (a tenant's user: its tenant's VRs and their events only).
  */
 final class Subscriptions implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Subscriptions.class);
     /** The tables that hold the VRs' rows (configuration) alone, as the events' leaf changes name them. */
     private static final Set<String> CONFIG_TABLES = Set.of("vmConfigTable", "vmNetworkConfigTable");
 
-    private final VirtualRouters service;
     private final ScheduledExecutorService worker;
     private final Duration minInterval;
     private final int maxStreams;
@@ -66,14 +66,13 @@ final class Subscriptions implements AutoCloseable {
     private final Map<String, Integer> streamsByClient = new java.util.concurrent.ConcurrentHashMap<>();
     private final Counter coalesced;
 
-    Subscriptions(VirtualRouters service, ScheduledExecutorService worker, Duration minInterval, int maxStreams,
-                  int maxStreamsPerClient, int maxPending, MeterRegistry registry) {
+    Subscriptions(ScheduledExecutorService worker, Duration minInterval, int maxStreams, int maxStreamsPerClient,
+                  int maxPending, MeterRegistry registry) {
         this.coalesced = Counter.builder("vrouter.gnmi.coalesced")
                 .description("gNMI updates replaced by a newer value of their leaf before a slow collector read them")
                 .register(registry);
         Gauge.builder("vrouter.gnmi.streams", streams, AtomicInteger::get).description("gNMI Subscribe streams open")
                 .register(registry);
-        this.service = service;
         this.worker = worker;
         this.minInterval = minInterval;
         this.maxStreams = maxStreams;
@@ -81,8 +80,10 @@ final class Subscriptions implements AutoCloseable {
         this.maxPending = maxPending;
     }
 
-    StreamObserver<SubscribeRequest> open(ServerCallStreamObserver<SubscribeResponse> out, String client) {
-        return new Stream(out, client);
+    /** A stream that reads through {@code view}, the core as its caller may see it. */
+    StreamObserver<SubscribeRequest> open(ServerCallStreamObserver<SubscribeResponse> out, String client,
+                                          VirtualRouters view) {
+        return new Stream(out, client, view);
     }
 
     private void releaseClient(String client) {
@@ -133,6 +134,7 @@ final class Subscriptions implements AutoCloseable {
     private final class Stream implements StreamObserver<SubscribeRequest> {
         private final ServerCallStreamObserver<SubscribeResponse> out;
         private final String client;
+        private final VirtualRouters service;
         private final LinkedHashMap<String, Item> pending = new LinkedHashMap<>();
         private final List<Sub> subs = new ArrayList<>();
         private final List<ScheduledFuture<?>> timers = new ArrayList<>();
@@ -149,9 +151,10 @@ final class Subscriptions implements AutoCloseable {
         private long coalescedHere;
         private int syncs;
 
-        Stream(ServerCallStreamObserver<SubscribeResponse> out, String client) {
+        Stream(ServerCallStreamObserver<SubscribeResponse> out, String client, VirtualRouters view) {
             this.out = out;
             this.client = client;
+            this.service = view;
             out.setOnReadyHandler(this::drain);
             out.setOnCancelHandler(this::release);
         }

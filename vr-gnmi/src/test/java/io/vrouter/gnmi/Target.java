@@ -14,6 +14,7 @@ import io.grpc.stub.MetadataUtils;
 import io.grpc.stub.StreamObserver;
 import io.vrouter.core.config.Credentials;
 import io.vrouter.core.config.Settings;
+import io.vrouter.core.config.Tenants;
 import io.vrouter.core.driver.sim.LatencyProfile;
 import io.vrouter.core.driver.sim.SimulatedDriver;
 import io.vrouter.core.metrics.VrMetrics;
@@ -31,7 +32,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A gNMI target on the simulated hypervisor for a test, with the user {@code alice} (viewer, password
- * {@code secret}), and clients of it over plain gRPC.
+ * {@code secret}) and the settings' tenants, and clients of it over plain gRPC.
  */
 final class Target implements AutoCloseable {
     final VirtualRouterService service;
@@ -48,15 +49,16 @@ final class Target implements AutoCloseable {
 
     /** A running service and target with these settings besides the data directory, the port and alice. */
     static Target start(java.nio.file.Path dir, Map<String, String> settings) throws Exception {
-        VirtualRouterService service = new VirtualRouterService(new SimulatedDriver(LatencyProfile.NONE),
-                new ConfigStore(dir.resolve("store")), VrMetrics.inMemory());
-        service.start();
         Map<String, String> m = new HashMap<>(Map.of("data-dir", dir.toString(), "user.alice", "viewer:secret"));
         try (ServerSocket free = new ServerSocket(0)) {
             m.put("gnmi-port", Integer.toString(free.getLocalPort()));
         }
         m.putAll(settings);
         Settings s = Settings.of(m);
+        VirtualRouterService service = new VirtualRouterService(new SimulatedDriver(LatencyProfile.NONE),
+                new ConfigStore(dir.resolve("store")), VrMetrics.inMemory());
+        service.useTenants(Tenants.from(s));
+        service.start();
         GnmiInterface gnmi = new GnmiInterface();
         VrMetrics metrics = VrMetrics.inMemory();
         try {
@@ -87,15 +89,25 @@ final class Target implements AutoCloseable {
 
     /** A blocking stub logged in as alice. */
     static gNMIGrpc.gNMIBlockingStub blocking(ManagedChannel c) {
+        return blocking(c, "alice", "secret");
+    }
+
+    /** A blocking stub logged in as the user. */
+    static gNMIGrpc.gNMIBlockingStub blocking(ManagedChannel c, String user, String password) {
         return gNMIGrpc.newBlockingStub(c).withDeadlineAfter(30, TimeUnit.SECONDS)
-                .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(login("alice", "secret")));
+                .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(login(user, password)));
     }
 
     /** Opens a Subscribe stream as alice; the queue gets each response, and at its end the status (OK when completed). */
     static BlockingQueue<Object> subscribe(ManagedChannel c, SubscriptionList list) {
+        return subscribe(c, list, "alice", "secret");
+    }
+
+    /** Opens a Subscribe stream as the user, as {@link #subscribe(ManagedChannel, SubscriptionList)}. */
+    static BlockingQueue<Object> subscribe(ManagedChannel c, SubscriptionList list, String user, String password) {
         BlockingQueue<Object> received = new LinkedBlockingQueue<>();
         StreamObserver<SubscribeRequest> requests = gNMIGrpc.newStub(c)
-                .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(login("alice", "secret")))
+                .withInterceptors(MetadataUtils.newAttachHeadersInterceptor(login(user, password)))
                 .subscribe(new StreamObserver<>() {
                     @Override
                     public void onNext(SubscribeResponse r) {

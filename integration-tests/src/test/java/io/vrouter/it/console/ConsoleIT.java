@@ -47,7 +47,11 @@ class ConsoleIT {
     @BeforeAll
     void start() throws Exception {
         dir = Files.createTempDirectory("console-it");
-        server = ServerProcess.start(dir.resolve("server"), "--sim-latency", "paper", "--config", Browser.manyStreams(dir).toString());
+        // A tenant, with a user of its own beside the provider's admin and viewer (issue 25).
+        Path config = Browser.manyStreams(dir);
+        Files.writeString(config, "tenant.acme = vrs=2\nuser.admin = operator:admin\nuser.viewer = viewer:viewer\n"
+                + "user.ada = operator@acme:ada\n", java.nio.file.StandardOpenOption.APPEND);
+        server = ServerProcess.start(dir.resolve("server"), "--sim-latency", "paper", "--config", config.toString());
         browser = new Browser(dir.resolve("chromium-profile"), SHOTS);
     }
 
@@ -337,6 +341,32 @@ class ConsoleIT {
         // Nothing on any page broke the Content-Security-Policy or failed.
         assertThat(pageMessages).noneMatch(m -> m.contains("Content Security Policy") || m.contains("Uncaught"));
         docsScreenshots();
+    }
+
+    /**
+     * A tenant's user sees its tenant's VRs alone (the REST API's view of it, nothing of the console's
+     * own); the provider's user sees the tenants on the host page, with their usage against their quotas.
+     */
+    @Test
+    @Order(6)
+    void aTenantsUserSeesItsVrsAloneAndTheProviderSeesTheTenantsUsage() throws Exception {
+        String given = "{\"vmName\":\"acme-owned\",\"vmConfigTenant\":\"acme\"}";
+        assertThat(server.post("/api/v1/routers?wait=10s", given).statusCode()).isEqualTo(201);
+        signInAs("ada");
+        assertThat(browser.find("#who").getText()).contains("ada").contains("acme");
+        browser.await(10, d -> visibleNames().equals(List.of("acme-owned")));
+        go("#/host");
+        browser.await(10, d -> browser.find("#h-tenants").isDisplayed());
+        assertThat(browser.all(".tenants tbody tr").stream().map(WebElement::getText).toList())
+                .singleElement().satisfies(row -> assertThat(row).startsWith("acme").contains("1 of 2"));
+        browser.find("#logout").click();
+        signInAs("admin");
+        assertThat(visibleNames()).contains("acme-owned").hasSizeGreaterThan(1);
+        go("#/host");
+        browser.await(10, d -> browser.find(".tenants tbody tr[data-tenant='acme']").getText().contains("1 of 2"));
+        assertThat(browser.find(".tenants tbody tr[data-tenant='acme'] meter").getAttribute("value")).isEqualTo("1");
+        browser.screenshot("host-tenants");
+        assertThat(browser.consoleMessages()).noneMatch(m -> m.contains("Content Security Policy") || m.contains("Uncaught"));
     }
 
     /**

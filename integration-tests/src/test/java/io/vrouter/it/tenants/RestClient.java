@@ -148,13 +148,15 @@ final class RestClient implements TenantClient {
         return Outcome.of(Outcome.Kind.OTHER, said);
     }
 
-    private HttpRequest.Builder request(TenantsIT.User user, String path) {
+    /** A request as the user (Basic authentication), for RESTCONF too, which shares REST's port and users. */
+    HttpRequest.Builder request(TenantsIT.User user, String path) {
         String basic = Base64.getEncoder().encodeToString((user.name + ":" + user.password).getBytes(StandardCharsets.UTF_8));
         return HttpRequest.newBuilder(URI.create(server.restBase() + path)).timeout(Duration.ofSeconds(30))
                 .header("Authorization", "Basic " + basic);
     }
 
-    private HttpResponse<String> send(TenantsIT.User user, String method, String path, JsonNode body) {
+    /** Sends a request as the user, with a JSON body (RESTCONF takes plain JSON as yang-data+json). */
+    HttpResponse<String> send(TenantsIT.User user, String method, String path, JsonNode body) {
         HttpRequest.Builder b = request(user, path).header("Accept", "application/json");
         if (body == null) {
             b.method(method, HttpRequest.BodyPublishers.noBody());

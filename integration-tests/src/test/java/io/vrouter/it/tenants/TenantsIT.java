@@ -158,6 +158,7 @@ class TenantsIT {
     List<TenantClient> clients() {
         return List.of(
                 new RestClient(server),
+                new RestconfClient(server),
                 new SnmpClient(server));
     }
 

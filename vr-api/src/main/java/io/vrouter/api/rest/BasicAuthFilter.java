@@ -1,7 +1,9 @@
 package io.vrouter.api.rest;
 
 import io.vrouter.api.restconf.Restconf;
+import io.vrouter.core.config.Caller;
 import io.vrouter.core.config.Credentials;
+import io.vrouter.core.spi.VirtualRouters;
 import jakarta.annotation.Priority;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -19,15 +21,21 @@ import java.util.Optional;
  * HTTP Basic authentication for /api/v1 and RESTCONF's /restconf. Reads (GET, HEAD) need a viewer
  * or an operator; every other method needs an operator. The OpenAPI document, /health, /metrics and
  * RESTCONF's discovery document /.well-known/host-meta are public.
+ *
+ * <p>A request that logs in carries its caller (user, tenant, role, "rest" or "restconf", the client's
+ * address) and the core's view for it ({@link CallerPrincipal}) in its SecurityContext: everything the
+ * resources read and change goes through that view, which is where tenants are enforced.
  */
 @PreMatching
 @Priority(Priorities.AUTHENTICATION)
 final class BasicAuthFilter implements ContainerRequestFilter {
     static final String REALM = "Basic realm=\"vrouter\", charset=\"UTF-8\"";
     private final Credentials credentials;
+    private final VirtualRouters core;
 
-    BasicAuthFilter(Credentials credentials) {
+    BasicAuthFilter(Credentials credentials, VirtualRouters core) {
         this.credentials = credentials;
+        this.core = core;
     }
 
     @Override
@@ -56,11 +64,15 @@ final class BasicAuthFilter implements ContainerRequestFilter {
                     "user '" + userAndPassword.get()[0] + "' may only read: changes need the operator role", null, null);
         }
         String user = userAndPassword.get()[0];
+        // Empty when a reload removed the user since its password was checked: never taken for the provider.
+        Caller caller = credentials.caller(user, role.get(), api ? "rest" : "restconf", ClientAddress.current())
+                .orElseThrow(() -> new ProblemException(Response.Status.UNAUTHORIZED, "wrong user name or password", null, REALM));
+        CallerPrincipal principal = new CallerPrincipal(caller, core.as(caller));
         boolean secure = request.getSecurityContext().isSecure();
         request.setSecurityContext(new SecurityContext() {
             @Override
             public Principal getUserPrincipal() {
-                return () -> user;
+                return principal;
             }
 
             @Override

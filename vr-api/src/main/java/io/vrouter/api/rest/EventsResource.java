@@ -7,6 +7,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import io.vrouter.core.model.ModelJson;
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.service.EventBus;
+import io.vrouter.core.service.Events;
 import io.vrouter.core.service.ValidationException;
 import io.vrouter.core.spi.VirtualRouters;
 import jakarta.inject.Inject;
@@ -54,6 +55,7 @@ public class EventsResource {
     public Response subscribe(@Parameter(description = "The id of the last event the client saw: the stream resumes"
             + " after it") @HeaderParam("Last-Event-ID") String lastEventId) {
         Long resumeAfter = resumeAfter(lastEventId);
+        Events events = service.events(); // the caller's: its tenant's VRs only, live and replayed
         StreamingOutput stream = out -> {
             // Unbounded while the replay is queued (it comes at once); live events may fall BACKLOG behind.
             BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
@@ -81,8 +83,8 @@ public class EventsResource {
                 }
             };
             try (AutoCloseable subscription = resumeAfter == null
-                    ? service.events().subscribe(subscriber::event)
-                    : service.events().subscribe(new EventBus.Replay.After(resumeAfter), subscriber)) {
+                    ? events.subscribe(subscriber::event)
+                    : events.subscribe(new EventBus.Replay.After(resumeAfter), subscriber)) {
                 Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
                 // A comment makes the response start now, so the client knows it is subscribed. Jersey
                 // buffers up to 8 KiB of a response to learn its length; the comment fills that buffer,

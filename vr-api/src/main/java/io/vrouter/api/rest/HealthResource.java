@@ -1,7 +1,6 @@
 package io.vrouter.api.rest;
 
 import io.vrouter.core.spi.VirtualRouters;
-import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -16,8 +15,12 @@ import jakarta.ws.rs.core.Response;
 @Path("health")
 @Produces({MediaType.APPLICATION_JSON, MediaType.APPLICATION_XML})
 public class HealthResource {
-    @Inject
-    private VirtualRouters service;
+    /** The whole host's, not a caller's: health asks for no login. */
+    private final VirtualRouters service;
+
+    HealthResource(VirtualRouters service) {
+        this.service = service;
+    }
 
     @GET
     public Response health() {

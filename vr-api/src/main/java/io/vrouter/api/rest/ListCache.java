@@ -23,7 +23,8 @@ import java.util.function.Supplier;
  * time. Any change of the service's version (a VR created, changed, removed, or changing state)
  * makes every kept list stale, and so does age: the columns that count time (vmUpTime, vmCpuTime) are at most
  * {@code rest.list-max-age} old (default 1 s), as Net-SNMP keeps its tables for a few seconds. Stale lists are dropped
- * when the next list is built.
+ * when the next list is built. A list is kept for the tenant it was built for (null: the provider's,
+ * every VR): a tenant's user is never sent a list built for another.
  */
 final class ListCache implements WriterInterceptor {
     /** Few lists, and none larger than this many VRs, so that what is kept stays a few megabytes. */
@@ -39,11 +40,15 @@ final class ListCache implements WriterInterceptor {
     private record Kept(VirtualRouterList list, Version version, long builtNanos, Map<String, byte[]> encoded) {
     }
 
+    /** A query as asked by a tenant's users (tenant null: the provider's). */
+    private record Key(String tenant, RouterQuery query) {
+    }
+
     private final long maxAgeNanos;
     private final VirtualRouters service;
-    private final Map<RouterQuery, Kept> lists = new LinkedHashMap<>(MAX_LISTS, 0.75f, true) {
+    private final Map<Key, Kept> lists = new LinkedHashMap<>(MAX_LISTS, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<RouterQuery, Kept> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<Key, Kept> eldest) {
             return size() > MAX_LISTS;
         }
     };
@@ -56,13 +61,15 @@ final class ListCache implements WriterInterceptor {
     }
 
     /**
-     * The list of the query: the one kept, when nothing changed since and it is fresh, or a new one.
+     * The list of the query as the tenant's users see it (null: the provider's), which {@code build}
+     * makes: the one kept, when nothing changed since and it is fresh, or a new one.
      * One list is built at a time, so that requests arriving together while it is built (several
      * clients polling) wait for it and share it instead of each building their own.
      */
-    VirtualRouterList list(RouterQuery query, Supplier<VirtualRouterList> build) {
+    VirtualRouterList list(String tenant, RouterQuery query, Supplier<VirtualRouterList> build) {
+        Key key = new Key(tenant, query);
         synchronized (lists) {
-            Kept k = lists.get(query);
+            Kept k = lists.get(key);
             if (k != null && fresh(k)) return k.list;
             // read before the list, so that the list is of this version or newer (never kept as older than it is)
             Version seen = service.version();
@@ -70,7 +77,7 @@ final class ListCache implements WriterInterceptor {
             long built = System.nanoTime();
             lists.values().removeIf(old -> !fresh(old));
             if (list.virtualRouter != null && list.virtualRouter.size() <= MAX_VRS) {
-                lists.put(query, new Kept(list, seen, built, new ConcurrentHashMap<>()));
+                lists.put(key, new Kept(list, seen, built, new ConcurrentHashMap<>()));
             }
             byList.clear();
             for (Kept kept : lists.values()) byList.put(kept.list, kept);

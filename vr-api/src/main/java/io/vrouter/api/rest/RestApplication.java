@@ -6,6 +6,7 @@ import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.core.spi.ServerContext;
 import org.glassfish.jersey.internal.inject.AbstractBinder;
+import org.glassfish.jersey.process.internal.RequestScoped;
 import org.glassfish.jersey.jackson.JacksonFeature;
 import org.glassfish.jersey.server.ResourceConfig;
 import org.glassfish.jersey.server.ServerProperties;
@@ -31,10 +32,11 @@ public final class RestApplication {
         rc.register(RoutersResource.class);
         rc.register(HypervisorResource.class);
         rc.register(EventsResource.class);
-        rc.register(HealthResource.class);
+        rc.register(new HealthResource(context.service())); // public: the whole host, no caller
         rc.register(MetricsResource.class);
         rc.register(OpenApiDocument.class);
         rc.register(SessionResource.class);
+        rc.register(TenantsResource.class);
         rc.register(ConsoleResource.class);
         Restconf.register(rc);
         rc.register(JacksonFeature.withoutExceptionMappers());
@@ -46,7 +48,7 @@ public final class RestApplication {
         rc.register(new AllowHead());
         rc.register(new HostFilter(context.settings()));
         rc.register(new CsrfFilter());
-        rc.register(new BasicAuthFilter(context.credentials()));
+        rc.register(new BasicAuthFilter(context.credentials(), context.service()));
         rc.register(new BodyLimitFilter(maxBody));
         rc.register(new RequestLogFilter(context.metrics()));
         ListCache lists = new ListCache(context.service(), context.settings().getDuration("rest.list-max-age", "1s"));
@@ -73,7 +75,9 @@ public final class RestApplication {
         rc.register(new AbstractBinder() {
             @Override
             protected void configure() {
-                bind(context.service()).to(VirtualRouters.class);
+                // Every resource's port is its request's caller's view: no resource holds the unfiltered one.
+                bindFactory(CallerView.class).to(VirtualRouters.class).proxy(true).proxyForSameScope(false)
+                        .in(RequestScoped.class);
                 bind(context.metrics()).to(VrMetrics.class);
                 bind(lists).to(ListCache.class);
                 bind(keys).to(IdempotencyKeys.class);

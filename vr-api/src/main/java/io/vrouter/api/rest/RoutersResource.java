@@ -6,6 +6,7 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import io.vrouter.core.config.Caller;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VmEntry;
@@ -95,7 +96,7 @@ public class RoutersResource {
         Version v = service.version();
         Response notModified = Validators.notModified(headers, true, v);
         if (notModified != null) return notModified;
-        VirtualRouterList page = lists.list(query, () -> service.list(query));
+        VirtualRouterList page = lists.list(caller().tenant(), query, () -> service.list(query));
         return Validators.validators(Response.ok(page), v, true).links(pageLinks(page)).build();
     }
 
@@ -132,7 +133,7 @@ public class RoutersResource {
                            @Parameter(description = "Makes the creation idempotent: sent again with the same key and"
                                    + " body, it answers as the first time") @HeaderParam(IdempotencyKeys.HEADER) String key) {
         Prefer p = Prefer.of(wait, prefer);
-        return idempotency.once(key, user(), "POST", "/api/v1/routers", request, () -> {
+        return idempotency.once(key, keyOwner(), "POST", "/api/v1/routers", request, () -> {
             if (request == null) throw new ValidationException("body", "a VR description is required");
             return written(service.apply(ChangeSet.builder().create(request).build()).only(), p, true);
         });
@@ -154,7 +155,7 @@ public class RoutersResource {
             throw new ValidationException("virtualRouter", "at least one VR is required");
         }
         Prefer p = Prefer.of(wait, prefer);
-        return idempotency.once(key, user(), "POST", "/api/v1/routers/batch", request, () -> {
+        return idempotency.once(key, keyOwner(), "POST", "/api/v1/routers/batch", request, () -> {
             ChangeSet.Builder set = ChangeSet.builder();
             for (VirtualRouter vr : request.virtualRouter) set.create(vr);
             return writtenAll(service.apply(set.build()), p, Response.Status.CREATED);
@@ -389,8 +390,19 @@ public class RoutersResource {
         return Response.noContent().build();
     }
 
-    private String user() {
-        return security.getUserPrincipal() == null ? "" : security.getUserPrincipal().getName();
+    /** Who asks (BasicAuthFilter); {@link #service} is the core as this caller sees it. */
+    private Caller caller() {
+        return ((CallerPrincipal) security.getUserPrincipal()).caller();
+    }
+
+    /**
+     * Whose Idempotency-Keys these are: the user's, within its tenant (a user a reload moved to
+     * another tenant is not answered with what it created for the first; no user name or tenant holds
+     * a line break). The provider's users are named as before tenants, so that their kept keys match.
+     */
+    private String keyOwner() {
+        Caller c = caller();
+        return c.tenant() == null ? c.user() : c.user() + "\n" + c.tenant();
     }
 
     private VmConfigEntry config(int vmIndex) {

@@ -14,13 +14,15 @@ import java.util.List;
  * web console) offers only what the server would accept.
  */
 @XmlRootElement(name = "session")
-@XmlType(name = "session", propOrder = {"user", "role", "driver", "adminStates", "templates"})
+@XmlType(name = "session", propOrder = {"user", "role", "tenant", "driver", "adminStates", "templates"})
 @XmlAccessorType(XmlAccessType.FIELD)
 public class Session {
     /** The authenticated user name. */
     public String user;
     /** operator (reads and writes) or viewer (reads only). */
     public String role;
+    /** The tenant the user belongs to, whose VRs alone it sees; absent: the infrastructure provider's (every VR). */
+    public String tenant;
     /** The hypervisor driver's name, as chosen with --driver. */
     public String driver;
     /** The admin states the driver can bring a VR to; asking for another is refused. */

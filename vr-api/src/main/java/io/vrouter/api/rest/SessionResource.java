@@ -26,11 +26,12 @@ public class SessionResource {
     private SecurityContext security;
 
     @GET
-    @Operation(operationId = "getSession", summary = "Who the caller is (user, role) and what the driver offers"
+    @Operation(operationId = "getSession", summary = "Who the caller is (user, role, tenant) and what the driver offers"
             + " (the admin states it can bring a VR to, its templates)")
     public Session get() {
         Session s = new Session();
         s.user = security.getUserPrincipal().getName();
+        s.tenant = ((CallerPrincipal) security.getUserPrincipal()).caller().tenant();
         s.role = (security.isUserInRole(Credentials.Role.OPERATOR.name()) ? Credentials.Role.OPERATOR
                 : Credentials.Role.VIEWER).name().toLowerCase(Locale.ROOT);
         s.driver = service.driverName();

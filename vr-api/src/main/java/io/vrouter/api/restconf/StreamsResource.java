@@ -3,6 +3,7 @@ package io.vrouter.api.restconf;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.service.EventBus;
+import io.vrouter.core.service.Events;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.JsonOut;
@@ -58,7 +59,8 @@ public class StreamsResource {
             default -> throw RestconfError.notFound("stream encodings are json and xml");
         };
         Optional<EventBus.Replay> replay = replay(startTime, lastEventId);
-        StreamingOutput body = out -> run(out, enc, replay);
+        Events events = service.events(); // the caller's: its tenant's VRs only, live and replayed
+        StreamingOutput body = out -> run(out, enc, events, replay);
         return Response.ok(body, MediaType.SERVER_SENT_EVENTS_TYPE).header("Cache-Control", "no-cache").build();
     }
 
@@ -84,21 +86,33 @@ public class StreamsResource {
         }
     }
 
-    private void run(OutputStream out, Encoding enc, Optional<EventBus.Replay> replay) throws IOException {
-        BlockingQueue<VrEvent> queue = new LinkedBlockingQueue<>(BACKLOG);
+    private void run(OutputStream out, Encoding enc, Events events, Optional<EventBus.Replay> replay) throws IOException {
+        BlockingQueue<Object> queue = new LinkedBlockingQueue<>(BACKLOG);
         boolean[] overflow = {false};
-        EventBus.Subscriber subscriber = e -> {
-            if (!queue.offer(e)) overflow[0] = true;
+        EventBus.Subscriber subscriber = new EventBus.Subscriber() {
+            @Override
+            public void event(VrEvent e) {
+                if (!queue.offer(e)) overflow[0] = true;
+            }
+
+            /** As the NETCONF stream says it (RFC 5277's replayComplete): the replay is over, live events follow. */
+            @Override
+            public void replayComplete() {
+                if (!queue.offer(REPLAY_COMPLETE)) overflow[0] = true;
+            }
         };
-        try (AutoCloseable subscription = replay.isPresent() ? service.events().subscribe(replay.get(), subscriber)
-                : service.events().subscribe(subscriber::event)) {
+        try (AutoCloseable subscription = replay.isPresent() ? events.subscribe(replay.get(), subscriber)
+                : events.subscribe(subscriber::event)) {
             out.write((": subscribed" + " ".repeat(COMMIT_PADDING) + "\n\n").getBytes(StandardCharsets.UTF_8));
             out.flush();
             while (!overflow[0]) {
-                VrEvent e = queue.poll(15, TimeUnit.SECONDS);
-                if (e == null) {
+                Object next = queue.poll(15, TimeUnit.SECONDS);
+                if (next == null) {
                     out.write(": keep-alive\n\n".getBytes(StandardCharsets.UTF_8));
-                } else {
+                } else if (next == REPLAY_COMPLETE) {
+                    String data = notification(Instant.now().toString(), DataNode.empty(Ns.STREAMS, "replayComplete"), enc);
+                    out.write(("data: " + data.replace("\n", "\ndata: ") + "\n\n").getBytes(StandardCharsets.UTF_8));
+                } else if (next instanceof VrEvent e) {
                     Optional<DataNode> content = Notifications.content(e, service);
                     if (content.isEmpty()) continue;
                     String data = notification(e.timestamp, content.get(), enc);
@@ -115,6 +129,9 @@ public class StreamsResource {
             throw new IOException(e);
         }
     }
+
+    /** Queued when the replay asked for has been sent. */
+    private static final Object REPLAY_COMPLETE = new Object();
 
     /** The notification (RFC 8040 section 6.4): eventTime and the event's content. */
     static String notification(String eventTime, DataNode content, Encoding enc) throws IOException {

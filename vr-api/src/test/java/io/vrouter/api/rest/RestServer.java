@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vrouter.core.config.Credentials;
 import io.vrouter.core.config.Settings;
+import io.vrouter.core.config.Tenants;
 import io.vrouter.core.driver.sim.LatencyProfile;
 import io.vrouter.core.driver.sim.SimulatedDriver;
 import io.vrouter.core.metrics.VrMetrics;
@@ -18,7 +19,8 @@ import java.util.Map;
 
 /**
  * The REST interface (and RESTCONF, on the same port) alone on a service, for the HTTP tests: the
- * simulated driver, a data directory, a port chosen free. The whole server (every interface found
+ * simulated driver (with the host's CPUs and memory of {@code sim.host-cpus} and {@code sim.host-memory}),
+ * the settings' tenants, a data directory, a port chosen free. The whole server (every interface found
  * on the class path) is vr-server's.
  */
 public final class RestServer implements AutoCloseable {
@@ -30,8 +32,12 @@ public final class RestServer implements AutoCloseable {
         Files.createDirectories(dataDir);
         rest.check(settings);
         VrMetrics metrics = new VrMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
-        service = new VirtualRouterService(new SimulatedDriver(LatencyProfile.named(settings.get("sim-latency", "none"))),
-                new ConfigStore(dataDir), metrics);
+        SimulatedDriver driver = new SimulatedDriver(LatencyProfile.named(settings.get("sim-latency", "none")));
+        int hostCpus = settings.getInt("sim.host-cpus", 0);
+        int hostMemory = settings.getInt("sim.host-memory", 0);
+        driver.setHostResources(hostCpus > 0 ? hostCpus : null, hostMemory > 0 ? hostMemory : null);
+        service = new VirtualRouterService(driver, new ConfigStore(dataDir), metrics);
+        service.useTenants(Tenants.from(settings));
         service.events().recordTo(EventLog.open(dataDir, settings.getInt("events.replay-max", 10_000),
                 settings.getDuration("events.replay-age", "7d")));
         try {

@@ -19,12 +19,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -407,40 +403,6 @@ class RestStandardsTest {
 
     // ------------------------------------------------------------ Last-Event-ID
 
-    /** One server-sent event: its name, id (null when it has none) and data. */
-    private record Sse(String event, String id, String data) {
-    }
-
-    /** Reads the events of a stream until {@code enough} holds of those read, or 10 s pass. */
-    private static List<Sse> readEvents(RestClient client, String lastEventId, Predicate<List<Sse>> enough,
-                                        Runnable onSubscribed) throws Exception {
-        HttpRequest.Builder b = client.request("/api/v1/events", ADMIN).header("Accept", "text/event-stream");
-        if (lastEventId != null) b.header("Last-Event-ID", lastEventId);
-        HttpResponse<Stream<String>> response = client.http().sendAsync(b.GET().build(), HttpResponse.BodyHandlers.ofLines())
-                .get(10, TimeUnit.SECONDS);
-        assertThat(response.statusCode()).isEqualTo(200);
-        List<Sse> events = new ArrayList<>();
-        try (Stream<String> body = response.body()) {
-            Iterator<String> lines = body.iterator();
-            assertThat(lines.next()).startsWith(": subscribed");
-            onSubscribed.run();
-            String event = null;
-            String id = null;
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-            while (!enough.test(events) && System.nanoTime() < deadline && lines.hasNext()) {
-                String line = lines.next();
-                if (line.startsWith("event: ")) event = line.substring(7);
-                if (line.startsWith("id: ")) id = line.substring(4);
-                if (line.startsWith("data: ")) {
-                    events.add(new Sse(event, id, line.substring(6)));
-                    event = null;
-                    id = null;
-                }
-            }
-        }
-        return events;
-    }
-
     @Test
     void theEventStreamResumesAfterLastEventIdThenGoesLive() throws Exception {
         int i = create("resumed");
@@ -451,28 +413,28 @@ class RestStandardsTest {
         long missedUpTo = service.events().replayLog().orElseThrow().lastSequence();
         assertThat(missedUpTo).isGreaterThan(seen + 1);
 
-        List<Sse> got = readEvents(rest, Long.toString(seen),
-                l -> l.stream().anyMatch(e -> e.data.contains("\"vmName\":\"resumed-3\"")),
+        List<RestClient.Sse> got = rest.events(ADMIN, Long.toString(seen),
+                l -> l.stream().anyMatch(e -> e.data().contains("\"vmName\":\"resumed-3\"")),
                 () -> rest.http().sendAsync(rest.request("/api/v1/routers/" + i, ADMIN).header("Content-Type", JSON)
                         .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"vmName\":\"resumed-3\"}")).build(),
                         HttpResponse.BodyHandlers.discarding()));
-        List<Long> ids = got.stream().filter(e -> e.id != null).map(e -> Long.parseLong(e.id)).toList();
+        List<Long> ids = got.stream().filter(e -> e.id() != null).map(e -> Long.parseLong(e.id())).toList();
         // Every missed event, in order, none twice, then replayComplete, then the live one.
         List<Long> expected = new ArrayList<>();
         for (long n = seen + 1; n <= missedUpTo; n++) expected.add(n);
         assertThat(ids.subList(0, expected.size())).isEqualTo(expected);
         assertThat(ids).doesNotHaveDuplicates().isSorted();
-        assertThat(got.get(expected.size()).event).isEqualTo("replayComplete");
-        assertThat(got.get(got.size() - 1).id).isNotNull();
-        assertThat(Long.parseLong(got.get(got.size() - 1).id)).isGreaterThan(missedUpTo);
-        assertThat(got).noneMatch(e -> "replayGap".equals(e.event));
-        assertThat(got.subList(0, expected.size())).anyMatch(e -> e.data.contains("\"vmOperState\":\"shuttingdown\""))
-                .anyMatch(e -> e.data.contains("\"vmName\":\"resumed-2\""));
+        assertThat(got.get(expected.size()).event()).isEqualTo("replayComplete");
+        assertThat(got.get(got.size() - 1).id()).isNotNull();
+        assertThat(Long.parseLong(got.get(got.size() - 1).id())).isGreaterThan(missedUpTo);
+        assertThat(got).noneMatch(e -> "replayGap".equals(e.event()));
+        assertThat(got.subList(0, expected.size())).anyMatch(e -> e.data().contains("\"vmOperState\":\"shuttingdown\""))
+                .anyMatch(e -> e.data().contains("\"vmName\":\"resumed-2\""));
 
         // Nothing missed: replayComplete at once. A bad id: 400.
         long now = service.events().replayLog().orElseThrow().lastSequence();
-        List<Sse> none = readEvents(rest, Long.toString(now), l -> !l.isEmpty(), () -> { });
-        assertThat(none).extracting(Sse::event).containsExactly("replayComplete");
+        List<RestClient.Sse> none = rest.events(ADMIN, Long.toString(now), l -> !l.isEmpty(), () -> { });
+        assertThat(none).extracting(RestClient.Sse::event).containsExactly("replayComplete");
         HttpResponse<String> bad = rest.send(rest.request("/api/v1/events", ADMIN).header("Accept", "text/event-stream")
                 .header("Last-Event-ID", "yesterday").GET());
         assertThat(bad.statusCode()).isEqualTo(400);
@@ -498,13 +460,13 @@ class RestStandardsTest {
                 long oldest = small.events().replayLog().orElseThrow().oldestSequence().orElseThrow();
                 assertThat(oldest).as("compacted").isGreaterThan(2);
 
-                List<Sse> got = readEvents(client, "1", l -> l.stream().anyMatch(e -> "replayComplete".equals(e.event)),
+                List<RestClient.Sse> got = client.events(ADMIN, "1", l -> l.stream().anyMatch(e -> "replayComplete".equals(e.event())),
                         () -> { });
-                assertThat(got.get(0).event).isEqualTo("replayGap");
-                JsonNode gap = json.readTree(got.get(0).data);
+                assertThat(got.get(0).event()).isEqualTo("replayGap");
+                JsonNode gap = json.readTree(got.get(0).data());
                 assertThat(gap.get("firstMissed").asLong()).isEqualTo(2);
                 assertThat(gap.get("oldestKept").asLong()).isEqualTo(oldest);
-                assertThat(got.get(1).id).isEqualTo(Long.toString(oldest));
+                assertThat(got.get(1).id()).isEqualTo(Long.toString(oldest));
             } finally {
                 smallRest.close();
             }

@@ -1,8 +1,9 @@
 // The host: the vmHypervisor group, the VRs counted by state (live), the driver and its readiness,
-// and the events seen since login.
+// the tenants with their usage against their quotas, and the events seen since login. A tenant's
+// user sees the host through its tenant: its VRs' counts, its own tenant alone.
 import { api, health } from './api.js';
 import { OPER_STATES, store, subscribe } from './store.js';
-import { formatNumber, formatUptime, h, scrollBox, statePill } from './ui.js';
+import { formatMiB, formatNumber, formatUptime, h, scrollBox, statePill } from './ui.js';
 
 const REFRESH_MS = 5000;
 const LOG_ROWS = 200;
@@ -13,13 +14,21 @@ export function renderHost(view) {
   const driver = h('dl.facts');
   const counts = h('ul.counts');
   const log = h('tbody');
+  const tenantRows = h('tbody');
+  const tenants = h('section.card', { 'aria-labelledby': 'h-tenants', hidden: true }, h('h2', { id: 'h-tenants' }, 'Tenants'),
+    h('p.summary', {}, store.session.tenant ? 'What your tenant\'s VRs commit, against its quotas.'
+      : 'What each tenant\'s VRs commit, against its quotas (every VR counts, whatever its state).'),
+    scrollBox('Tenants', h('table.grid.tenants', {}, h('caption.visually-hidden', {}, 'Tenants, their usage and quotas'),
+      h('thead', {}, h('tr', {}, ['Tenant', 'VRs', 'vCPUs', 'Memory'].map((c) => h('th', { scope: 'col' }, c)))),
+      tenantRows)));
   view.append(
     h('div.page-head', {}, h('div', {}, h('h1', {}, 'Host'),
-      h('p.summary', {}, 'The hypervisor this vrouter manages, its driver, and what happened since you signed in.'))),
+      h('p.summary', {}, 'The hypervisor this vrouter manages, its driver, its tenants, and what happened since you signed in.'))),
     h('div.cards', {},
       h('section.card', { 'aria-labelledby': 'h-hv' }, h('h2', { id: 'h-hv' }, 'Hypervisor'), hypervisor),
       h('section.card', { 'aria-labelledby': 'h-driver' }, h('h2', { id: 'h-driver' }, 'Driver'), driver),
       h('section.card', { 'aria-labelledby': 'h-counts' }, h('h2', { id: 'h-counts' }, 'VRs by state'), counts)),
+    tenants,
     h('section.card', { 'aria-labelledby': 'h-log' }, h('h2', { id: 'h-log' }, 'Event log'),
       scrollBox('Event log', h('table.grid', {}, h('caption.visually-hidden', {}, 'Events, newest first'),
         h('thead', {}, h('tr', {}, ['Time', 'VR', 'Event', 'State', 'Reason'].map((c) => h('th', { scope: 'col' }, c)))),
@@ -27,14 +36,33 @@ export function renderHost(view) {
 
   const facts = (dl, pairs) => dl.replaceChildren(...pairs.flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v ?? '—')]));
 
+  /** One amount against its quota: "1 of 2" with a meter, or the amount alone where there is no limit. */
+  function usage(tenant, what, used, quota, format) {
+    if (quota === undefined || quota === null) return h('td', {}, format(used), h('span.muted', {}, ' (no limit)'));
+    return h('td', {}, h('span.usage', {}, format(used) + ' of ' + format(quota)),
+      h('meter', { min: 0, max: quota || 1, high: quota * 0.8 || 1, optimum: 0, value: used, 'aria-label': tenant + ' ' + what }));
+  }
+
+  function drawTenants(list) {
+    tenants.hidden = !list.length;
+    tenantRows.replaceChildren(...list.map((t) => h('tr', { dataset: { tenant: t.name } }, h('th', { scope: 'row' }, t.name),
+      usage(t.name, 'VRs', t.usage.vrs, t.quota.vrs, formatNumber),
+      usage(t.name, 'vCPUs', t.usage.vcpus, t.quota.vcpus, formatNumber),
+      usage(t.name, 'memory', t.usage.memory, t.quota.memory, formatMiB))));
+  }
+
   async function refresh() {
-    const [hv, ready] = await Promise.all([api('GET', 'hypervisor'), health()]).catch(() => [null, null]);
+    const [hv, ready, tenantList] = await Promise.all([api('GET', 'hypervisor'), health(), api('GET', 'tenants')])
+      .catch(() => [null, null, null]);
+    if (tenantList) drawTenants(tenantList.tenant || []);
     if (hv) {
       facts(hypervisor, [
         ['Software', hv.vmHvSoftware], ['Version', hv.vmHvVersion], ['Object ID', hv.vmHvObjectID],
         ['Uptime', formatUptime(hv.vmHvUpTime / 100)], ['VMs (vmNumber)', formatNumber(hv.vmNumber)],
         ['Configured VRs', formatNumber(hv.vmConfiguredVMs)], ['Active VRs', formatNumber(hv.vmActiveVMs)],
         ['Next free index', hv.vmConfigNextAvailableVmIndex],
+        ['vCPUs committed', formatNumber(hv.vmCommittedCpus) + (hv.vmHvCpus ? ' (host: ' + formatNumber(hv.vmHvCpus) + ' CPUs)' : '')],
+        ['Memory committed', formatMiB(hv.vmCommittedMemory) + (hv.vmHvMemory ? ' (host: ' + formatMiB(hv.vmHvMemory) + ')' : '')],
         ['Notifications', (hv.vmPerVMNotificationsEnabled ? 'per VR' : '') + (hv.vmBulkNotificationsEnabled ? ' bulk' : '') || 'off']]);
     }
     if (ready) {

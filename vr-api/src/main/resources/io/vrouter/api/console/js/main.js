@@ -47,7 +47,7 @@ async function enter(session) {
   $('view').hidden = false;
   $('nav').hidden = false;
   $('session').hidden = false;
-  $('who').textContent = session.user + ' · ' + session.role;
+  $('who').textContent = session.user + ' · ' + session.role + (session.tenant ? ' · ' + session.tenant : '');
   document.body.classList.toggle('read-only', session.role !== 'operator');
   for (const a of document.querySelectorAll('[data-write]')) a.hidden = session.role !== 'operator';
   currentPath = null;
