@@ -14,7 +14,7 @@ import java.util.List;
 /** A change of one VR, published to every management interface (notifications, event streams). */
 @XmlRootElement(name = "vrEvent")
 @XmlType(name = "vrEvent", propOrder = {"sequence", "timestamp", "type", "vmIndex", "vmName", "vmUUID",
-        "vmAdminState", "vmOperState", "previousOperState", "reason", "vmConfigTenant", "changedBy"})
+        "vmAdminState", "vmOperState", "previousOperState", "reason", "vmConfigTenant", "previousTenant", "changedBy"})
 @XmlAccessorType(XmlAccessType.FIELD)
 public class VrEvent {
     /** Increases by one per event of this server process. */
@@ -36,6 +36,12 @@ public class VrEvent {
     public String reason;
     /** The tenant that owned the VR when the event was made (absent: the provider's): who may see the event. */
     public String vmConfigTenant;
+    /**
+     * The tenant that owned the VR before this event, when the event tells that its owner changed
+     * (the empty string: the provider's); absent otherwise. A tenant's view tells the old owner the
+     * VR is gone and the new one that it is there.
+     */
+    public String previousTenant;
     /**
      * Who made the change set the event tells of (its creation, a change of its row, its removal, and
      * the first change of state the set brings), for the audit; absent for what the host did alone.
@@ -104,6 +110,26 @@ public class VrEvent {
         public String label() {
             return label;
         }
+    }
+
+    /** A copy of the event as another subscriber should see it (a VR given away is gone for its old owner). */
+    public VrEvent as(Type type) {
+        VrEvent e = new VrEvent();
+        e.sequence = sequence;
+        e.timestamp = timestamp;
+        e.type = type;
+        e.vmIndex = vmIndex;
+        e.vmName = vmName;
+        e.vmUUID = vmUUID;
+        e.vmAdminState = vmAdminState;
+        e.vmOperState = vmOperState;
+        e.previousOperState = previousOperState;
+        e.reason = reason;
+        e.vmConfigTenant = vmConfigTenant;
+        e.previousTenant = previousTenant;
+        e.changedBy = changedBy;
+        e.changes = changes;
+        return e;
     }
 
     @Override

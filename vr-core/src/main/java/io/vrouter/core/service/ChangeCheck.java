@@ -467,8 +467,11 @@ final class ChangeCheck {
                 if (owner != null && !inSet.contains(owner) && routers.containsKey(owner)) other = owner;
             }
             if (other != null && other != t.vmIndex()) {
-                throw new ConflictException(Reason.NOT_UNIQUE, "vmName", "a VR named '" + name
-                        + "' already exists (vmIndex " + other + ")").at(t.vmIndex(), null);
+                // A VR of another tenant is named, never numbered: the name is the host's, its index is not the caller's to know.
+                VrRecord holder = routers.get(other);
+                boolean hidden = holder != null && !caller.sees(holder.config.vmConfigTenant);
+                throw new ConflictException(Reason.NOT_UNIQUE, "vmName", "a VR named '" + name + "' already exists"
+                        + (hidden ? "" : " (vmIndex " + other + ")")).at(t.vmIndex(), null);
             }
         }
     }

@@ -4,12 +4,12 @@ import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.persistence.EventLog;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /**
  * The VRs' events as an interface follows them: live, or replayed from a point on. The core's
  * {@link EventBus} is the source; a caller's view ({@code VirtualRouters.as}) hands out only the
- * events of the VRs the caller may see ({@link #only}).
+ * events of the VRs the caller may see ({@link #seenAs}).
  */
 public interface Events {
     /** Subscribes to the events published from now on; closing the returned handle unsubscribes. */
@@ -24,14 +24,18 @@ public interface Events {
     /** The replay log, when events are kept (the server keeps them; tests often do not). */
     Optional<EventLog> replayLog();
 
-    /** These events with only those the predicate accepts delivered, live and replayed. */
-    default Events only(Predicate<VrEvent> visible) {
+    /**
+     * These events as one subscriber sees them, live and replayed: each as {@code visible} gives it
+     * (the event, another event in its place, or null: not delivered).
+     */
+    default Events seenAs(UnaryOperator<VrEvent> visible) {
         Events all = this;
         return new Events() {
             @Override
             public AutoCloseable subscribe(Consumer<VrEvent> listener) {
                 return all.subscribe(e -> {
-                    if (visible.test(e)) listener.accept(e);
+                    VrEvent seen = visible.apply(e);
+                    if (seen != null) listener.accept(seen);
                 });
             }
 
@@ -40,7 +44,8 @@ public interface Events {
                 return all.subscribe(from, new EventBus.Subscriber() {
                     @Override
                     public void event(VrEvent e) {
-                        if (visible.test(e)) subscriber.event(e);
+                        VrEvent seen = visible.apply(e);
+                        if (seen != null) subscriber.event(seen);
                     }
 
                     @Override

@@ -457,6 +457,11 @@ final class Registry {
         // A change of state tells its author when it is the first event of the author's set (it tells the set's leaves).
         if (type != VrEvent.Type.STATE_CHANGED || r.hasUntold()) e.changedBy = r.changedBy;
         e.changes = LeafChanges.withState(r.takeUntold(), r.vmIndex, previous, e.vmOperState);
+        for (VrEvent.LeafChange c : e.changes) {
+            if (c.leaf().equals("vmConfigTenant") && c.table().equals(LeafChanges.CONFIG_TABLE) && type != VrEvent.Type.CREATED) {
+                e.previousTenant = c.before() == null ? "" : (String) c.before();
+            }
+        }
         // Under the registry's lock the event is only numbered: whoever holds it delivers once it lets go.
         if (Thread.holdsLock(lock)) {
             events.post(e);

@@ -9,6 +9,7 @@ import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VirtualRouterList;
 import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.spi.VirtualRouters;
 import java.util.Collections;
 import java.util.List;
@@ -36,7 +37,19 @@ public final class TenantView implements VirtualRouters {
         this.core = core instanceof TenantView v ? v.core : core;
         this.caller = caller;
         this.visible = row -> caller.sees(row.vmConfigTenant);
-        this.events = caller.provider() ? this.core.events() : this.core.events().only(e -> caller.sees(e.vmConfigTenant));
+        this.events = caller.provider() ? this.core.events() : this.core.events().seenAs(this::seen);
+    }
+
+    /**
+     * An event as the caller sees it: its tenant's VRs' events as they are; a VR the provider gave
+     * to the caller's tenant as created, one it took away as deleted; nothing of the others.
+     */
+    private VrEvent seen(VrEvent e) {
+        boolean now = caller.sees(e.vmConfigTenant);
+        if (e.previousTenant == null) return now ? e : null;
+        boolean before = caller.sees(e.previousTenant.isEmpty() ? null : e.previousTenant);
+        if (now == before) return now ? e : null;
+        return e.as(now ? VrEvent.Type.CREATED : VrEvent.Type.DELETED);
     }
 
     /** Who this view is for. */

@@ -241,4 +241,36 @@ class TenancyTest extends WithService {
         assertThat(Optional.ofNullable(f.events.stream().filter(e -> "b1".equals(e.vmName)
                 && e.type == VrEvent.Type.DELETED).findFirst().orElseThrow().changedBy).map(c -> c.user)).contains("bob");
     }
+
+    @Test
+    void aVrGivenToAnotherTenantIsGoneForTheOldOwnerAndNewForTheNewOne() throws Exception {
+        int a = created(acme.apply(create("a1")));
+        List<VrEvent> seenByAcme = new CopyOnWriteArrayList<>();
+        List<VrEvent> seenByBravo = new CopyOnWriteArrayList<>();
+        try (AutoCloseable x = acme.events().subscribe(seenByAcme::add);
+             AutoCloseable y = bravo.events().subscribe(seenByBravo::add)) {
+            provider.apply(ChangeSet.builder().edit(a, row -> row.vmConfigTenant = "bravo").build()).completion().get();
+            long end = System.nanoTime() + WAIT.toNanos();
+            while ((seenByAcme.isEmpty() || seenByBravo.isEmpty()) && System.nanoTime() < end) Thread.sleep(10);
+        }
+        assertThat(seenByAcme).extracting(e -> e.type).containsExactly(VrEvent.Type.DELETED);
+        assertThat(seenByBravo.get(0).type).isEqualTo(VrEvent.Type.CREATED);
+        assertThat(seenByBravo.get(0).previousTenant).isEqualTo("acme");
+        assertThat(seenByBravo).extracting(e -> e.type).doesNotContain(VrEvent.Type.DELETED);
+        // the provider sees the change as it is
+        VrEvent moved = f.events.stream().filter(e -> "acme".equals(e.previousTenant)).findFirst().orElseThrow();
+        assertThat(moved.vmConfigTenant).isEqualTo("bravo");
+    }
+
+    @Test
+    void aNameTakenByAnotherTenantsVrIsRefusedWithoutItsIndex() {
+        int b = created(bravo.apply(create("shared-name")));
+        assertThatThrownBy(() -> acme.apply(create("shared-name")))
+                .isInstanceOfSatisfying(VrException.class, e -> {
+                    assertThat(e.reason()).isEqualTo(Reason.NOT_UNIQUE);
+                    assertThat(e.getMessage()).isEqualTo("a VR named 'shared-name' already exists");
+                });
+        assertThatThrownBy(() -> provider.apply(create("shared-name")))
+                .hasMessage("a VR named 'shared-name' already exists (vmIndex " + b + ")");
+    }
 }
