@@ -310,17 +310,15 @@ final class Registry {
     }
 
     /**
-     * A VM destroyed: its row goes at once (recorded first, so that its vmIndex and name are free only
-     * once the journal says so), as a destroy cannot be undone.
+     * A VM destroyed: its row goes at once, as a destroy cannot be undone. The record that forgets it
+     * is written and not flushed: its removal was made durable when it was accepted (the row marked
+     * as being removed), so a crash that loses this record leaves a removal that the restart finishes
+     * on a host without the VM; and a later record that takes its vmIndex or name is flushed with it,
+     * being later in the same journal. One fsync fewer per removal.
      */
     void gone(VrRecord r) {
-        long record;
         synchronized (lock) {
-            record = store.change().remove(r.vmIndex).write();
-        }
-        // the flush shared with other writers, outside the lock; the VR keeps its index and name until then
-        store.sync(record);
-        synchronized (lock) {
+            store.change().remove(r.vmIndex).write();
             forget(r, null);
         }
         events.deliver();

@@ -110,6 +110,35 @@ class DurabilityTest {
     }
 
     @Test
+    void aRemovalWhoseLastRecordALostFlushDroppedIsFinishedOnAHostWithoutTheVm() throws Exception {
+        VmConfigEntry config;
+        try (ServiceFixture f = new ServiceFixture(dir)) {
+            int a = SingleVr.create(f.service, vr("gone")).await(WAIT).orElseThrow().orElseThrow().vmIndex;
+            config = f.service.getConfig(a).orElseThrow();
+            f.service.apply(ChangeSet.builder().remove(a).build()).completion().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(f.driver.inspect(a)).isEmpty();
+        }
+        // The record that forgets a destroyed VR is not flushed: a crash may lose it, leaving the row
+        // as its accepted removal made it, durable: marked as being removed; the VM is gone already.
+        try (ConfigStore store = new ConfigStore(dir)) {
+            store.open();
+            store.put(config, true);
+        }
+        try (ServiceFixture f = new ServiceFixture(dir)) {
+            assertThat(f.report.removalsResumed()).isEqualTo(1);
+            long deadline = System.nanoTime() + WAIT.toNanos();
+            while (f.service.get(config.vmIndex).isPresent() && System.nanoTime() < deadline) Thread.sleep(5);
+            assertThat(f.service.get(config.vmIndex)).isEmpty();
+            assertThat(f.events).noneMatch(e -> e.type == io.vrouter.core.model.VrEvent.Type.STATE_CHANGED
+                    && e.vmOperState == io.vrouter.core.model.OperState.CRASHED);
+        }
+        try (ServiceFixture f = new ServiceFixture(dir)) {
+            assertThat(f.service.findByName("gone")).isEmpty();
+            assertThat(f.report.removalsResumed()).isZero();
+        }
+    }
+
+    @Test
     void hostVmsWithoutConfigurationAreReportedAndLeftAlone() throws Exception {
         SimulatedDriver host = new SimulatedDriver(LatencyProfile.NONE, dir.resolve("sim-host.journal"));
         VmConfigEntry stray = vr("stray");
