@@ -37,7 +37,8 @@ import javax.net.ssl.TrustManagerFactory;
  * {@code rest.tls.keystore} and its password when not given, so that one keystore serves both),
  * {@code gnmi.min-sample-interval} (1s: the shortest sample and heartbeat interval a collector may ask
  * for), {@code gnmi.max-streams} (64 Subscribe streams in all), {@code gnmi.max-streams-per-client}
- * (16 from one client address) and {@code gnmi.max-pending} (100,000 updates waiting on one stream);
+ * (16 from one client address), {@code gnmi.max-pending} (100,000 updates waiting on one stream) and
+ * {@code gnmi.max-get-bytes} (4 MiB, the largest Get response);
  * {@code gnmi.tls.client-ca} (and {@code gnmi.tls.client-ca-password} for a truststore): the CAs whose
  * certificates clients must present, on top of their username and password.
  * Without a keystore gNMI serves plain gRPC, and so only on a loopback address: bound anywhere else it
@@ -78,9 +79,11 @@ public final class GnmiInterface implements ManagementInterface {
         int maxStreams = s.getInt("gnmi.max-streams", 64);
         int maxStreamsPerClient = s.getInt("gnmi.max-streams-per-client", 16);
         int maxPending = s.getInt("gnmi.max-pending", 100_000);
-        if (minInterval.isNegative() || minInterval.isZero() || maxStreams < 1 || maxStreamsPerClient < 1 || maxPending < 1) {
+        int maxGetBytes = s.getInt("gnmi.max-get-bytes", 4 << 20);
+        if (minInterval.isNegative() || minInterval.isZero() || maxStreams < 1 || maxStreamsPerClient < 1 || maxPending < 1
+                || maxGetBytes < 1) {
             throw new IllegalArgumentException("settings 'gnmi.min-sample-interval', 'gnmi.max-streams',"
-                    + " 'gnmi.max-streams-per-client' and 'gnmi.max-pending' must be positive");
+                    + " 'gnmi.max-streams-per-client', 'gnmi.max-pending' and 'gnmi.max-get-bytes' must be positive");
         }
         worker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "gnmi-subscriptions");
@@ -89,7 +92,7 @@ public final class GnmiInterface implements ManagementInterface {
         });
         subscriptions = new Subscriptions(context.service(), worker, minInterval, maxStreams, maxStreamsPerClient,
                 maxPending, context.metrics().registry());
-        GnmiService service = new GnmiService(context.service(), subscriptions);
+        GnmiService service = new GnmiService(context.service(), subscriptions, maxGetBytes);
         server = NettyServerBuilder.forAddress(new InetSocketAddress(bind, port),
                         tls != null ? tls : InsecureServerCredentials.create())
                 // The last interceptor given runs first: every call is counted, refused logins too.
