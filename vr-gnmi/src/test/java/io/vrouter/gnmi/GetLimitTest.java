@@ -10,12 +10,7 @@ import com.github.gnmi.proto.SubscriptionList;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.core.model.VmNetworkConfigEntry;
-import io.vrouter.core.service.SingleVr;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import org.junit.jupiter.api.AfterEach;
@@ -38,19 +33,7 @@ class GetLimitTest {
     void setUp() throws Exception {
         target = Target.start(dir, Map.of("gnmi.max-get-bytes", "4096"));
         channel = target.channel();
-        for (int vmIndex = 1; vmIndex <= 10; vmIndex++) {
-            VmConfigEntry vr = new VmConfigEntry();
-            vr.vmIndex = vmIndex;
-            vr.vmName = "big" + vmIndex;
-            vr.vmNetworkConfigTable = new ArrayList<>();
-            for (int n = 1; n <= 2; n++) {
-                VmNetworkConfigEntry i = new VmNetworkConfigEntry();
-                i.vmNetworkConfigIndex = n;
-                i.vmNetworkConfigParent = "br" + n;
-                vr.vmNetworkConfigTable.add(i);
-            }
-            assertThat(SingleVr.create(target.service, vr).await(Duration.ofSeconds(30))).as("created in time").isPresent();
-        }
+        for (int vmIndex = 1; vmIndex <= 10; vmIndex++) target.create(vmIndex, 2);
     }
 
     @AfterEach
