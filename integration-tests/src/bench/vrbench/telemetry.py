@@ -452,9 +452,9 @@ def run(args):
     os.makedirs(work)
     config = os.path.join(work, "vrouter.properties")
     with open(config, "w") as f:
-        # 10,000 rows are 140,000 leaves in one read, more than the default's 100,000 waiting updates, and
-        # 16 MB in a Get in PROTO, more than the default's 4 MiB
-        f.write("gnmi.max-pending = 1000000\ngnmi.max-get-bytes = 67108864\n")
+        # 10,000 rows are 140,000 leaves in one read, more than the default's 100,000 waiting updates and
+        # than the leaves 256 MiB of heap allow by default, and 16 MB in a Get in PROTO, more than the default's 4 MiB
+        f.write("gnmi.max-pending = 1000000\ngnmi.max-leaves = 1000000\ngnmi.max-get-bytes = 67108864\n")
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     meta = dict(started=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), commit=commit, reps=reps,
                 machine="%d CPUs" % os.cpu_count(), load=[("at the start", _load())])

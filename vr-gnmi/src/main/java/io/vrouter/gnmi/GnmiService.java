@@ -125,8 +125,7 @@ final class GnmiService extends gNMIGrpc.gNMIImplBase {
         bytes[0] += update.getSerializedSize();
         if (bytes[0] > maxGetBytes) {
             throw Status.RESOURCE_EXHAUSTED.withDescription("the response would be more than " + maxGetBytes
-                    + " bytes (gnmi.max-get-bytes): get a narrower path, or Subscribe ONCE, which sends a"
-                    + " notification per list entry").asRuntimeException();
+                    + " bytes (gnmi.max-get-bytes): get narrower paths").asRuntimeException();
         }
         return update;
     }

@@ -52,8 +52,7 @@ class GetLimitTest {
                     .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
                         assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
                         assertThat(e.getStatus().getDescription()).isEqualTo("the response would be more than 4096 bytes"
-                                + " (gnmi.max-get-bytes): get a narrower path, or Subscribe ONCE, which sends a"
-                                + " notification per list entry");
+                                + " (gnmi.max-get-bytes): get narrower paths");
                     });
         }
         get("/NEW-VMM-MIB/vmNetworkTable/vmNetworkEntry[vmIndex=1][vmNetworkIndex=1]", Encoding.PROTO);
