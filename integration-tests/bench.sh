@@ -2,7 +2,7 @@
 # The evaluation of issue 6: the paper's Section IV (seed 000) for SNMPv2c, SNMPv3, NETCONF, REST/XML and
 # REST/JSON, beside Net-SNMP's snmpd and yuma123's netconfd, as CSV, a Markdown report and PNG plots.
 #
-#   integration-tests/bench.sh [--quick] [--build] [--out DIR] [--netns | --libvirt | --restconf | --core]
+#   integration-tests/bench.sh [--quick] [--build] [--out DIR] [--netns | --libvirt | --restconf | --core | --telemetry]
 #
 # --quick: fewer cycles and points, under 5 minutes. --build: package the server first even if
 # vr-server/target/vrouter.jar exists. Default output: integration-tests/target/bench.
@@ -15,7 +15,13 @@
 # --restconf: only RESTCONF (JSON, XML) beside REST-JSON (issue 14): cycles with CPU per operation, bytes
 # on the wire, a list of 10,000 VRs (restconf.md, restconf.json).
 # --core: only the core alone (issue 22): vr-bench's JMH benchmark of create, change, remove and read of one VR
-# through the service on the simulated host, CPU per operation against the 100 us target (core.md, core.json). The full run has RESTCONF in every phase
+# through the service on the simulated host, CPU per operation against the 100 us target (core.md, core.json).
+# --telemetry: only gNMI beside SNMP, seed 003's method (issue 24): vmNetworkTable of 10 to 10,000 rows by GETBULK
+# (max-repetitions 10, 50), gNMI Get, Subscribe ONCE and a STREAM's SAMPLE period in JSON_IETF and PROTO (bytes,
+# time, server CPU), ON_CHANGE beside snmptrapd, RSS with and without gNMI, Telegraf with the README's
+# configuration (telemetry.md, telemetry.json); about 8 minutes, 2 with --quick (no 10,000 rows), so not part
+# of the full run, whose --quick keeps under 5 minutes.
+# The full run has RESTCONF in every phase
 # that compares the interfaces (cycles, paper latencies, bytes, footprint workload, list of 10,000,
 # throughput); the peers (snmpd, netconfd, nginx) and SSH compression are SNMP's, NETCONF's and REST's own.
 # The floor of SNMP's CPU: snmp4j-agent answering the same requests from a fixed MIB (src/bench/floor), run
@@ -34,6 +40,7 @@ netns=false
 libvirt=false
 restconf=false
 core=false
+telemetry=false
 out=integration-tests/target/bench
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -43,9 +50,10 @@ while [ $# -gt 0 ]; do
     --libvirt) libvirt=true; shift ;;
     --restconf) restconf=true; shift ;;
     --core) core=true; shift ;;
+    --telemetry) telemetry=true; shift ;;
     --out) out=$2; shift 2 ;;
     --out=*) out=${1#--out=}; shift ;;
-    -h|--help) sed -n 2,26p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,32p "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -97,7 +105,7 @@ fi
 
 export DEBIAN_FRONTEND=noninteractive
 missing=()
-for pkg in snmp snmpd tcpdump netconfd openssh-server openssh-client iproute2 nginx-light wrk procps bird2; do
+for pkg in snmp snmpd snmptrapd tcpdump netconfd openssh-server openssh-client iproute2 nginx-light wrk procps bird2; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -105,8 +113,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-python3 -c 'import ncclient, ezsnmp, pysnmp, matplotlib' 2>/dev/null \
-  || python3 -m pip install -q --disable-pip-version-check ncclient ezsnmp pysnmp matplotlib
+python3 -c 'import ncclient, ezsnmp, pysnmp, matplotlib, pygnmi' 2>/dev/null \
+  || python3 -m pip install -q --disable-pip-version-check ncclient ezsnmp pysnmp matplotlib 'pygnmi>=0.8,<0.9'
 
 jar=vr-server/target/vrouter.jar
 if $build || [ ! -f "$jar" ]; then
@@ -120,6 +128,19 @@ if $restconf; then
 fi
 if $libvirt; then
   exec python3 -m vrbench libvirt "${quick[@]}" --out "$out" --jar "$repo/$jar" --launcher "$repo/bin/vrouter" --repo "$repo"
+fi
+if $telemetry; then
+  # Telegraf with only the plugins the README's configuration uses, from the Go module proxy (about three
+  # minutes on a fresh machine), beside gnmi_cli where .ci/install-test-deps puts it
+  export TELEGRAF=/opt/vrouter-go/bin/telegraf TELEGRAF_VERSION=v1.37.2
+  if [ ! -x "$TELEGRAF" ] && command -v go >/dev/null 2>&1; then
+    src=$(GOPATH=/opt/vrouter-go/gopath GOFLAGS=-modcacherw go mod download -json "github.com/influxdata/telegraf@$TELEGRAF_VERSION" \
+      | python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])')
+    (cd "$src" && GOPATH=/opt/vrouter-go/gopath GOFLAGS=-modcacherw \
+      go build -tags custom,inputs.gnmi,outputs.file -o "$TELEGRAF" ./cmd/telegraf) \
+      || echo "Telegraf did not build: the report says so" >&2
+  fi
+  exec python3 -m vrbench telemetry "${quick[@]}" --out "$out" --jar "$repo/$jar" --launcher "$repo/bin/vrouter"
 fi
 if $netns; then
   exec python3 -m vrbench netns "${quick[@]}" --out "$out" --jar "$repo/$jar" --launcher "$repo/bin/vrouter"

@@ -3,6 +3,7 @@
     python3 -m vrbench run [--quick] --out DIR --jar vr-server/target/vrouter.jar --repo .
     python3 -m vrbench report --out DIR     (the report and plots again, from a run's CSV files)
     python3 -m vrbench walk --port N --oid OID --repeat R --pid PID     (used inside the snmpd namespace)
+    python3 -m vrbench telemetry [--quick] --out DIR --jar ... --launcher bin/vrouter     (gNMI beside SNMP, issue 24)
 
 bench.sh at the top of integration-tests installs what this needs and calls `run`.
 """
@@ -289,6 +290,11 @@ def main(argv=None):
     rc.add_argument("--out", required=True)
     rc.add_argument("--jar", required=True)
     rc.add_argument("--launcher")
+    tm = sub.add_parser("telemetry", help="gNMI beside SNMP GETBULK (issue 24): bytes, time, CPU, ON_CHANGE, RSS")
+    tm.add_argument("--quick", action="store_true")
+    tm.add_argument("--out", required=True)
+    tm.add_argument("--jar", required=True)
+    tm.add_argument("--launcher")
     w = sub.add_parser("walk")
     w.add_argument("--port", type=int, required=True)
     w.add_argument("--community", default="public")
@@ -302,6 +308,9 @@ def main(argv=None):
     if a.cmd == "restconf":
         from . import restconf
         return restconf.run(a)
+    if a.cmd == "telemetry":
+        from . import telemetry
+        return telemetry.run(a)
     if a.cmd == "netns":
         from . import netns
         return netns.run(a)

@@ -37,7 +37,9 @@ import javax.net.ssl.TrustManagerFactory;
  * {@code rest.tls.keystore} and its password when not given, so that one keystore serves both),
  * {@code gnmi.min-sample-interval} (1s: the shortest sample and heartbeat interval a collector may ask
  * for), {@code gnmi.max-streams} (64 Subscribe streams in all), {@code gnmi.max-streams-per-client}
- * (16 from one client address) and {@code gnmi.max-pending} (100,000 updates waiting on one stream);
+ * (16 from one client address), {@code gnmi.max-pending} (100,000 updates waiting on one stream),
+ * {@code gnmi.max-get-bytes} (4 MiB, the largest Get response) and {@code gnmi.max-leaves} (the leaves
+ * all streams may hold: one per 2 KiB of the heap's maximum);
  * {@code gnmi.tls.client-ca} (and {@code gnmi.tls.client-ca-password} for a truststore): the CAs whose
  * certificates clients must present, on top of their username and password.
  * Without a keystore gNMI serves plain gRPC, and so only on a loopback address: bound anywhere else it
@@ -78,18 +80,23 @@ public final class GnmiInterface implements ManagementInterface {
         int maxStreams = s.getInt("gnmi.max-streams", 64);
         int maxStreamsPerClient = s.getInt("gnmi.max-streams-per-client", 16);
         int maxPending = s.getInt("gnmi.max-pending", 100_000);
-        if (minInterval.isNegative() || minInterval.isZero() || maxStreams < 1 || maxStreamsPerClient < 1 || maxPending < 1) {
+        int maxGetBytes = s.getInt("gnmi.max-get-bytes", 4 << 20);
+        // A leaf held costs its path and value last sent; while it is read, queued and compared, about 2 KiB at most.
+        int maxLeaves = s.getInt("gnmi.max-leaves", (int) Math.min(Integer.MAX_VALUE, Runtime.getRuntime().maxMemory() / 2048));
+        if (minInterval.isNegative() || minInterval.isZero() || maxStreams < 1 || maxStreamsPerClient < 1 || maxPending < 1
+                || maxGetBytes < 1 || maxLeaves < 1) {
             throw new IllegalArgumentException("settings 'gnmi.min-sample-interval', 'gnmi.max-streams',"
-                    + " 'gnmi.max-streams-per-client' and 'gnmi.max-pending' must be positive");
+                    + " 'gnmi.max-streams-per-client', 'gnmi.max-pending', 'gnmi.max-get-bytes' and 'gnmi.max-leaves'"
+                    + " must be positive");
         }
         worker = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "gnmi-subscriptions");
             t.setDaemon(true);
             return t;
         });
-        subscriptions = new Subscriptions(worker, minInterval, maxStreams, maxStreamsPerClient, maxPending,
+        subscriptions = new Subscriptions(worker, minInterval, maxStreams, maxStreamsPerClient, maxPending, maxLeaves,
                 context.metrics().registry());
-        GnmiService service = new GnmiService(subscriptions);
+        GnmiService service = new GnmiService(subscriptions, maxGetBytes);
         server = NettyServerBuilder.forAddress(new InetSocketAddress(bind, port),
                         tls != null ? tls : InsecureServerCredentials.create())
                 // The last interceptor given runs first: every call is counted, refused logins too.

@@ -39,10 +39,13 @@ final class GnmiService extends gNMIGrpc.gNMIImplBase {
     static final String GNMI_VERSION = GnmiProto.getDescriptor().getOptions().getExtension(GnmiProto.gnmiService);
 
     private final Subscriptions subscriptions;
+    /** The largest Get response, in bytes of its updates: a Get is one message, built whole before it is sent. */
+    private final long maxGetBytes;
 
     /** Reads through the view of each call's caller ({@link Authentication#VIEW}): it holds no port of its own. */
-    GnmiService(Subscriptions subscriptions) {
+    GnmiService(Subscriptions subscriptions, long maxGetBytes) {
         this.subscriptions = subscriptions;
+        this.maxGetBytes = maxGetBytes;
     }
 
     @Override
@@ -82,6 +85,7 @@ final class GnmiService extends gNMIGrpc.gNMIImplBase {
             GetResponse.Builder response = GetResponse.newBuilder();
             long now = System.currentTimeMillis() * 1_000_000L;
             int prefixLength = request.getPrefix().getElemCount();
+            long[] bytes = {0}; // of the updates so far
             for (int i = 0; i < paths.size(); i++) {
                 List<PathElem> path = paths.get(i);
                 // One notification per concrete prefix (a prefix with wildcards names several).
@@ -93,11 +97,11 @@ final class GnmiService extends gNMIGrpc.gNMIImplBase {
                             .setTimestamp(now).setPrefix(prefix(request.getPrefix(), k)));
                     List<PathElem> rest = full.subList(prefix.size(), full.size());
                     if (encoding == Encoding.PROTO) {
-                        TreeMatch.leaves(match.node(), new ArrayList<>(rest), null, leaf -> n.addUpdate(Update.newBuilder()
-                                .setPath(Path.newBuilder().addAllElem(leaf.path())).setVal(Values.scalar(leaf.node()))));
+                        TreeMatch.leaves(match.node(), new ArrayList<>(rest), null, leaf -> n.addUpdate(counted(bytes, Update.newBuilder()
+                                .setPath(Path.newBuilder().addAllElem(leaf.path())).setVal(Values.scalar(leaf.node())).build())));
                     } else {
-                        n.addUpdate(Update.newBuilder().setPath(Path.newBuilder().addAllElem(rest))
-                                .setVal(Values.of(match.node(), encoding)));
+                        n.addUpdate(counted(bytes, Update.newBuilder().setPath(Path.newBuilder().addAllElem(rest))
+                                .setVal(Values.of(match.node(), encoding)).build()));
                     }
                 });
                 if (byPrefix.isEmpty()) {
@@ -110,6 +114,20 @@ final class GnmiService extends gNMIGrpc.gNMIImplBase {
         } catch (RuntimeException e) {
             reply.onError(status(e));
         }
+    }
+
+    /**
+     * The update, counted against {@code gnmi.max-get-bytes}: past it the Get ends RESOURCE_EXHAUSTED before
+     * more is built (a response beyond the direct memory of the server's transport would fail as it is
+     * sent, and beyond 4 MiB most clients refuse it).
+     */
+    private Update counted(long[] bytes, Update update) {
+        bytes[0] += update.getSerializedSize();
+        if (bytes[0] > maxGetBytes) {
+            throw Status.RESOURCE_EXHAUSTED.withDescription("the response would be more than " + maxGetBytes
+                    + " bytes (gnmi.max-get-bytes): get narrower paths").asRuntimeException();
+        }
+        return update;
     }
 
     /** The request's prefix with its origin and target, its elements made concrete. */

@@ -47,8 +47,10 @@ import org.slf4j.LoggerFactory;
  * sent yet, and is counted as coalesced), so that a collector that reads slowly holds up no one and
  * costs at most one pending update per leaf it subscribed to; past {@code gnmi.max-pending} the
  * stream ends with RESOURCE_EXHAUSTED. Streams are capped in all and per client address, so that one
- * collector cannot take every place. All reading of the model happens on one thread, each stream
- * through the view of the caller that opened it (a tenant's user: its tenant's VRs and their events only).
+ * collector cannot take every place, and so are the leaves all of them hold ({@code gnmi.max-leaves}:
+ * a stream keeps each leaf it covers, with the value last sent), so that no subscription can take the
+ * heap. All reading of the model happens on one thread, each stream through the view of the caller
+ * that opened it (a tenant's user: its tenant's VRs and their events only).
  */
 final class Subscriptions implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Subscriptions.class);
@@ -60,6 +62,9 @@ final class Subscriptions implements AutoCloseable {
     private final int maxStreams;
     private final int maxStreamsPerClient;
     private final int maxPending;
+    private final long maxLeaves;
+    /** The leaves every stream's subscriptions hold (the sum of their last-sent maps). */
+    private final java.util.concurrent.atomic.AtomicLong leavesHeld = new java.util.concurrent.atomic.AtomicLong();
     private final Set<Stream> open = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final AtomicInteger streams = new AtomicInteger();
     /** Streams open per client address; an address with none has no entry. */
@@ -67,7 +72,7 @@ final class Subscriptions implements AutoCloseable {
     private final Counter coalesced;
 
     Subscriptions(ScheduledExecutorService worker, Duration minInterval, int maxStreams, int maxStreamsPerClient,
-                  int maxPending, MeterRegistry registry) {
+                  int maxPending, long maxLeaves, MeterRegistry registry) {
         this.coalesced = Counter.builder("vrouter.gnmi.coalesced")
                 .description("gNMI updates replaced by a newer value of their leaf before a slow collector read them")
                 .register(registry);
@@ -78,6 +83,12 @@ final class Subscriptions implements AutoCloseable {
         this.maxStreams = maxStreams;
         this.maxStreamsPerClient = maxStreamsPerClient;
         this.maxPending = maxPending;
+        this.maxLeaves = maxLeaves;
+    }
+
+    private StatusRuntimeException tooManyLeaves() {
+        return Status.RESOURCE_EXHAUSTED.withDescription("the Subscribe streams would hold more than " + maxLeaves
+                + " leaves (gnmi.max-leaves): subscribe to narrower paths").asRuntimeException();
     }
 
     /** A stream that reads through {@code view}, the core as its caller may see it. */
@@ -150,6 +161,8 @@ final class Subscriptions implements AutoCloseable {
         private boolean completeAfterSync;
         private long coalescedHere;
         private int syncs;
+        /** The leaves this stream's subscriptions hold, counted in {@link #leavesHeld} (guarded by this). */
+        private long leavesHere;
 
         Stream(ServerCallStreamObserver<SubscribeResponse> out, String client, VirtualRouters view) {
             this.out = out;
@@ -335,11 +348,15 @@ final class Subscriptions implements AutoCloseable {
         private void refresh(Sub s, Set<Integer> vrs, boolean all, boolean silent) {
             if (closed) return;
             Map<String, Sent> now = new LinkedHashMap<>();
+            int heldBefore = s.last.size();
+            // A whole read stops as soon as it would take the streams past the budget, before it has taken the heap.
+            long others = leavesHeld.get() - heldBefore;
             TreeMatch.find(GnmiService.trees(service, s.origin, GetRequest.DataType.ALL), s.path, vrs,
                     match -> TreeMatch.leaves(match.node(), new ArrayList<>(match.path()), vrs, leaf -> {
                         if (s.leaves.test(leaf.node())) {
                             now.put(GnmiPaths.text(leaf.path()), new Sent(leaf.path(), Values.of(leaf.node(), encoding),
                                     vmIndex(leaf)));
+                            if (vrs == null && others + now.size() > maxLeaves) throw tooManyLeaves();
                         }
                     }));
             Set<List<PathElem>> entriesLeft = new HashSet<>();
@@ -374,6 +391,13 @@ final class Subscriptions implements AutoCloseable {
                 }
             }
             drain();
+            synchronized (this) {
+                if (closed) return;
+                long grown = s.last.size() - heldBefore;
+                leavesHere += grown;
+                // A read of some VRs (ON_CHANGE) is checked once it is done: it holds a VR's leaves at most.
+                if (leavesHeld.addAndGet(grown) > maxLeaves && grown > 0) throw tooManyLeaves();
+            }
         }
 
         private void enqueueSync() {
@@ -459,6 +483,8 @@ final class Subscriptions implements AutoCloseable {
         /** Stops the timers and the event subscription; the stream no longer counts. */
         private synchronized void release() {
             closed = true;
+            leavesHeld.addAndGet(-leavesHere);
+            leavesHere = 0;
             timers.forEach(t -> t.cancel(false));
             if (events != null) {
                 try {

@@ -20,9 +20,7 @@ import io.grpc.ManagedChannel;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VirtualRouter;
-import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmEntry;
-import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.model.VmNetworkEntry;
 import io.vrouter.core.service.SingleVr;
 import io.vrouter.yang.DataNode;
@@ -59,17 +57,7 @@ class OpenConfigTest {
     }
 
     private void create(int vmIndex, int interfaces) throws Exception {
-        VmConfigEntry vr = new VmConfigEntry();
-        vr.vmIndex = vmIndex;
-        vr.vmName = "oc" + vmIndex;
-        vr.vmNetworkConfigTable = new ArrayList<>();
-        for (int n = 1; n <= interfaces; n++) {
-            VmNetworkConfigEntry i = new VmNetworkConfigEntry();
-            i.vmNetworkConfigIndex = n;
-            i.vmNetworkConfigParent = "br" + n;
-            vr.vmNetworkConfigTable.add(i);
-        }
-        assertThat(SingleVr.create(target.service, vr).await(Duration.ofSeconds(30))).as("created in time").isPresent();
+        target.create(vmIndex, interfaces);
     }
 
     private GetResponse get(String path, Encoding encoding) {

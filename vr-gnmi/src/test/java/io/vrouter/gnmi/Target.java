@@ -18,10 +18,14 @@ import io.vrouter.core.config.Tenants;
 import io.vrouter.core.driver.sim.LatencyProfile;
 import io.vrouter.core.driver.sim.SimulatedDriver;
 import io.vrouter.core.metrics.VrMetrics;
+import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.persistence.ConfigStore;
+import io.vrouter.core.service.SingleVr;
 import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.core.spi.ServerContext;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -68,6 +72,23 @@ final class Target implements AutoCloseable {
             throw e;
         }
         return new Target(service, gnmi, metrics.registry());
+    }
+
+    /** Creates VR {@code oc<vmIndex>} with this many interfaces (1, 2, ... on br1, br2, ...) and waits until it is done. */
+    void create(int vmIndex, int interfaces) throws Exception {
+        VmConfigEntry vr = new VmConfigEntry();
+        vr.vmIndex = vmIndex;
+        vr.vmName = "oc" + vmIndex;
+        vr.vmNetworkConfigTable = new ArrayList<>();
+        for (int n = 1; n <= interfaces; n++) {
+            VmNetworkConfigEntry i = new VmNetworkConfigEntry();
+            i.vmNetworkConfigIndex = n;
+            i.vmNetworkConfigParent = "br" + n;
+            vr.vmNetworkConfigTable.add(i);
+        }
+        if (SingleVr.create(service, vr).await(Duration.ofSeconds(30)).isEmpty()) {
+            throw new AssertionError("VR " + vmIndex + " not created in 30 s");
+        }
     }
 
     /** A new plain-gRPC connection, closed with the target. */
