@@ -138,6 +138,11 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
             }
         }
         registry.recordGeneratedMacs(adoptedVms);
+        // A change reported while the rows were being registered found no row: look once more, before
+        // any run starts (after, it could take a VR the run has just crashed back to the host's state).
+        for (VrRecord r : registry.routers.values()) {
+            driver.inspect(r.vmIndex).ifPresent(vm -> hostChanges.powerStateChanged(r.vmIndex, vm.power()));
+        }
         CompletableFuture<Void> now = CompletableFuture.completedFuture(null);
         synchronized (registry.lock) {
             // A removal or a creation on its own, as each VR's lane was; the adopted VRs in one run, for their renames.
@@ -149,10 +154,6 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
         for (VmRuntime vm : unresolved) {
             log.warn("the host has VM '{}' marked as vmIndex {}, which has no configuration: left alone",
                     vm.vmName(), vm.vmIndex());
-        }
-        // A change reported while the rows were being registered found no row: look once more.
-        for (VrRecord r : registry.routers.values()) {
-            driver.inspect(r.vmIndex).ifPresent(vm -> hostChanges.powerStateChanged(r.vmIndex, vm.power()));
         }
         int reprovisioned = (int) separate.stream().filter(t -> t.kind() == Kind.CREATE).count();
         int removals = separate.size() - reprovisioned;

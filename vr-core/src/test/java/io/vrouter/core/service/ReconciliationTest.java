@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
@@ -85,6 +86,31 @@ class ReconciliationTest {
         assertThat(f.driver.inspect(a).orElseThrow().vmName()).isEqualTo("a2");
         assertThat(f.recorder.callsOf(a)).containsExactly("reconfigure " + a + " a2", "addInterface " + a + " 2");
         assertThat(f.service.getConfig(a).orElseThrow().vmName).isEqualTo("a2");
+    }
+
+    @Test
+    void aVrThatReconciliationCrashedStaysCrashedWhenTheStartUpLooksAtTheHostOnceMore() throws Exception {
+        int a = cutShortRename("a", "a2");
+        // The start-up's last look at the host comes late (a loaded machine), after the run has had
+        // every chance to crash the VR: it must not take the VR back to the host's power state.
+        AtomicBoolean late = new AtomicBoolean();
+        f = new ServiceFixture(dir, host -> {
+            host.failOnce("addInterface", a, "injected: no br9 on this host");
+            host.beforeInspect = () -> {
+                if (!Thread.currentThread().getName().equals("main") || late.getAndSet(true)) return;
+                long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+                while (host.callsOf(a).size() < 2 && System.nanoTime() < end) Thread.onSpinWait();
+                try {
+                    // a run that has made its failed call marks the crash at once: be later than that
+                    Thread.sleep(200);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            };
+        });
+        // the fixture is made once start() has returned, its last look at the host done
+        awaitUntil(() -> f.service.get(a).orElseThrow().operState() == OperState.CRASHED);
+        assertThat(f.service.get(a).orElseThrow().vmEntry.vmOperStateReason).startsWith("reconciliation failed");
     }
 
     @Test

@@ -29,6 +29,8 @@ final class RecordingDriver implements HypervisorDriver {
     private final java.util.concurrent.atomic.AtomicInteger holdCountdown = new java.util.concurrent.atomic.AtomicInteger();
     private volatile boolean holdLater;
     final CountDownLatch held = new CountDownLatch(1);
+    /** Runs before every inspect, on the caller's thread (a test's way to make a reader late). */
+    volatile Runnable beforeInspect;
     final CountDownLatch release = new CountDownLatch(1);
     private final java.util.Map<String, String> failures = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -169,6 +171,8 @@ final class RecordingDriver implements HypervisorDriver {
 
     @Override
     public Optional<VmRuntime> inspect(int vmIndex) {
+        Runnable before = beforeInspect;
+        if (before != null) before.run();
         return host.inspect(vmIndex);
     }
 
