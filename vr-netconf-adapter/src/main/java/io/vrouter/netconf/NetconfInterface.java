@@ -1,5 +1,6 @@
 package io.vrouter.netconf;
 
+import io.vrouter.core.config.Caller;
 import io.vrouter.core.config.Credentials;
 import io.vrouter.core.config.Settings;
 import io.vrouter.core.spi.ManagementInterface;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.sshd.common.SshConstants;
 import org.apache.sshd.common.session.Session;
@@ -83,7 +85,7 @@ public final class NetconfInterface implements ManagementInterface {
         ctx = new NetconfServerContext(context.service(), context.metrics(), maxMessage, MessageMemory.quarterOfHeap(),
                 s.dataDir());
         // A confirmed commit the last run left unconfirmed is put back before anyone connects.
-        ctx.confirmedCommit().recover();
+        ctx.recover();
         sshd = SshServer.setUpDefaultServer();
         sshd.setHost(bind.getHostAddress());
         sshd.setPort(port);
@@ -95,8 +97,10 @@ public final class NetconfInterface implements ManagementInterface {
         sshd.setPasswordAuthenticator((PasswordAuthenticator) (user, password, session) -> {
             InetAddress client = session.getClientAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
             Credentials.Login login = credentials.login("netconf", client, user, password);
-            login.role().ifPresent(r -> session.setAttribute(NetconfSubsystem.ROLE, r));
-            return login.accepted();
+            // Who the session is, once, at authentication: every request of it goes through service.as(caller).
+            Optional<Caller> caller = login.role().flatMap(r -> credentials.caller(user, r, "netconf", client));
+            caller.ifPresent(c -> session.setAttribute(NetconfSubsystem.CALLER, c));
+            return login.accepted() && caller.isPresent();
         });
         String keys = s.get("netconf.authorized-keys").orElse(null);
         if (keys != null) {
@@ -107,7 +111,7 @@ public final class NetconfInterface implements ManagementInterface {
             AuthorizedKeysAuthenticator authorized = new AuthorizedKeysAuthenticator(keysFile);
             sshd.setPublickeyAuthenticator((PublickeyAuthenticator) (user, key, session) -> {
                 boolean ok = authorized.authenticate(user, key, session);
-                if (ok) session.setAttribute(NetconfSubsystem.ROLE, Credentials.Role.OPERATOR);
+                if (ok) session.setAttribute(NetconfSubsystem.CALLER, keyCaller(credentials, user, session));
                 return ok;
             });
         } else {
@@ -156,6 +160,18 @@ public final class NetconfInterface implements ManagementInterface {
         }
         description = "NETCONF on ssh://" + bind.getHostAddress() + ":" + bound + " (subsystem netconf, "
                 + (keys == null ? "password" : "password and public key") + " authentication)";
+    }
+
+    /**
+     * Who a key login is: the keys of {@code netconf.authorized-keys} are the provider's to grant and
+     * log in with operator rights, as the user named: a configured user keeps its tenant (so a
+     * tenant's user with a key is still its tenant's), any other name is a provider's operator.
+     */
+    private static Caller keyCaller(Credentials credentials, String user, org.apache.sshd.server.session.ServerSession session) {
+        InetAddress client = session.getClientAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
+        return credentials.caller(user, Credentials.Role.OPERATOR, "netconf", client)
+                .orElseGet(() -> new Caller(user, null, Credentials.Role.OPERATOR, "netconf",
+                        client == null ? null : client.getHostAddress()));
     }
 
     /**

@@ -1,5 +1,8 @@
 package io.vrouter.netconf.protocol;
 
+import io.vrouter.core.config.Caller;
+import io.vrouter.core.config.Credentials;
+import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.edit.Datastores;
 import io.vrouter.yang.edit.EditError;
 import io.vrouter.yang.edit.Operation;
@@ -56,6 +59,12 @@ public final class NetconfSession {
     private final String user;
     private final boolean readOnly;
     private final String sourceHost;
+    /** Who the session authenticated as: every read and write of it goes through {@link #service}. */
+    private final Caller caller;
+    /** The service as the caller may see and change it (its tenant's VRs only; the core enforces it). */
+    private final VirtualRouters service;
+    /** The datastores, locks and confirmed commit the session shares with its tenant's sessions. */
+    private final NetconfServerContext.Scope scope;
     private final Instant loginTime = Instant.now();
     private final FrameDecoder in;
     private final MessageWriter out;
@@ -79,11 +88,23 @@ public final class NetconfSession {
      */
     public NetconfSession(NetconfServerContext ctx, String user, boolean readOnly, String sourceHost,
                           InputStream in, OutputStream out, Runnable closeTransport) {
+        this(ctx, new Caller(user, null, readOnly ? Credentials.Role.VIEWER : Credentials.Role.OPERATOR, "netconf",
+                sourceHost), in, out, closeTransport);
+    }
+
+    /**
+     * A session of the caller (as {@code Credentials.caller} made it at authentication; its source
+     * is the client's address).
+     */
+    public NetconfSession(NetconfServerContext ctx, Caller caller, InputStream in, OutputStream out, Runnable closeTransport) {
         this.ctx = ctx;
         this.id = ctx.nextSessionId();
-        this.user = user;
-        this.readOnly = readOnly;
-        this.sourceHost = sourceHost;
+        this.caller = caller;
+        this.user = caller.user();
+        this.readOnly = !caller.mayChange();
+        this.sourceHost = caller.source();
+        this.service = ctx.service().as(caller);
+        this.scope = ctx.scope(caller.tenant());
         this.in = new FrameDecoder(new BufferedInputStream(in, 65536), ctx.maxMessageBytes(), ctx.messageMemory());
         this.out = new MessageWriter(out, 16384);
         this.closeTransport = closeTransport;
@@ -122,6 +143,19 @@ public final class NetconfSession {
         return sourceHost;
     }
 
+    public Caller caller() {
+        return caller;
+    }
+
+    /** The service as this session's user may see and change it. */
+    VirtualRouters service() {
+        return service;
+    }
+
+    NetconfServerContext.Scope scope() {
+        return scope;
+    }
+
     public Instant loginTime() {
         return loginTime;
     }
@@ -148,7 +182,7 @@ public final class NetconfSession {
     void kill(ServerNotifications.Termination reason, int killedBy) {
         if (termination.compareAndSet(null, reason)) this.killedBy = killedBy;
         closing = true;
-        ctx.datastores().release(id);
+        scope.datastores().release(id);
         closeTransport.run();
     }
 
@@ -166,7 +200,7 @@ public final class NetconfSession {
             }
             started = true;
             ctx.statistics().inSessions.incrementAndGet();
-            ctx.publish(ServerNotifications.sessionStart(this));
+            ctx.publish(ServerNotifications.sessionStart(this), caller.tenant());
             while (!closing) {
                 try (Message msg = in.read()) {
                     if (msg == null) break;
@@ -192,14 +226,14 @@ public final class NetconfSession {
         termination.compareAndSet(null, ServerNotifications.Termination.DROPPED);
         Subscription s = subscription;
         if (s != null) s.close();
-        ctx.confirmedCommit().sessionEnded(this);
+        scope.confirmedCommit().sessionEnded(this);
         ctx.unregister(this);
         closeTransport.run();
         ServerNotifications.Termination why = termination.get();
         if (started && why != ServerNotifications.Termination.CLOSED && why != ServerNotifications.Termination.KILLED) {
             ctx.statistics().droppedSessions.incrementAndGet();
         }
-        ctx.publish(ServerNotifications.sessionEnd(this, why, killedBy));
+        ctx.publish(ServerNotifications.sessionEnd(this, why, killedBy), caller.tenant());
     }
 
     private void sendHello() throws IOException {
@@ -413,7 +447,7 @@ public final class NetconfSession {
         if (Ns.BASE.equals(ns)) {
             switch (name) {
                 case "get": return Outcome.of(Retrieval.get(ctx, this, op));
-                case "get-config": return Outcome.of(Retrieval.getConfig(ctx, op, datastore(op, "source")));
+                case "get-config": return Outcome.of(Retrieval.getConfig(this, op, datastore(op, "source")));
                 case "edit-config": writer(name); return editConfig(op);
                 case "copy-config": writer(name); return copyConfig(op);
                 case "delete-config":
@@ -589,34 +623,40 @@ public final class NetconfSession {
     private List<RpcError> edit(Datastores.Name target, Element config, Operation defaultOp,
                                 EditConfig.ErrorOption errorOption, TestOption test,
                                 List<Changes.Applied> accepted) throws RpcError {
-        Datastores ds = ctx.datastores();
+        Datastores ds = scope.datastores();
         synchronized (ds) {
             ds.checkWritable(target, id);
-            ConfigData running = ConfigData.of(ctx.service());
+            ConfigData running = ConfigData.of(service);
             ConfigData[] cb = target == Datastores.Name.CANDIDATE ? ds.candidateAndBase() : new ConfigData[] {running.copy(), running};
-            EditConfig edit = new EditConfig(cb[0], errorOption);
+            EditConfig edit = new EditConfig(cb[0], errorOption).hiding(this::hidden);
             List<RpcError> errors = new ArrayList<>(edit.apply(config, defaultOp));
             boolean allOrNothing = test != TestOption.SET || errorOption == EditConfig.ErrorOption.ROLLBACK_ON_ERROR;
             if (!errors.isEmpty() && allOrNothing) return errors;
             if (target == Datastores.Name.RUNNING && test != TestOption.TEST_ONLY) {
                 // checked once, by the service's accept (VRs it refuses are left out unless all or nothing)
-                Changes.Applied applied = Changes.apply(ds, cb[1], edit.data(), !allOrNothing);
+                Changes.Applied applied = Changes.apply(service, ds, cb[1], edit.data(), !allOrNothing);
                 accepted.add(applied);
                 errors.addAll(applied.errors());
                 if (applied.changed()) configChanged(cb[1], edit.data());
                 return errors;
             }
-            errors.addAll(Changes.check(ds, cb[1], edit.data(), !allOrNothing));
+            errors.addAll(Changes.check(service, ds, cb[1], edit.data(), !allOrNothing));
             if (test == TestOption.TEST_ONLY || (!errors.isEmpty() && allOrNothing)) return errors;
             ds.storeCandidate(edit.data(), cb[1]);
             return errors;
         }
     }
 
+    /** Whether the VR exists but is not this session's to see (another tenant's). */
+    private boolean hidden(int vmIndex) {
+        return !caller.provider() && service.getConfig(vmIndex).isEmpty() && ctx.service().getConfig(vmIndex).isPresent();
+    }
+
     /** Tells the subscribers that this session changed running from {@code before} to {@code after} (RFC 6470). */
     private void configChanged(ConfigData before, ConfigData after) {
         if (!ctx.hasSubscriptions()) return;
-        ConfigChange.between(this, after.changedFrom(before), before::get, after::get).ifPresent(ctx::publish);
+        ConfigChange.between(this, after.changedFrom(before), before::get, after::get)
+                .ifPresent(n -> ctx.publish(n, caller.tenant()));
     }
 
     enum TestOption { TEST_THEN_SET, SET, TEST_ONLY }
@@ -636,8 +676,8 @@ public final class NetconfSession {
         }
         if (target == Datastores.Name.CANDIDATE) return discard();
         Changes.Applied applied;
-        synchronized (ctx.datastores()) {
-            ctx.datastores().checkWritable(Datastores.Name.RUNNING, id);
+        synchronized (scope.datastores()) {
+            scope.datastores().checkWritable(Datastores.Name.RUNNING, id);
             applied = commitCandidate(new HashMap<>());
         }
         applied.awaitDurable();
@@ -652,14 +692,14 @@ public final class NetconfSession {
      */
     private Outcome commit(Element op) throws RpcError {
         ConfirmedCommit.Params p = ConfirmedCommit.Params.of(op);
-        Datastores ds = ctx.datastores();
+        Datastores ds = scope.datastores();
         Changes.Applied applied;
         synchronized (ds) {
             ds.checkWritable(Datastores.Name.RUNNING, id);
-            ctx.confirmedCommit().checkCommit(this, p);
+            scope.confirmedCommit().checkCommit(this, p);
             Map<Integer, VmConfigEntry> touched = new HashMap<>();
             applied = commitCandidate(touched);
-            if (applied.errors().isEmpty()) ctx.confirmedCommit().committed(this, p, touched, applied.work());
+            if (applied.errors().isEmpty()) scope.confirmedCommit().committed(this, p, touched, applied.work());
         }
         // outside the datastores' lock, so that sessions committing at once share one flush of the journal
         applied.awaitDurable();
@@ -672,7 +712,7 @@ public final class NetconfSession {
      * makes what it applied durable ({@link Changes.Applied#awaitDurable}) once it lets go of them.
      */
     private Changes.Applied commitCandidate(Map<Integer, VmConfigEntry> touched) {
-        Datastores.Committed c = ctx.datastores().commit();
+        Datastores.Committed c = scope.datastores().commit(service);
         if (c == null) return Changes.Applied.nothing(List.of());
         touched.putAll(c.before());
         Changes.Applied applied = Changes.of(c.accepted());
@@ -683,12 +723,12 @@ public final class NetconfSession {
     /** {@code <cancel-commit>}: the pending confirmed commit goes back now. */
     private Outcome cancelCommit(Element op) throws RpcError {
         Element pid = SecureXml.child(op, Ns.BASE, "persist-id");
-        ctx.confirmedCommit().cancel(this, pid == null ? null : SecureXml.text(pid));
+        scope.confirmedCommit().cancel(this, pid == null ? null : SecureXml.text(pid));
         return Outcome.of(OK);
     }
 
     private Outcome discard() throws RpcError {
-        Datastores ds = ctx.datastores();
+        Datastores ds = scope.datastores();
         synchronized (ds) {
             ds.checkWritable(Datastores.Name.CANDIDATE, id);
             ds.discardCandidate();
@@ -700,17 +740,17 @@ public final class NetconfSession {
         Element src = SecureXml.child(op, Ns.BASE, "source");
         if (src == null) throw RpcError.missingElement(Type.PROTOCOL, null, "source", "validate needs <source>");
         Element inline = config(src);
-        ConfigData running = ConfigData.of(ctx.service());
+        ConfigData running = ConfigData.of(service);
         if (inline != null) {
             EditConfig edit = new EditConfig(new ConfigData(java.util.Map.of()), EditConfig.ErrorOption.STOP_ON_ERROR);
             List<RpcError> errors = new ArrayList<>(edit.apply(inline, Operation.MERGE));
-            if (errors.isEmpty()) errors.addAll(Changes.check(ctx.datastores(), running, edit.data(), false));
+            if (errors.isEmpty()) errors.addAll(Changes.check(service, scope.datastores(), running, edit.data(), false));
             return Outcome.errors(errors);
         }
         Datastores.Name source = datastore(op, "source");
         if (source == Datastores.Name.CANDIDATE) {
-            ConfigData[] cb = ctx.datastores().candidateAndBase();
-            return Outcome.errors(Changes.check(ctx.datastores(), cb[1], cb[0], false));
+            ConfigData[] cb = scope.datastores().candidateAndBase();
+            return Outcome.errors(Changes.check(service, scope.datastores(), cb[1], cb[0], false));
         }
         return Outcome.of(OK);
     }
@@ -718,9 +758,9 @@ public final class NetconfSession {
     private Outcome lock(Element op, boolean lock) throws RpcError {
         Datastores.Name target = datastore(op, "target");
         if (lock) {
-            ctx.datastores().lock(target, id);
+            scope.datastores().lock(target, id);
         } else {
-            ctx.datastores().unlock(target, id);
+            scope.datastores().unlock(target, id);
         }
         return Outcome.of(OK);
     }
@@ -738,6 +778,8 @@ public final class NetconfSession {
             throw RpcError.invalidValue(null, "a session cannot kill itself: use close-session").info("bad-element", "session-id");
         }
         NetconfSession s = ctx.sessions().get(other);
+        // A tenant's sessions see (and kill) only the sessions of their tenant: another's is "no session".
+        if (s != null && !caller.sees(s.caller().tenant())) s = null;
         if (s == null) throw RpcError.invalidValue(null, "no session " + other).info("bad-element", "session-id");
         log.info("NETCONF session {} ({}) kills session {}", id, user, other);
         s.kill(ServerNotifications.Termination.KILLED, id);
@@ -788,7 +830,7 @@ public final class NetconfSession {
             throw RpcError.missingElement(Type.PROTOCOL, null, "stopTime", "stopTime needs a startTime (RFC 5277)");
         }
         if (start != null) {
-            if (ctx.service().events().replayLog().isEmpty()) {
+            if (service.events().replayLog().isEmpty()) {
                 throw new RpcError(Type.PROTOCOL, "operation-failed", "the NETCONF stream keeps no replay log here")
                         .info("bad-element", "startTime");
             }
@@ -811,7 +853,7 @@ public final class NetconfSession {
                         .info("bad-attribute", "type").info("bad-element", "filter");
             }
         }
-        Subscription s = new Subscription(ctx, id, filter, start, stop, this::deliver, () -> subscription = null);
+        Subscription s = new Subscription(ctx, this, filter, start, stop, this::deliver, () -> subscription = null);
         subscription = s;
         // Notifications (replayed ones first) follow the reply; the replay is written before the
         // session reads its next rpc.

@@ -59,14 +59,15 @@ final class Retrieval {
     }
 
     /** {@code <get-config>} of running or candidate. */
-    static NetconfSession.Body getConfig(NetconfServerContext ctx, Element op, Datastores.Name source) throws RpcError {
+    static NetconfSession.Body getConfig(NetconfSession session, Element op, Datastores.Name source) throws RpcError {
         WithDefaults wd = withDefaults(op, Ns.WITH_DEFAULTS);
-        DataNode root = DataNode.lazy(Ns.BASE, "data", () -> List.of(ModelTree.config(configSource(ctx, source))).iterator());
+        DataNode root = DataNode.lazy(Ns.BASE, "data", () -> List.of(ModelTree.config(configSource(session, source))).iterator());
         return reply(Ns.BASE, wd.apply(root), filter(SecureXml.child(op, Ns.BASE, "filter")), DataNode.UNBOUNDED);
     }
 
-    private static ModelTree.ConfigSource configSource(NetconfServerContext ctx, Datastores.Name ds) {
-        return ds == Datastores.Name.RUNNING ? ModelTree.running(ctx.service()) : ctx.datastores().read(ds);
+    /** A configuration datastore as the session's user may see it (the candidate of its tenant). */
+    private static ModelTree.ConfigSource configSource(NetconfSession session, Datastores.Name ds) {
+        return ds == Datastores.Name.RUNNING ? ModelTree.running(session.service()) : session.scope().datastores().read(ds);
     }
 
     /**
@@ -83,18 +84,19 @@ final class Retrieval {
      */
     private static List<DataNode> operational(NetconfServerContext ctx, NetconfSession session, boolean config, boolean state) {
         List<DataNode> top = new ArrayList<>();
+        VirtualRouters service = session.service();
         if (config && state) {
-            top.add(ModelTree.all(ctx.service()));
+            top.add(ModelTree.all(service));
         } else if (config) {
-            top.add(ModelTree.config(ModelTree.running(ctx.service())));
+            top.add(ModelTree.config(ModelTree.running(service)));
         } else {
-            top.add(ModelTree.state(ctx.service()));
+            top.add(ModelTree.state(service));
         }
         if (state) {
             top.add(Monitoring.tree(ctx, session));
             top.add(YANG_LIBRARY);
             top.add(MODULES_STATE);
-            top.add(streams(ctx.service()));
+            top.add(streams(service));
         }
         return top;
     }
@@ -150,7 +152,7 @@ final class Retrieval {
         } else {
             Datastores.Name name = ds.equals("running") ? Datastores.Name.RUNNING : Datastores.Name.CANDIDATE;
             // Conventional datastores hold configuration only: config-filter false selects nothing.
-            root = DataNode.lazy(Ns.NMDA, "data", () -> (config ? List.of(ModelTree.config(configSource(ctx, name)))
+            root = DataNode.lazy(Ns.NMDA, "data", () -> (config ? List.of(ModelTree.config(configSource(session, name)))
                     : List.<DataNode>of()).iterator());
         }
         return reply(Ns.NMDA, wd.apply(root), filter, depth);

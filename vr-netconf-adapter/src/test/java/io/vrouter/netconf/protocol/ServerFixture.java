@@ -39,7 +39,7 @@ abstract class ServerFixture {
         service.events().recordTo(EventLog.open(dir, 1000, Duration.ofDays(1)));
         service.start();
         ctx = new NetconfServerContext(service, VrMetrics.inMemory(), 1 << 20, MessageMemory.quarterOfHeap(), dir);
-        ctx.confirmedCommit().recover();
+        ctx.recover();
     }
 
     @AfterEach

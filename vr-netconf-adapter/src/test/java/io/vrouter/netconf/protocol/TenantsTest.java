@@ -1,0 +1,202 @@
+package io.vrouter.netconf.protocol;
+
+import static io.vrouter.netconf.protocol.NetconfSessionTest.configTable;
+import static io.vrouter.netconf.protocol.NetconfSessionTest.edit;
+import static io.vrouter.netconf.protocol.NetconfSessionTest.entry;
+import static io.vrouter.netconf.protocol.StandardsTest.NOTIF;
+import static io.vrouter.netconf.protocol.StandardsTest.until;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.vrouter.core.config.Caller;
+import io.vrouter.core.config.Credentials.Role;
+import io.vrouter.core.config.Settings;
+import io.vrouter.core.config.Tenants;
+import io.vrouter.core.model.OperState;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Tenants over NETCONF: a session holds the core's view of its user ({@code service.as(caller)}) for
+ * every read, edit, commit, lock and notification, and its tenant's own candidate, so that tenant
+ * bravo never sees, changes, commits or removes acme's VRs, committed or not.
+ */
+class TenantsTest extends ServerFixture {
+    static final Caller INP = new Caller("inp", null, Role.OPERATOR, "netconf", "127.0.0.1");
+    static final Caller ALICE = new Caller("alice", "acme", Role.OPERATOR, "netconf", "127.0.0.1");
+    static final Caller ANN = new Caller("ann", "acme", Role.VIEWER, "netconf", "127.0.0.1");
+    static final Caller BOB = new Caller("bob", "bravo", Role.OPERATOR, "netconf", "127.0.0.1");
+
+    @BeforeEach
+    void tenants() {
+        service.useTenants(Tenants.from(Settings.of(Map.of("tenant.acme", "vrs=3", "tenant.bravo", "vrs=3"))));
+    }
+
+    TestClient as(Caller caller) throws Exception {
+        TestClient c = new TestClient(ctx, caller, true);
+        clients.add(c);
+        return c;
+    }
+
+    static final String GET_CONFIG_RUNNING = "<get-config><source><running/></source></get-config>";
+    static final String GET_CONFIG_CANDIDATE = "<get-config><source><candidate/></source></get-config>";
+
+    @Test
+    void aTenantReadsOnlyItsVrsEverywhereAndTheProviderReadsAll() throws Exception {
+        TestClient alice = as(ALICE);
+        TestClient bob = as(BOB);
+        TestClient inp = as(INP);
+        assertThat(alice.rpc(edit("running", configTable(entry(1, "acme-1", "")), ""))).contains("<ok/>");
+        assertThat(bob.rpc(edit("running", configTable(entry(2, "bravo-1", "")), ""))).contains("<ok/>");
+        awaitState(1, OperState.RUNNING);
+        assertThat(service.getConfig(1).orElseThrow().vmConfigTenant).isEqualTo("acme");
+
+        for (String read : new String[] {GET_CONFIG_RUNNING, GET_CONFIG_CANDIDATE, "<get/>",
+                "<get-data xmlns='urn:ietf:params:xml:ns:yang:ietf-netconf-nmda' xmlns:ds='urn:ietf:params:xml:ns:yang:ietf-datastores'>"
+                        + "<datastore>ds:operational</datastore></get-data>",
+                "<get><filter type='xpath' select='/*[local-name()=\"NEW-VMM-MIB\"]/*[local-name()=\"vmConfigTable\"]'/></get>"}) {
+            assertThat(bob.rpc(read)).as(read).contains("bravo-1").doesNotContain("acme-1");
+            assertThat(alice.rpc(read)).as(read).contains("acme-1").doesNotContain("bravo-1");
+            assertThat(inp.rpc(read)).as(read).contains("acme-1", "bravo-1");
+        }
+        // The counts of vmObjects are the tenant's.
+        assertThat(bob.rpc("<get><filter type='subtree'><NEW-VMM-MIB xmlns='" + TestClient.VMM
+                + "'><vmObjects><vmNumber/></vmObjects></NEW-VMM-MIB></filter></get>")).contains("<vmNumber>1</vmNumber>");
+    }
+
+    @Test
+    void aTenantsCandidateIsItsOwnAndACommitNeverTakesOrRemovesAnotherTenantsRows() throws Exception {
+        TestClient alice = as(ALICE);
+        TestClient bob = as(BOB);
+        TestClient inp = as(INP);
+        assertThat(inp.rpc(edit("running", configTable(entry(9, "provider-9", "")), ""))).contains("<ok/>");
+        assertThat(alice.rpc(edit("running", configTable(entry(1, "acme-1", "")), ""))).contains("<ok/>");
+        // acme's uncommitted row
+        assertThat(alice.rpc(edit("candidate", configTable(entry(3, "acme-pending", "")), ""))).contains("<ok/>");
+        assertThat(bob.rpc(GET_CONFIG_CANDIDATE)).doesNotContain("acme-pending", "acme-1", "provider-9");
+        assertThat(inp.rpc(GET_CONFIG_CANDIDATE)).doesNotContain("acme-pending");
+
+        // bravo replaces its whole table in its candidate and commits: acme's and the provider's VRs stay,
+        // and acme's candidate row is neither committed nor lost.
+        assertThat(bob.rpc("<edit-config><target><candidate/></target><default-operation>replace</default-operation><config>"
+                + "<NEW-VMM-MIB xmlns='" + TestClient.VMM + "'>" + configTable(entry(2, "bravo-2", "")) + "</NEW-VMM-MIB>"
+                + "</config></edit-config>")).contains("<ok/>");
+        assertThat(bob.rpc("<commit/>")).contains("<ok/>");
+        assertThat(service.getConfig(2)).isPresent();
+        assertThat(service.getConfig(1)).as("acme's VR").isPresent();
+        assertThat(service.getConfig(9)).as("the provider's VR").isPresent();
+        assertThat(service.getConfig(3)).as("acme's uncommitted row").isEmpty();
+        assertThat(alice.rpc(GET_CONFIG_CANDIDATE)).contains("acme-pending");
+
+        // The same on running: a replace of bravo's table leaves the others alone.
+        assertThat(bob.rpc("<copy-config><target><running/></target><source><config><NEW-VMM-MIB xmlns='" + TestClient.VMM
+                + "'/></config></source></copy-config>")).contains("<ok/>");
+        NetconfSessionTest.awaitUntil(() -> service.getConfig(2).isEmpty());
+        assertThat(service.getConfig(2)).as("bravo emptied its own table").isEmpty();
+        assertThat(service.getConfig(1)).isPresent();
+        assertThat(service.getConfig(9)).isPresent();
+
+        assertThat(alice.rpc("<commit/>")).contains("<ok/>");
+        assertThat(service.getConfig(3).orElseThrow().vmConfigTenant).isEqualTo("acme");
+    }
+
+    @Test
+    void anEditOfAnotherTenantsVrIsAccessDeniedAndChangesNothing() throws Exception {
+        TestClient alice = as(ALICE);
+        TestClient bob = as(BOB);
+        assertThat(alice.rpc(edit("running", configTable(entry(1, "acme-1", "")), ""))).contains("<ok/>");
+        awaitState(1, OperState.RUNNING);
+        String[] edits = {
+            configTable("<vmConfigEntry nc:operation='delete'><vmIndex>1</vmIndex></vmConfigEntry>"),
+            configTable("<vmConfigEntry nc:operation='remove'><vmIndex>1</vmIndex></vmConfigEntry>"),
+            configTable("<vmConfigEntry><vmIndex>1</vmIndex><vmAdminState>shutdown</vmAdminState></vmConfigEntry>"),
+            configTable("<vmConfigEntry nc:operation='create'><vmIndex>1</vmIndex><vmName>taken</vmName></vmConfigEntry>"),
+            configTable("<vmConfigEntry><vmIndex>1</vmIndex><vmName nc:operation='delete'/></vmConfigEntry>"),
+            "<vmNetworkConfigTable><vmNetworkConfigEntry><vmIndex>1</vmIndex><vmNetworkConfigIndex>1</vmNetworkConfigIndex>"
+                    + "</vmNetworkConfigEntry></vmNetworkConfigTable>",
+        };
+        for (String e : edits) {
+            for (String target : new String[] {"running", "candidate"}) {
+                String reply = bob.rpc(edit(target, e, ""));
+                if (target.equals("candidate") && !reply.contains("rpc-error")) reply = bob.rpc("<commit/>");
+                assertThat(reply).as(target + ": " + e).contains("<error-tag>access-denied</error-tag>")
+                        .doesNotContain("acme-1");
+                bob.rpc("<discard-changes/>");
+            }
+        }
+        assertThat(service.getConfig(1).orElseThrow().vmName).isEqualTo("acme-1");
+        assertThat(service.get(1).orElseThrow().operState()).isEqualTo(OperState.RUNNING);
+        // A VR that exists nowhere is still data-missing.
+        assertThat(bob.rpc(edit("running", configTable("<vmConfigEntry nc:operation='delete'><vmIndex>7</vmIndex></vmConfigEntry>"), "")))
+                .contains("<error-tag>data-missing</error-tag>");
+    }
+
+    @Test
+    void aTenantsViewerReadsItsVrsAndChangesNothing() throws Exception {
+        as(ALICE).rpc(edit("running", configTable(entry(1, "acme-1", "")), ""));
+        TestClient ann = as(ANN);
+        assertThat(ann.rpc(GET_CONFIG_RUNNING)).contains("acme-1");
+        assertThat(ann.rpc(edit("running", configTable(entry(2, "ann-2", "")), ""))).contains("<error-tag>access-denied</error-tag>");
+        assertThat(service.getConfig(2)).isEmpty();
+    }
+
+    @Test
+    void locksAndConfirmedCommitsOfOneTenantNeverStandInAnothersWay() throws Exception {
+        TestClient alice = as(ALICE);
+        TestClient bob = as(BOB);
+        assertThat(alice.rpc("<lock><target><candidate/></target></lock>")).contains("<ok/>");
+        assertThat(alice.rpc("<lock><target><running/></target></lock>")).contains("<ok/>");
+        assertThat(bob.rpc("<lock><target><candidate/></target></lock>")).contains("<ok/>");
+        assertThat(bob.rpc(edit("candidate", configTable(entry(2, "bravo-2", "")), ""))).contains("<ok/>");
+        assertThat(bob.rpc("<commit><confirmed/></commit>")).contains("<ok/>");
+        assertThat(alice.rpc(edit("candidate", configTable(entry(1, "acme-1", "")), ""))).contains("<ok/>");
+        assertThat(alice.rpc("<commit/>")).as("bravo's pending confirmed commit is bravo's").contains("<ok/>");
+        assertThat(bob.rpc("<cancel-commit/>")).contains("<ok/>");
+        NetconfSessionTest.awaitUntil(() -> service.getConfig(2).isEmpty());
+        assertThat(service.getConfig(2)).as("bravo's commit went back").isEmpty();
+        assertThat(service.getConfig(1)).as("acme's commit stays").isPresent();
+    }
+
+    @Test
+    void sessionsOfAnotherTenantCanNeitherBeSeenNorKilled() throws Exception {
+        TestClient alice = as(ALICE);
+        TestClient bob = as(BOB);
+        TestClient inp = as(INP);
+        String monitoring = "<get><filter type='subtree'><netconf-state xmlns='urn:ietf:params:xml:ns:yang:ietf-netconf-monitoring'>"
+                + "<sessions/></netconf-state></filter></get>";
+        assertThat(bob.rpc(monitoring)).contains("<username>bob</username>").doesNotContain("alice", "inp");
+        assertThat(inp.rpc(monitoring)).contains("<username>bob</username>", "<username>alice</username>");
+        assertThat(bob.rpc("<kill-session><session-id>" + alice.session.id() + "</session-id></kill-session>"))
+                .contains("<error-tag>invalid-value</error-tag>");
+        assertThat(alice.rpc(GET_CONFIG_RUNNING)).as("alice's session lives on").contains("<data");
+    }
+
+    @Test
+    void notificationsAndReplaysTellATenantOfItsOwnVrsAndSessionsOnly() throws Exception {
+        Instant before = Instant.now();
+        TestClient alice = as(ALICE);
+        assertThat(alice.rpc(edit("running", configTable(entry(1, "acme-1", "")), ""))).contains("<ok/>");
+        awaitState(1, OperState.RUNNING);
+
+        TestClient bob = as(BOB);
+        assertThat(bob.rpc("<create-subscription xmlns='" + NOTIF + "'><startTime>" + before + "</startTime></create-subscription>"))
+                .contains("<ok/>");
+        String replayed = String.join("\n", until(bob, m -> m.contains("<replayComplete")));
+        assertThat(replayed).doesNotContain("acme-1");
+        // Live: acme's changes, VR notifications and sessions are not bravo's business; bravo's own are.
+        assertThat(alice.rpc(edit("running", configTable("<vmConfigEntry><vmIndex>1</vmIndex><vmAdminState>shutdown"
+                + "</vmAdminState></vmConfigEntry>"), ""))).contains("<ok/>");
+        awaitState(1, OperState.SHUTDOWN);
+        as(ALICE).rpc("<close-session/>");
+        assertThat(bob.rpc(edit("running", configTable(entry(2, "bravo-2", "")), ""))).contains("<ok/>");
+        String live = String.join("\n", until(bob, m -> m.contains("<vmRunning")));
+        assertThat(live).contains("bravo-2", "<username>bob</username>")
+                .doesNotContain("acme-1", "alice", "<vmShutdown", "<vmIndex>1</vmIndex>");
+
+        TestClient inp = as(INP);
+        assertThat(inp.rpc("<create-subscription xmlns='" + NOTIF + "'><startTime>" + before + "</startTime></create-subscription>"))
+                .contains("<ok/>");
+        assertThat(String.join("\n", until(inp, m -> m.contains("<replayComplete")))).contains("acme-1", "bravo-2");
+    }
+}
