@@ -5,6 +5,7 @@ import io.vrouter.core.config.Credentials;
 import io.vrouter.core.config.Settings;
 import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
+import io.vrouter.netconf.nacm.Nacm;
 import io.vrouter.netconf.protocol.NetconfServerContext;
 import io.vrouter.netconf.protocol.NetconfSession;
 import io.vrouter.netconf.transport.MessageMemory;
@@ -48,7 +49,8 @@ import org.slf4j.LoggerFactory;
  * (10 s from connecting to logging in), {@code netconf.max-unauthenticated} (32 connections not logged
  * in yet) and {@code netconf.max-unauthenticated-per-client} (4 of them from one address),
  * {@code netconf.authorized-keys} (an OpenSSH authorized_keys file; its keys log in with operator
- * rights), {@code netconf.max-message-bytes} (1 MiB).
+ * rights), {@code netconf.max-message-bytes} (1 MiB), {@code netconf.nacm} (true; false turns NETCONF
+ * access control off: the recovery path).
  */
 public final class NetconfInterface implements ManagementInterface {
     private static final Logger log = LoggerFactory.getLogger(NetconfInterface.class);
@@ -82,8 +84,9 @@ public final class NetconfInterface implements ManagementInterface {
         int maxMessage = s.getInt("netconf.max-message-bytes", 1024 * 1024);
         limits = SessionLimits.from(s);
 
+        // netconf.nacm=false is the recovery path: no access control (RFC 8341's recovery session).
         ctx = new NetconfServerContext(context.service(), context.metrics(), maxMessage, MessageMemory.quarterOfHeap(),
-                s.dataDir());
+                s.dataDir(), new Nacm(s.dataDir(), s.getBoolean("netconf.nacm", true)));
         // A confirmed commit the last run left unconfirmed is put back before anyone connects.
         ctx.recover();
         sshd = SshServer.setUpDefaultServer();
@@ -250,7 +253,7 @@ public final class NetconfInterface implements ManagementInterface {
     public Runnable reload(Settings next) {
         SessionLimits nextLimits = SessionLimits.from(next);
         started.logNeedsRestart(next, log, "bind", "netconf-port", "netconf.idle-timeout", "netconf.login-grace-time",
-                "netconf.max-message-bytes", "netconf.authorized-keys");
+                "netconf.max-message-bytes", "netconf.authorized-keys", "netconf.nacm");
         SessionLimits running = limits;
         return () -> {
             if (running != null) running.take(nextLimits);

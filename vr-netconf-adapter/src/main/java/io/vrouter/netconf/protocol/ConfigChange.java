@@ -5,7 +5,9 @@ import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.yang.Ns;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.ModelTree;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -37,6 +39,8 @@ final class ConfigChange {
     /** The same among the given VRs only (those an edit touched), the rows read by vmIndex (null: none). */
     static Optional<DataNode> between(NetconfSession by, Iterable<Integer> indices, IntFunction<VmConfigEntry> before,
                                       IntFunction<VmConfigEntry> after) {
+        List<Edit> edits = edits(indices, before, after);
+        if (edits.isEmpty()) return Optional.empty();
         DataNode.Inner n = DataNode.inner(Ns.NETCONF_NOTIFICATIONS, "netconf-config-change");
         DataNode.Inner changedBy = DataNode.inner(Ns.NETCONF_NOTIFICATIONS, "changed-by");
         if (by == null) {
@@ -45,22 +49,33 @@ final class ConfigChange {
             changedBy.add("username", by.user()).add("session-id", by.id()).add("source-host", by.sourceHost());
         }
         n.add(changedBy).add("datastore", "running");
-        int edits = 0;
+        for (Edit e : edits) n.add(edit(e.target(), e.operation()));
+        return Optional.of(n);
+    }
+
+    /** One edit of RFC 6470: the node (an instance identifier) and create, delete or replace. */
+    record Edit(String target, String operation) {
+    }
+
+    /**
+     * The edits that turn the rows before into the rows after among the given VRs: what
+     * netconf-config-change tells, and what NACM checks a write against.
+     */
+    static List<Edit> edits(Iterable<Integer> indices, IntFunction<VmConfigEntry> before, IntFunction<VmConfigEntry> after) {
+        List<Edit> out = new ArrayList<>();
         for (int i : indices) {
             VmConfigEntry was = before.apply(i);
             VmConfigEntry now = after.apply(i);
             if (was == now) continue;
             if (was == null || now == null) {
-                n.add(edit(Paths.entry(i), was == null ? "create" : "delete"));
-                edits++;
+                out.add(new Edit(Paths.entry(i), was == null ? "create" : "delete"));
                 continue;
             }
             Map<String, String> a = leaves(ModelTree.configEntry(was));
             Map<String, String> b = leaves(ModelTree.configEntry(now));
             for (String leaf : union(a, b)) {
                 if (!Objects.equals(a.get(leaf), b.get(leaf))) {
-                    n.add(edit(Paths.child(Paths.entry(i), leaf), b.get(leaf) == null ? "delete" : "replace"));
-                    edits++;
+                    out.add(new Edit(Paths.child(Paths.entry(i), leaf), b.get(leaf) == null ? "delete" : "replace"));
                 }
             }
             Map<Integer, Map<String, String>> ia = interfaces(was);
@@ -69,11 +84,10 @@ final class ConfigChange {
                 Map<String, String> x = ia.get(k);
                 Map<String, String> y = ib.get(k);
                 if (Objects.equals(x, y)) continue;
-                n.add(edit(Paths.networkEntry(i, k), x == null ? "create" : y == null ? "delete" : "replace"));
-                edits++;
+                out.add(new Edit(Paths.networkEntry(i, k), x == null ? "create" : y == null ? "delete" : "replace"));
             }
         }
-        return edits == 0 ? Optional.empty() : Optional.of(n);
+        return out;
     }
 
     private static DataNode edit(String target, String operation) {

@@ -1,5 +1,6 @@
 package io.vrouter.netconf.protocol;
 
+import io.vrouter.netconf.nacm.NacmConfig;
 import io.vrouter.netconf.protocol.RpcError.Type;
 import io.vrouter.netconf.xml.SecureXml;
 import io.vrouter.yang.Ns;
@@ -66,6 +67,8 @@ public final class EditConfig {
         List<RpcError> errors = new ArrayList<>();
         for (Element top : SecureXml.children(config)) {
             if (!errors.isEmpty() && !continueOnError) break;
+            // /nacm is the session's to edit (NacmEdit), not the engine's
+            if (NacmConfig.NS.equals(top.getNamespaceURI()) && "nacm".equals(top.getLocalName())) continue;
             if (!Ns.VMM.equals(top.getNamespaceURI()) || !"NEW-VMM-MIB".equals(top.getLocalName())) {
                 errors.add(RpcError.unknownElement(Type.APPLICATION, "/", top.getLocalName(),
                         "unknown element '" + top.getLocalName() + "' in namespace '" + top.getNamespaceURI()

@@ -5,6 +5,7 @@ import io.vrouter.core.config.Credentials;
 import io.vrouter.yang.edit.Datastores;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.spi.VirtualRouters;
+import io.vrouter.netconf.nacm.Nacm;
 import io.vrouter.netconf.transport.MessageMemory;
 import io.vrouter.yang.DataNode;
 import java.time.Instant;
@@ -26,6 +27,7 @@ public final class NetconfServerContext implements AutoCloseable {
     private final VirtualRouters service;
     private final VrMetrics metrics;
     private final java.nio.file.Path dataDir;
+    private final Nacm nacm;
     /** By tenant, the provider's under "" (a tenant's name is never empty). */
     private final Map<String, Scope> scopes = new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicInteger sessionIds = new AtomicInteger();
@@ -50,7 +52,14 @@ public final class NetconfServerContext implements AutoCloseable {
      */
     public NetconfServerContext(VirtualRouters service, VrMetrics metrics, int maxMessageBytes,
                                 MessageMemory messageMemory, java.nio.file.Path dataDir) {
+        this(service, metrics, maxMessageBytes, messageMemory, dataDir, new Nacm(dataDir, true));
+    }
+
+    /** @param nacm the access control (RFC 8341) of every session */
+    public NetconfServerContext(VirtualRouters service, VrMetrics metrics, int maxMessageBytes,
+                                MessageMemory messageMemory, java.nio.file.Path dataDir, Nacm nacm) {
         this.service = service;
+        this.nacm = nacm;
         this.metrics = metrics;
         this.dataDir = dataDir;
         this.maxMessageBytes = maxMessageBytes;
@@ -104,6 +113,10 @@ public final class NetconfServerContext implements AutoCloseable {
 
     public int maxMessageBytes() {
         return maxMessageBytes;
+    }
+
+    public Nacm nacm() {
+        return nacm;
     }
 
     public MessageMemory messageMemory() {

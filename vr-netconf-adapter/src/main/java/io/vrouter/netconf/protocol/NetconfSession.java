@@ -11,6 +11,10 @@ import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.yang.Ns;
 import io.vrouter.yang.DataNode;
 import io.vrouter.netconf.data.SubtreeFilter;
+import io.vrouter.netconf.nacm.Nacm;
+import io.vrouter.netconf.nacm.NacmConfig;
+import io.vrouter.netconf.nacm.NacmEdit;
+import io.vrouter.netconf.nacm.NacmPath;
 import io.vrouter.netconf.protocol.RpcError.Type;
 import io.vrouter.netconf.transport.FrameDecoder;
 import io.vrouter.netconf.transport.FramingException;
@@ -65,6 +69,8 @@ public final class NetconfSession {
     private final VirtualRouters service;
     /** The datastores, locks and confirmed commit the session shares with its tenant's sessions. */
     private final NetconfServerContext.Scope scope;
+    /** NACM's decisions for the user (RFC 8341). */
+    private final Nacm.Access access;
     private final Instant loginTime = Instant.now();
     private final FrameDecoder in;
     private final MessageWriter out;
@@ -105,6 +111,7 @@ public final class NetconfSession {
         this.sourceHost = caller.source();
         this.service = ctx.service().as(caller);
         this.scope = ctx.scope(caller.tenant());
+        this.access = ctx.nacm().access(caller);
         this.in = new FrameDecoder(new BufferedInputStream(in, 65536), ctx.maxMessageBytes(), ctx.messageMemory());
         this.out = new MessageWriter(out, 16384);
         this.closeTransport = closeTransport;
@@ -154,6 +161,15 @@ public final class NetconfSession {
 
     NetconfServerContext.Scope scope() {
         return scope;
+    }
+
+    Nacm.Access access() {
+        return access;
+    }
+
+    /** /nacm's configuration (no counters). */
+    DataNode nacmTree(io.vrouter.yang.WithDefaults mode) {
+        return ctx.nacm().tree(false, mode);
     }
 
     public Instant loginTime() {
@@ -444,6 +460,10 @@ public final class NetconfSession {
     private Outcome dispatch(Element op) throws RpcError {
         String ns = op.getNamespaceURI();
         String name = op.getLocalName();
+        if (!access.mayExec(Nacm.module(ns), name)) {
+            throw new RpcError(Type.APPLICATION, "access-denied", null, null, "access control (NACM) denies " + name
+                    + " to user '" + user + "'");
+        }
         if (Ns.BASE.equals(ns)) {
             switch (name) {
                 case "get": return Outcome.of(Retrieval.get(ctx, this, op));
@@ -614,7 +634,24 @@ public final class NetconfSession {
     private List<RpcError> edit(Datastores.Name target, Element config, Operation defaultOp,
                                 EditConfig.ErrorOption errorOption, TestOption test) throws RpcError {
         List<Changes.Applied> accepted = new ArrayList<>(1);
-        List<RpcError> errors = edit(target, config, defaultOp, errorOption, test, accepted);
+        Element nacmEdit = SecureXml.child(config, NacmConfig.NS, "nacm");
+        List<RpcError> errors;
+        if (nacmEdit == null) {
+            errors = edit(target, config, defaultOp, errorOption, test, accepted);
+        } else {
+            // /nacm is the server's, not a datastore's: edited in running, with the VRs' part all or nothing.
+            if (target != Datastores.Name.RUNNING) {
+                throw new RpcError(Type.APPLICATION, "operation-not-supported", null, NACM_PATH,
+                        "/nacm is edited in running (it is not part of the candidate)");
+            }
+            if (!access.mayWrite(NacmConfig.MODULE, NacmPath.ROOT.child("nacm"), Nacm.Op.UPDATE)) throw denied(NACM_PATH);
+            synchronized (ctx.nacm()) {
+                NacmConfig next = NacmEdit.apply(ctx.nacm().config(), nacmEdit, defaultOp);
+                errors = edit(target, config, defaultOp, EditConfig.ErrorOption.ROLLBACK_ON_ERROR,
+                        test == TestOption.TEST_ONLY ? test : TestOption.TEST_THEN_SET, accepted);
+                if (errors.isEmpty() && test != TestOption.TEST_ONLY) keepNacm(next);
+            }
+        }
         // outside the datastores' lock, so that sessions editing at once share one flush of the journal
         for (Changes.Applied a : accepted) a.awaitDurable();
         return errors;
@@ -632,6 +669,11 @@ public final class NetconfSession {
             List<RpcError> errors = new ArrayList<>(edit.apply(config, defaultOp));
             boolean allOrNothing = test != TestOption.SET || errorOption == EditConfig.ErrorOption.ROLLBACK_ON_ERROR;
             if (!errors.isEmpty() && allOrNothing) return errors;
+            RpcError denied = writeDenied(cb[1], edit.data());
+            if (denied != null) {
+                errors.add(denied);
+                return errors;
+            }
             if (target == Datastores.Name.RUNNING && test != TestOption.TEST_ONLY) {
                 // checked once, by the service's accept (VRs it refuses are left out unless all or nothing)
                 Changes.Applied applied = Changes.apply(service, ds, cb[1], edit.data(), !allOrNothing);
@@ -645,6 +687,41 @@ public final class NetconfSession {
             ds.storeCandidate(edit.data(), cb[1]);
             return errors;
         }
+    }
+
+    private static final String NACM_PATH = "/" + NacmConfig.MODULE + ":nacm";
+
+    private RpcError denied(String path) {
+        return new RpcError(Type.APPLICATION, "access-denied", null, path, "access control (NACM) denies user '" + user
+                + "' this change");
+    }
+
+    /** Takes an edited /nacm: durable (in the data directory) before it is in force. */
+    private void keepNacm(NacmConfig next) throws RpcError {
+        try {
+            ctx.nacm().replace(next);
+        } catch (java.io.IOException e) {
+            log.error("NETCONF session {}: cannot keep the access control configuration: {}", id, e.toString());
+            throw new RpcError(Type.APPLICATION, "operation-failed", "the access control configuration cannot be kept"
+                    + " (the server's log says why); it is unchanged");
+        }
+    }
+
+    /**
+     * NACM's write check (RFC 8341 3.4.5) of the change from {@code base} to {@code edited}: each
+     * entry created or deleted and each leaf or interface replaced, as netconf-config-change names
+     * them; the first denied is the error (and counted), null when all are permitted.
+     */
+    private RpcError writeDenied(ConfigData base, ConfigData edited) {
+        for (ConfigChange.Edit e : ConfigChange.edits(edited.changedFrom(base), base::get, edited::get)) {
+            Nacm.Op op = switch (e.operation()) {
+                case "create" -> Nacm.Op.CREATE;
+                case "delete" -> Nacm.Op.DELETE;
+                default -> Nacm.Op.UPDATE;
+            };
+            if (!access.mayWrite(Ns.VMM_MODULE, NacmPath.parse(e.target()), op)) return denied(e.target());
+        }
+        return null;
     }
 
     /** Whether the VR exists but is not this session's to see (another tenant's). */
@@ -712,6 +789,9 @@ public final class NetconfSession {
      * makes what it applied durable ({@link Changes.Applied#awaitDurable}) once it lets go of them.
      */
     private Changes.Applied commitCandidate(Map<Integer, VmConfigEntry> touched) {
+        ConfigData[] cb = scope.datastores().candidateAndBase();
+        RpcError denied = writeDenied(cb[1], cb[0]);
+        if (denied != null) return Changes.Applied.nothing(List.of(denied));
         Datastores.Committed c = scope.datastores().commit(service);
         if (c == null) return Changes.Applied.nothing(List.of());
         touched.putAll(c.before());
@@ -880,6 +960,9 @@ public final class NetconfSession {
     /** Writes one notification, unless the subscription's filter leaves nothing of it. */
     private void deliver(String eventTime, DataNode content, Element filter) {
         if (closing) return;
+        // RFC 8341 3.4.6: replayComplete and notificationComplete are always sent.
+        boolean always = Ns.STREAMS.equals(content.ns());
+        if (!always && !access.mayNotify(Nacm.module(content.ns()), content.name())) return;
         Element selected = null;
         if (filter != null) {
             Document doc = SecureXml.newDocument();

@@ -132,6 +132,29 @@ class TenantsTest extends ServerFixture {
                 .contains("<error-tag>data-missing</error-tag>");
     }
 
+    /**
+     * Who made a change (the audit, RFC 6470's changed-by): the session's user, its tenant, the
+     * interface and the client's address, in the core's event and in netconf-config-change.
+     */
+    @Test
+    void aChangeIsRecordedAsTheSessionsUsersWithItsSourceAddress() throws Exception {
+        java.util.List<io.vrouter.core.model.VrEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (AutoCloseable sub = service.events().subscribe(events::add)) {
+            TestClient alice = as(ALICE);
+            assertThat(alice.rpc("<create-subscription xmlns='" + NOTIF + "'/>")).contains("<ok/>");
+            assertThat(alice.rpc(edit("running", configTable(entry(1, "acme-1", "")), ""))).contains("<ok/>");
+            String change = String.join("\n", until(alice, m -> m.contains("<netconf-config-change")));
+            assertThat(change).contains("<changed-by><username>alice</username><session-id>" + alice.session.id()
+                    + "</session-id><source-host>127.0.0.1</source-host></changed-by>");
+            NetconfSessionTest.awaitUntil(() -> !events.isEmpty());
+            io.vrouter.core.model.VrEvent.ChangedBy by = events.get(0).changedBy;
+            assertThat(by.user).isEqualTo("alice");
+            assertThat(by.tenant).isEqualTo("acme");
+            assertThat(by.iface).isEqualTo("netconf");
+            assertThat(by.source).isEqualTo("127.0.0.1");
+        }
+    }
+
     @Test
     void aTenantsViewerReadsItsVrsAndChangesNothing() throws Exception {
         as(ALICE).rpc(edit("running", configTable(entry(1, "acme-1", "")), ""));
@@ -167,8 +190,13 @@ class TenantsTest extends ServerFixture {
                 + "<sessions/></netconf-state></filter></get>";
         assertThat(bob.rpc(monitoring)).contains("<username>bob</username>").doesNotContain("alice", "inp");
         assertThat(inp.rpc(monitoring)).contains("<username>bob</username>", "<username>alice</username>");
-        assertThat(bob.rpc("<kill-session><session-id>" + alice.session.id() + "</session-id></kill-session>"))
-                .contains("<error-tag>invalid-value</error-tag>");
+        String kill = "<kill-session><session-id>" + alice.session.id() + "</session-id></kill-session>";
+        // NACM denies kill-session to all but the provider's operators (default-deny-all) ...
+        assertThat(bob.rpc(kill)).contains("<error-tag>access-denied</error-tag>");
+        // ... and where a rule permits it, another tenant's session is still none of bob's.
+        assertThat(inp.rpc(NacmTest.nacm("<rule-list><name>kill</name><group>*</group><rule><name>kill</name>"
+                + "<rpc-name>kill-session</rpc-name><action>permit</action></rule></rule-list>"))).contains("<ok/>");
+        assertThat(bob.rpc(kill)).contains("<error-tag>invalid-value</error-tag>", "no session");
         assertThat(alice.rpc(GET_CONFIG_RUNNING)).as("alice's session lives on").contains("<data");
     }
 
