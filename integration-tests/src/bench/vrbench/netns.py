@@ -130,6 +130,8 @@ def run(args):
     conf = os.path.join(work, "netns.properties")
     with open(conf, "w") as f:
         f.write("netns.prefix = %s\nnetns.run-dir = %s\n" % (prefix, run_dir))
+        # A netns VR's CPUs and memory are cgroup ceilings, not reservations: let 1,000 share this host.
+        f.write("capacity.cpu-overcommit = 1000\ncapacity.memory-overcommit = 1000\n")
     bridges = [prefix + "br%d" % i for i in range(4)]
     load = open("/proc/loadavg").read().split()[:3]
     result = {"started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "quick": quick, "prefix": prefix,

@@ -77,6 +77,8 @@ class EveryLeafEveryInterfaceTest {
         }
         Map<String, String> settings = new HashMap<>(Map.of("data-dir", Files.createTempDirectory("every-leaf").toString(),
                 "rest-port", "0", "snmp-port", Integer.toString(snmpPort), "netconf-port", "0", "gnmi-port", "off"));
+        // a tenant, so that the VR has an owner (vmConfigTenant) like every other leaf has a value
+        settings.put("tenant.acme", "vrs=5");
         server = VrouterServer.start(Settings.of(settings));
         base = "http://127.0.0.1:" + server.interfaces().stream()
                 .filter(i -> i instanceof io.vrouter.api.rest.RestInterface)
@@ -109,7 +111,7 @@ class EveryLeafEveryInterfaceTest {
     void everyLeafOfTheSchemaReadsTheSameOverRestYangAndSnmp() throws Exception {
         JsonNode created = json.readTree(send("POST", "/api/v1/routers?wait=10s", "application/json",
                 "{\"vmName\":\"every-leaf\",\"vmConfigCpuNumber\":2,\"vmConfigMemory\":256,\"vmConfigAutoStart\":true,"
-                        + "\"vmConfigDescription\":\"one of each\",\"vmNetworkConfigTable\":["
+                        + "\"vmConfigDescription\":\"one of each\",\"vmConfigTenant\":\"acme\",\"vmNetworkConfigTable\":["
                         + "{\"vmNetworkConfigIndex\":1,\"vmNetworkConfigParent\":\"br-a\",\"vmNetworkConfigAddress\":\"192.0.2.1\"},"
                         + "{\"vmNetworkConfigIndex\":2,\"vmNetworkConfigParent\":\"br-b\",\"vmNetworkConfigPhysAddress\":\"02:00:00:00:00:0b\","
                         + "\"vmNetworkConfigAddressType\":\"ipv4\",\"vmNetworkConfigAddress\":\"198.51.100.7\","

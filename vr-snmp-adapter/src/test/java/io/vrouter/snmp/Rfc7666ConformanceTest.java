@@ -49,23 +49,25 @@ class Rfc7666ConformanceTest {
      * NEW-VMM-MIB definitions RFC 7666 does not have, by the name under which the module DESCRIPTION
      * and the README list them.
      */
-    private static final Map<String, List<String>> ADDED = Map.of(
-            "vmConfigTable", List.of("vmConfigTable", "vmConfigEntry", "vmConfigTemplate", "vmConfigCpuNumber",
-                    "vmConfigMemory", "vmConfigAutoStart", "vmConfigRowStatus", "vmConfigDescription"),
-            "vmNetworkConfigTable", List.of("vmNetworkConfigTable", "vmNetworkConfigEntry", "vmNetworkConfigIndex",
+    private static final Map<String, List<String>> ADDED = Map.ofEntries(
+            Map.entry("vmConfigTable", List.of("vmConfigTable", "vmConfigEntry", "vmConfigTemplate", "vmConfigCpuNumber",
+                    "vmConfigMemory", "vmConfigAutoStart", "vmConfigRowStatus", "vmConfigDescription")),
+            Map.entry("vmNetworkConfigTable", List.of("vmNetworkConfigTable", "vmNetworkConfigEntry", "vmNetworkConfigIndex",
                     "vmNetworkConfigParent", "vmNetworkConfigPhysAddress", "vmNetworkConfigAddressType",
-                    "vmNetworkConfigAddress", "vmNetworkConfigPrefixLength", "vmNetworkConfigRowStatus"),
-            "vmConfigNextAvailableVmIndex", List.of("vmConfigNextAvailableVmIndex"),
-            "vmConfiguredVMs", List.of("vmConfiguredVMs"),
-            "vmActiveVMs", List.of("vmActiveVMs"),
-            "vmRoutingGroup", List.of("vmRouteEntries", "vmFibEntries", "vmRoutingProtocols", "vmRouterAddrType",
-                    "vmRouterAddr", "vmRoutingGroup"),
-            "vmOperStateReason", List.of("vmOperStateReason"),
-            "vmNetworkCounterGroup", List.of("vmNetworkInOctets", "vmNetworkInPkts", "vmNetworkOutOctets",
+                    "vmNetworkConfigAddress", "vmNetworkConfigPrefixLength", "vmNetworkConfigRowStatus")),
+            Map.entry("vmConfigNextAvailableVmIndex", List.of("vmConfigNextAvailableVmIndex")),
+            Map.entry("vmConfiguredVMs", List.of("vmConfiguredVMs")),
+            Map.entry("vmActiveVMs", List.of("vmActiveVMs")),
+            Map.entry("vmRoutingGroup", List.of("vmRouteEntries", "vmFibEntries", "vmRoutingProtocols", "vmRouterAddrType",
+                    "vmRouterAddr", "vmRoutingGroup")),
+            Map.entry("vmOperStateReason", List.of("vmOperStateReason")),
+            Map.entry("vmNetworkCounterGroup", List.of("vmNetworkInOctets", "vmNetworkInPkts", "vmNetworkOutOctets",
                     "vmNetworkOutPkts", "vmNetworkInErrors", "vmNetworkOutErrors", "vmNetworkInDiscards",
-                    "vmNetworkOutDiscards", "vmNetworkCounterGroup"),
-            "vmStateGroup", List.of("vmStateGroup", "vmConfigGroup"),
-            "vmCompliance", List.of("vmCompliance"));
+                    "vmNetworkOutDiscards", "vmNetworkCounterGroup")),
+            Map.entry("vmStateGroup", List.of("vmStateGroup", "vmConfigGroup")),
+            Map.entry("vmTenancyGroup", List.of("vmConfigTenant", "vmHvCpus", "vmHvMemory", "vmCommittedCpus",
+                    "vmCommittedMemory", "vmTenancyGroup")),
+            Map.entry("vmCompliance", List.of("vmCompliance")));
 
     /** The imported textual conventions, as their RFCs define them (2579, 3411, 6933, 2863). */
     private static final String BASE_CONVENTIONS = """

@@ -511,8 +511,8 @@ class VmmInstrumentationTest {
         createAndGo(3, "only");
         awaitState(3, OperState.RUNNING);
         PDU r = a.send(a.v2c("public"), PDU.GETNEXT, new VariableBinding(cell(VM_ENTRY, VM_OPER_STATE_REASON, 3)),
-                new VariableBinding(cfg(ConfigColumn.VM_CONFIG_DESCRIPTION.snmpColumn(), 3)), new VariableBinding(VmmMib.ROOT),
-                new VariableBinding(sub(OBJECTS, 16, 0)));
+                new VariableBinding(cfg(ConfigColumn.VM_CONFIG_TENANT.snmpColumn(), 3)), new VariableBinding(VmmMib.ROOT),
+                new VariableBinding(sub(OBJECTS, 20, 0)));
         assertThat(r.get(0).getOid()).isEqualTo(cell(VM_CPU_ENTRY, CPU_CORE_TIME, 3, 1));
         assertThat(r.get(1).getOid()).as("no interfaces: vmNetworkConfigTable is empty").isEqualTo(
                 scalar(VM_CONFIG_NEXT_AVAILABLE_VM_INDEX));

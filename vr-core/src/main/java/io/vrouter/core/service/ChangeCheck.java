@@ -218,16 +218,17 @@ final class ChangeCheck {
      * only when something grows: most sets (states, names, interfaces) cost nothing here.
      */
     private void quotas(List<Target> targets) {
-        Map<String, Usage> delta = new HashMap<>();
+        boolean perTenant = !tenants.isEmpty();
+        Map<String, Usage> delta = perTenant ? new HashMap<>() : Map.of();
         Usage total = new Usage();
         for (Target t : targets) {
             if (t.kind() == Kind.JOIN) continue;
             if (t.before() != null) {
-                delta.computeIfAbsent(key(t.before().vmConfigTenant), k -> new Usage()).add(t.before(), -1);
+                if (perTenant) delta.computeIfAbsent(key(t.before().vmConfigTenant), k -> new Usage()).add(t.before(), -1);
                 total.add(t.before(), -1);
             }
             if (t.after() != null) {
-                delta.computeIfAbsent(key(t.after().vmConfigTenant), k -> new Usage()).add(t.after(), 1);
+                if (perTenant) delta.computeIfAbsent(key(t.after().vmConfigTenant), k -> new Usage()).add(t.after(), 1);
                 total.add(t.after(), 1);
             }
         }
