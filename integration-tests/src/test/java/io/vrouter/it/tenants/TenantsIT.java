@@ -151,7 +151,8 @@ class TenantsIT {
     /** Every interface's client; a helper adding an interface adds its line here. */
     List<TenantClient> clients() {
         return List.of(
-                new RestClient(server));
+                new RestClient(server),
+                new NetconfClient(server));
     }
 
     @BeforeAll

@@ -13,10 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vrouter.core.config.Caller;
 import io.vrouter.core.config.Credentials.Role;
-import io.vrouter.core.config.Settings;
-import io.vrouter.core.config.Tenants;
 import io.vrouter.core.model.OperState;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -33,14 +30,9 @@ class NacmTest extends ServerFixture {
 
     @BeforeEach
     void tenants() {
-        service.useTenants(Tenants.from(Settings.of(Map.of("tenant.acme", "vrs=5", "tenant.bravo", "vrs=5"))));
+        acmeAndBravo();
     }
 
-    TestClient as(Caller caller) throws Exception {
-        TestClient c = new TestClient(ctx, caller, true);
-        clients.add(c);
-        return c;
-    }
 
     /** An edit-config of running merging {@code inner} into /nacm. */
     static String nacm(String inner) {

@@ -60,6 +60,19 @@ abstract class ServerFixture {
         return c;
     }
 
+    /** A session of the caller (a tenant's user, say), as the SSH authentication makes it. */
+    TestClient as(io.vrouter.core.config.Caller caller) throws Exception {
+        TestClient c = new TestClient(ctx, caller, true);
+        clients.add(c);
+        return c;
+    }
+
+    /** Declares the tenants acme and bravo, each with room for a few VRs. */
+    void acmeAndBravo() {
+        service.useTenants(io.vrouter.core.config.Tenants.from(io.vrouter.core.config.Settings.of(
+                java.util.Map.of("tenant.acme", "vrs=5", "tenant.bravo", "vrs=5"))));
+    }
+
     /** Waits up to 10 s until the VR is in the state (null: gone). */
     void awaitState(int vmIndex, OperState state) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();

@@ -9,11 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vrouter.core.config.Caller;
 import io.vrouter.core.config.Credentials.Role;
-import io.vrouter.core.config.Settings;
-import io.vrouter.core.config.Tenants;
 import io.vrouter.core.model.OperState;
 import java.time.Instant;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,14 +27,9 @@ class TenantsTest extends ServerFixture {
 
     @BeforeEach
     void tenants() {
-        service.useTenants(Tenants.from(Settings.of(Map.of("tenant.acme", "vrs=3", "tenant.bravo", "vrs=3"))));
+        acmeAndBravo();
     }
 
-    TestClient as(Caller caller) throws Exception {
-        TestClient c = new TestClient(ctx, caller, true);
-        clients.add(c);
-        return c;
-    }
 
     static final String GET_CONFIG_RUNNING = "<get-config><source><running/></source></get-config>";
     static final String GET_CONFIG_CANDIDATE = "<get-config><source><candidate/></source></get-config>";
