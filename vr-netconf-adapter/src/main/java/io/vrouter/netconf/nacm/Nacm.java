@@ -197,13 +197,19 @@ public final class Nacm {
         public DataNode readable(DataNode root) {
             NacmConfig c = config;
             if (!enforced || !c.enableNacm) return root;
+            return prune(root, NacmPath.ROOT, hasDataRules(c, groups(c)));
+        }
+
+        /**
+         * Whether every write of NEW-VMM-MIB's data is permitted to the user now (no data rule for
+         * its groups, and it is admin or write-default permits), so that an edit needs no check node
+         * by node.
+         */
+        public boolean writesAnyVr() {
+            NacmConfig c = config;
+            if (!enforced || !c.enableNacm) return true;
             Set<String> groups = groups(c);
-            boolean walk = false;
-            for (NacmConfig.RuleList list : c.ruleLists) {
-                if (!applies(list, groups)) continue;
-                for (NacmConfig.Rule r : list.rules) walk |= r.rpcName == null && r.notificationName == null;
-            }
-            return prune(root, NacmPath.ROOT, walk);
+            return !hasDataRules(c, groups) && (groups.contains(ADMIN) || "permit".equals(c.writeDefault));
         }
 
         private DataNode prune(DataNode node, NacmPath at, boolean walk) {
@@ -249,6 +255,17 @@ public final class Nacm {
     }
 
     private enum Kind { RPC, NOTIFICATION, DATA }
+
+    /** Whether a rule of the groups' rule lists may decide about data (it has a path, or no type at all). */
+    private static boolean hasDataRules(NacmConfig c, Set<String> groups) {
+        for (NacmConfig.RuleList list : c.ruleLists) {
+            if (!applies(list, groups)) continue;
+            for (NacmConfig.Rule r : list.rules) {
+                if (r.rpcName == null && r.notificationName == null) return true;
+            }
+        }
+        return false;
+    }
 
     private static boolean applies(NacmConfig.RuleList list, Set<String> groups) {
         for (String g : list.groups) {

@@ -713,6 +713,7 @@ public final class NetconfSession {
      * them; the first denied is the error (and counted), null when all are permitted.
      */
     private RpcError writeDenied(ConfigData base, ConfigData edited) {
+        if (access.writesAnyVr()) return null;
         for (ConfigChange.Edit e : ConfigChange.edits(edited.changedFrom(base), base::get, edited::get)) {
             Nacm.Op op = switch (e.operation()) {
                 case "create" -> Nacm.Op.CREATE;
