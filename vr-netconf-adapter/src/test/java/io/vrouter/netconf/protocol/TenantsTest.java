@@ -174,6 +174,23 @@ class TenantsTest extends ServerFixture {
     }
 
     @Test
+    void aTenantsPendingConfirmedCommitIsKeptAsItsOwnAndPutBackAfterARestart() throws Exception {
+        TestClient alice = as(ALICE);
+        assertThat(alice.rpc(edit("candidate", configTable(entry(1, "acme-1", "")), ""))).contains("<ok/>");
+        assertThat(alice.rpc("<commit><confirmed/><persist>acme-p</persist></commit>")).contains("<ok/>");
+        awaitState(1, OperState.RUNNING);
+        java.nio.file.Path kept = dir.resolve("netconf-confirmed-commit@acme.json");
+        assertThat(kept).exists();
+        assertThat(dir.resolve("netconf-confirmed-commit.json")).as("the provider's has nothing pending").doesNotExist();
+
+        stopServer();
+        startServer(io.vrouter.core.driver.sim.LatencyProfile.NONE);
+        NetconfSessionTest.awaitUntil(() -> service.getConfig(1).isEmpty());
+        assertThat(service.getConfig(1)).as("acme's unconfirmed commit went back").isEmpty();
+        assertThat(kept).doesNotExist();
+    }
+
+    @Test
     void sessionsOfAnotherTenantCanNeitherBeSeenNorKilled() throws Exception {
         TestClient alice = as(ALICE);
         TestClient bob = as(BOB);
