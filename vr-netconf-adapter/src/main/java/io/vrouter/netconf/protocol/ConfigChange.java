@@ -2,6 +2,7 @@ package io.vrouter.netconf.protocol;
 
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
+import io.vrouter.core.model.VrEvent;
 import io.vrouter.yang.Ns;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.ModelTree;
@@ -40,13 +41,47 @@ final class ConfigChange {
     static Optional<DataNode> between(NetconfSession by, Iterable<Integer> indices, IntFunction<VmConfigEntry> before,
                                       IntFunction<VmConfigEntry> after) {
         List<Edit> edits = edits(indices, before, after);
+        return by == null ? notification(null, 0, null, edits) : notification(by.user(), by.id(), by.sourceHost(), edits);
+    }
+
+    /**
+     * The notification for a change of running that a VR event tells of, made over another interface
+     * (REST, RESTCONF, SNMP, the console) or by the server: {@code changed-by} from the event's author
+     * ({@link VrEvent#changedBy}; session-id 0, as it was no NETCONF session; the server itself:
+     * {@code server}). Empty for an event that changed no configuration, that tells no author (what
+     * the host did alone, a later step of a change), or of a NETCONF session's change (the session
+     * tells it, with its session-id).
+     */
+    static Optional<DataNode> of(VrEvent e) {
+        VrEvent.ChangedBy by = e.changedBy;
+        if (by == null || "netconf".equals(by.iface)) return Optional.empty();
+        List<Edit> edits = new ArrayList<>();
+        if (e.type == VrEvent.Type.CREATED || e.type == VrEvent.Type.DELETED) {
+            edits.add(new Edit(Paths.entry(e.vmIndex), e.type == VrEvent.Type.CREATED ? "create" : "delete"));
+        } else {
+            Map<Integer, String> interfaces = new java.util.TreeMap<>();
+            for (VrEvent.LeafChange c : e.changes) {
+                if (c.table().equals("vmConfigTable")) {
+                    edits.add(new Edit(Paths.child(Paths.entry(e.vmIndex), c.leaf()), c.after() == null ? "delete" : "replace"));
+                } else if (c.table().equals("vmNetworkConfigTable")) {
+                    String op = c.before() == null ? "create" : c.after() == null ? "delete" : "replace";
+                    interfaces.merge(c.networkIndex(), op, (a, b) -> a.equals(b) ? a : "replace");
+                }
+            }
+            interfaces.forEach((k, op) -> edits.add(new Edit(Paths.networkEntry(e.vmIndex, k), op)));
+        }
+        return "system".equals(by.iface) ? notification(null, 0, null, edits) : notification(by.user, 0, by.source, edits);
+    }
+
+    /** netconf-config-change by a user (null: the server) with the edits; empty when there are none. */
+    private static Optional<DataNode> notification(String user, int sessionId, String sourceHost, List<Edit> edits) {
         if (edits.isEmpty()) return Optional.empty();
         DataNode.Inner n = DataNode.inner(Ns.NETCONF_NOTIFICATIONS, "netconf-config-change");
         DataNode.Inner changedBy = DataNode.inner(Ns.NETCONF_NOTIFICATIONS, "changed-by");
-        if (by == null) {
+        if (user == null) {
             changedBy.add(DataNode.empty(Ns.NETCONF_NOTIFICATIONS, "server"));
         } else {
-            changedBy.add("username", by.user()).add("session-id", by.id()).add("source-host", by.sourceHost());
+            changedBy.add("username", user).add("session-id", sessionId).add("source-host", sourceHost);
         }
         n.add(changedBy).add("datastore", "running");
         for (Edit e : edits) n.add(edit(e.target(), e.operation()));

@@ -59,6 +59,8 @@ final class Subscription implements AutoCloseable {
     /** Server notifications that came during the replay, sent after replayComplete. */
     private List<Runnable> heldBack;
     private AutoCloseable events;
+    /** Whether the events now come live (the server's own notifications, config changes among them, are not replayed). */
+    private volatile boolean live;
     private ScheduledFuture<?> stop;
     private boolean closed;
 
@@ -91,7 +93,10 @@ final class Subscription implements AutoCloseable {
     /** Starts delivering (after the reply to create-subscription has been sent). */
     void start() {
         stopPassedAtStart = stopTime != null && !stopTime.isAfter(Instant.now());
-        if (startTime == null) caughtUp.complete(null);
+        if (startTime == null) {
+            live = true;
+            caughtUp.complete(null);
+        }
         synchronized (lock) {
             if (startTime != null) heldBack = new ArrayList<>();
         }
@@ -110,6 +115,7 @@ final class Subscription implements AutoCloseable {
 
                 @Override
                 public void replayComplete() {
+                    live = true;
                     synchronized (lock) {
                         enqueue(() -> {
                             try {
@@ -153,8 +159,12 @@ final class Subscription implements AutoCloseable {
 
     private void vrEvent(VrEvent e) {
         if (stopTime != null && Instant.parse(e.timestamp).isAfter(stopTime)) return;
-        enqueue(() -> Notifications.content(e, session.service())
-                .ifPresent(content -> sink.send(e.timestamp, content, filter)));
+        // A change of running made elsewhere (REST, SNMP, ...) is told live, as RFC 6470 tells one of NETCONF.
+        boolean told = live;
+        enqueue(() -> {
+            Notifications.content(e, session.service()).ifPresent(content -> sink.send(e.timestamp, content, filter));
+            if (told) ConfigChange.of(e).ifPresent(change -> sink.send(e.timestamp, change, filter));
+        });
     }
 
     /** A notification of the server itself (RFC 6470). */

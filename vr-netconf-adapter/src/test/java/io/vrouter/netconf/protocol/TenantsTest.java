@@ -147,6 +147,30 @@ class TenantsTest extends ServerFixture {
         }
     }
 
+    /**
+     * A change of running made over another interface is told as RFC 6470's netconf-config-change
+     * too, changed-by its author from the core's event (session-id 0: no NETCONF session), to the
+     * sessions that may see the VR only.
+     */
+    @Test
+    void aChangeMadeOverAnotherInterfaceIsToldWithItsAuthor() throws Exception {
+        TestClient alice = as(ALICE);
+        TestClient bob = as(BOB);
+        assertThat(alice.rpc("<create-subscription xmlns='" + NOTIF + "'/>")).contains("<ok/>");
+        assertThat(bob.rpc("<create-subscription xmlns='" + NOTIF + "'/>")).contains("<ok/>");
+        Caller overRest = new Caller("carol", "acme", Role.OPERATOR, "rest", "192.0.2.7");
+        io.vrouter.core.model.VmConfigEntry row = new io.vrouter.core.model.VmConfigEntry();
+        row.vmIndex = 4;
+        row.vmName = "acme-4";
+        service.as(overRest).apply(io.vrouter.core.service.ChangeSet.builder().create(row).build());
+        String change = String.join("\n", until(alice, m -> m.contains("<netconf-config-change")));
+        assertThat(change).contains("<changed-by><username>carol</username><session-id>0</session-id>"
+                + "<source-host>192.0.2.7</source-host></changed-by>", "<operation>create</operation>",
+                "new-vmm-mib:vmConfigEntry[new-vmm-mib:vmIndex='4']");
+        awaitState(4, OperState.RUNNING);
+        assertThat(bob.poll(300)).as("bravo is told nothing of acme's VR").isNull();
+    }
+
     @Test
     void aTenantsViewerReadsItsVrsAndChangesNothing() throws Exception {
         as(ALICE).rpc(edit("running", configTable(entry(1, "acme-1", "")), ""));
