@@ -168,9 +168,14 @@ public final class NetconfServerContext implements AutoCloseable {
      * tenant learns of another's sessions or changes.
      */
     void publish(DataNode content, String tenant) {
+        publish(content, c -> c.sees(tenant));
+    }
+
+    /** Sends a notification of the server itself to the subscriptions of the users {@code audience} accepts. */
+    void publish(DataNode content, java.util.function.Predicate<Caller> audience) {
         Instant now = Instant.now();
         for (Subscription s : subscriptions) {
-            if (s.caller().sees(tenant)) s.serverNotification(now, content);
+            if (audience.test(s.caller())) s.serverNotification(now, content);
         }
     }
 

@@ -733,8 +733,17 @@ public final class NetconfSession {
     /** Tells the subscribers that this session changed running from {@code before} to {@code after} (RFC 6470). */
     private void configChanged(ConfigData before, ConfigData after) {
         if (!ctx.hasSubscriptions()) return;
-        ConfigChange.between(this, after.changedFrom(before), before::get, after::get)
-                .ifPresent(n -> ctx.publish(n, caller.tenant()));
+        java.util.Collection<Integer> changed = after.changedFrom(before);
+        ConfigChange.between(this, changed, before::get, after::get).ifPresent(n -> ctx.publish(n, caller.tenant()));
+        if (!caller.provider()) return;
+        // The provider's change of tenants' VRs: each tenant is told of the edits of its own VRs.
+        Map<String, List<Integer>> byOwner = new java.util.TreeMap<>();
+        for (int i : changed) {
+            VmConfigEntry row = after.get(i) != null ? after.get(i) : before.get(i);
+            if (row != null && row.vmConfigTenant != null) byOwner.computeIfAbsent(row.vmConfigTenant, t -> new ArrayList<>()).add(i);
+        }
+        byOwner.forEach((tenant, vrs) -> ConfigChange.between(this, vrs, before::get, after::get)
+                .ifPresent(n -> ctx.publish(n, c -> tenant.equals(c.tenant()))));
     }
 
     enum TestOption { TEST_THEN_SET, SET, TEST_ONLY }

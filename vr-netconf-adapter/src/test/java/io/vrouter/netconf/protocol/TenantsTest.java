@@ -150,7 +150,7 @@ class TenantsTest extends ServerFixture {
     /**
      * A change of running made over another interface is told as RFC 6470's netconf-config-change
      * too, changed-by its author from the core's event (session-id 0: no NETCONF session), to the
-     * sessions that may see the VR only.
+     * sessions that may see the VR only; so is the provider's NETCONF change of a tenant's VR.
      */
     @Test
     void aChangeMadeOverAnotherInterfaceIsToldWithItsAuthor() throws Exception {
@@ -168,6 +168,11 @@ class TenantsTest extends ServerFixture {
                 + "<source-host>192.0.2.7</source-host></changed-by>", "<operation>create</operation>",
                 "new-vmm-mib:vmConfigEntry[new-vmm-mib:vmIndex='4']");
         awaitState(4, OperState.RUNNING);
+        // The provider's NETCONF change of acme's VR is told to acme's sessions too.
+        assertThat(as(INP).rpc(edit("running", configTable("<vmConfigEntry><vmIndex>4</vmIndex><vmConfigDescription>by the"
+                + " provider</vmConfigDescription></vmConfigEntry>"), ""))).contains("<ok/>");
+        String byProvider = String.join("\n", until(alice, m -> m.contains("<netconf-config-change")));
+        assertThat(byProvider).contains("<username>inp</username>", "new-vmm-mib:vmConfigDescription", "<operation>replace</operation>");
         assertThat(bob.poll(300)).as("bravo is told nothing of acme's VR").isNull();
     }
 
