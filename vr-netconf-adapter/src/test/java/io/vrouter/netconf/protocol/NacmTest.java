@@ -172,6 +172,32 @@ class NacmTest extends ServerFixture {
         assertThat(counter(inp, "denied-notifications")).isGreaterThanOrEqualTo(1);
     }
 
+    /** The README's worked example for tenant acme, sent as the README prints it, does what the README says. */
+    @Test
+    void theReadmesWorkedExampleDoesWhatItSays() throws Exception {
+        String readme = java.nio.file.Files.readString(java.nio.file.Path.of("README.md"));
+        int at = readme.indexOf("```xml", readme.indexOf("**Worked example: tenant acme.**"));
+        String example = readme.substring(readme.indexOf('\n', at) + 1, readme.indexOf("```", at + 6));
+        TestClient inp = as(INP);
+        TestClient alice = as(ALICE);
+        TestClient carol = as(new Caller("carol", null, Role.OPERATOR, "netconf", "127.0.0.1"));
+        assertThat(alice.rpc(edit("running", configTable(entry(1, "acme-1", "<vmAdminState>shutdown</vmAdminState>")), "")))
+                .contains("<ok/>");
+        assertThat(inp.rpc(example)).contains("<ok/>");
+
+        assertThat(alice.rpc(edit("running", configTable("<vmConfigEntry><vmIndex>1</vmIndex><vmConfigMemory>1024"
+                + "</vmConfigMemory></vmConfigEntry>"), ""))).contains("<error-tag>access-denied</error-tag>", "vmConfigMemory</error-path>");
+        assertThat(alice.rpc(edit("running", configTable("<vmConfigEntry><vmIndex>1</vmIndex><vmName>acme-one</vmName>"
+                + "</vmConfigEntry>"), ""))).contains("<ok/>");
+        assertThat(alice.rpc("<get/>")).doesNotContain("<vmTable>").contains("acme-one");
+        assertThat(carol.rpc("<get><filter type='subtree'><NEW-VMM-MIB xmlns='" + TestClient.VMM + "'/></filter></get>"))
+                .contains("<vmTable>", "acme-one");
+        assertThat(carol.rpc(edit("running", configTable("<vmConfigEntry><vmIndex>1</vmIndex><vmName>carols</vmName>"
+                + "</vmConfigEntry>"), ""))).contains("<error-tag>access-denied</error-tag>");
+        assertThat(inp.rpc(edit("running", configTable("<vmConfigEntry><vmIndex>1</vmIndex><vmName>inps</vmName>"
+                + "</vmConfigEntry>"), ""))).as("the provider's other operators are admin").contains("<ok/>");
+    }
+
     @Test
     void theDefaultsDecideWhatNoRuleCoversAndTheProvidersOperatorsAreAdmin() throws Exception {
         TestClient inp = as(INP);
