@@ -153,7 +153,7 @@ final class TestClient implements AutoCloseable {
         send(rpcMessage(operation));
         while (true) {
             String m = take();
-            if (m.contains("<notification")) {
+            if (m.contains("<notification xmlns=")) { // a notification, not a reply that names one (/nacm rules)
                 notifications.add(m);
             } else {
                 return m;
