@@ -1,9 +1,11 @@
 package io.vrouter.netconf;
 
+import io.vrouter.core.config.Caller;
 import io.vrouter.core.config.Credentials;
 import io.vrouter.core.config.Settings;
 import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
+import io.vrouter.netconf.nacm.Nacm;
 import io.vrouter.netconf.protocol.NetconfServerContext;
 import io.vrouter.netconf.protocol.NetconfSession;
 import io.vrouter.netconf.transport.MessageMemory;
@@ -18,6 +20,7 @@ import java.util.List;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.sshd.common.SshConstants;
 import org.apache.sshd.common.session.Session;
@@ -46,7 +49,8 @@ import org.slf4j.LoggerFactory;
  * (10 s from connecting to logging in), {@code netconf.max-unauthenticated} (32 connections not logged
  * in yet) and {@code netconf.max-unauthenticated-per-client} (4 of them from one address),
  * {@code netconf.authorized-keys} (an OpenSSH authorized_keys file; its keys log in with operator
- * rights), {@code netconf.max-message-bytes} (1 MiB).
+ * rights), {@code netconf.max-message-bytes} (1 MiB), {@code netconf.nacm} (true; false turns NETCONF
+ * access control off: the recovery path).
  */
 public final class NetconfInterface implements ManagementInterface {
     private static final Logger log = LoggerFactory.getLogger(NetconfInterface.class);
@@ -80,10 +84,11 @@ public final class NetconfInterface implements ManagementInterface {
         int maxMessage = s.getInt("netconf.max-message-bytes", 1024 * 1024);
         limits = SessionLimits.from(s);
 
+        // netconf.nacm=false is the recovery path: no access control (RFC 8341's recovery session).
         ctx = new NetconfServerContext(context.service(), context.metrics(), maxMessage, MessageMemory.quarterOfHeap(),
-                s.dataDir());
+                s.dataDir(), new Nacm(s.dataDir(), s.getBoolean("netconf.nacm", true)));
         // A confirmed commit the last run left unconfirmed is put back before anyone connects.
-        ctx.confirmedCommit().recover();
+        ctx.recover();
         sshd = SshServer.setUpDefaultServer();
         sshd.setHost(bind.getHostAddress());
         sshd.setPort(port);
@@ -95,8 +100,10 @@ public final class NetconfInterface implements ManagementInterface {
         sshd.setPasswordAuthenticator((PasswordAuthenticator) (user, password, session) -> {
             InetAddress client = session.getClientAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
             Credentials.Login login = credentials.login("netconf", client, user, password);
-            login.role().ifPresent(r -> session.setAttribute(NetconfSubsystem.ROLE, r));
-            return login.accepted();
+            // Who the session is, once, at authentication: every request of it goes through service.as(caller).
+            Optional<Caller> caller = login.role().flatMap(r -> credentials.caller(user, r, "netconf", client));
+            caller.ifPresent(c -> session.setAttribute(NetconfSubsystem.CALLER, c));
+            return login.accepted() && caller.isPresent();
         });
         String keys = s.get("netconf.authorized-keys").orElse(null);
         if (keys != null) {
@@ -107,7 +114,7 @@ public final class NetconfInterface implements ManagementInterface {
             AuthorizedKeysAuthenticator authorized = new AuthorizedKeysAuthenticator(keysFile);
             sshd.setPublickeyAuthenticator((PublickeyAuthenticator) (user, key, session) -> {
                 boolean ok = authorized.authenticate(user, key, session);
-                if (ok) session.setAttribute(NetconfSubsystem.ROLE, Credentials.Role.OPERATOR);
+                if (ok) session.setAttribute(NetconfSubsystem.CALLER, keyCaller(credentials, user, session));
                 return ok;
             });
         } else {
@@ -156,6 +163,18 @@ public final class NetconfInterface implements ManagementInterface {
         }
         description = "NETCONF on ssh://" + bind.getHostAddress() + ":" + bound + " (subsystem netconf, "
                 + (keys == null ? "password" : "password and public key") + " authentication)";
+    }
+
+    /**
+     * Who a key login is: the keys of {@code netconf.authorized-keys} are the provider's to grant and
+     * log in with operator rights, as the user named: a configured user keeps its tenant (so a
+     * tenant's user with a key is still its tenant's), any other name is a provider's operator.
+     */
+    private static Caller keyCaller(Credentials credentials, String user, org.apache.sshd.server.session.ServerSession session) {
+        InetAddress client = session.getClientAddress() instanceof InetSocketAddress a ? a.getAddress() : null;
+        return credentials.caller(user, Credentials.Role.OPERATOR, "netconf", client)
+                .orElseGet(() -> new Caller(user, null, Credentials.Role.OPERATOR, "netconf",
+                        client == null ? null : client.getHostAddress()));
     }
 
     /**
@@ -234,7 +253,7 @@ public final class NetconfInterface implements ManagementInterface {
     public Runnable reload(Settings next) {
         SessionLimits nextLimits = SessionLimits.from(next);
         started.logNeedsRestart(next, log, "bind", "netconf-port", "netconf.idle-timeout", "netconf.login-grace-time",
-                "netconf.max-message-bytes", "netconf.authorized-keys");
+                "netconf.max-message-bytes", "netconf.authorized-keys", "netconf.nacm");
         SessionLimits running = limits;
         return () -> {
             if (running != null) running.take(nextLimits);

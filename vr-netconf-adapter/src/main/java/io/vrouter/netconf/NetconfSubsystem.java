@@ -1,6 +1,6 @@
 package io.vrouter.netconf;
 
-import io.vrouter.core.config.Credentials;
+import io.vrouter.core.config.Caller;
 import io.vrouter.netconf.protocol.NetconfServerContext;
 import io.vrouter.netconf.protocol.NetconfSession;
 import java.io.InputStream;
@@ -17,8 +17,8 @@ import org.apache.sshd.server.subsystem.SubsystemFactory;
 
 /** The SSH subsystem "netconf" (RFC 6242): one {@link NetconfSession} per channel, on its own thread. */
 final class NetconfSubsystem implements Command {
-    /** The role the SSH authentication gave the user. */
-    static final AttributeRepository.AttributeKey<Credentials.Role> ROLE = new AttributeRepository.AttributeKey<>();
+    /** Who the SSH authentication found the user to be (user, tenant, role, source). */
+    static final AttributeRepository.AttributeKey<Caller> CALLER = new AttributeRepository.AttributeKey<>();
 
     private final NetconfServerContext ctx;
     private InputStream in;
@@ -68,10 +68,15 @@ final class NetconfSubsystem implements Command {
     @Override
     public void start(ChannelSession channel, Environment env) {
         var ssh = channel.getSession();
-        Credentials.Role role = ssh.getAttribute(ROLE);
+        Caller caller = ssh.getAttribute(CALLER);
+        if (caller == null) {
+            // Not authenticated by our authenticators: nothing to serve.
+            if (closed.compareAndSet(false, true)) exit.onExit(1);
+            return;
+        }
         SocketAddress remote = ssh.getIoSession().getRemoteAddress();
         String host = remote instanceof InetSocketAddress isa ? isa.getAddress().getHostAddress() : String.valueOf(remote);
-        session = new NetconfSession(ctx, ssh.getUsername(), role != Credentials.Role.OPERATOR, host, in, out, () -> {
+        session = new NetconfSession(ctx, caller.via("netconf", host), in, out, () -> {
             if (closed.compareAndSet(false, true)) exit.onExit(0);
         });
         session.setKeepAlive(ssh::resetIdleTimeout);

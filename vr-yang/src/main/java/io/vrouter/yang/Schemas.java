@@ -50,10 +50,11 @@ public final class Schemas {
             implemented("ietf-netconf-nmda", "2019-01-07", Ns.NMDA, "with-defaults"),
             implemented("ietf-yang-library", "2019-01-04", Ns.YANG_LIBRARY),
             implemented("ietf-datastores", "2018-02-14", Ns.DATASTORES),
+            // RFC 8341: /nacm is served and enforced over NETCONF (vr-netconf-adapter's nacm package).
+            implemented("ietf-netconf-acm", "2018-02-14", "urn:ietf:params:xml:ns:yang:ietf-netconf-acm"),
             imported("ietf-yang-smiv2", "2012-06-22", "urn:ietf:params:xml:ns:yang:ietf-yang-smiv2"),
             imported("ietf-yang-types", "2013-07-15", "urn:ietf:params:xml:ns:yang:ietf-yang-types"),
             imported("ietf-inet-types", "2013-07-15", "urn:ietf:params:xml:ns:yang:ietf-inet-types"),
-            imported("ietf-netconf-acm", "2018-02-14", "urn:ietf:params:xml:ns:yang:ietf-netconf-acm"),
             imported("ietf-origin", "2018-02-14", "urn:ietf:params:xml:ns:yang:ietf-origin"));
 
     /**

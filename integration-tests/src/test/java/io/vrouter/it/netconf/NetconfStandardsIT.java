@@ -51,7 +51,8 @@ class NetconfStandardsIT extends WithServer {
         assertThat(texts(r.get("operational_names"))).contains("nmda-311").doesNotContain("nmda-311-cand");
         assertThat(r.get("running_has_state").asBoolean()).isFalse();
         assertThat(r.get("operational_state").asText()).isEqualTo("running");
-        assertThat(texts(r.get("operational_tops"))).containsExactly("NEW-VMM-MIB", "modules-state", "netconf", "netconf-state", "yang-library");
+        assertThat(texts(r.get("operational_tops"))).containsExactly("NEW-VMM-MIB", "modules-state", "nacm", "netconf", "netconf-state",
+                "yang-library");
         assertThat(r.get("state_only_has_config").asBoolean()).isFalse();
         assertThat(texts(r.get("depth2_children"))).contains("vmTable", "vmConfigTable", "vmObjects");
         assertThat(r.get("depth2_grandchildren").asInt()).isZero();

@@ -159,6 +159,7 @@ class TenantsIT {
         return List.of(
                 new RestClient(server),
                 new RestconfClient(server),
+                new NetconfClient(server),
                 new SnmpClient(server));
     }
 

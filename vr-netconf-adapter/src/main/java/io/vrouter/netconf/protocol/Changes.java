@@ -3,6 +3,7 @@ package io.vrouter.netconf.protocol;
 import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.service.AccessDeniedException;
 import io.vrouter.core.service.VrException;
+import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.edit.ConfigData;
 import io.vrouter.yang.edit.Datastores;
 import io.vrouter.netconf.protocol.RpcError.Type;
@@ -23,10 +24,13 @@ final class Changes {
     private Changes() {
     }
 
-    /** The shared datastores' check of the change from {@code base} to {@code edited} ({@link Datastores#check}), as rpc-errors. */
-    static List<RpcError> check(Datastores ds, ConfigData base, ConfigData edited, boolean dropRefused) {
+    /**
+     * The shared datastores' check, through the view of the session's user ({@code via}), of the
+     * change from {@code base} to {@code edited} ({@link Datastores#check}), as rpc-errors.
+     */
+    static List<RpcError> check(VirtualRouters via, Datastores ds, ConfigData base, ConfigData edited, boolean dropRefused) {
         List<RpcError> errors = new ArrayList<>();
-        for (VrException e : ds.check(base, edited, dropRefused)) errors.add(error(e));
+        for (VrException e : ds.check(via, base, edited, dropRefused)) errors.add(error(e));
         return errors;
     }
 
@@ -50,8 +54,8 @@ final class Changes {
      * Accepts the change from {@code base} to {@code edited} into running ({@link Datastores#accept}:
      * checked once), durable once {@link Applied#awaitDurable} returns.
      */
-    static Applied apply(Datastores ds, ConfigData base, ConfigData edited, boolean dropRefused) {
-        return of(ds.accept(base, edited, dropRefused));
+    static Applied apply(VirtualRouters via, Datastores ds, ConfigData base, ConfigData edited, boolean dropRefused) {
+        return of(ds.accept(via, base, edited, dropRefused));
     }
 
     /** What the shared datastores accepted, in NETCONF's terms. */
@@ -78,8 +82,8 @@ final class Changes {
             case STATE, FAILED, CHANGED -> new RpcError(Type.APPLICATION, "operation-failed", null, path, e.getMessage());
             case UNAVAILABLE -> new RpcError(Type.APPLICATION, "resource-denied", null, path, e.getMessage());
             // RFC 8341 3.4.5: access-denied, and nothing that tells whether another tenant's VR exists.
-            case DENIED -> new RpcError(Type.APPLICATION, "access-denied", null, null,
-                    e instanceof AccessDeniedException a && a.hidden() ? "access denied" : e.getMessage());
+            case DENIED -> e instanceof AccessDeniedException a && a.hidden() ? EditConfig.accessDenied()
+                    : new RpcError(Type.APPLICATION, "access-denied", null, null, e.getMessage());
             case QUOTA -> new RpcError(Type.APPLICATION, "resource-denied", null, path, e.getMessage());
         };
         return field == null || field.equals("body") ? r : r.info("bad-element", field);

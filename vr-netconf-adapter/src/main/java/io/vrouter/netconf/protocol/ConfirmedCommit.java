@@ -67,6 +67,9 @@ public final class ConfirmedCommit {
     }
 
     private final NetconfServerContext ctx;
+    /** The service as the server sees it for the tenant: what is put back, and through what. */
+    private final io.vrouter.core.spi.VirtualRouters service;
+    private final String tenant;
     private final Path file;
     private final ObjectMapper json = ModelJson.mapper();
     /** The rows before the first confirmed commit, by vmIndex; null values for VRs that did not exist. Null: none pending. */
@@ -77,10 +80,36 @@ public final class ConfirmedCommit {
     /** When the hypervisor work of the pending commits is over (a removal must be done before it is undone). */
     private CompletableFuture<?> work = CompletableFuture.completedFuture(null);
 
-    /** @param dataDir where the pending commit is kept across restarts; null keeps it in memory only */
-    ConfirmedCommit(NetconfServerContext ctx, Path dataDir) {
+    /**
+     * @param service the view of the tenant (of the provider, null) whose commits these are
+     * @param dataDir where the pending commit is kept across restarts; null keeps it in memory only
+     */
+    ConfirmedCommit(NetconfServerContext ctx, io.vrouter.core.spi.VirtualRouters service, Path dataDir, String tenant) {
         this.ctx = ctx;
-        this.file = dataDir == null ? null : dataDir.resolve(FILE);
+        this.service = service;
+        this.tenant = tenant;
+        this.file = dataDir == null ? null : dataDir.resolve(fileName(tenant));
+    }
+
+    /** The provider's file is the one it always was; a tenant's is named after it (tenant names are file-name safe). */
+    private static String fileName(String tenant) {
+        return tenant == null ? FILE : FILE.replace(".json", "@" + tenant + ".json");
+    }
+
+    /** The tenants (null: the provider) whose confirmed commit a previous run left pending in the directory. */
+    static java.util.List<String> pendingTenants(Path dataDir) {
+        java.util.List<String> out = new java.util.ArrayList<>();
+        if (dataDir == null || !Files.isDirectory(dataDir)) return out;
+        if (Files.exists(dataDir.resolve(FILE))) out.add(null);
+        String prefix = FILE.replace(".json", "@");
+        try (var files = Files.list(dataDir)) {
+            files.map(f -> f.getFileName().toString()).filter(n -> n.startsWith(prefix) && n.endsWith(".json"))
+                    .map(n -> n.substring(prefix.length(), n.length() - ".json".length()))
+                    .filter(t -> io.vrouter.core.config.Tenants.NAME.matcher(t).matches()).sorted().forEach(out::add);
+        } catch (IOException e) {
+            log.error("cannot list {} for pending confirmed commits: {}", dataDir, e.toString());
+        }
+        return out;
     }
 
     public synchronized boolean pending() {
@@ -193,12 +222,12 @@ public final class ConfirmedCommit {
      */
     private void restore(String why, java.util.Set<Integer> touched, Map<Integer, VmConfigEntry> back) {
         Map<Integer, VmConfigEntry> now = new TreeMap<>();
-        for (int i : touched) ctx.service().getConfig(i).ifPresent(c -> now.put(i, c));
+        for (int i : touched) service.getConfig(i).ifPresent(c -> now.put(i, c));
         ChangeSet set = ChangeSet.between(now, back);
         log.info("NETCONF confirmed commit not confirmed ({}): restoring VRs {}", why, touched);
         try {
-            if (!set.isEmpty()) ctx.service().apply(set);
-            ConfigChange.between(null, now, back).ifPresent(ctx::publish);
+            if (!set.isEmpty()) service.apply(set);
+            ConfigChange.between(null, now, back).ifPresent(n -> ctx.publish(n, tenant));
         } catch (VrException e) {
             log.error("NETCONF confirmed commit ({}): the service refused to restore VRs {}: {}", why, touched, e.getMessage());
         } catch (RuntimeException e) {
@@ -235,7 +264,7 @@ public final class ConfirmedCommit {
         DataNode.Inner n = DataNode.inner(Ns.NETCONF_NOTIFICATIONS, "netconf-confirmed-commit");
         if (s != null) n.add("username", s.user()).add("session-id", s.id()).add("source-host", s.sourceHost());
         n.add("confirm-event", event).add("timeout", timeout);
-        ctx.publish(n);
+        ctx.publish(n, tenant);
     }
 
     // ------------------------------------------------------------------ across restarts
@@ -246,7 +275,7 @@ public final class ConfirmedCommit {
         doc.put("deadline", deadline.toString());
         ObjectNode rows = doc.putObject("before");
         before.forEach((i, row) -> rows.set(String.valueOf(i), json.valueToTree(row)));
-        Path tmp = file.resolveSibling(FILE + ".tmp");
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try {
             Files.write(tmp, json.writeValueAsBytes(doc));
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

@@ -1,5 +1,6 @@
 package io.vrouter.netconf.protocol;
 
+import io.vrouter.netconf.nacm.NacmConfig;
 import io.vrouter.netconf.protocol.RpcError.Type;
 import io.vrouter.netconf.xml.SecureXml;
 import io.vrouter.yang.Ns;
@@ -27,6 +28,7 @@ public final class EditConfig {
 
     private final TreeEdit edit;
     private final boolean continueOnError;
+    private java.util.function.IntPredicate hidden = i -> false;
 
     /** @param data the copy to edit */
     public EditConfig(ConfigData data, ErrorOption errorOption) {
@@ -36,6 +38,17 @@ public final class EditConfig {
 
     public ConfigData data() {
         return edit.data();
+    }
+
+    /**
+     * The VRs that exist but that the session may not see (another tenant's): an edit naming one is
+     * access-denied (RFC 8341), whatever its operation, without telling whether the VR exists (the
+     * same answer as the core's for a VR the session may not change). The engine, editing the
+     * session's view, would find them missing (or, for remove, say nothing).
+     */
+    EditConfig hiding(java.util.function.IntPredicate hidden) {
+        this.hidden = hidden;
+        return this;
     }
 
     /** A datastore's name as an operation's parameter gives it. */
@@ -54,10 +67,17 @@ public final class EditConfig {
         List<RpcError> errors = new ArrayList<>();
         for (Element top : SecureXml.children(config)) {
             if (!errors.isEmpty() && !continueOnError) break;
+            // /nacm is the session's to edit (NacmEdit), not the engine's
+            if (NacmConfig.NS.equals(top.getNamespaceURI()) && "nacm".equals(top.getLocalName())) continue;
             if (!Ns.VMM.equals(top.getNamespaceURI()) || !"NEW-VMM-MIB".equals(top.getLocalName())) {
                 errors.add(RpcError.unknownElement(Type.APPLICATION, "/", top.getLocalName(),
                         "unknown element '" + top.getLocalName() + "' in namespace '" + top.getNamespaceURI()
                                 + "': this server has the data of module NEW-VMM-MIB (" + Ns.VMM + ")"));
+                continue;
+            }
+            if (namesHiddenVr(top)) {
+                // Whatever the operation (a remove of what is not there is no error otherwise).
+                errors.add(accessDenied());
                 continue;
             }
             int before = edit.errors().size();
@@ -65,6 +85,27 @@ public final class EditConfig {
             for (EditError e : all.subList(before, all.size())) errors.add(error(e));
         }
         return errors;
+    }
+
+    /** Whether an entry of the edit (a VR's or one of its interfaces') names a VR the session may not see. */
+    private boolean namesHiddenVr(Element top) {
+        for (Element table : SecureXml.children(top)) {
+            for (Element entry : SecureXml.children(table)) {
+                Element key = SecureXml.child(entry, Ns.VMM, "vmIndex");
+                if (key == null) continue;
+                try {
+                    if (hidden.test(Integer.parseInt(SecureXml.text(key).trim()))) return true;
+                } catch (NumberFormatException e) {
+                    // The engine says what is wrong with it.
+                }
+            }
+        }
+        return false;
+    }
+
+    /** As the core's refusal of another tenant's VR reads ({@link Changes#error}). */
+    static RpcError accessDenied() {
+        return new RpcError(Type.APPLICATION, "access-denied", null, null, "access denied");
     }
 
     /** An element of {@code <config>} as the engine reads it: leaf text trimmed, the base namespace's operation attribute. */

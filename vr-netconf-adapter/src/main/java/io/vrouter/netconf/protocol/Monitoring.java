@@ -5,7 +5,10 @@ import io.vrouter.yang.Ns;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.Schemas;
 
-/** The state data of ietf-netconf-monitoring (RFC 6022): capabilities, datastores, schemas, sessions. */
+/**
+ * The state data of ietf-netconf-monitoring (RFC 6022): capabilities, datastores (the locks of the
+ * session's tenant), schemas, sessions (of the session's tenant; the provider's users see all).
+ */
 final class Monitoring {
     private Monitoring() {
     }
@@ -19,10 +22,10 @@ final class Monitoring {
         DataNode.Inner stores = DataNode.inner(m, "datastores");
         for (Datastores.Name n : Datastores.Name.values()) {
             DataNode.Inner ds = DataNode.inner(m, "datastore", "name").add("name", NetconfSession.lower(n));
-            int holder = ctx.datastores().lockHolder(n);
+            int holder = self.scope().datastores().lockHolder(n);
             if (holder != 0) {
                 ds.add(DataNode.inner(m, "locks").add(DataNode.inner(m, "global-lock")
-                        .add("locked-by-session", holder).add("locked-time", ctx.datastores().lockTime(n))));
+                        .add("locked-by-session", holder).add("locked-time", self.scope().datastores().lockTime(n))));
             }
             stores.add(ds);
         }
@@ -36,6 +39,8 @@ final class Monitoring {
         state.add(schemas);
         DataNode.Inner sessions = DataNode.inner(m, "sessions");
         for (NetconfSession s : ctx.sessions().values()) {
+            // A tenant's users see the sessions of their tenant only (the provider's: all).
+            if (!self.caller().sees(s.caller().tenant())) continue;
             sessions.add(DataNode.inner(m, "session", "session-id")
                     .add("session-id", s.id()).add("transport", "netconf-ssh").add("username", s.user())
                     .add("source-host", s.sourceHost()).add("login-time", s.loginTime())

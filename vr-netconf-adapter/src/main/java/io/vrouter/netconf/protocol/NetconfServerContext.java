@@ -1,8 +1,11 @@
 package io.vrouter.netconf.protocol;
 
+import io.vrouter.core.config.Caller;
+import io.vrouter.core.config.Credentials;
 import io.vrouter.yang.edit.Datastores;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.spi.VirtualRouters;
+import io.vrouter.netconf.nacm.Nacm;
 import io.vrouter.netconf.transport.MessageMemory;
 import io.vrouter.yang.DataNode;
 import java.time.Instant;
@@ -15,13 +18,18 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * What all sessions of one NETCONF server share: the service, the datastores, the session table,
- * the server's counters, the subscriptions to its own notifications (RFC 6470), and one timer thread.
+ * What all sessions of one NETCONF server share: the service, the session table, the server's
+ * counters, the subscriptions to its own notifications (RFC 6470), one timer thread, and a
+ * {@link Scope} per tenant: the candidate, the locks and the pending confirmed commit of the
+ * tenant's sessions, over the tenant's view of the service (the provider's users have their own).
  */
 public final class NetconfServerContext implements AutoCloseable {
     private final VirtualRouters service;
     private final VrMetrics metrics;
-    private final Datastores datastores;
+    private final java.nio.file.Path dataDir;
+    private final Nacm nacm;
+    /** By tenant, the provider's under "" (a tenant's name is never empty). */
+    private final Map<String, Scope> scopes = new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicInteger sessionIds = new AtomicInteger();
     private final Map<Integer, NetconfSession> sessions = new ConcurrentSkipListMap<>();
     private final int maxMessageBytes;
@@ -34,8 +42,6 @@ public final class NetconfServerContext implements AutoCloseable {
         return t;
     });
 
-    private final ConfirmedCommit confirmedCommit;
-
     public NetconfServerContext(VirtualRouters service, VrMetrics metrics, int maxMessageBytes) {
         this(service, metrics, maxMessageBytes, MessageMemory.quarterOfHeap(), null);
     }
@@ -46,19 +52,52 @@ public final class NetconfServerContext implements AutoCloseable {
      */
     public NetconfServerContext(VirtualRouters service, VrMetrics metrics, int maxMessageBytes,
                                 MessageMemory messageMemory, java.nio.file.Path dataDir) {
+        this(service, metrics, maxMessageBytes, messageMemory, dataDir, new Nacm(dataDir, true));
+    }
+
+    /** @param nacm the access control (RFC 8341) of every session */
+    public NetconfServerContext(VirtualRouters service, VrMetrics metrics, int maxMessageBytes,
+                                MessageMemory messageMemory, java.nio.file.Path dataDir, Nacm nacm) {
         this.service = service;
+        this.nacm = nacm;
         this.metrics = metrics;
-        this.datastores = new Datastores(service);
+        this.dataDir = dataDir;
         this.maxMessageBytes = maxMessageBytes;
         this.messageMemory = messageMemory;
-        this.confirmedCommit = new ConfirmedCommit(this, dataDir);
     }
 
-    /** The server's one pending confirmed commit (RFC 6241 section 8.4). */
+    /**
+     * What the sessions of one tenant share, and only they (null: the provider's users): the
+     * datastores over the tenant's view of the service, so that a session never reads, edits or
+     * commits another tenant's rows, and a lock or a confirmed commit of one tenant never stands in
+     * another's way; and the tenant's pending confirmed commit (RFC 6241 section 8.4).
+     */
+    public record Scope(String tenant, Datastores datastores, ConfirmedCommit confirmedCommit) {
+    }
+
+    public Scope scope(String tenant) {
+        return scopes.computeIfAbsent(tenant == null ? "" : tenant, k -> {
+            String t = k.isEmpty() ? null : k;
+            // The server itself acting for the tenant: reads, and the restoration of a confirmed commit.
+            VirtualRouters view = service.as(new Caller("vrouter", t, Credentials.Role.OPERATOR, "netconf", null));
+            return new Scope(t, new Datastores(view), new ConfirmedCommit(this, view, dataDir, t));
+        });
+    }
+
+    /** The provider's pending confirmed commit. */
     public ConfirmedCommit confirmedCommit() {
-        return confirmedCommit;
+        return scope(null).confirmedCommit();
     }
 
+    /**
+     * At start-up: the confirmed commits the last run left unconfirmed (the provider's, and each
+     * tenant's) are put back before anyone connects.
+     */
+    public void recover() {
+        for (String tenant : ConfirmedCommit.pendingTenants(dataDir)) scope(tenant).confirmedCommit().recover();
+    }
+
+    /** The whole service, unfiltered: for what a session must tell apart from "does not exist" (never for a reply). */
     public VirtualRouters service() {
         return service;
     }
@@ -67,12 +106,17 @@ public final class NetconfServerContext implements AutoCloseable {
         return metrics;
     }
 
+    /** The provider's datastores. */
     public Datastores datastores() {
-        return datastores;
+        return scope(null).datastores();
     }
 
     public int maxMessageBytes() {
         return maxMessageBytes;
+    }
+
+    public Nacm nacm() {
+        return nacm;
     }
 
     public MessageMemory messageMemory() {
@@ -98,7 +142,7 @@ public final class NetconfServerContext implements AutoCloseable {
 
     void unregister(NetconfSession s) {
         sessions.remove(s.id(), s);
-        datastores.release(s.id());
+        s.scope().datastores().release(s.id());
     }
 
     public Map<Integer, NetconfSession> sessions() {
@@ -118,10 +162,21 @@ public final class NetconfServerContext implements AutoCloseable {
         return !subscriptions.isEmpty();
     }
 
-    /** Sends a notification of the server itself (session start and end, ...) to every subscription. */
-    void publish(DataNode content) {
+    /**
+     * Sends a notification of the server itself (session start and end, ...) to the subscriptions of
+     * the provider's users and of the tenant it concerns (null: the provider's only), so that no
+     * tenant learns of another's sessions or changes.
+     */
+    void publish(DataNode content, String tenant) {
+        publish(content, c -> c.sees(tenant));
+    }
+
+    /** Sends a notification of the server itself to the subscriptions of the users {@code audience} accepts. */
+    void publish(DataNode content, java.util.function.Predicate<Caller> audience) {
         Instant now = Instant.now();
-        for (Subscription s : subscriptions) s.serverNotification(now, content);
+        for (Subscription s : subscriptions) {
+            if (audience.test(s.caller())) s.serverNotification(now, content);
+        }
     }
 
     @Override

@@ -1,5 +1,8 @@
 package io.vrouter.netconf.protocol;
 
+import io.vrouter.core.config.Caller;
+import io.vrouter.core.config.Credentials;
+import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.edit.Datastores;
 import io.vrouter.yang.edit.EditError;
 import io.vrouter.yang.edit.Operation;
@@ -8,6 +11,10 @@ import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.yang.Ns;
 import io.vrouter.yang.DataNode;
 import io.vrouter.netconf.data.SubtreeFilter;
+import io.vrouter.netconf.nacm.Nacm;
+import io.vrouter.netconf.nacm.NacmConfig;
+import io.vrouter.netconf.nacm.NacmEdit;
+import io.vrouter.netconf.nacm.NacmPath;
 import io.vrouter.netconf.protocol.RpcError.Type;
 import io.vrouter.netconf.transport.FrameDecoder;
 import io.vrouter.netconf.transport.FramingException;
@@ -56,6 +63,14 @@ public final class NetconfSession {
     private final String user;
     private final boolean readOnly;
     private final String sourceHost;
+    /** Who the session authenticated as: every read and write of it goes through {@link #service}. */
+    private final Caller caller;
+    /** The service as the caller may see and change it (its tenant's VRs only; the core enforces it). */
+    private final VirtualRouters service;
+    /** The datastores, locks and confirmed commit the session shares with its tenant's sessions. */
+    private final NetconfServerContext.Scope scope;
+    /** NACM's decisions for the user (RFC 8341). */
+    private final Nacm.Access access;
     private final Instant loginTime = Instant.now();
     private final FrameDecoder in;
     private final MessageWriter out;
@@ -79,11 +94,24 @@ public final class NetconfSession {
      */
     public NetconfSession(NetconfServerContext ctx, String user, boolean readOnly, String sourceHost,
                           InputStream in, OutputStream out, Runnable closeTransport) {
+        this(ctx, new Caller(user, null, readOnly ? Credentials.Role.VIEWER : Credentials.Role.OPERATOR, "netconf",
+                sourceHost), in, out, closeTransport);
+    }
+
+    /**
+     * A session of the caller (as {@code Credentials.caller} made it at authentication; its source
+     * is the client's address).
+     */
+    public NetconfSession(NetconfServerContext ctx, Caller caller, InputStream in, OutputStream out, Runnable closeTransport) {
         this.ctx = ctx;
         this.id = ctx.nextSessionId();
-        this.user = user;
-        this.readOnly = readOnly;
-        this.sourceHost = sourceHost;
+        this.caller = caller;
+        this.user = caller.user();
+        this.readOnly = !caller.mayChange();
+        this.sourceHost = caller.source();
+        this.service = ctx.service().as(caller);
+        this.scope = ctx.scope(caller.tenant());
+        this.access = ctx.nacm().access(caller);
         this.in = new FrameDecoder(new BufferedInputStream(in, 65536), ctx.maxMessageBytes(), ctx.messageMemory());
         this.out = new MessageWriter(out, 16384);
         this.closeTransport = closeTransport;
@@ -122,6 +150,28 @@ public final class NetconfSession {
         return sourceHost;
     }
 
+    public Caller caller() {
+        return caller;
+    }
+
+    /** The service as this session's user may see and change it. */
+    VirtualRouters service() {
+        return service;
+    }
+
+    NetconfServerContext.Scope scope() {
+        return scope;
+    }
+
+    Nacm.Access access() {
+        return access;
+    }
+
+    /** /nacm's configuration (no counters). */
+    DataNode nacmTree(io.vrouter.yang.WithDefaults mode) {
+        return ctx.nacm().tree(false, mode);
+    }
+
     public Instant loginTime() {
         return loginTime;
     }
@@ -148,7 +198,7 @@ public final class NetconfSession {
     void kill(ServerNotifications.Termination reason, int killedBy) {
         if (termination.compareAndSet(null, reason)) this.killedBy = killedBy;
         closing = true;
-        ctx.datastores().release(id);
+        scope.datastores().release(id);
         closeTransport.run();
     }
 
@@ -166,7 +216,7 @@ public final class NetconfSession {
             }
             started = true;
             ctx.statistics().inSessions.incrementAndGet();
-            ctx.publish(ServerNotifications.sessionStart(this));
+            ctx.publish(ServerNotifications.sessionStart(this), caller.tenant());
             while (!closing) {
                 try (Message msg = in.read()) {
                     if (msg == null) break;
@@ -192,14 +242,14 @@ public final class NetconfSession {
         termination.compareAndSet(null, ServerNotifications.Termination.DROPPED);
         Subscription s = subscription;
         if (s != null) s.close();
-        ctx.confirmedCommit().sessionEnded(this);
+        scope.confirmedCommit().sessionEnded(this);
         ctx.unregister(this);
         closeTransport.run();
         ServerNotifications.Termination why = termination.get();
         if (started && why != ServerNotifications.Termination.CLOSED && why != ServerNotifications.Termination.KILLED) {
             ctx.statistics().droppedSessions.incrementAndGet();
         }
-        ctx.publish(ServerNotifications.sessionEnd(this, why, killedBy));
+        ctx.publish(ServerNotifications.sessionEnd(this, why, killedBy), caller.tenant());
     }
 
     private void sendHello() throws IOException {
@@ -410,10 +460,14 @@ public final class NetconfSession {
     private Outcome dispatch(Element op) throws RpcError {
         String ns = op.getNamespaceURI();
         String name = op.getLocalName();
+        if (!access.mayExec(Nacm.module(ns), name)) {
+            throw new RpcError(Type.APPLICATION, "access-denied", null, null, "access control (NACM) denies " + name
+                    + " to user '" + user + "'");
+        }
         if (Ns.BASE.equals(ns)) {
             switch (name) {
                 case "get": return Outcome.of(Retrieval.get(ctx, this, op));
-                case "get-config": return Outcome.of(Retrieval.getConfig(ctx, op, datastore(op, "source")));
+                case "get-config": return Outcome.of(Retrieval.getConfig(this, op, datastore(op, "source")));
                 case "edit-config": writer(name); return editConfig(op);
                 case "copy-config": writer(name); return copyConfig(op);
                 case "delete-config":
@@ -580,7 +634,24 @@ public final class NetconfSession {
     private List<RpcError> edit(Datastores.Name target, Element config, Operation defaultOp,
                                 EditConfig.ErrorOption errorOption, TestOption test) throws RpcError {
         List<Changes.Applied> accepted = new ArrayList<>(1);
-        List<RpcError> errors = edit(target, config, defaultOp, errorOption, test, accepted);
+        Element nacmEdit = SecureXml.child(config, NacmConfig.NS, "nacm");
+        List<RpcError> errors;
+        if (nacmEdit == null) {
+            errors = edit(target, config, defaultOp, errorOption, test, accepted);
+        } else {
+            // /nacm is the server's, not a datastore's: edited in running, with the VRs' part all or nothing.
+            if (target != Datastores.Name.RUNNING) {
+                throw new RpcError(Type.APPLICATION, "operation-not-supported", null, NACM_PATH,
+                        "/nacm is edited in running (it is not part of the candidate)");
+            }
+            if (!access.mayWrite(NacmConfig.MODULE, NacmPath.ROOT.child("nacm"), Nacm.Op.UPDATE)) throw denied(NACM_PATH);
+            synchronized (ctx.nacm()) {
+                NacmConfig next = NacmEdit.apply(ctx.nacm().config(), nacmEdit, defaultOp);
+                errors = edit(target, config, defaultOp, EditConfig.ErrorOption.ROLLBACK_ON_ERROR,
+                        test == TestOption.TEST_ONLY ? test : TestOption.TEST_THEN_SET, accepted);
+                if (errors.isEmpty() && test != TestOption.TEST_ONLY) keepNacm(next);
+            }
+        }
         // outside the datastores' lock, so that sessions editing at once share one flush of the journal
         for (Changes.Applied a : accepted) a.awaitDurable();
         return errors;
@@ -589,34 +660,90 @@ public final class NetconfSession {
     private List<RpcError> edit(Datastores.Name target, Element config, Operation defaultOp,
                                 EditConfig.ErrorOption errorOption, TestOption test,
                                 List<Changes.Applied> accepted) throws RpcError {
-        Datastores ds = ctx.datastores();
+        Datastores ds = scope.datastores();
         synchronized (ds) {
             ds.checkWritable(target, id);
-            ConfigData running = ConfigData.of(ctx.service());
+            ConfigData running = ConfigData.of(service);
             ConfigData[] cb = target == Datastores.Name.CANDIDATE ? ds.candidateAndBase() : new ConfigData[] {running.copy(), running};
-            EditConfig edit = new EditConfig(cb[0], errorOption);
+            EditConfig edit = new EditConfig(cb[0], errorOption).hiding(this::hidden);
             List<RpcError> errors = new ArrayList<>(edit.apply(config, defaultOp));
             boolean allOrNothing = test != TestOption.SET || errorOption == EditConfig.ErrorOption.ROLLBACK_ON_ERROR;
             if (!errors.isEmpty() && allOrNothing) return errors;
+            RpcError denied = writeDenied(cb[1], edit.data());
+            if (denied != null) {
+                errors.add(denied);
+                return errors;
+            }
             if (target == Datastores.Name.RUNNING && test != TestOption.TEST_ONLY) {
                 // checked once, by the service's accept (VRs it refuses are left out unless all or nothing)
-                Changes.Applied applied = Changes.apply(ds, cb[1], edit.data(), !allOrNothing);
+                Changes.Applied applied = Changes.apply(service, ds, cb[1], edit.data(), !allOrNothing);
                 accepted.add(applied);
                 errors.addAll(applied.errors());
                 if (applied.changed()) configChanged(cb[1], edit.data());
                 return errors;
             }
-            errors.addAll(Changes.check(ds, cb[1], edit.data(), !allOrNothing));
+            errors.addAll(Changes.check(service, ds, cb[1], edit.data(), !allOrNothing));
             if (test == TestOption.TEST_ONLY || (!errors.isEmpty() && allOrNothing)) return errors;
             ds.storeCandidate(edit.data(), cb[1]);
             return errors;
         }
     }
 
+    private static final String NACM_PATH = "/" + NacmConfig.MODULE + ":nacm";
+
+    private RpcError denied(String path) {
+        return new RpcError(Type.APPLICATION, "access-denied", null, path, "access control (NACM) denies user '" + user
+                + "' this change");
+    }
+
+    /** Takes an edited /nacm: durable (in the data directory) before it is in force. */
+    private void keepNacm(NacmConfig next) throws RpcError {
+        try {
+            ctx.nacm().replace(next);
+        } catch (java.io.IOException e) {
+            log.error("NETCONF session {}: cannot keep the access control configuration: {}", id, e.toString());
+            throw new RpcError(Type.APPLICATION, "operation-failed", "the access control configuration cannot be kept"
+                    + " (the server's log says why); it is unchanged");
+        }
+    }
+
+    /**
+     * NACM's write check (RFC 8341 3.4.5) of the change from {@code base} to {@code edited}: each
+     * entry created or deleted and each leaf or interface replaced, as netconf-config-change names
+     * them; the first denied is the error (and counted), null when all are permitted.
+     */
+    private RpcError writeDenied(ConfigData base, ConfigData edited) {
+        if (access.writesAnyVr()) return null;
+        for (ConfigChange.Edit e : ConfigChange.edits(edited.changedFrom(base), base::get, edited::get)) {
+            Nacm.Op op = switch (e.operation()) {
+                case "create" -> Nacm.Op.CREATE;
+                case "delete" -> Nacm.Op.DELETE;
+                default -> Nacm.Op.UPDATE;
+            };
+            if (!access.mayWrite(Ns.VMM_MODULE, NacmPath.parse(e.target()), op)) return denied(e.target());
+        }
+        return null;
+    }
+
+    /** Whether the VR exists but is not this session's to see (another tenant's). */
+    private boolean hidden(int vmIndex) {
+        return !caller.provider() && service.getConfig(vmIndex).isEmpty() && ctx.service().getConfig(vmIndex).isPresent();
+    }
+
     /** Tells the subscribers that this session changed running from {@code before} to {@code after} (RFC 6470). */
     private void configChanged(ConfigData before, ConfigData after) {
         if (!ctx.hasSubscriptions()) return;
-        ConfigChange.between(this, after.changedFrom(before), before::get, after::get).ifPresent(ctx::publish);
+        java.util.Collection<Integer> changed = after.changedFrom(before);
+        ConfigChange.between(this, changed, before::get, after::get).ifPresent(n -> ctx.publish(n, caller.tenant()));
+        if (!caller.provider()) return;
+        // The provider's change of tenants' VRs: each tenant is told of the edits of its own VRs.
+        Map<String, List<Integer>> byOwner = new java.util.TreeMap<>();
+        for (int i : changed) {
+            VmConfigEntry row = after.get(i) != null ? after.get(i) : before.get(i);
+            if (row != null && row.vmConfigTenant != null) byOwner.computeIfAbsent(row.vmConfigTenant, t -> new ArrayList<>()).add(i);
+        }
+        byOwner.forEach((tenant, vrs) -> ConfigChange.between(this, vrs, before::get, after::get)
+                .ifPresent(n -> ctx.publish(n, c -> tenant.equals(c.tenant()))));
     }
 
     enum TestOption { TEST_THEN_SET, SET, TEST_ONLY }
@@ -636,8 +763,8 @@ public final class NetconfSession {
         }
         if (target == Datastores.Name.CANDIDATE) return discard();
         Changes.Applied applied;
-        synchronized (ctx.datastores()) {
-            ctx.datastores().checkWritable(Datastores.Name.RUNNING, id);
+        synchronized (scope.datastores()) {
+            scope.datastores().checkWritable(Datastores.Name.RUNNING, id);
             applied = commitCandidate(new HashMap<>());
         }
         applied.awaitDurable();
@@ -652,14 +779,14 @@ public final class NetconfSession {
      */
     private Outcome commit(Element op) throws RpcError {
         ConfirmedCommit.Params p = ConfirmedCommit.Params.of(op);
-        Datastores ds = ctx.datastores();
+        Datastores ds = scope.datastores();
         Changes.Applied applied;
         synchronized (ds) {
             ds.checkWritable(Datastores.Name.RUNNING, id);
-            ctx.confirmedCommit().checkCommit(this, p);
+            scope.confirmedCommit().checkCommit(this, p);
             Map<Integer, VmConfigEntry> touched = new HashMap<>();
             applied = commitCandidate(touched);
-            if (applied.errors().isEmpty()) ctx.confirmedCommit().committed(this, p, touched, applied.work());
+            if (applied.errors().isEmpty()) scope.confirmedCommit().committed(this, p, touched, applied.work());
         }
         // outside the datastores' lock, so that sessions committing at once share one flush of the journal
         applied.awaitDurable();
@@ -672,7 +799,10 @@ public final class NetconfSession {
      * makes what it applied durable ({@link Changes.Applied#awaitDurable}) once it lets go of them.
      */
     private Changes.Applied commitCandidate(Map<Integer, VmConfigEntry> touched) {
-        Datastores.Committed c = ctx.datastores().commit();
+        ConfigData[] cb = scope.datastores().candidateAndBase();
+        RpcError denied = writeDenied(cb[1], cb[0]);
+        if (denied != null) return Changes.Applied.nothing(List.of(denied));
+        Datastores.Committed c = scope.datastores().commit(service);
         if (c == null) return Changes.Applied.nothing(List.of());
         touched.putAll(c.before());
         Changes.Applied applied = Changes.of(c.accepted());
@@ -683,12 +813,12 @@ public final class NetconfSession {
     /** {@code <cancel-commit>}: the pending confirmed commit goes back now. */
     private Outcome cancelCommit(Element op) throws RpcError {
         Element pid = SecureXml.child(op, Ns.BASE, "persist-id");
-        ctx.confirmedCommit().cancel(this, pid == null ? null : SecureXml.text(pid));
+        scope.confirmedCommit().cancel(this, pid == null ? null : SecureXml.text(pid));
         return Outcome.of(OK);
     }
 
     private Outcome discard() throws RpcError {
-        Datastores ds = ctx.datastores();
+        Datastores ds = scope.datastores();
         synchronized (ds) {
             ds.checkWritable(Datastores.Name.CANDIDATE, id);
             ds.discardCandidate();
@@ -700,17 +830,17 @@ public final class NetconfSession {
         Element src = SecureXml.child(op, Ns.BASE, "source");
         if (src == null) throw RpcError.missingElement(Type.PROTOCOL, null, "source", "validate needs <source>");
         Element inline = config(src);
-        ConfigData running = ConfigData.of(ctx.service());
+        ConfigData running = ConfigData.of(service);
         if (inline != null) {
             EditConfig edit = new EditConfig(new ConfigData(java.util.Map.of()), EditConfig.ErrorOption.STOP_ON_ERROR);
             List<RpcError> errors = new ArrayList<>(edit.apply(inline, Operation.MERGE));
-            if (errors.isEmpty()) errors.addAll(Changes.check(ctx.datastores(), running, edit.data(), false));
+            if (errors.isEmpty()) errors.addAll(Changes.check(service, scope.datastores(), running, edit.data(), false));
             return Outcome.errors(errors);
         }
         Datastores.Name source = datastore(op, "source");
         if (source == Datastores.Name.CANDIDATE) {
-            ConfigData[] cb = ctx.datastores().candidateAndBase();
-            return Outcome.errors(Changes.check(ctx.datastores(), cb[1], cb[0], false));
+            ConfigData[] cb = scope.datastores().candidateAndBase();
+            return Outcome.errors(Changes.check(service, scope.datastores(), cb[1], cb[0], false));
         }
         return Outcome.of(OK);
     }
@@ -718,9 +848,9 @@ public final class NetconfSession {
     private Outcome lock(Element op, boolean lock) throws RpcError {
         Datastores.Name target = datastore(op, "target");
         if (lock) {
-            ctx.datastores().lock(target, id);
+            scope.datastores().lock(target, id);
         } else {
-            ctx.datastores().unlock(target, id);
+            scope.datastores().unlock(target, id);
         }
         return Outcome.of(OK);
     }
@@ -738,6 +868,8 @@ public final class NetconfSession {
             throw RpcError.invalidValue(null, "a session cannot kill itself: use close-session").info("bad-element", "session-id");
         }
         NetconfSession s = ctx.sessions().get(other);
+        // A tenant's sessions see (and kill) only the sessions of their tenant: another's is "no session".
+        if (s != null && !caller.sees(s.caller().tenant())) s = null;
         if (s == null) throw RpcError.invalidValue(null, "no session " + other).info("bad-element", "session-id");
         log.info("NETCONF session {} ({}) kills session {}", id, user, other);
         s.kill(ServerNotifications.Termination.KILLED, id);
@@ -788,7 +920,7 @@ public final class NetconfSession {
             throw RpcError.missingElement(Type.PROTOCOL, null, "stopTime", "stopTime needs a startTime (RFC 5277)");
         }
         if (start != null) {
-            if (ctx.service().events().replayLog().isEmpty()) {
+            if (service.events().replayLog().isEmpty()) {
                 throw new RpcError(Type.PROTOCOL, "operation-failed", "the NETCONF stream keeps no replay log here")
                         .info("bad-element", "startTime");
             }
@@ -811,7 +943,7 @@ public final class NetconfSession {
                         .info("bad-attribute", "type").info("bad-element", "filter");
             }
         }
-        Subscription s = new Subscription(ctx, id, filter, start, stop, this::deliver, () -> subscription = null);
+        Subscription s = new Subscription(ctx, this, filter, start, stop, this::deliver, () -> subscription = null);
         subscription = s;
         // Notifications (replayed ones first) follow the reply; the replay is written before the
         // session reads its next rpc.
@@ -838,6 +970,9 @@ public final class NetconfSession {
     /** Writes one notification, unless the subscription's filter leaves nothing of it. */
     private void deliver(String eventTime, DataNode content, Element filter) {
         if (closing) return;
+        // RFC 8341 3.4.6: replayComplete and notificationComplete are always sent.
+        boolean always = Ns.STREAMS.equals(content.ns());
+        if (!always && !access.mayNotify(Nacm.module(content.ns()), content.name())) return;
         Element selected = null;
         if (filter != null) {
             Document doc = SecureXml.newDocument();

@@ -54,19 +54,30 @@ final class Retrieval {
     /** {@code <get>}: the operational state and the running configuration. */
     static NetconfSession.Body get(NetconfServerContext ctx, NetconfSession session, Element op) throws RpcError {
         WithDefaults wd = withDefaults(op, Ns.WITH_DEFAULTS);
-        DataNode root = DataNode.lazy(Ns.BASE, "data", () -> operational(ctx, session, true, true).iterator());
-        return reply(Ns.BASE, wd.apply(root), filter(SecureXml.child(op, Ns.BASE, "filter")), DataNode.UNBOUNDED);
+        DataNode root = DataNode.lazy(Ns.BASE, "data", () -> operational(ctx, session, true, true, wd).iterator());
+        return reply(Ns.BASE, wd.apply(session.access().readable(root)), filter(SecureXml.child(op, Ns.BASE, "filter")),
+                DataNode.UNBOUNDED);
     }
 
     /** {@code <get-config>} of running or candidate. */
-    static NetconfSession.Body getConfig(NetconfServerContext ctx, Element op, Datastores.Name source) throws RpcError {
+    static NetconfSession.Body getConfig(NetconfSession session, Element op, Datastores.Name source) throws RpcError {
         WithDefaults wd = withDefaults(op, Ns.WITH_DEFAULTS);
-        DataNode root = DataNode.lazy(Ns.BASE, "data", () -> List.of(ModelTree.config(configSource(ctx, source))).iterator());
-        return reply(Ns.BASE, wd.apply(root), filter(SecureXml.child(op, Ns.BASE, "filter")), DataNode.UNBOUNDED);
+        DataNode root = DataNode.lazy(Ns.BASE, "data", () -> configuration(session, source, wd).iterator());
+        return reply(Ns.BASE, wd.apply(session.access().readable(root)), filter(SecureXml.child(op, Ns.BASE, "filter")),
+                DataNode.UNBOUNDED);
     }
 
-    private static ModelTree.ConfigSource configSource(NetconfServerContext ctx, Datastores.Name ds) {
-        return ds == Datastores.Name.RUNNING ? ModelTree.running(ctx.service()) : ctx.datastores().read(ds);
+    /**
+     * A configuration datastore's top-level nodes: NEW-VMM-MIB, and /nacm (the server's one access
+     * control configuration, edited in running; the candidate shows it as running has it).
+     */
+    private static List<DataNode> configuration(NetconfSession session, Datastores.Name source, WithDefaults wd) {
+        return List.of(ModelTree.config(configSource(session, source)), session.nacmTree(wd));
+    }
+
+    /** A configuration datastore as the session's user may see it (the candidate of its tenant). */
+    private static ModelTree.ConfigSource configSource(NetconfSession session, Datastores.Name ds) {
+        return ds == Datastores.Name.RUNNING ? ModelTree.running(session.service()) : session.scope().datastores().read(ds);
     }
 
     /**
@@ -81,20 +92,23 @@ final class Retrieval {
      * {@code config} its configuration in use), and the server's state: ietf-netconf-monitoring, the
      * YANG library and the notification streams.
      */
-    private static List<DataNode> operational(NetconfServerContext ctx, NetconfSession session, boolean config, boolean state) {
+    private static List<DataNode> operational(NetconfServerContext ctx, NetconfSession session, boolean config, boolean state,
+                                              WithDefaults wd) {
         List<DataNode> top = new ArrayList<>();
+        VirtualRouters service = session.service();
         if (config && state) {
-            top.add(ModelTree.all(ctx.service()));
+            top.add(ModelTree.all(service));
         } else if (config) {
-            top.add(ModelTree.config(ModelTree.running(ctx.service())));
+            top.add(ModelTree.config(ModelTree.running(service)));
         } else {
-            top.add(ModelTree.state(ctx.service()));
+            top.add(ModelTree.state(service));
         }
+        top.add(ctx.nacm().tree(state, wd));
         if (state) {
             top.add(Monitoring.tree(ctx, session));
             top.add(YANG_LIBRARY);
             top.add(MODULES_STATE);
-            top.add(streams(ctx.service()));
+            top.add(streams(service));
         }
         return top;
     }
@@ -146,14 +160,13 @@ final class Retrieval {
                 throw RpcError.invalidValue(null, "with-defaults does not apply to the operational datastore"
                         + " (:with-operational-defaults is not offered)").info("bad-element", "with-defaults");
             }
-            root = DataNode.lazy(Ns.NMDA, "data", () -> operational(ctx, session, config, state).iterator());
+            root = DataNode.lazy(Ns.NMDA, "data", () -> operational(ctx, session, config, state, WithDefaults.REPORT_ALL).iterator());
         } else {
             Datastores.Name name = ds.equals("running") ? Datastores.Name.RUNNING : Datastores.Name.CANDIDATE;
             // Conventional datastores hold configuration only: config-filter false selects nothing.
-            root = DataNode.lazy(Ns.NMDA, "data", () -> (config ? List.of(ModelTree.config(configSource(ctx, name)))
-                    : List.<DataNode>of()).iterator());
+            root = DataNode.lazy(Ns.NMDA, "data", () -> (config ? configuration(session, name, wd) : List.<DataNode>of()).iterator());
         }
-        return reply(Ns.NMDA, wd.apply(root), filter, depth);
+        return reply(Ns.NMDA, wd.apply(session.access().readable(root)), filter, depth);
     }
 
     private static final java.util.Set<String> GET_DATA_PARAMETERS = java.util.Set.of("datastore", "subtree-filter",

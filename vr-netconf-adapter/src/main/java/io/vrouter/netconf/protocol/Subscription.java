@@ -38,6 +38,7 @@ final class Subscription implements AutoCloseable {
     }
 
     private final NetconfServerContext ctx;
+    private final NetconfSession session;
     private final int sessionId;
     private final Element filter;
     private final Instant startTime;
@@ -58,6 +59,8 @@ final class Subscription implements AutoCloseable {
     /** Server notifications that came during the replay, sent after replayComplete. */
     private List<Runnable> heldBack;
     private AutoCloseable events;
+    /** Whether the events now come live (the server's own notifications, config changes among them, are not replayed). */
+    private volatile boolean live;
     private ScheduledFuture<?> stop;
     private boolean closed;
 
@@ -65,10 +68,11 @@ final class Subscription implements AutoCloseable {
      * @param ended called (on the subscription's thread) right before notificationComplete is sent, so
      *              that the session may subscribe again
      */
-    Subscription(NetconfServerContext ctx, int sessionId, Element filter, Instant startTime, Instant stopTime,
+    Subscription(NetconfServerContext ctx, NetconfSession session, Element filter, Instant startTime, Instant stopTime,
                  Sink sink, Runnable ended) {
         this.ctx = ctx;
-        this.sessionId = sessionId;
+        this.session = session;
+        this.sessionId = session.id();
         this.filter = filter;
         this.startTime = startTime;
         this.stopTime = stopTime;
@@ -81,15 +85,24 @@ final class Subscription implements AutoCloseable {
         });
     }
 
+    /** Who subscribed: the server's own notifications go to the subscriptions that may see them. */
+    io.vrouter.core.config.Caller caller() {
+        return session.caller();
+    }
+
     /** Starts delivering (after the reply to create-subscription has been sent). */
     void start() {
         stopPassedAtStart = stopTime != null && !stopTime.isAfter(Instant.now());
-        if (startTime == null) caughtUp.complete(null);
+        if (startTime == null) {
+            live = true;
+            caughtUp.complete(null);
+        }
         synchronized (lock) {
             if (startTime != null) heldBack = new ArrayList<>();
         }
         ctx.subscribe(this);
-        Events bus = ctx.service().events();
+        // The session's view: a tenant's user is told (live and replayed) of its tenant's VRs only.
+        Events bus = session.service().events();
         AutoCloseable subscribed;
         if (startTime == null) {
             subscribed = bus.subscribe(this::vrEvent);
@@ -102,6 +115,7 @@ final class Subscription implements AutoCloseable {
 
                 @Override
                 public void replayComplete() {
+                    live = true;
                     synchronized (lock) {
                         enqueue(() -> {
                             try {
@@ -145,8 +159,12 @@ final class Subscription implements AutoCloseable {
 
     private void vrEvent(VrEvent e) {
         if (stopTime != null && Instant.parse(e.timestamp).isAfter(stopTime)) return;
-        enqueue(() -> Notifications.content(e, ctx.service())
-                .ifPresent(content -> sink.send(e.timestamp, content, filter)));
+        // A change of running made elsewhere (REST, SNMP, ...) is told live, as RFC 6470 tells one of NETCONF.
+        boolean told = live;
+        enqueue(() -> {
+            Notifications.content(e, session.service()).ifPresent(content -> sink.send(e.timestamp, content, filter));
+            if (told) ConfigChange.of(e).ifPresent(change -> sink.send(e.timestamp, change, filter));
+        });
     }
 
     /** A notification of the server itself (RFC 6470). */

@@ -39,7 +39,7 @@ abstract class ServerFixture {
         service.events().recordTo(EventLog.open(dir, 1000, Duration.ofDays(1)));
         service.start();
         ctx = new NetconfServerContext(service, VrMetrics.inMemory(), 1 << 20, MessageMemory.quarterOfHeap(), dir);
-        ctx.confirmedCommit().recover();
+        ctx.recover();
     }
 
     @AfterEach
@@ -58,6 +58,19 @@ abstract class ServerFixture {
         TestClient c = new TestClient(ctx, "admin", false, true);
         clients.add(c);
         return c;
+    }
+
+    /** A session of the caller (a tenant's user, say), as the SSH authentication makes it. */
+    TestClient as(io.vrouter.core.config.Caller caller) throws Exception {
+        TestClient c = new TestClient(ctx, caller, true);
+        clients.add(c);
+        return c;
+    }
+
+    /** Declares the tenants acme and bravo, each with room for a few VRs. */
+    void acmeAndBravo() {
+        service.useTenants(io.vrouter.core.config.Tenants.from(io.vrouter.core.config.Settings.of(
+                java.util.Map.of("tenant.acme", "vrs=5", "tenant.bravo", "vrs=5"))));
     }
 
     /** Waits up to 10 s until the VR is in the state (null: gone). */

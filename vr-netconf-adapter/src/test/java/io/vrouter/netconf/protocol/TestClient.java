@@ -34,12 +34,18 @@ final class TestClient implements AutoCloseable {
     private int messageId;
 
     TestClient(NetconfServerContext ctx, String user, boolean readOnly, boolean base11) throws IOException {
+        this(ctx, new io.vrouter.core.config.Caller(user, null, readOnly ? io.vrouter.core.config.Credentials.Role.VIEWER
+                : io.vrouter.core.config.Credentials.Role.OPERATOR, "netconf", "127.0.0.1"), base11);
+    }
+
+    /** A session of the caller (its tenant and role), as the SSH authentication makes it. */
+    TestClient(NetconfServerContext ctx, io.vrouter.core.config.Caller caller, boolean base11) throws IOException {
         Socket serverSide;
         try (ServerSocket listener = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             socket = new Socket(InetAddress.getLoopbackAddress(), listener.getLocalPort());
             serverSide = listener.accept();
         }
-        session = new NetconfSession(ctx, user, readOnly, "127.0.0.1", serverSide.getInputStream(),
+        session = new NetconfSession(ctx, caller, serverSide.getInputStream(),
                 serverSide.getOutputStream(), () -> {
                     try {
                         serverSide.close();
@@ -147,7 +153,7 @@ final class TestClient implements AutoCloseable {
         send(rpcMessage(operation));
         while (true) {
             String m = take();
-            if (m.contains("<notification")) {
+            if (m.contains("<notification xmlns=")) { // a notification, not a reply that names one (/nacm rules)
                 notifications.add(m);
             } else {
                 return m;

@@ -22,6 +22,11 @@ import java.util.Map;
  * or SNMP while the candidate was being edited are left alone. Locks exclude other sessions; REST and
  * SNMP do not take them. A caller that reads, edits and writes a datastore holds this object's
  * monitor throughout.
+ *
+ * <p>With tenants, a server keeps one set per tenant, over the view of its tenant
+ * ({@code VirtualRouters.as}): a configuration read, edited or committed then holds that tenant's VRs
+ * only, so a commit's difference can never remove a VR the tenant cannot see. Writes go through the
+ * view of the caller who makes them ({@code via}), which the core checks and records.
  */
 public final class Datastores {
     public enum Name { RUNNING, CANDIDATE }
@@ -80,10 +85,15 @@ public final class Datastores {
      * as the service would make them (defaults filled in). Returns the refusals.
      */
     public List<VrException> check(ConfigData base, ConfigData edited, boolean dropRefused) {
+        return check(service, base, edited, dropRefused);
+    }
+
+    /** As {@link #check(ConfigData, ConfigData, boolean)}, asked of {@code via} (the view of the caller who edits). */
+    public List<VrException> check(VirtualRouters via, ConfigData base, ConfigData edited, boolean dropRefused) {
         List<VrException> refused = new ArrayList<>();
         while (true) {
             try {
-                for (VmConfigEntry row : service.validate(edited.changesFrom(base))) edited.put(row);
+                for (VmConfigEntry row : via.validate(edited.changesFrom(base))) edited.put(row);
                 return refused;
             } catch (VrException e) {
                 refused.add(e);
@@ -107,12 +117,17 @@ public final class Datastores {
      * service made them.
      */
     public Accepted accept(ConfigData base, ConfigData edited, boolean dropRefused) {
+        return accept(service, base, edited, dropRefused);
+    }
+
+    /** As {@link #accept(ConfigData, ConfigData, boolean)}, through {@code via} (the view of the caller who edits). */
+    public Accepted accept(VirtualRouters via, ConfigData base, ConfigData edited, boolean dropRefused) {
         List<VrException> refused = new ArrayList<>();
         while (true) {
             ChangeSet set = edited.changesFrom(base);
             if (set.isEmpty()) return new Accepted(refused, null);
             try {
-                io.vrouter.core.service.Applied applied = service.accept(set);
+                io.vrouter.core.service.Applied applied = via.accept(set);
                 for (io.vrouter.core.service.Accepted a : applied.routers()) {
                     if (edited.get(a.accepted().vmIndex) != null) edited.put(a.accepted().copy());
                 }
@@ -137,13 +152,18 @@ public final class Datastores {
      * they are accepted. Null when the candidate has no changes.
      */
     public synchronized Committed commit() {
+        return commit(service);
+    }
+
+    /** As {@link #commit()}, through {@code via} (the view of the caller who commits). */
+    public synchronized Committed commit(VirtualRouters via) {
         if (candidate == null) return null;
         ConfigData[] cb = candidateAndBase();
         Map<Integer, VmConfigEntry> before = new HashMap<>();
         for (int i : cb[0].changedFrom(cb[1])) {
             if (cb[0].get(i) != cb[1].get(i)) before.put(i, service.getConfig(i).orElse(null));
         }
-        Accepted accepted = accept(cb[1], cb[0], false);
+        Accepted accepted = accept(via, cb[1], cb[0], false);
         if (accepted.refused().isEmpty()) discardCandidate();
         return new Committed(accepted, cb[0], cb[1], before);
     }
