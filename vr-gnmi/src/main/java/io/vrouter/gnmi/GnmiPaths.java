@@ -107,6 +107,19 @@ final class GnmiPaths {
         return n;
     }
 
+    /**
+     * The prefix of the notification a leaf's update goes in: the path of its container or list entry,
+     * with the entry's keys, so that the leaves of one entry share one notification (Get and Subscribe).
+     */
+    static List<PathElem> parent(List<PathElem> leaf) {
+        return leaf.subList(0, leaf.size() - 1);
+    }
+
+    /** A leaf's path under {@link #parent}: its name. */
+    static Path relative(List<PathElem> leaf) {
+        return Path.newBuilder().addElem(leaf.get(leaf.size() - 1)).build();
+    }
+
     /** The path as gNMI's text form writes it: {@code /a/b[k=v]}. */
     static String text(List<PathElem> elems) {
         if (elems.isEmpty()) return "/";

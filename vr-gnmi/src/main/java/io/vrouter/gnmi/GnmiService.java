@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -85,23 +86,31 @@ final class GnmiService extends gNMIGrpc.gNMIImplBase {
             GetResponse.Builder response = GetResponse.newBuilder();
             long now = System.currentTimeMillis() * 1_000_000L;
             int prefixLength = request.getPrefix().getElemCount();
-            long[] bytes = {0}; // of the updates so far
+            long[] bytes = {0}; // of the notifications so far
             for (int i = 0; i < paths.size(); i++) {
                 List<PathElem> path = paths.get(i);
-                // One notification per concrete prefix (a prefix with wildcards names several).
+                // One notification per prefix: the leaves of a container or list entry go under its keyed path, as
+                // Subscribe sends them; a subtree in JSON is one value under the request's prefix (made concrete).
                 Map<List<PathElem>, Notification.Builder> byPrefix = new LinkedHashMap<>();
+                BiConsumer<List<PathElem>, Update> add = (prefix, update) -> {
+                    Notification.Builder n = byPrefix.computeIfAbsent(prefix, k -> {
+                        Notification.Builder opened = notification(request.getPrefix(), k, now);
+                        count(bytes, opened.getPrefix().getSerializedSize());
+                        return opened;
+                    });
+                    count(bytes, update.getSerializedSize());
+                    n.addUpdate(update);
+                };
                 TreeMatch.find(trees.get(i), path, null, match -> {
-                    List<PathElem> full = match.path();
-                    List<PathElem> prefix = full.subList(0, Math.min(prefixLength, full.size()));
-                    Notification.Builder n = byPrefix.computeIfAbsent(prefix, k -> Notification.newBuilder()
-                            .setTimestamp(now).setPrefix(prefix(request.getPrefix(), k)));
-                    List<PathElem> rest = full.subList(prefix.size(), full.size());
-                    if (encoding == Encoding.PROTO) {
-                        TreeMatch.leaves(match.node(), new ArrayList<>(rest), null, leaf -> n.addUpdate(counted(bytes, Update.newBuilder()
-                                .setPath(Path.newBuilder().addAllElem(leaf.path())).setVal(Values.scalar(leaf.node())).build())));
+                    if (encoding == Encoding.PROTO || match.node().isLeaf()) {
+                        TreeMatch.leaves(match.node(), new ArrayList<>(match.path()), null, leaf -> add.accept(
+                                GnmiPaths.parent(leaf.path()), Update.newBuilder().setPath(GnmiPaths.relative(leaf.path()))
+                                        .setVal(Values.of(leaf.node(), encoding)).build()));
                     } else {
-                        n.addUpdate(counted(bytes, Update.newBuilder().setPath(Path.newBuilder().addAllElem(rest))
-                                .setVal(Values.of(match.node(), encoding)).build()));
+                        List<PathElem> full = match.path();
+                        List<PathElem> prefix = full.subList(0, Math.min(prefixLength, full.size()));
+                        add.accept(prefix, Update.newBuilder().setPath(Path.newBuilder().addAllElem(full.subList(prefix.size(),
+                                full.size()))).setVal(Values.of(match.node(), encoding)).build());
                     }
                 });
                 if (byPrefix.isEmpty()) {
@@ -117,17 +126,22 @@ final class GnmiService extends gNMIGrpc.gNMIImplBase {
     }
 
     /**
-     * The update, counted against {@code gnmi.max-get-bytes}: past it the Get ends RESOURCE_EXHAUSTED before
-     * more is built (a response beyond the direct memory of the server's transport would fail as it is
-     * sent, and beyond 4 MiB most clients refuse it).
+     * Counts bytes of the response (its updates and their notifications' prefixes) against
+     * {@code gnmi.max-get-bytes}: past it the Get ends RESOURCE_EXHAUSTED before more is built (a response
+     * beyond the direct memory of the server's transport would fail as it is sent, and beyond 4 MiB most
+     * clients refuse it).
      */
-    private Update counted(long[] bytes, Update update) {
-        bytes[0] += update.getSerializedSize();
+    private void count(long[] bytes, int more) {
+        bytes[0] += more;
         if (bytes[0] > maxGetBytes) {
             throw Status.RESOURCE_EXHAUSTED.withDescription("the response would be more than " + maxGetBytes
                     + " bytes (gnmi.max-get-bytes): get narrower paths").asRuntimeException();
         }
-        return update;
+    }
+
+    /** A notification of this time under {@code prefix}, with the request's origin and target (Get and Subscribe). */
+    static Notification.Builder notification(Path asked, List<PathElem> prefix, long timestamp) {
+        return Notification.newBuilder().setTimestamp(timestamp).setPrefix(prefix(asked, prefix));
     }
 
     /** The request's prefix with its origin and target, its elements made concrete. */

@@ -138,7 +138,7 @@ final class Subscriptions implements AutoCloseable {
     /** What waits in a stream's queue: an update (value set), a delete (value null), or the sync marker. */
     private record Item(List<PathElem> path, TypedValue value, boolean sync) {
         List<PathElem> prefix() {
-            return path.subList(0, path.size() - 1);
+            return GnmiPaths.parent(path);
         }
     }
 
@@ -384,7 +384,7 @@ final class Subscriptions implements AutoCloseable {
                 Sent before = s.last.put(e.getKey(), e.getValue());
                 if (!silent && (all || before == null || !before.value().equals(e.getValue().value()))) {
                     List<PathElem> path = e.getValue().path();
-                    List<PathElem> prefix = path.subList(0, path.size() - 1);
+                    List<PathElem> prefix = GnmiPaths.parent(path);
                     if (filling != null && !filling.equals(prefix)) drain();
                     filling = prefix;
                     enqueue(path, e.getValue().value());
@@ -440,8 +440,7 @@ final class Subscriptions implements AutoCloseable {
                 }
                 // Updates and deletes under one prefix (a list entry, mostly) go in one notification.
                 List<PathElem> prefix = first.prefix();
-                Notification.Builder n = Notification.newBuilder().setTimestamp(System.currentTimeMillis() * 1_000_000L)
-                        .setPrefix(GnmiService.prefix(list.getPrefix(), prefix));
+                Notification.Builder n = GnmiService.notification(list.getPrefix(), prefix, System.currentTimeMillis() * 1_000_000L);
                 add(n, first);
                 while (!pending.isEmpty()) {
                     Item next = pending.values().iterator().next();
@@ -461,7 +460,7 @@ final class Subscriptions implements AutoCloseable {
         }
 
         private void add(Notification.Builder n, Item item) {
-            Path leaf = Path.newBuilder().addElem(item.path().get(item.path().size() - 1)).build();
+            Path leaf = GnmiPaths.relative(item.path());
             if (item.value() == null) n.addDelete(leaf);
             else n.addUpdate(Update.newBuilder().setPath(leaf).setVal(item.value()));
         }
