@@ -66,6 +66,10 @@ final class MibView {
     private TreeMap<OID, Variable> scalars;
     private final Map<Integer, Optional<VirtualRouter>> state = new HashMap<>();
     private final Map<Integer, Optional<VmConfigEntry>> configs = new HashMap<>();
+    /** The rows {@link #rowsOf} made last. */
+    private Table lastTable;
+    private int lastVm;
+    private List<Row> lastRows;
 
     /**
      * A view of every VR {@code service} shows, or of the VR {@code only} (with the scalars) when it is
@@ -93,7 +97,7 @@ final class MibView {
         long vm = oid.getUnsigned(n + 1);
         if (vm < 1 || vm > MAX_VM_INDEX || (only != null && vm != only)) return null;
         int[] suffix = Arrays.copyOfRange(oid.getValue(), n + 2, oid.size());
-        for (Row row : t.rows(this, (int) vm)) {
+        for (Row row : rowsOf(t, (int) vm)) {
             if (Arrays.equals(row.suffix, suffix)) return t.value(row, oid.get(n));
         }
         return null;
@@ -134,6 +138,19 @@ final class MibView {
     }
 
     // ------------------------------------------------------------------ what the request reads, once each
+
+    /**
+     * The rows of one VR in a table, made once for the columns that follow one another: a GET of a
+     * VR's row names its columns one by one, and each would make the same rows again.
+     */
+    private List<Row> rowsOf(Table t, int vmIndex) {
+        if (t != lastTable || vmIndex != lastVm) {
+            lastRows = t.rows(this, vmIndex);
+            lastTable = t;
+            lastVm = vmIndex;
+        }
+        return lastRows;
+    }
 
     private VirtualRouter router(int vmIndex) {
         return state.computeIfAbsent(vmIndex, service::get).orElse(null);
@@ -261,7 +278,7 @@ final class MibView {
                 // After entry.column.vm itself, a table with one row per VR goes on at the next VR: vm is not read.
                 if (bounded && !inclusive && oneRowPerVr && lower.size() == n + 2) fromVm++;
                 for (Integer vm = vmFrom(v, fromVm); vm != null; vm = vm == MAX_VM_INDEX ? null : vmFrom(v, vm + 1L)) {
-                    for (Row row : rows(v, vm)) {
+                    for (Row row : v.rowsOf(this, vm)) {
                         OID oid = instance(column, vm, row.suffix);
                         if (bounded) {
                             int cmp = oid.compareTo(lower);

@@ -2,6 +2,7 @@ package io.vrouter.snmp;
 
 import static io.vrouter.snmp.VmmMib.*;
 
+import io.vrouter.core.config.Caller;
 import io.vrouter.core.model.Column;
 import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.InetAddressType;
@@ -89,7 +90,11 @@ final class SetTransaction {
         }
     }
 
+    /** The port as the PDU's caller sees it. */
     private final VirtualRouters service;
+    /** The port itself, to tell a vmIndex no VR holds from one another tenant's VR holds. */
+    private final VirtualRouters all;
+    private final Caller caller;
     private final PendingRows pending;
     private final Map<Integer, RowOp> configOps = new LinkedHashMap<>();
     private final Map<Long, RowOp> netOps = new LinkedHashMap<>();
@@ -98,12 +103,16 @@ final class SetTransaction {
     private final Map<Integer, Optional<PendingRows.ConfigRow>> pendingConfigs = new LinkedHashMap<>();
     private final Map<Long, Optional<PendingRows.NetRow>> pendingNets = new LinkedHashMap<>();
     private ChangeSet set;
+    /** The set was applied in {@link #prepare}. */
+    private boolean applied;
     private Boolean perVmNotifications;
     private Boolean bulkNotifications;
     private boolean committed;
 
-    SetTransaction(VirtualRouters service, PendingRows pending) {
-        this.service = service;
+    SetTransaction(VirtualRouters all, Caller caller, PendingRows pending) {
+        this.service = all.as(caller);
+        this.all = all;
+        this.caller = caller;
         this.pending = pending;
     }
 
@@ -113,7 +122,12 @@ final class SetTransaction {
 
     // ------------------------------------------------------------------ prepare
 
-    void prepare(List<SubRequest<?>> subs) throws SetError {
+    /**
+     * Checks the PDU's varbinds, and has the service check the set ({@code applyNow} false) or apply it
+     * ({@code applyNow} true: one check, not one here and another when {@link #commit} applies it; for a
+     * PDU no other managed object has a part in, so that nothing can refuse it after this).
+     */
+    void prepare(List<SubRequest<?>> subs, boolean applyNow) throws SetError {
         for (SubRequest<?> sr : subs) varbind(sr);
         for (RowOp op : configOps.values()) configRow(op);
         for (RowOp op : netOps.values()) netRow(op);
@@ -128,7 +142,12 @@ final class SetTransaction {
         if (b.isEmpty()) return;
         set = b.build();
         try {
-            service.validate(set);
+            if (applyNow) {
+                service.apply(set);
+                applied = true;
+            } else {
+                service.validate(set);
+            }
         } catch (VrException e) {
             throw refusal(e);
         }
@@ -406,6 +425,9 @@ final class SetTransaction {
      * which for a row that does not exist changes nothing and is no error).
      */
     private void othersVr(int vmIndex, SubRequest<?> at) throws SetError {
+        // The core refuses only a caller who may change nothing, or a VR that exists and is not the
+        // caller's: a new vmIndex (every creation) or the provider's operator asks it nothing.
+        if (caller.mayChange() && all.getConfig(vmIndex).map(row -> caller.sees(row.vmConfigTenant)).orElse(true)) return;
         try {
             service.validate(ChangeSet.builder().edit(vmIndex, row -> { }).build());
         } catch (VrException e) {
@@ -536,13 +558,13 @@ final class SetTransaction {
     // ------------------------------------------------------------------ commit
 
     /**
-     * Applies the set (one call: all of it or nothing; should the VRs have changed since prepare so
-     * that the service refuses it now, nothing is changed and the PDU fails with commitFailed), then
-     * the rows waiting for activation and the notification switches.
+     * Applies the set unless prepare did (one call: all of it or nothing; should the VRs have changed
+     * since prepare so that the service refuses it now, nothing is changed and the PDU fails with
+     * commitFailed), then the rows waiting for activation and the notification switches.
      */
     void commit() {
         committed = true;
-        if (set != null) service.apply(set);
+        if (set != null && !applied) service.apply(set);
         pendingConfigs.forEach((i, row) -> {
             if (row.isPresent()) pending.putConfig(row.get()); else pending.removeConfig(i);
         });

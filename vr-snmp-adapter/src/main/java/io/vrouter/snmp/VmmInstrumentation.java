@@ -29,10 +29,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * NEW-VMM-MIB as one managed object over the whole {@code vmObjects} subtree. Reads come from a
- * {@link MibView} of the request, which reads only the VRs the request reaches; a SET PDU is checked as a whole in the prepare
- * phase ({@link SetTransaction}) and carried out as a whole in the commit phase, so a PDU that fails
- * leaves nothing behind and one that creates several rows creates them with one
- * {@link VirtualRouters#createAll} call. Nothing here waits for hypervisor work.
+ * {@link MibView} of the request, which reads only the VRs the request reaches; a SET PDU is one
+ * change set ({@link SetTransaction}), checked and applied as a whole by one call of the service in
+ * the prepare phase, so a PDU that fails leaves nothing behind. Nothing here waits for hypervisor work.
  */
 final class VmmInstrumentation implements GenericManagedObject {
     private static final Logger log = LoggerFactory.getLogger(VmmInstrumentation.class);
@@ -199,10 +198,12 @@ final class VmmInstrumentation implements GenericManagedObject {
         }
         List<SubRequest<?>> subs = ours(sr);
         Caller caller = caller(request);
-        SetTransaction tx = new SetTransaction(service.as(caller), pending(caller));
+        SetTransaction tx = new SetTransaction(service, caller, pending(caller));
         request.setProcessingUserObject(TRANSACTION, tx);
         try {
-            tx.prepare(subs);
+            // VACM's write views hold nothing but NEW-VMM-MIB, so every varbind of a SET that gets here
+            // is ours and nothing can refuse the PDU after this: the set is applied now, checked once.
+            tx.prepare(subs, subs.size() == request.size());
             for (SubRequest<?> s : subs) s.getStatus().setPhaseComplete(true);
         } catch (SetTransaction.SetError e) {
             log.debug("SET refused: {} on {}: {}", PDU.toErrorStatusText(e.status),

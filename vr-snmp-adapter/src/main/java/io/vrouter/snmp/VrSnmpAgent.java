@@ -621,7 +621,13 @@ final class VrSnmpAgent {
                     t.setDaemon(true);
                     return t;
                 });
-        dispatcher.addTransportMapping(new DefaultUdpTransportMapping(address));
+        DefaultUdpTransportMapping listener = new DefaultUdpTransportMapping(address);
+        // Every request is decoded and answered on the listener's thread (no worker pool; a GETBULK
+        // handed to the bulk thread takes its decoded PDU, not the datagram), so one receive buffer
+        // serves them all: otherwise snmp4j allocates a new one of 64 KB per datagram, 85% of the
+        // SNMP path's allocation and of the young collections it causes.
+        listener.setAsyncMsgProcessingSupported(false);
+        dispatcher.addTransportMapping(listener);
         initialized = true;
         manager.initialize();
         try {

@@ -8,11 +8,13 @@ import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.persistence.ConfigStore;
 import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.VirtualRouters;
 import java.io.IOException;
 import java.net.DatagramSocket;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.snmp4j.CommunityTarget;
 import org.snmp4j.PDU;
 import org.snmp4j.ScopedPDU;
@@ -53,6 +55,12 @@ final class SnmpTestAgent implements AutoCloseable {
     }
 
     SnmpTestAgent(Path dataDir, HypervisorDriver driver, Map<String, String> extra) throws Exception {
+        this(dataDir, driver, extra, service -> service);
+    }
+
+    /** @param portOf what the SNMP interface is given for the service (the service itself, or a port over it) */
+    SnmpTestAgent(Path dataDir, HypervisorDriver driver, Map<String, String> extra,
+                  UnaryOperator<VirtualRouters> portOf) throws Exception {
         this.dataDir = dataDir;
         service = new VirtualRouterService(driver, new ConfigStore(dataDir.resolve("config")), metrics);
         service.start();
@@ -60,7 +68,7 @@ final class SnmpTestAgent implements AutoCloseable {
         Map<String, String> s = new HashMap<>(Map.of("data-dir", dataDir.toString(), "snmp-port",
                 Integer.toString(port), "bind", "127.0.0.1"));
         s.putAll(extra);
-        snmp.start(new io.vrouter.core.spi.ServerContext(service, Settings.of(s),
+        snmp.start(new io.vrouter.core.spi.ServerContext(portOf.apply(service), Settings.of(s),
                 io.vrouter.core.config.Credentials.from(Settings.of(s)), metrics));
         SecurityProtocols.getInstance().addAuthenticationProtocol(new AuthSHA());
         USM usm = new USM(SecurityProtocols.getInstance(), new OctetString(MPv3.createLocalEngineID()), 0);

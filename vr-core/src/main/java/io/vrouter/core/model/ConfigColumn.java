@@ -80,6 +80,7 @@ public enum ConfigColumn implements Column<VmConfigEntry> {
 
     /** The column with this SNMP column number, or null. */
     public static ConfigColumn ofSnmpColumn(int column) {
-        return Column.find(ConfigColumn.class, null, column);
+        // the schema's table by number: SNMP asks for every varbind, and find() walks a copy of values()
+        return (ConfigColumn) Schema.Table.CONFIG.bySnmpColumn(column);
     }
 }

@@ -43,6 +43,7 @@ public enum NetworkColumn implements Column<VmNetworkConfigEntry> {
 
     /** The column with this SNMP column number, or null. */
     public static NetworkColumn ofSnmpColumn(int column) {
-        return Column.find(NetworkColumn.class, null, column);
+        // the schema's table by number: SNMP asks for every varbind, and find() walks a copy of values()
+        return (NetworkColumn) Schema.Table.NETWORK_CONFIG.bySnmpColumn(column);
     }
 }
