@@ -32,7 +32,7 @@ import time
 
 from . import netns
 from .server import Server
-from .util import log, median, rss_kb
+from .util import log, median, rss_kb, write_results
 
 PAPER = {"create_s_min": 1.02, "create_s_max": 1.12, "remove_s": 3.4}
 BATCH = 20
@@ -307,10 +307,7 @@ def run(args):
         shutil.rmtree(host_dir, ignore_errors=True)
         result["finished"] = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
         result["loadavg_at_end"] = " ".join(open("/proc/loadavg").read().split()[:3])
-        with open(os.path.join(out, "libvirt.json"), "w") as f:
-            json.dump(result, f, indent=1)
-        with open(os.path.join(out, "libvirt.md"), "w") as f:
-            f.write(markdown(result))
+        write_results(out, "libvirt", result, markdown(result))
     log("libvirt: done, %s" % os.path.join(out, "libvirt.md"))
     return 0 if not result["leftovers"] else 1
 

@@ -18,7 +18,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 from .server import LEAN_FLAGS, Server
-from .util import log, median
+from .util import log, median, write_results
 
 PAPER = {"create_s": 1.02, "remove_s": 3.4}
 
@@ -163,10 +163,7 @@ def run(args):
             subprocess.run(["ip", "link", "del", "dev", br])
         result["leftovers"] = leftovers(prefix, run_dir)
         result["finished"] = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
-        with open(os.path.join(out, "netns.json"), "w") as f:
-            json.dump(result, f, indent=1)
-        with open(os.path.join(out, "netns.md"), "w") as f:
-            f.write(markdown(result))
+        write_results(out, "netns", result, markdown(result))
     log("netns: done, %s" % os.path.join(out, "netns.md"))
     return 0 if not result["leftovers"] else 1
 

@@ -18,7 +18,7 @@ from . import clients as C
 from . import phases
 from .phases import OPS, _cycle
 from .server import Server
-from .util import CpuMeter, log, median
+from .util import CpuMeter, log, median, write_results
 
 BASELINE = "REST-JSON"
 
@@ -148,9 +148,6 @@ def run(args):
     finally:
         server.stop()
         shutil.rmtree(work, ignore_errors=True)
-    with open(os.path.join(out, "restconf.json"), "w") as f:
-        json.dump(dict(meta=meta, cycles=cyc, network=net, list_all=lst), f, indent=1)
-    with open(os.path.join(out, "restconf.md"), "w") as f:
-        f.write(markdown(meta, cyc, net, lst))
-    log("done: %s" % os.path.join(out, "restconf.md"))
+    log("done: %s" % write_results(out, "restconf", dict(meta=meta, cycles=cyc, network=net, list_all=lst),
+                                   markdown(meta, cyc, net, lst)))
     return 0

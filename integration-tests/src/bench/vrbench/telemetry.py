@@ -24,7 +24,7 @@ from pygnmi.spec.v080 import gnmi_pb2, gnmi_pb2_grpc
 
 from .capture import Capture
 from .server import Server
-from .util import CpuMeter, free_port, log, median
+from .util import CpuMeter, free_port, log, median, write_results
 
 META = [("username", "admin"), ("password", "admin")]
 NETWORK_TABLE = "1.3.6.1.3.7666.1.8"  # vmNetworkTable
@@ -486,9 +486,6 @@ def run(args):
         rss.append(rss_after_workload(args.jar, args.launcher, work, gnmi_on, 100, config))
     meta["load"].append(("at the end", _load()))
     shutil.rmtree(work, ignore_errors=True)
-    with open(os.path.join(out, "telemetry.json"), "w") as f:
-        json.dump(dict(meta=meta, retrievals=ret, idle=idles, on_change=chg, rss=rss, collectors=collectors), f, indent=1)
-    with open(os.path.join(out, "telemetry.md"), "w") as f:
-        f.write(markdown(meta, ret, chg, rss, collectors))
-    log("done: %s" % os.path.join(out, "telemetry.md"))
+    log("done: %s" % write_results(out, "telemetry", dict(meta=meta, retrievals=ret, idle=idles, on_change=chg, rss=rss,
+                                                        collectors=collectors), markdown(meta, ret, chg, rss, collectors)))
     return 0

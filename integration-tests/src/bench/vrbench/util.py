@@ -1,4 +1,5 @@
 """Small helpers: free ports, what /proc says about a process, statistics."""
+import json
 import math
 import os
 import re
@@ -126,3 +127,13 @@ def mean_ci(xs, z=1.96):
     if len(xs) < 2:
         return (mean(xs), float("nan"))
     return (statistics.fmean(xs), z * statistics.stdev(xs) / math.sqrt(len(xs)))
+
+
+def write_results(out, name, data, text):
+    """A mode's results: NAME.json (the figures) and NAME.md (its report section); returns the .md's path."""
+    with open(os.path.join(out, name + ".json"), "w") as f:
+        json.dump(data, f, indent=1)
+    md = os.path.join(out, name + ".md")
+    with open(md, "w") as f:
+        f.write(text)
+    return md

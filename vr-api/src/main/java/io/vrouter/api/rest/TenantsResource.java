@@ -3,7 +3,7 @@ package io.vrouter.api.rest;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.vrouter.core.config.Tenants;
-import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.model.Commitment;
 import io.vrouter.core.spi.VirtualRouters;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The tenants with their quotas and usage: the provider's users see every tenant, a tenant's users
@@ -34,21 +33,18 @@ public class TenantsResource {
             + " a tenant's users: their own), each with its quota (an amount left out has no limit) and its usage: what"
             + " its VRs commit, whatever their state (VRs, vCPUs, memory in MiB)")
     public TenantList list() {
-        Map<String, TenantList.TenantAmounts> usage = new HashMap<>();
+        Map<String, Commitment> usage = new HashMap<>();
         for (int vmIndex : service.indices()) {
-            Optional<VmConfigEntry> row = service.getConfig(vmIndex);
-            if (row.isEmpty() || row.get().vmConfigTenant == null) continue;
-            TenantList.TenantAmounts u = usage.computeIfAbsent(row.get().vmConfigTenant, t -> new TenantList.TenantAmounts(0, 0, 0L));
-            u.vrs++;
-            u.vcpus += row.get().vmConfigCpuNumber == null ? 0 : row.get().vmConfigCpuNumber;
-            u.memory += row.get().vmConfigMemory == null ? 0 : row.get().vmConfigMemory;
+            service.getConfig(vmIndex).filter(row -> row.vmConfigTenant != null)
+                    .ifPresent(row -> usage.computeIfAbsent(row.vmConfigTenant, t -> new Commitment()).add(row, 1));
         }
         List<TenantList.Tenant> tenants = new ArrayList<>();
         for (Tenants.Tenant t : service.tenants()) {
             TenantList.Tenant out = new TenantList.Tenant();
             out.name = t.name();
             out.quota = new TenantList.TenantAmounts(t.vrs(), t.vcpus(), t.memoryMib());
-            out.usage = usage.getOrDefault(t.name(), new TenantList.TenantAmounts(0, 0, 0L));
+            Commitment u = usage.getOrDefault(t.name(), new Commitment());
+            out.usage = new TenantList.TenantAmounts((int) u.vrs(), (int) u.cpus(), u.memory());
             tenants.add(out);
         }
         return new TenantList(tenants);

@@ -10,13 +10,19 @@ import java.nio.file.Path;
  * libvirt on {@code qemu:///system}): what the core lets the VRs commit, times the overcommit.
  */
 public final class HostResources {
+    /**
+     * MemTotal, read once: the core asks for the host's capacity under its lock whenever a change
+     * commits more, and the host's memory does not change while the server runs.
+     */
+    private static final Integer MEMORY_MIB = memoryMib(Path.of("/proc/meminfo"));
+
     private HostResources() {
     }
 
     /** Fills vmHvCpus and vmHvMemory from this host; leaves vmHvMemory null when /proc/meminfo cannot be read. */
     public static void fill(Hypervisor h) {
         h.vmHvCpus = Runtime.getRuntime().availableProcessors();
-        h.vmHvMemory = memoryMib(Path.of("/proc/meminfo"));
+        h.vmHvMemory = MEMORY_MIB;
     }
 
     /** MemTotal of a /proc/meminfo file, in MiB; null when it has none. */

@@ -6,6 +6,8 @@ import io.vrouter.core.driver.ConfigRefusedException;
 import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.Column;
+import io.vrouter.core.model.Commitment;
+import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
@@ -194,23 +196,6 @@ final class ChangeCheck {
 
     // ---------------------------------------------------------------- quotas and the host's capacity
 
-    /** VRs, vCPUs and memory (MiB) summed. */
-    private static final class Usage {
-        long vrs;
-        long cpus;
-        long memory;
-
-        void add(VmConfigEntry row, int sign) {
-            vrs += sign;
-            cpus += sign * (long) (row.vmConfigCpuNumber == null ? 0 : row.vmConfigCpuNumber);
-            memory += sign * (long) (row.vmConfigMemory == null ? 0 : row.vmConfigMemory);
-        }
-
-        boolean grows() {
-            return vrs > 0 || cpus > 0 || memory > 0;
-        }
-    }
-
     /**
      * Refuses a set that takes a tenant past a quota, or the VRs together past the host's CPUs or
      * memory times the overcommit. Only what the set makes grow is checked, so that a tenant over a
@@ -219,65 +204,65 @@ final class ChangeCheck {
      */
     private void quotas(List<Target> targets) {
         boolean perTenant = !tenants.isEmpty();
-        Map<String, Usage> delta = perTenant ? new HashMap<>() : Map.of();
-        Usage total = new Usage();
+        Map<String, Commitment> delta = perTenant ? new HashMap<>() : Map.of();
+        Commitment total = new Commitment();
         for (Target t : targets) {
             if (t.kind() == Kind.JOIN) continue;
             if (t.before() != null) {
-                if (perTenant) delta.computeIfAbsent(key(t.before().vmConfigTenant), k -> new Usage()).add(t.before(), -1);
+                if (perTenant) delta.computeIfAbsent(key(t.before().vmConfigTenant), k -> new Commitment()).add(t.before(), -1);
                 total.add(t.before(), -1);
             }
             if (t.after() != null) {
-                if (perTenant) delta.computeIfAbsent(key(t.after().vmConfigTenant), k -> new Usage()).add(t.after(), 1);
+                if (perTenant) delta.computeIfAbsent(key(t.after().vmConfigTenant), k -> new Commitment()).add(t.after(), 1);
                 total.add(t.after(), 1);
             }
         }
         List<Tenants.Tenant> limited = new ArrayList<>();
-        for (Map.Entry<String, Usage> d : delta.entrySet()) {
+        for (Map.Entry<String, Commitment> d : delta.entrySet()) {
             if (d.getValue().grows()) tenants.get(d.getKey()).ifPresent(limited::add);
         }
-        io.vrouter.core.model.Hypervisor host = total.cpus > 0 || total.memory > 0 ? driver.hypervisor() : null;
+        Hypervisor host = total.cpus() > 0 || total.memory() > 0 ? driver.hypervisor() : null;
         boolean hostLimits = host != null && (host.vmHvCpus != null || host.vmHvMemory != null);
         if (limited.isEmpty() && !hostLimits) return;
-        Map<String, Usage> now = new HashMap<>();
-        Usage all = new Usage();
+        Map<String, Commitment> now = new HashMap<>();
+        Commitment all = new Commitment();
         for (VrRecord r : routers.values()) {
-            now.computeIfAbsent(key(r.config.vmConfigTenant), k -> new Usage()).add(r.config, 1);
+            now.computeIfAbsent(key(r.config.vmConfigTenant), k -> new Commitment()).add(r.config, 1);
             all.add(r.config, 1);
         }
         for (Tenants.Tenant tenant : limited) {
-            Usage d = delta.get(tenant.name());
-            Usage u = now.getOrDefault(tenant.name(), new Usage());
+            Commitment d = delta.get(tenant.name());
+            Commitment u = now.getOrDefault(tenant.name(), new Commitment());
             String quota = "tenant." + tenant.name();
-            if (d.vrs > 0 && tenant.vrs() != null && u.vrs + d.vrs > tenant.vrs()) {
+            if (d.vrs() > 0 && tenant.vrs() != null && u.vrs() + d.vrs() > tenant.vrs()) {
                 throw new QuotaExceededException(null, "tenant '" + tenant.name() + "' may have " + tenant.vrs()
-                        + " VRs (" + quota + " vrs): this change would make it " + (u.vrs + d.vrs));
+                        + " VRs (" + quota + " vrs): this change would make it " + (u.vrs() + d.vrs()));
             }
-            if (d.cpus > 0 && tenant.vcpus() != null && u.cpus + d.cpus > tenant.vcpus()) {
+            if (d.cpus() > 0 && tenant.vcpus() != null && u.cpus() + d.cpus() > tenant.vcpus()) {
                 throw new QuotaExceededException("vmConfigCpuNumber", "tenant '" + tenant.name() + "' may have "
-                        + tenant.vcpus() + " vCPUs (" + quota + " vcpus): this change would make it " + (u.cpus + d.cpus));
+                        + tenant.vcpus() + " vCPUs (" + quota + " vcpus): this change would make it " + (u.cpus() + d.cpus()));
             }
-            if (d.memory > 0 && tenant.memoryMib() != null && u.memory + d.memory > tenant.memoryMib()) {
+            if (d.memory() > 0 && tenant.memoryMib() != null && u.memory() + d.memory() > tenant.memoryMib()) {
                 throw new QuotaExceededException("vmConfigMemory", "tenant '" + tenant.name() + "' may have "
                         + tenant.memoryMib() + " MiB of memory (" + quota + " memory): this change would make it "
-                        + (u.memory + d.memory) + " MiB");
+                        + (u.memory() + d.memory()) + " MiB");
             }
         }
         if (!hostLimits) return;
-        if (total.cpus > 0 && host.vmHvCpus != null) {
+        if (total.cpus() > 0 && host.vmHvCpus != null) {
             long limit = (long) Math.floor(host.vmHvCpus * tenants.cpuOvercommit());
-            if (all.cpus + total.cpus > limit) {
+            if (all.cpus() + total.cpus() > limit) {
                 throw new QuotaExceededException("vmConfigCpuNumber", "the host has " + host.vmHvCpus + " CPUs, and"
                         + " the VRs may commit " + limit + " vCPUs (capacity.cpu-overcommit " + ratio(tenants.cpuOvercommit())
-                        + "): this change would commit " + (all.cpus + total.cpus));
+                        + "): this change would commit " + (all.cpus() + total.cpus()));
             }
         }
-        if (total.memory > 0 && host.vmHvMemory != null) {
+        if (total.memory() > 0 && host.vmHvMemory != null) {
             long limit = (long) Math.floor(host.vmHvMemory * tenants.memoryOvercommit());
-            if (all.memory + total.memory > limit) {
+            if (all.memory() + total.memory() > limit) {
                 throw new QuotaExceededException("vmConfigMemory", "the host has " + host.vmHvMemory + " MiB of memory,"
                         + " and the VRs may commit " + limit + " MiB (capacity.memory-overcommit "
-                        + ratio(tenants.memoryOvercommit()) + "): this change would commit " + (all.memory + total.memory) + " MiB");
+                        + ratio(tenants.memoryOvercommit()) + "): this change would commit " + (all.memory() + total.memory()) + " MiB");
             }
         }
     }

@@ -9,6 +9,7 @@ import io.vrouter.core.driver.PowerState;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.Commitment;
 import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.InetAddressType;
 import io.vrouter.core.model.OperState;
@@ -137,14 +138,10 @@ final class Registry {
         h.vmConfigNextAvailableVmIndex = nextAvailableVmIndex();
         h.vmConfiguredVMs = routers.size();
         h.vmActiveVMs = stateCounts.get(OperState.RUNNING).get();
-        long cpus = 0;
-        long memory = 0;
-        for (VrRecord r : routers.values()) {
-            cpus += r.config.vmConfigCpuNumber == null ? 0 : r.config.vmConfigCpuNumber;
-            memory += r.config.vmConfigMemory == null ? 0 : r.config.vmConfigMemory;
-        }
-        h.vmCommittedCpus = cpus;
-        h.vmCommittedMemory = memory;
+        Commitment committed = new Commitment();
+        for (VrRecord r : routers.values()) committed.add(r.config, 1);
+        h.vmCommittedCpus = committed.cpus();
+        h.vmCommittedMemory = committed.memory();
         return h;
     }
 

@@ -4,6 +4,7 @@ import io.vrouter.core.config.Caller;
 import io.vrouter.core.config.Tenants;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.Commitment;
 import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VirtualRouter;
@@ -174,23 +175,15 @@ public final class TenantView implements VirtualRouters {
     public Hypervisor hypervisor() {
         Hypervisor h = core.hypervisor();
         if (caller.provider()) return h;
-        int configured = 0;
-        int active = 0;
-        long cpus = 0;
-        long memory = 0;
-        for (Integer i : core.indices()) {
-            VmConfigEntry row = core.getConfig(i).orElse(null);
-            if (row == null || !visible.test(row)) continue;
-            configured++;
-            cpus += row.vmConfigCpuNumber == null ? 0 : row.vmConfigCpuNumber;
-            memory += row.vmConfigMemory == null ? 0 : row.vmConfigMemory;
-            if (core.get(i).map(VirtualRouter::operState).orElse(null) == OperState.RUNNING) active++;
-        }
-        h.vmNumber = configured;
-        h.vmConfiguredVMs = configured;
+        Commitment mine = new Commitment();
+        for (Integer i : core.indices()) core.getConfig(i).filter(visible).ifPresent(row -> mine.add(row, 1));
+        // counted by the core's list, which builds no view for a page of none
+        int active = core.list(new RouterQuery(null, OperState.RUNNING, null, 0, 0), visible).total;
+        h.vmNumber = (int) mine.vrs();
+        h.vmConfiguredVMs = (int) mine.vrs();
         h.vmActiveVMs = active;
-        h.vmCommittedCpus = cpus;
-        h.vmCommittedMemory = memory;
+        h.vmCommittedCpus = mine.cpus();
+        h.vmCommittedMemory = mine.memory();
         return h;
     }
 

@@ -93,20 +93,9 @@ class DurabilityTest {
             config = f.service.getConfig(a).orElseThrow();
         }
         // What a crash right after acknowledging a removal leaves: the row, marked as being removed.
-        try (ConfigStore store = new ConfigStore(dir)) {
-            store.open();
-            store.put(config, true);
-        }
-        try (ServiceFixture f = new ServiceFixture(dir)) {
-            assertThat(f.report.removalsResumed()).isEqualTo(1);
-            long deadline = System.nanoTime() + WAIT.toNanos();
-            while (f.service.get(config.vmIndex).isPresent() && System.nanoTime() < deadline) Thread.sleep(5);
-            assertThat(f.service.get(config.vmIndex)).isEmpty();
-            assertThat(f.driver.inspect(config.vmIndex)).isEmpty();
-        }
-        try (ServiceFixture f = new ServiceFixture(dir)) {
-            assertThat(f.service.findByName("half")).isEmpty();
-        }
+        restartFinishesTheRemovalOf(config,
+                f -> assertThat(f.driver.inspect(config.vmIndex)).isEmpty(),
+                f -> assertThat(f.service.findByName("half")).isEmpty());
     }
 
     @Test
@@ -120,6 +109,22 @@ class DurabilityTest {
         }
         // The record that forgets a destroyed VR is not flushed: a crash may lose it, leaving the row
         // as its accepted removal made it, durable: marked as being removed; the VM is gone already.
+        restartFinishesTheRemovalOf(config,
+                f -> assertThat(f.events).noneMatch(e -> e.type == io.vrouter.core.model.VrEvent.Type.STATE_CHANGED
+                        && e.vmOperState == io.vrouter.core.model.OperState.CRASHED),
+                f -> {
+                    assertThat(f.service.findByName("gone")).isEmpty();
+                    assertThat(f.report.removalsResumed()).isZero();
+                });
+    }
+
+    /**
+     * Leaves the row in the journal marked as being removed, as a crash would, and restarts: the
+     * removal is resumed and finished ({@code finished} checks more), and a restart after that
+     * ({@code after}) finds it done.
+     */
+    private void restartFinishesTheRemovalOf(VmConfigEntry config, java.util.function.Consumer<ServiceFixture> finished,
+                                             java.util.function.Consumer<ServiceFixture> after) throws Exception {
         try (ConfigStore store = new ConfigStore(dir)) {
             store.open();
             store.put(config, true);
@@ -129,12 +134,10 @@ class DurabilityTest {
             long deadline = System.nanoTime() + WAIT.toNanos();
             while (f.service.get(config.vmIndex).isPresent() && System.nanoTime() < deadline) Thread.sleep(5);
             assertThat(f.service.get(config.vmIndex)).isEmpty();
-            assertThat(f.events).noneMatch(e -> e.type == io.vrouter.core.model.VrEvent.Type.STATE_CHANGED
-                    && e.vmOperState == io.vrouter.core.model.OperState.CRASHED);
+            finished.accept(f);
         }
         try (ServiceFixture f = new ServiceFixture(dir)) {
-            assertThat(f.service.findByName("gone")).isEmpty();
-            assertThat(f.report.removalsResumed()).isZero();
+            after.accept(f);
         }
     }
 
