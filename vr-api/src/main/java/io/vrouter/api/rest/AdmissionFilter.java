@@ -62,6 +62,7 @@ final class AdmissionFilter extends Filter {
             admit(exchange, chain);
         } finally {
             ClientAddress.clear();
+            CurrentRequest.clear();
         }
     }
 

@@ -46,6 +46,7 @@ public final class RestApplication {
         rc.register(RequestChecks.Head.class);
         rc.register(RequestChecks.Query.class);
         rc.register(new AllowHead());
+        rc.register(new CurrentRequest());
         rc.register(new HostFilter(context.settings()));
         rc.register(new CsrfFilter());
         rc.register(new BasicAuthFilter(context.credentials(), context.service()));
@@ -76,7 +77,7 @@ public final class RestApplication {
             @Override
             protected void configure() {
                 // Every resource's port is its request's caller's view: no resource holds the unfiltered one.
-                bindFactory(CallerView.class).to(VirtualRouters.class).proxy(true).proxyForSameScope(false)
+                bindFactory(new CallerView()).to(VirtualRouters.class).proxy(true).proxyForSameScope(false)
                         .in(RequestScoped.class);
                 bind(context.metrics()).to(VrMetrics.class);
                 bind(lists).to(ListCache.class);

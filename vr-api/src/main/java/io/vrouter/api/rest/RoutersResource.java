@@ -36,12 +36,10 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Link;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
 import java.time.Duration;
@@ -52,8 +50,9 @@ import java.util.function.Predicate;
 
 /**
  * The VRs: the vmConfigTable rows and the state that goes with them. One instance serves every
- * request (its context fields are Jersey's proxies to the request's): made per request, its
- * injection cost a fifth of the CPU of a GET of one VR.
+ * request (its service is Jersey's proxy to the request's caller's view, and it reads the request
+ * itself from {@link CurrentRequest}): made per request, its injection cost a fifth of the CPU of a
+ * GET of one VR.
  */
 @Singleton
 @Path("api/v1/routers")
@@ -63,8 +62,6 @@ import java.util.function.Predicate;
 public class RoutersResource {
     private static final String INDEX = "{vmIndex: [0-9]{1,10}}";
 
-    @Inject
-    private VirtualRouters service;
 
     @Inject
     private ListCache lists;
@@ -72,14 +69,6 @@ public class RoutersResource {
     @Inject
     private IdempotencyKeys idempotency;
 
-    @Context
-    private SecurityContext security;
-
-    @Context
-    private UriInfo uri;
-
-    @Context
-    private HttpHeaders headers;
 
     @GET
     @Operation(operationId = "listRouters", summary = "List VRs, filtered by name pattern (* wildcard), oper state and admin state, one page at a time")
@@ -93,10 +82,10 @@ public class RoutersResource {
                                   @QueryParam("limit") @DefaultValue("1000") int limit) {
         RouterQuery query = new RouterQuery(name, operState == null ? null : operState(operState),
                 adminState == null ? null : adminState(adminState), offset, limit);
-        Version v = service.version();
-        Response notModified = Validators.notModified(headers, true, v);
+        Version v = service().version();
+        Response notModified = Validators.notModified(headers(), true, v);
         if (notModified != null) return notModified;
-        VirtualRouterList page = lists.list(caller().tenant(), query, () -> service.list(query));
+        VirtualRouterList page = lists.list(caller().tenant(), query, () -> service().list(query));
         return Validators.validators(Response.ok(page), v, true).links(pageLinks(page)).build();
     }
 
@@ -117,7 +106,7 @@ public class RoutersResource {
     }
 
     private Link pageLink(int offset, String rel) {
-        return Link.fromUriBuilder(uri.getRequestUriBuilder().replaceQueryParam("offset", offset)).rel(rel).build();
+        return Link.fromUriBuilder(uri().getRequestUriBuilder().replaceQueryParam("offset", offset)).rel(rel).build();
     }
 
     @POST
@@ -135,7 +124,7 @@ public class RoutersResource {
         Prefer p = Prefer.of(wait, prefer);
         return idempotency.once(key, keyOwner(), "POST", "/api/v1/routers", request, () -> {
             if (request == null) throw new ValidationException("body", "a VR description is required");
-            return written(service.apply(ChangeSet.builder().create(request).build()).only(), p, true);
+            return written(service().apply(ChangeSet.builder().create(request).build()).only(), p, true);
         });
     }
 
@@ -158,7 +147,7 @@ public class RoutersResource {
         return idempotency.once(key, keyOwner(), "POST", "/api/v1/routers/batch", request, () -> {
             ChangeSet.Builder set = ChangeSet.builder();
             for (VirtualRouter vr : request.virtualRouter) set.create(vr);
-            return writtenAll(service.apply(set.build()), p, Response.Status.CREATED);
+            return writtenAll(service().apply(set.build()), p, Response.Status.CREATED);
         });
     }
 
@@ -180,7 +169,7 @@ public class RoutersResource {
         }
         for (Integer i : listed("remove", request.remove)) set.remove(i);
         if (set.isEmpty()) throw new ValidationException("body", "nothing to change");
-        return writtenAll(service.apply(set.build()), Prefer.of(wait, prefer), Response.Status.OK);
+        return writtenAll(service().apply(set.build()), Prefer.of(wait, prefer), Response.Status.OK);
     }
 
     private static <T> List<T> listed(String field, List<T> list) {
@@ -226,7 +215,7 @@ public class RoutersResource {
             content = @Content(schema = @Schema(implementation = VirtualRouter.class)))
     public Response get(@PathParam("vmIndex") int vmIndex) {
         Version v = version(vmIndex);
-        return validated(v, service.get(vmIndex).orElseThrow(() -> notFound(vmIndex)));
+        return validated(v, service().get(vmIndex).orElseThrow(() -> notFound(vmIndex)));
     }
 
     @DELETE
@@ -238,7 +227,7 @@ public class RoutersResource {
     public Response remove(@PathParam("vmIndex") int vmIndex, @QueryParam("wait") String wait,
                            @HeaderParam("Prefer") String prefer) throws InterruptedException {
         Duration d = Prefer.of(wait, prefer).waitFor();
-        Accepted accepted = service.apply(on(vmIndex).remove(vmIndex).build()).only();
+        Accepted accepted = service().apply(on(vmIndex).remove(vmIndex).build()).only();
         Optional<Optional<VirtualRouter>> done = await(accepted, d);
         if (done.isPresent() && done.get().isEmpty()) return Response.noContent().build();
         return Response.accepted(done.flatMap(v -> v).orElse(accepted.accepted())).build();
@@ -259,7 +248,7 @@ public class RoutersResource {
         if (changes == null) throw new ValidationException("body", "the columns to change are required");
         Prefer p = Prefer.of(wait, prefer);
         ChangeSet set = on(vmIndex).edit(vmIndex, ChangeSet.columns(changes)).build();
-        return written(service.apply(set).only(), p, false);
+        return written(service().apply(set).only(), p, false);
     }
 
     @POST
@@ -312,7 +301,7 @@ public class RoutersResource {
 
     private Response adminState(int vmIndex, AdminState target, String wait, String prefer) {
         Prefer p = Prefer.of(wait, prefer);
-        return written(service.apply(on(vmIndex).edit(vmIndex, row -> row.vmAdminState = target).build()).only(), p, false);
+        return written(service().apply(on(vmIndex).edit(vmIndex, row -> row.vmAdminState = target).build()).only(), p, false);
     }
 
     @GET
@@ -350,9 +339,9 @@ public class RoutersResource {
             throws InterruptedException {
         if (request == null) throw new ValidationException("body", "an interface description is required");
         Duration d = Prefer.of(wait, prefer).waitFor();
-        await(service.apply(on(vmIndex).edit(vmIndex, ChangeSet.addInterface(request)).build()).only(), d);
+        await(service().apply(on(vmIndex).edit(vmIndex, ChangeSet.addInterface(request)).build()).only(), d);
         int index = request.vmNetworkConfigIndex;
-        return Response.created(uri.getAbsolutePathBuilder().path(Integer.toString(index)).build())
+        return Response.created(uri().getAbsolutePathBuilder().path(Integer.toString(index)).build())
                 .entity(iface(vmIndex, index)).build();
     }
 
@@ -373,7 +362,7 @@ public class RoutersResource {
             throw new ValidationException("vmNetworkConfigIndex", "names another interface than the path");
         }
         Duration d = Prefer.of(wait, prefer).waitFor();
-        await(service.apply(on(vmIndex).edit(vmIndex, ChangeSet.changeInterface(networkIndex, changes)).build()).only(), d);
+        await(service().apply(on(vmIndex).edit(vmIndex, ChangeSet.changeInterface(networkIndex, changes)).build()).only(), d);
         Version v = version(vmIndex);
         return validated(v, iface(vmIndex, networkIndex));
     }
@@ -386,13 +375,27 @@ public class RoutersResource {
                                     @QueryParam("wait") String wait, @HeaderParam("Prefer") String prefer)
             throws InterruptedException {
         Duration d = Prefer.of(wait, prefer).waitFor();
-        await(service.apply(on(vmIndex).edit(vmIndex, ChangeSet.removeInterface(networkIndex)).build()).only(), d);
+        await(service().apply(on(vmIndex).edit(vmIndex, ChangeSet.removeInterface(networkIndex)).build()).only(), d);
         return Response.noContent().build();
     }
 
-    /** Who asks (BasicAuthFilter); {@link #service} is the core as this caller sees it. */
+    /** The core as the request's caller sees it ({@link CallerView}). */
+    private static VirtualRouters service() {
+        return CallerView.current();
+    }
+
+    /** The request's headers, as {@link CurrentRequest} keeps it (an injected proxy looks it up on every call). */
+    private static HttpHeaders headers() {
+        return CurrentRequest.get();
+    }
+
+    private static UriInfo uri() {
+        return CurrentRequest.get().getUriInfo();
+    }
+
+    /** Who asks (BasicAuthFilter); {@link #service()} is the core as this caller sees it. */
     private Caller caller() {
-        return ((CallerPrincipal) security.getUserPrincipal()).caller();
+        return ((CallerPrincipal) CurrentRequest.get().getSecurityContext().getUserPrincipal()).caller();
     }
 
     /**
@@ -406,7 +409,7 @@ public class RoutersResource {
     }
 
     private VmConfigEntry config(int vmIndex) {
-        return service.getConfig(vmIndex).orElseThrow(() -> notFound(vmIndex));
+        return service().getConfig(vmIndex).orElseThrow(() -> notFound(vmIndex));
     }
 
     private static NotFoundException notFound(int vmIndex) {
@@ -415,19 +418,19 @@ public class RoutersResource {
 
     /** The VR's version, read before the representation it validates. */
     private Version version(int vmIndex) {
-        return service.version(vmIndex).orElseThrow(() -> notFound(vmIndex));
+        return service().version(vmIndex).orElseThrow(() -> notFound(vmIndex));
     }
 
     /** A representation of (part of) a VR with its validators, or 304 when the client has it already. */
     private Response validated(Version v, Object entity) {
-        Response notModified = Validators.notModified(headers, false, v);
+        Response notModified = Validators.notModified(headers(), false, v);
         if (notModified != null) return notModified;
         return Validators.validators(Response.ok(entity), v, false).build();
     }
 
     /** A set on one VR, under the request's If-Match (and If-None-Match) as a condition on the VR's version. */
     private ChangeSet.Builder on(int vmIndex) {
-        Predicate<Version> holds = Validators.condition(headers, false);
+        Predicate<Version> holds = Validators.condition(headers(), false);
         return holds == null ? ChangeSet.builder() : ChangeSet.builder().provided(vmIndex, holds);
     }
 
@@ -444,7 +447,7 @@ public class RoutersResource {
             end = accepted.await(d);
         } catch (VrException e) {
             if (e.reason() == VrException.Reason.FAILED && e.vmIndex() != null) {
-                Optional<VirtualRouter> now = service.get(e.vmIndex());
+                Optional<VirtualRouter> now = service().get(e.vmIndex());
                 if (now.isPresent() && vmGone(now.get())) throw new ProblemException(Response.Status.CONFLICT,
                         e.getMessage(), e.field(), null);
             }
@@ -481,8 +484,8 @@ public class RoutersResource {
         Version version = accepted.version();
         if (done.isPresent()) {
             int vmIndex = done.get().vmIndex;
-            Optional<Version> now = service.version(vmIndex);
-            Optional<VirtualRouter> read = now.flatMap(v -> service.get(vmIndex));
+            Optional<Version> now = service().version(vmIndex);
+            Optional<VirtualRouter> read = now.flatMap(v -> service().get(vmIndex));
             if (read.isPresent()) {
                 version = now.get();
                 done = read;
@@ -491,7 +494,7 @@ public class RoutersResource {
             }
         }
         VirtualRouter body = done.orElse(accepted.accepted());
-        URI location = uri.getBaseUriBuilder().path("api/v1/routers").path(Integer.toString(body.vmIndex)).build();
+        URI location = uri().getBaseUriBuilder().path("api/v1/routers").path(Integer.toString(body.vmIndex)).build();
         Response.ResponseBuilder r = done.isPresent()
                 ? (creation ? Response.created(location) : Response.ok())
                 : Response.accepted().location(location);

@@ -1,5 +1,7 @@
 package io.vrouter.api.restconf;
 
+import io.vrouter.api.rest.CallerView;
+import io.vrouter.api.rest.CurrentRequest;
 import io.vrouter.api.rest.Validators;
 import io.vrouter.yang.edit.Target;
 import io.vrouter.core.service.ChangeSet;
@@ -13,7 +15,6 @@ import io.vrouter.yang.Ns;
 import io.vrouter.yang.Schemas;
 import io.vrouter.yang.WithDefaults;
 import io.vrouter.yang.XmlOut;
-import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.Encoded;
@@ -24,7 +25,6 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.StreamingOutput;
@@ -43,20 +43,25 @@ import org.glassfish.jersey.server.ContainerRequest;
  * ETag and Last-Modified come from the service's versions: the VR's for a resource within one VR,
  * the datastore's otherwise; the request's preconditions are evaluated as REST's are ({@link Validators}).
  */
-@Singleton // as RoutersResource, for the same reason
+@Singleton // as RoutersResource, for the same reason; the request from CurrentRequest, as there
 @Path("restconf")
 public class RestconfResource {
     /** The revision of ietf-yang-library this server implements (RFC 8040 section 3.3.3). */
     static final String YANG_LIBRARY_REVISION = "2019-01-04";
 
-    @Inject
-    private VirtualRouters service;
+    /** The core as the request's caller sees it ({@link CallerView}). */
+    private static VirtualRouters service() {
+        return CallerView.current();
+    }
 
-    @Context
-    private HttpHeaders headers;
+    /** The request's headers, as {@link CurrentRequest} keeps it (an injected proxy looks it up on every call). */
+    private static HttpHeaders headers() {
+        return CurrentRequest.get();
+    }
 
-    @Context
-    private UriInfo uri;
+    private static UriInfo uri() {
+        return CurrentRequest.get().getUriInfo();
+    }
 
     /** The RESTCONF root URL, as the client reached it (in the WAR, with its context path). */
     private static String base(UriInfo uri) {
@@ -72,14 +77,14 @@ public class RestconfResource {
         String r = Ns.RESTCONF;
         DataNode api = DataNode.inner(r, "restconf").add(DataNode.inner(r, "data")).add(DataNode.inner(r, "operations"))
                 .add("yang-library-version", YANG_LIBRARY_REVISION);
-        return document(api, DataNode.UNBOUNDED, null, headers).build();
+        return document(api, DataNode.UNBOUNDED, null, headers()).build();
     }
 
     /** {@code /restconf/yang-library-version} (RFC 8040 section 3.3.3). */
     @GET
     @Path("yang-library-version")
     public Response yangLibraryVersion() {
-        return document(DataNode.leaf(Ns.RESTCONF, "yang-library-version", YANG_LIBRARY_REVISION), DataNode.UNBOUNDED, null, headers)
+        return document(DataNode.leaf(Ns.RESTCONF, "yang-library-version", YANG_LIBRARY_REVISION), DataNode.UNBOUNDED, null, headers())
                 .build();
     }
 
@@ -90,7 +95,7 @@ public class RestconfResource {
     @GET
     @Path("operations")
     public Response operations() {
-        return document(DataNode.inner(Ns.RESTCONF, "operations"), DataNode.UNBOUNDED, null, headers).build();
+        return document(DataNode.inner(Ns.RESTCONF, "operations"), DataNode.UNBOUNDED, null, headers()).build();
     }
 
     /** A module's text, where the YANG library's {@code location} points (RFC 8040 section 3.7). */
@@ -108,9 +113,8 @@ public class RestconfResource {
     @GET
     @Path("data")
     public Response getData(@QueryParam("depth") String depth, @QueryParam("fields") String fields,
-                            @QueryParam("content") String content, @QueryParam("with-defaults") String withDefaults,
-                            @Context ContainerRequest request) {
-        return get("", depth, fields, content, withDefaults, request);
+                            @QueryParam("content") String content, @QueryParam("with-defaults") String withDefaults) {
+        return get("", depth, fields, content, withDefaults);
     }
 
     /**
@@ -121,8 +125,8 @@ public class RestconfResource {
     @Path("data/{path: .+}")
     public Response get(@PathParam("path") @Encoded String path, @QueryParam("depth") String depthText,
                         @QueryParam("fields") String fieldsText, @QueryParam("content") String contentText,
-                        @QueryParam("with-defaults") String withDefaultsText, @Context ContainerRequest request) {
-        // the request, injected once, in place of the fields: their proxies (UriInfo, HttpHeaders) each make their object per request
+                        @QueryParam("with-defaults") String withDefaultsText) {
+        ContainerRequest request = CurrentRequest.get();
         UriInfo uri = request.getUriInfo();
         once(uri);
         ApiPath target = ApiPath.parse(path);
@@ -133,7 +137,7 @@ public class RestconfResource {
         Version version = version(target); // before the representation (Version's contract)
         Response unchanged = Validators.notModified(request, false, version, true);
         if (unchanged != null) return unchanged;
-        DataNode node = Datastore.find(Datastore.root(service, content, wd, base(uri)), target).node();
+        DataNode node = Datastore.find(Datastore.root(service(), content, wd, base(uri)), target).node();
         if (fields != null) node = fields.select(node);
         return document(node, depth, version, request).build();
     }
@@ -180,10 +184,10 @@ public class RestconfResource {
         Applied applied = apply(w.edit, target);
         String location;
         if (child == null) {
-            location = base(uri) + "/data/" + Ns.VMM_MODULE + ":NEW-VMM-MIB/vmConfigTable/vmConfigEntry="
+            location = base(uri()) + "/data/" + Ns.VMM_MODULE + ":NEW-VMM-MIB/vmConfigTable/vmConfigEntry="
                     + applied.only().accepted().vmIndex;
         } else {
-            location = base(uri) + "/data/" + relative(ConfigEdit.path(child));
+            location = base(uri()) + "/data/" + relative(ConfigEdit.path(child));
         }
         return written(Response.created(URI.create(location)), target).build();
     }
@@ -205,7 +209,7 @@ public class RestconfResource {
         boolean existed = w.edit.exists(w.target);
         w.edit.replace(w.target, w.data);
         apply(w.edit, target);
-        return written(existed ? Response.noContent() : Response.created(uri.getRequestUri()), target).build();
+        return written(existed ? Response.noContent() : Response.created(uri().getRequestUri()), target).build();
     }
 
     @PATCH
@@ -222,7 +226,7 @@ public class RestconfResource {
     @Path("data/{path: .+}")
     public Response patch(@PathParam("path") @Encoded String path, byte[] body) {
         ApiPath target = ApiPath.parse(path);
-        if (Encoding.isYangPatch(headers)) return yangPatch(target, body);
+        if (Encoding.isYangPatch(headers())) return yangPatch(target, body);
         Write w = write(target, body);
         if (!w.edit.exists(w.target)) {
             throw RestconfError.notFound(ConfigEdit.path(w.target).json() + " does not exist: PUT or POST creates it");
@@ -233,9 +237,9 @@ public class RestconfResource {
     }
 
     private Response yangPatch(ApiPath target, byte[] body) {
-        YangPatch patch = YangPatch.read(body, Encoding.sent(headers));
-        ConfigEdit edit = new ConfigEdit(service);
-        Encoding enc = Encoding.accepted(headers);
+        YangPatch patch = YangPatch.read(body, Encoding.sent(headers()));
+        ConfigEdit edit = new ConfigEdit(service());
+        Encoding enc = Encoding.accepted(headers());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
             patch.applyTo(edit, target);
@@ -263,7 +267,7 @@ public class RestconfResource {
     public Response delete(@PathParam("path") @Encoded String path) {
         ApiPath target = ApiPath.parse(path);
         Target t = ConfigEdit.target(target);
-        ConfigEdit edit = new ConfigEdit(service);
+        ConfigEdit edit = new ConfigEdit(service());
         edit.delete(t);
         apply(edit, target);
         return Response.noContent().build();
@@ -278,19 +282,19 @@ public class RestconfResource {
     private Applied apply(ConfigEdit edit, ApiPath target) {
         Integer vmIndex = vmIndex(target);
         Version now = version(target);
-        Predicate<Version> holds = Validators.condition(headers, true);
+        Predicate<Version> holds = Validators.condition(headers(), true);
         if (holds != null && !holds.test(now)) throw RestconfError.of(Validators.changed());
         ChangeSet.Builder set = edit.changes();
         if (set.isEmpty()) return null;
         if (holds != null) {
-            if (vmIndex != null && service.version(vmIndex).isPresent()) {
+            if (vmIndex != null && service().version(vmIndex).isPresent()) {
                 set.provided(vmIndex, holds);
             } else {
                 set.provided(holds);
             }
         }
         try {
-            return service.apply(set.build());
+            return service().apply(set.build());
         } catch (VrException e) {
             throw RestconfError.of(e);
         }
@@ -319,7 +323,7 @@ public class RestconfResource {
     /** The version of what a path names: its VR's, or the datastore's. */
     private Version version(ApiPath path) {
         Integer vmIndex = vmIndex(path);
-        return vmIndex == null ? service.version() : service.version(vmIndex).orElse(service.version());
+        return vmIndex == null ? service().version() : service().version(vmIndex).orElse(service().version());
     }
 
     /** The path below {@code /restconf/data} of an instance, for Location. */
@@ -345,7 +349,7 @@ public class RestconfResource {
     }
 
     private Write write(ApiPath path, byte[] body) {
-        return new Write(ConfigEdit.target(path), one(InNode.read(body, Encoding.sent(headers))), new ConfigEdit(service));
+        return new Write(ConfigEdit.target(path), one(InNode.read(body, Encoding.sent(headers()))), new ConfigEdit(service()));
     }
 
     private static InNode one(List<InNode> nodes) {
@@ -362,7 +366,7 @@ public class RestconfResource {
 
     /** insert and point apply to lists ordered by the user; those of NEW-VMM-MIB are ordered by the system (section 4.8.5). */
     private void noInsert(String insert, String point) {
-        once(uri);
+        once(uri());
         if (insert != null || point != null) {
             throw RestconfError.invalidValue("insert and point apply to lists ordered by the user; those of NEW-VMM-MIB"
                     + " are ordered by the system");
