@@ -7,8 +7,10 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.PreMatching;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -37,6 +39,13 @@ final class HostFilter implements ContainerRequestFilter {
 
     /** The names answered to, lower case; null: any. */
     private final Set<String> names;
+    /**
+     * Host fields accepted already, as sent: a client sends the same one on every request, and the
+     * answer depends on nothing else (the names are fixed at start), so the regular expressions run
+     * once per field. A few are kept; any more are checked each time.
+     */
+    private final Map<String, Boolean> accepted = new ConcurrentHashMap<>();
+    private static final int ACCEPTED_KEPT = 64;
 
     HostFilter(Settings settings) {
         Set<String> n = new TreeSet<>();
@@ -51,9 +60,12 @@ final class HostFilter implements ContainerRequestFilter {
     public void filter(ContainerRequestContext request) {
         String host = request.getHeaderString("Host");
         // HTTP/1.0 without Host: not a browser's request, which always names its host.
-        if (names == null || host == null) return;
+        if (names == null || host == null || accepted.containsKey(host)) return;
         String name = name(PORT.matcher(host).replaceFirst(""));
-        if (isAddress(name) || names.contains(name) || name.endsWith(".localhost")) return;
+        if (isAddress(name) || names.contains(name) || name.endsWith(".localhost")) {
+            if (accepted.size() < ACCEPTED_KEPT) accepted.put(host, Boolean.TRUE);
+            return;
+        }
         throw new ProblemException(MISDIRECTED, "this server does not answer to the name '"
                 + (name.length() > 64 ? name.substring(0, 64) + "..." : name) + "' (the names it answers to are"
                 + " set by " + SETTING + ")", "Host", null);

@@ -91,7 +91,10 @@ final class RequestChecks {
         }
 
         private static void inRange(String field, String digits, long max) {
-            String number = digits.replaceFirst("^0+(?=.)", "");
+            // Leading zeros dropped, one digit kept (not a regex: this runs on every request naming a VR).
+            int first = 0;
+            while (first < digits.length() - 1 && digits.charAt(first) == '0') first++;
+            String number = digits.substring(first);
             if (number.length() > 10 || Long.parseLong(number) < 1 || Long.parseLong(number) > max) {
                 throw new ProblemException(Response.Status.BAD_REQUEST, field + " must be between 1 and " + max
                         + ", not " + (digits.length() > 20 ? digits.substring(0, 20) + "..." : digits), field, null);

@@ -7,6 +7,8 @@ import jakarta.ws.rs.container.ContainerResponseContext;
 import jakarta.ws.rs.container.ContainerResponseFilter;
 import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.core.UriInfo;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import org.glassfish.jersey.server.ExtendedUriInfo;
 import org.glassfish.jersey.uri.UriTemplate;
@@ -20,6 +22,8 @@ final class RequestLogFilter implements ContainerRequestFilter, ContainerRespons
     private static final String START = RequestLogFilter.class.getName() + ".start";
     /** A template's parameter with its pattern, {vmIndex: [0-9]{1,10}}, said as {vmIndex}. */
     private static final Pattern PARAMETER = Pattern.compile("\\{(\\w+):[^}]*}");
+    /** Each route as said, by its templates: as many as the application's resource methods. */
+    private static final Map<String, String> ROUTES = new ConcurrentHashMap<>();
     private final VrMetrics metrics;
 
     RequestLogFilter(VrMetrics metrics) {
@@ -57,7 +61,7 @@ final class RequestLogFilter implements ContainerRequestFilter, ContainerRespons
                 if (!t.startsWith("/") && sb.length() > 0) sb.append('/');
                 sb.append(t);
             }
-            return PARAMETER.matcher(sb).replaceAll("{$1}");
+            return ROUTES.computeIfAbsent(sb.toString(), t -> PARAMETER.matcher(t).replaceAll("{$1}"));
         }
         return "unmatched";
     }
