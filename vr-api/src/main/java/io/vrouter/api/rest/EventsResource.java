@@ -102,7 +102,9 @@ public class EventsResource {
                         w.write("event: " + (next == REPLAY_COMPLETE ? "replayComplete" : "replayGap") + "\ndata: "
                                 + JSON.writeValueAsString(next) + "\n\n");
                     }
-                    w.flush();
+                    // Once per batch of events already queued (a write's events come together): a flush
+                    // is a chunk and a socket write each.
+                    if (queue.isEmpty()) w.flush();
                 }
             } catch (IOException clientGone) {
                 // The subscriber closed the connection: nothing to do but unsubscribe.

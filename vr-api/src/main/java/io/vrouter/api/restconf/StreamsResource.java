@@ -114,12 +114,15 @@ public class StreamsResource {
                     out.write(("data: " + data.replace("\n", "\ndata: ") + "\n\n").getBytes(StandardCharsets.UTF_8));
                 } else if (next instanceof VrEvent e) {
                     Optional<DataNode> content = Notifications.content(e, service);
-                    if (content.isEmpty()) continue;
-                    String data = notification(e.timestamp, content.get(), enc);
-                    out.write(("id: " + e.sequence + "\ndata: " + data.replace("\n", "\ndata: ") + "\n\n")
-                            .getBytes(StandardCharsets.UTF_8));
+                    if (content.isPresent()) {
+                        String data = notification(e.timestamp, content.get(), enc);
+                        out.write(("id: " + e.sequence + "\ndata: " + data.replace("\n", "\ndata: ") + "\n\n")
+                                .getBytes(StandardCharsets.UTF_8));
+                    }
                 }
-                out.flush();
+                // Once per batch of events already queued, as REST's stream (an event that is no
+                // notification still ends its batch).
+                if (queue.isEmpty()) out.flush();
             }
         } catch (IOException clientGone) {
             // The subscriber closed the connection: nothing to do but unsubscribe.
