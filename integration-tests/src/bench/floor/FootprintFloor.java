@@ -3,6 +3,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.ServiceConfigurationError;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 
@@ -39,9 +40,10 @@ public final class FootprintFloor {
                 loaded++;
             } catch (ClassNotFoundException e) {
                 generated++; // made at run time (lambdas, proxies, reflection accessors): not loadable by name
-            } catch (LinkageError | RuntimeException e) {
+            } catch (LinkageError | RuntimeException | ServiceConfigurationError e) {
                 // a static initialiser that needs the product's set-up (the class is loaded all the same), or a
-                // missing optional dependency
+                // missing optional dependency; or a service it looks up whose own initialiser failed before
+                // (java.lang.management's, after sun.management.VMManagementImpl's: it depends on the list's order)
                 failed++;
             }
         }

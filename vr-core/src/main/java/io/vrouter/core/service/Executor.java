@@ -16,7 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.LinkedTransferQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -44,15 +45,35 @@ final class Executor implements AutoCloseable {
         this.driver = driver;
         this.metrics = metrics;
         this.registry = registry;
+        this.workers = workerPool(32);
+    }
+
+    /**
+     * Up to {@code max} workers for hypervisor calls (a real hypervisor answers in milliseconds to seconds,
+     * so the steps of different VRs overlap), started only when a task finds none idle, each ending after 30 s
+     * idle. A plain pool of {@code max} core threads starts a new one for every task handed to it until it
+     * has {@code max}, idle ones beside notwithstanding, and then wakes them in turn, so that none stays idle
+     * 30 s while changes keep coming: 60 VRs created and removed one after the other left 32 workers and 8 MB
+     * more resident memory where this pool leaves one worker and 4 MB (docs/adr/0004-footprint.md). A task is
+     * handed to an idle worker when there is one (the queue's offer is a transfer), else a worker is started,
+     * else (all {@code max} busy) it waits in the queue, as Elasticsearch's scaling executor does.
+     */
+    static ThreadPoolExecutor workerPool(int max) {
+        LinkedTransferQueue<Runnable> queue = new LinkedTransferQueue<>() {
+            @Override
+            public boolean offer(Runnable task) {
+                return tryTransfer(task);
+            }
+        };
         AtomicInteger threads = new AtomicInteger();
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(32, 32, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                r -> {
-                    Thread t = new Thread(r, "vr-worker-" + threads.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
-        pool.allowCoreThreadTimeOut(true);
-        this.workers = pool;
+        return new ThreadPoolExecutor(0, max, 30, TimeUnit.SECONDS, queue, r -> {
+            Thread t = new Thread(r, "vr-worker-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        }, (task, pool) -> {
+            if (pool.isShutdown()) throw new RejectedExecutionException("the workers are shut down");
+            queue.put(task); // all busy: the next one free takes it
+        });
     }
 
     HypervisorDriver driver() {
