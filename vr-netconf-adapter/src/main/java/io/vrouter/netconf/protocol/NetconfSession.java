@@ -74,6 +74,14 @@ public final class NetconfSession {
     private final Instant loginTime = Instant.now();
     private final FrameDecoder in;
     private final MessageWriter out;
+    /**
+     * The session's one XML writer, used again by every message (guarded by {@link #out}, as the
+     * messages are): the JDK's writer costs more to make than a reply of a few hundred bytes or a
+     * notification costs to write. It writes into the message being sent ({@link #current}); null
+     * until the first message, and again after a message that failed half-way.
+     */
+    private XmlOut xml;
+    private final Current current = new Current();
     private final Runnable closeTransport;
     private final AtomicLong inRpcs = new AtomicLong();
     private final AtomicLong inBadRpcs = new AtomicLong();
@@ -254,17 +262,56 @@ public final class NetconfSession {
 
     private void sendHello() throws IOException {
         synchronized (out) {
-            try (OutputStream os = out.begin()) {
-                XmlOut x = new XmlOut(os);
-                x.declaration();
+            message(x -> {
                 x.start(Ns.BASE, "hello");
                 x.start(Ns.BASE, "capabilities");
                 for (String c : CAPABILITIES) x.leaf(Ns.BASE, "capability", c);
                 x.end();
                 x.leaf(Ns.BASE, "session-id", String.valueOf(id));
                 x.end();
-                x.close();
-            }
+            });
+        }
+    }
+
+    /** What a message holds, after its XML declaration. */
+    @FunctionalInterface
+    private interface Content {
+        void write(XmlOut x);
+    }
+
+    /** Writes one message through the session's XML writer; the caller holds {@link #out}. */
+    private void message(Content content) throws IOException {
+        try (OutputStream os = out.begin()) {
+            current.to = os;
+            XmlOut x = xml != null ? xml : new XmlOut(current);
+            xml = null;
+            x.declaration();
+            content.write(x);
+            x.endDocument();
+            // kept only when the message was written whole: one cut short leaves it inside a document
+            xml = x;
+        } finally {
+            current.to = null;
+        }
+    }
+
+    /** The stream of the message being written, under the session's one XML writer. */
+    private static final class Current extends OutputStream {
+        OutputStream to;
+
+        @Override
+        public void write(int b) throws IOException {
+            to.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            to.write(b, off, len);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            to.flush();
         }
     }
 
@@ -986,20 +1033,18 @@ public final class NetconfSession {
             selected = SecureXml.children(holder).get(0);
         }
         try {
+            Element chosen = selected;
             synchronized (out) {
-                try (OutputStream os = out.begin()) {
-                    XmlOut x = new XmlOut(os);
-                    x.declaration();
+                message(x -> {
                     x.start(Ns.NOTIFICATION, "notification");
                     x.leaf(Ns.NOTIFICATION, "eventTime", eventTime);
-                    if (selected == null) {
+                    if (chosen == null) {
                         content.write(x);
                     } else {
-                        writeDom(selected, x);
+                        writeDom(chosen, x);
                     }
                     x.end();
-                    x.close();
-                }
+                });
             }
             outNotifications.incrementAndGet();
             ctx.statistics().outNotifications.incrementAndGet();
@@ -1023,9 +1068,7 @@ public final class NetconfSession {
 
     private void reply(Element rpc, Body body, List<RpcError> errors) throws IOException {
         synchronized (out) {
-            try (OutputStream os = out.begin()) {
-                XmlOut x = new XmlOut(os);
-                x.declaration();
+            message(x -> {
                 x.start(Ns.BASE, "rpc-reply");
                 if (rpc != null) copyAttributes(rpc, x);
                 for (RpcError e : errors) {
@@ -1042,8 +1085,7 @@ public final class NetconfSession {
                     }
                 }
                 x.end();
-                x.close();
-            }
+            });
         }
     }
 
