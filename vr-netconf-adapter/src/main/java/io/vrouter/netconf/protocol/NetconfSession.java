@@ -46,8 +46,9 @@ import org.xml.sax.SAXException;
 /**
  * One NETCONF session (RFC 6241) over any byte stream pair: the hello exchange, framing, and the
  * operations. Requests are read and answered one after the other on the session's thread, so
- * pipelined requests are answered in the order they came. Notifications are written by their own
- * thread between replies, never inside one.
+ * pipelined requests are answered in the order they came. Notifications are written between
+ * replies, never inside one: by the subscription's own thread, or by the session's when its own rpc
+ * caused them.
  */
 public final class NetconfSession {
     private static final Logger log = LoggerFactory.getLogger(NetconfSession.class);
@@ -461,6 +462,10 @@ public final class NetconfSession {
                 throw new RpcError(Type.RPC, ops.isEmpty() ? "missing-element" : "unknown-element",
                         "an rpc holds exactly one operation").info("bad-element", ops.isEmpty() ? "rpc" : ops.get(1).getLocalName());
             }
+            // What the rpc tells this session's own subscription (its netconf-config-change) the session
+            // writes itself, once the rpc holds no lock (ownNotifications), instead of waking the writer.
+            Subscription own = subscription;
+            if (own != null) own.handling(Thread.currentThread());
             try {
                 o = dispatch(ops.get(0));
             } catch (EditError e) {
@@ -470,6 +475,11 @@ public final class NetconfSession {
                 // A bug or an unexpected failure below: this request fails, the session goes on.
                 log.error("NETCONF session {}: {} failed unexpectedly", id, opName, e);
                 throw new RpcError(Type.APPLICATION, "operation-failed", "internal error (the server's log says what)");
+            } finally {
+                if (own != null) {
+                    own.handling(null);
+                    own.writeHere();
+                }
             }
             reply(rpc, o.body, o.errors);
             record(opName, o.errors.isEmpty() ? "ok" : o.errors.get(0).tag(), t0);
@@ -699,6 +709,7 @@ public final class NetconfSession {
                 if (errors.isEmpty() && test != TestOption.TEST_ONLY) keepNacm(next);
             }
         }
+        ownNotifications();
         // outside the datastores' lock, so that sessions editing at once share one flush of the journal
         for (Changes.Applied a : accepted) a.awaitDurable();
         return errors;
@@ -777,6 +788,15 @@ public final class NetconfSession {
         return !caller.provider() && service.getConfig(vmIndex).isEmpty() && ctx.service().getConfig(vmIndex).isPresent();
     }
 
+    /**
+     * Writes what this session's rpc queued for its own subscription (its netconf-config-change), as
+     * soon as the rpc holds no lock: before the journal's flush, as the writer thread would have.
+     */
+    private void ownNotifications() {
+        Subscription own = subscription;
+        if (own != null) own.writeHere();
+    }
+
     /** Tells the subscribers that this session changed running from {@code before} to {@code after} (RFC 6470). */
     private void configChanged(ConfigData before, ConfigData after) {
         if (!ctx.hasSubscriptions()) return;
@@ -835,6 +855,7 @@ public final class NetconfSession {
             applied = commitCandidate(touched);
             if (applied.errors().isEmpty()) scope.confirmedCommit().committed(this, p, touched, applied.work());
         }
+        ownNotifications();
         // outside the datastores' lock, so that sessions committing at once share one flush of the journal
         applied.awaitDurable();
         return Outcome.errors(applied.errors());
