@@ -283,6 +283,21 @@ public final class XmlOut implements AutoCloseable {
         }
     }
 
+    /**
+     * Ends a document and leaves the writer open for the next one (which starts with
+     * {@link #declaration()}), written to the same stream: for a series of short messages, making a
+     * writer for each costs more than writing the message.
+     */
+    public void endDocument() {
+        if (!open.isEmpty()) throw new IllegalStateException("elements still open: " + open.size());
+        try {
+            w.writeEndDocument();
+            w.flush();
+        } catch (XMLStreamException e) {
+            throw new XmlWriteException(e);
+        }
+    }
+
     @Override
     public void close() {
         try {

@@ -46,8 +46,9 @@ import org.xml.sax.SAXException;
 /**
  * One NETCONF session (RFC 6241) over any byte stream pair: the hello exchange, framing, and the
  * operations. Requests are read and answered one after the other on the session's thread, so
- * pipelined requests are answered in the order they came. Notifications are written by their own
- * thread between replies, never inside one.
+ * pipelined requests are answered in the order they came. Notifications are written between
+ * replies, never inside one: by the subscription's own thread, or by the session's when its own rpc
+ * caused them.
  */
 public final class NetconfSession {
     private static final Logger log = LoggerFactory.getLogger(NetconfSession.class);
@@ -74,6 +75,14 @@ public final class NetconfSession {
     private final Instant loginTime = Instant.now();
     private final FrameDecoder in;
     private final MessageWriter out;
+    /**
+     * The session's one XML writer, used again by every message (guarded by {@link #out}, as the
+     * messages are): the JDK's writer costs more to make than a reply of a few hundred bytes or a
+     * notification costs to write. It writes into the message being sent ({@link #current}); null
+     * until the first message, and again after a message that failed half-way.
+     */
+    private XmlOut xml;
+    private final Current current = new Current();
     private final Runnable closeTransport;
     private final AtomicLong inRpcs = new AtomicLong();
     private final AtomicLong inBadRpcs = new AtomicLong();
@@ -254,17 +263,56 @@ public final class NetconfSession {
 
     private void sendHello() throws IOException {
         synchronized (out) {
-            try (OutputStream os = out.begin()) {
-                XmlOut x = new XmlOut(os);
-                x.declaration();
+            message(x -> {
                 x.start(Ns.BASE, "hello");
                 x.start(Ns.BASE, "capabilities");
                 for (String c : CAPABILITIES) x.leaf(Ns.BASE, "capability", c);
                 x.end();
                 x.leaf(Ns.BASE, "session-id", String.valueOf(id));
                 x.end();
-                x.close();
-            }
+            });
+        }
+    }
+
+    /** What a message holds, after its XML declaration. */
+    @FunctionalInterface
+    private interface Content {
+        void write(XmlOut x);
+    }
+
+    /** Writes one message through the session's XML writer; the caller holds {@link #out}. */
+    private void message(Content content) throws IOException {
+        try (OutputStream os = out.begin()) {
+            current.to = os;
+            XmlOut x = xml != null ? xml : new XmlOut(current);
+            xml = null;
+            x.declaration();
+            content.write(x);
+            x.endDocument();
+            // kept only when the message was written whole: one cut short leaves it inside a document
+            xml = x;
+        } finally {
+            current.to = null;
+        }
+    }
+
+    /** The stream of the message being written, under the session's one XML writer. */
+    private static final class Current extends OutputStream {
+        OutputStream to;
+
+        @Override
+        public void write(int b) throws IOException {
+            to.write(b);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            to.write(b, off, len);
+        }
+
+        @Override
+        public void flush() throws IOException {
+            to.flush();
         }
     }
 
@@ -414,6 +462,10 @@ public final class NetconfSession {
                 throw new RpcError(Type.RPC, ops.isEmpty() ? "missing-element" : "unknown-element",
                         "an rpc holds exactly one operation").info("bad-element", ops.isEmpty() ? "rpc" : ops.get(1).getLocalName());
             }
+            // What the rpc tells this session's own subscription (its netconf-config-change) the session
+            // writes itself, once the rpc holds no lock (ownNotifications), instead of waking the writer.
+            Subscription own = subscription;
+            if (own != null) own.handling(Thread.currentThread());
             try {
                 o = dispatch(ops.get(0));
             } catch (EditError e) {
@@ -423,6 +475,11 @@ public final class NetconfSession {
                 // A bug or an unexpected failure below: this request fails, the session goes on.
                 log.error("NETCONF session {}: {} failed unexpectedly", id, opName, e);
                 throw new RpcError(Type.APPLICATION, "operation-failed", "internal error (the server's log says what)");
+            } finally {
+                if (own != null) {
+                    own.handling(null);
+                    own.writeHere();
+                }
             }
             reply(rpc, o.body, o.errors);
             record(opName, o.errors.isEmpty() ? "ok" : o.errors.get(0).tag(), t0);
@@ -652,6 +709,7 @@ public final class NetconfSession {
                 if (errors.isEmpty() && test != TestOption.TEST_ONLY) keepNacm(next);
             }
         }
+        ownNotifications();
         // outside the datastores' lock, so that sessions editing at once share one flush of the journal
         for (Changes.Applied a : accepted) a.awaitDurable();
         return errors;
@@ -730,6 +788,15 @@ public final class NetconfSession {
         return !caller.provider() && service.getConfig(vmIndex).isEmpty() && ctx.service().getConfig(vmIndex).isPresent();
     }
 
+    /**
+     * Writes what this session's rpc queued for its own subscription (its netconf-config-change), as
+     * soon as the rpc holds no lock: before the journal's flush, as the writer thread would have.
+     */
+    private void ownNotifications() {
+        Subscription own = subscription;
+        if (own != null) own.writeHere();
+    }
+
     /** Tells the subscribers that this session changed running from {@code before} to {@code after} (RFC 6470). */
     private void configChanged(ConfigData before, ConfigData after) {
         if (!ctx.hasSubscriptions()) return;
@@ -788,6 +855,7 @@ public final class NetconfSession {
             applied = commitCandidate(touched);
             if (applied.errors().isEmpty()) scope.confirmedCommit().committed(this, p, touched, applied.work());
         }
+        ownNotifications();
         // outside the datastores' lock, so that sessions committing at once share one flush of the journal
         applied.awaitDurable();
         return Outcome.errors(applied.errors());
@@ -986,20 +1054,18 @@ public final class NetconfSession {
             selected = SecureXml.children(holder).get(0);
         }
         try {
+            Element chosen = selected;
             synchronized (out) {
-                try (OutputStream os = out.begin()) {
-                    XmlOut x = new XmlOut(os);
-                    x.declaration();
+                message(x -> {
                     x.start(Ns.NOTIFICATION, "notification");
                     x.leaf(Ns.NOTIFICATION, "eventTime", eventTime);
-                    if (selected == null) {
+                    if (chosen == null) {
                         content.write(x);
                     } else {
-                        writeDom(selected, x);
+                        writeDom(chosen, x);
                     }
                     x.end();
-                    x.close();
-                }
+                });
             }
             outNotifications.incrementAndGet();
             ctx.statistics().outNotifications.incrementAndGet();
@@ -1023,9 +1089,7 @@ public final class NetconfSession {
 
     private void reply(Element rpc, Body body, List<RpcError> errors) throws IOException {
         synchronized (out) {
-            try (OutputStream os = out.begin()) {
-                XmlOut x = new XmlOut(os);
-                x.declaration();
+            message(x -> {
                 x.start(Ns.BASE, "rpc-reply");
                 if (rpc != null) copyAttributes(rpc, x);
                 for (RpcError e : errors) {
@@ -1042,8 +1106,7 @@ public final class NetconfSession {
                     }
                 }
                 x.end();
-                x.close();
-            }
+            });
         }
     }
 

@@ -105,7 +105,9 @@ final class Retrieval {
         }
         top.add(ctx.nacm().tree(state, wd));
         if (state) {
-            top.add(Monitoring.tree(ctx, session));
+            // Built only when a walk goes into it: the filter of a get of one VR's rows names
+            // NEW-VMM-MIB alone. (Its children are containers: a lazy node, which has no leaves, serves.)
+            top.add(DataNode.lazy(Ns.MONITORING, "netconf-state", () -> Monitoring.tree(ctx, session).children().iterator()));
             top.add(YANG_LIBRARY);
             top.add(MODULES_STATE);
             top.add(streams(service));

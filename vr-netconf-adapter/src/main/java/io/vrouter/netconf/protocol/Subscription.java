@@ -20,8 +20,8 @@ import org.w3c.dom.Element;
 
 /**
  * One session's subscription to the NETCONF stream (RFC 5277): the VR events of the service and the
- * server's own notifications (RFC 6470), through the subscription's filter, written by a thread of
- * its own in the order they happened.
+ * server's own notifications (RFC 6470), through the subscription's filter, written in the order
+ * they happened by a thread of its own (or by the session's, for what its own rpc caused).
  *
  * <p>With a startTime the events since then are first replayed from the service's replay log (which
  * survives restarts), then {@code replayComplete} is sent, then live notifications follow with none
@@ -46,6 +46,19 @@ final class Subscription implements AutoCloseable {
     private final Sink sink;
     private final Runnable ended;
     private final ExecutorService writer;
+    /**
+     * What is still to be written, in order. The writer thread writes it; what the session's own thread
+     * queues while it handles an rpc (its own netconf-config-change) it writes itself once the rpc
+     * lets go of its locks ({@link #writeHere}): a hand-off to the writer and back for a notification
+     * the session could write at once bought nothing.
+     */
+    private final java.util.ArrayDeque<Runnable> queue = new java.util.ArrayDeque<>();
+    /** Whether a thread is writing the queue or the writer is about to (guarded by {@link #queue}). */
+    private boolean draining;
+    /** Nothing more is queued: the subscription completed or ended (guarded by {@link #queue}). */
+    private boolean shut;
+    /** The session's thread while it handles an rpc: what it queues then waits for {@link #writeHere}. */
+    private volatile Thread here;
     private final Object lock = new Object();
     /**
      * Done once the replay asked for is written: replayComplete, and notificationComplete too when
@@ -181,17 +194,76 @@ final class Subscription implements AutoCloseable {
     }
 
     private void enqueue(Runnable r) {
-        try {
-            writer.execute(() -> {
-                try {
-                    r.run();
-                } catch (RuntimeException e) {
-                    log.warn("NETCONF session {}: a notification failed", sessionId, e);
-                }
-            });
-        } catch (RejectedExecutionException closedMeanwhile) {
-            // The session ended.
+        synchronized (queue) {
+            if (shut) return;
+            queue.add(r);
+            if (draining || Thread.currentThread() == here) return;
+            draining = true;
         }
+        if (!schedule()) {
+            // The subscription completed meanwhile: what comes after it is not sent.
+            synchronized (queue) {
+                queue.clear();
+                draining = false;
+            }
+        }
+    }
+
+    /** Has the writer write the queue; false when it has stopped (the subscription completed). */
+    private boolean schedule() {
+        try {
+            writer.execute(() -> drain(Integer.MAX_VALUE));
+            return true;
+        } catch (RejectedExecutionException shutDown) {
+            return false;
+        }
+    }
+
+    /**
+     * The session's thread starts (its own thread) or stops (null) handling an rpc: until it calls
+     * {@link #writeHere}, what it queues is left for it to write.
+     */
+    void handling(Thread sessionThread) {
+        here = sessionThread;
+    }
+
+    /**
+     * Writes, on the session's thread (which holds no lock then), the notifications queued when
+     * nothing else was writing: at most as many as are queued now, so that a stream of other events
+     * cannot keep the session from its next rpc; the writer takes any that follow.
+     */
+    void writeHere() {
+        int most;
+        synchronized (queue) {
+            if (draining || queue.isEmpty()) return;
+            draining = true;
+            most = queue.size();
+        }
+        drain(most);
+    }
+
+    /** Writes up to {@code most} queued notifications in order; hands what is left to the writer. */
+    private void drain(int most) {
+        for (int done = 0; ; done++) {
+            Runnable r;
+            synchronized (queue) {
+                r = queue.poll();
+                if (r == null) {
+                    draining = false;
+                    return;
+                }
+                if (done == most) {
+                    queue.addFirst(r);
+                    break;
+                }
+            }
+            try {
+                r.run();
+            } catch (RuntimeException e) {
+                log.warn("NETCONF session {}: a notification failed", sessionId, e);
+            }
+        }
+        if (!schedule()) drain(Integer.MAX_VALUE);
     }
 
     /** The stopTime has come: nothing more is sent but notificationComplete; then the subscription ends. */
@@ -206,6 +278,9 @@ final class Subscription implements AutoCloseable {
                 caughtUp.complete(null);
             }
         });
+        synchronized (queue) {
+            shut = true;
+        }
         writer.shutdown();
     }
 
@@ -231,6 +306,10 @@ final class Subscription implements AutoCloseable {
     @Override
     public void close() {
         unsubscribe();
+        synchronized (queue) {
+            shut = true;
+            queue.clear();
+        }
         writer.shutdownNow();
         caughtUp.complete(null);
     }

