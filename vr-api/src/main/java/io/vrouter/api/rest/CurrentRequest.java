@@ -4,6 +4,9 @@ import jakarta.annotation.Priority;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.PreMatching;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.UriInfo;
+import io.vrouter.core.spi.VirtualRouters;
 import org.glassfish.jersey.server.ContainerRequest;
 
 /**
@@ -30,6 +33,21 @@ public final class CurrentRequest implements ContainerRequestFilter {
         ContainerRequest r = CURRENT.get();
         if (r == null) throw new IllegalStateException("no request on this thread");
         return r;
+    }
+
+    /** The core as this request's caller sees it ({@link CallerView}). */
+    public static VirtualRouters service() {
+        return CallerView.current();
+    }
+
+    /** This request's headers (an injected proxy would look them up in HK2 on every call). */
+    public static HttpHeaders headers() {
+        return get();
+    }
+
+    /** This request's URI. */
+    public static UriInfo uri() {
+        return get().getUriInfo();
     }
 
     /** Drops the request when the server is done with it (the JDK server's {@link AdmissionFilter}). */

@@ -1,5 +1,9 @@
 package io.vrouter.api.rest;
 
+import static io.vrouter.api.rest.CurrentRequest.headers;
+import static io.vrouter.api.rest.CurrentRequest.service;
+import static io.vrouter.api.rest.CurrentRequest.uri;
+
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
@@ -379,19 +383,6 @@ public class RoutersResource {
         return Response.noContent().build();
     }
 
-    /** The core as the request's caller sees it ({@link CallerView}). */
-    private static VirtualRouters service() {
-        return CallerView.current();
-    }
-
-    /** The request's headers, as {@link CurrentRequest} keeps it (an injected proxy looks it up on every call). */
-    private static HttpHeaders headers() {
-        return CurrentRequest.get();
-    }
-
-    private static UriInfo uri() {
-        return CurrentRequest.get().getUriInfo();
-    }
 
     /** Who asks (BasicAuthFilter); {@link #service()} is the core as this caller sees it. */
     private Caller caller() {

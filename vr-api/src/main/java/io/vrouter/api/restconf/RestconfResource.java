@@ -1,6 +1,9 @@
 package io.vrouter.api.restconf;
 
-import io.vrouter.api.rest.CallerView;
+import static io.vrouter.api.rest.CurrentRequest.headers;
+import static io.vrouter.api.rest.CurrentRequest.service;
+import static io.vrouter.api.rest.CurrentRequest.uri;
+
 import io.vrouter.api.rest.CurrentRequest;
 import io.vrouter.api.rest.Validators;
 import io.vrouter.yang.edit.Target;
@@ -49,19 +52,6 @@ public class RestconfResource {
     /** The revision of ietf-yang-library this server implements (RFC 8040 section 3.3.3). */
     static final String YANG_LIBRARY_REVISION = "2019-01-04";
 
-    /** The core as the request's caller sees it ({@link CallerView}). */
-    private static VirtualRouters service() {
-        return CallerView.current();
-    }
-
-    /** The request's headers, as {@link CurrentRequest} keeps it (an injected proxy looks it up on every call). */
-    private static HttpHeaders headers() {
-        return CurrentRequest.get();
-    }
-
-    private static UriInfo uri() {
-        return CurrentRequest.get().getUriInfo();
-    }
 
     /** The RESTCONF root URL, as the client reached it (in the WAR, with its context path). */
     private static String base(UriInfo uri) {
