@@ -15,8 +15,8 @@ import ch.qos.logback.core.spi.ContextAwareBase;
  * The server's logging set-up, in code: what a logback.xml would say, without logback's XML configurator
  * (Joran), which loads about 250 classes and their lambdas at start-up to read a file of 15 lines
  * (docs/adr/0004-footprint.md, "vrouter's own memory above the floor"). Found by logback through
- * META-INF/services. A logback.xml still wins when one is asked for ({@code -Dlogback.configurationFile}) or a
- * logback-test.xml is on the class path (the tests').
+ * META-INF/services. A logback.xml still wins when one is asked for ({@code -Dlogback.configurationFile}) or one
+ * (or a logback-test.xml, the tests') is on the class path.
  *
  * <p>Console lines as {@code %d{HH:mm:ss.SSS} %-5level [%thread] %logger{20} - %msg%n}; the root at
  * {@code VROUTER_LOG_LEVEL} (default INFO), REST's request log ({@code io.vrouter.api.rest.requests}) at
@@ -30,12 +30,20 @@ public final class LogConfigurator extends ContextAwareBase implements Configura
 
     @Override
     public ExecutionStatus configure(LoggerContext context) {
-        if (System.getProperty("logback.configurationFile") != null
-                || LogConfigurator.class.getClassLoader().getResource("logback-test.xml") != null) {
-            return ExecutionStatus.INVOKE_NEXT_IF_ANY;
-        }
+        if (anOperatorsFile(LogConfigurator.class.getClassLoader())) return ExecutionStatus.INVOKE_NEXT_IF_ANY;
         setUp(context);
         return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
+    }
+
+    /**
+     * Whether logback is to read a file instead: one named by {@code -Dlogback.configurationFile}, or a
+     * logback-test.xml or logback.xml on the class path (the server's jar holds neither, so one found there is
+     * the tests' or the operator's, e.g. in a WAR's WEB-INF/classes).
+     */
+    static boolean anOperatorsFile(ClassLoader classes) {
+        return System.getProperty("logback.configurationFile") != null
+                || classes.getResource("logback-test.xml") != null
+                || classes.getResource("logback.xml") != null;
     }
 
     static void setUp(LoggerContext context) {

@@ -9,10 +9,15 @@ import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The logging set-up in code says what the server's logback.xml said (issue 22 item 6). */
 class LogConfiguratorTest {
@@ -70,5 +75,16 @@ class LogConfiguratorTest {
         // this module's tests have a logback-test.xml: logback's own configurator reads it
         assertThat(new LogConfigurator().configure(context)).isEqualTo(Configurator.ExecutionStatus.INVOKE_NEXT_IF_ANY);
         assertThat(context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("STDOUT")).isNull();
+    }
+
+    @Test
+    void anOperatorsLogbackXmlOnTheClassPathWins(@TempDir Path dir) throws Exception {
+        try (URLClassLoader none = new URLClassLoader(new URL[] {dir.toUri().toURL()}, null)) {
+            assertThat(LogConfigurator.anOperatorsFile(none)).isFalse();
+        }
+        Files.writeString(dir.resolve("logback.xml"), "<configuration/>");
+        try (URLClassLoader withFile = new URLClassLoader(new URL[] {dir.toUri().toURL()}, null)) {
+            assertThat(LogConfigurator.anOperatorsFile(withFile)).isTrue();
+        }
     }
 }
