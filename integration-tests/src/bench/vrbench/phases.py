@@ -477,6 +477,15 @@ def peers(res, snmpd, netconfd, walk_ns, walk_repeat, pre, n_cycles, warmup, wor
             log("  netconfd pre=%d: %d cycles" % (n, n_cycles))
 
 
+def _default_signals():
+    """A pool's worker forgets the run's SIGTERM and SIGHUP handlers (__main__: exit with a status), inherited by
+    fork: Pool.terminate stops its workers with SIGTERM, and a worker that raised SystemExit holding the pool's
+    queue lock left another waiting for it forever (a full run hung 6 minutes there)."""
+    import signal
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 def _throughput_worker(args):
     name, ports, base, k, barrier_time = args
 
@@ -554,7 +563,7 @@ def scale(res, server, total, workers, k, listall_reps, snmp_budget_s=20):
         base += 100000
         cpu = CpuMeter(server.pid)
         try:
-            with ctx.Pool(workers) as pool:
+            with ctx.Pool(workers, initializer=_default_signals) as pool:
                 spans = pool.map(_throughput_worker, jobs)
         except Exception as e:  # reported, and the next interface is measured all the same (its VRs may stay)
             res.notes.append("throughput over %s failed: %r" % (name, e))
@@ -601,7 +610,7 @@ def netconf_floor(res, floor, workers, k, single=1000, reps=3):
     for rep in range(reps):
         start_at = time.time() + 1.0
         cpu = CpuMeter(floor.pid)
-        with ctx.Pool(workers) as pool:
+        with ctx.Pool(workers, initializer=_default_signals) as pool:
             spans = pool.map(_throughput_worker, [("NETCONF", ports, w * 10000, k, start_at) for w in range(workers)])
         t0, t1 = min(s[0] for s in spans), max(s[1] for s in spans)
         res.add("nc_floor", what="%d clients, creations" % workers, clients=workers, cores=os.cpu_count(), requests=workers * k,
