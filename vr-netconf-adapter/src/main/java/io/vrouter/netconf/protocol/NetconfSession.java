@@ -274,20 +274,14 @@ public final class NetconfSession {
         }
     }
 
-    /** What a message holds, after its XML declaration. */
-    @FunctionalInterface
-    private interface Content {
-        void write(XmlOut x);
-    }
-
     /** Writes one message through the session's XML writer; the caller holds {@link #out}. */
-    private void message(Content content) throws IOException {
+    private void message(java.util.function.Consumer<XmlOut> content) throws IOException {
         try (OutputStream os = out.begin()) {
             current.to = os;
             XmlOut x = xml != null ? xml : new XmlOut(current);
             xml = null;
             x.declaration();
-            content.write(x);
+            content.accept(x);
             x.endDocument();
             // kept only when the message was written whole: one cut short leaves it inside a document
             xml = x;
