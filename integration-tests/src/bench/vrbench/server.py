@@ -10,7 +10,7 @@ import time
 from .util import free_port, log, rss_kb
 
 LEAN_FLAGS = ["-XX:+UseSerialGC", "-Xms8m", "-Xmx64m", "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=20",
-              "-XX:NewRatio=4", "-Xss256k", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:ReservedCodeCacheSize=16m",
+              "-XX:NewRatio=4", "-Xss256k", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1", "-XX:ReservedCodeCacheSize=32m",
               "-XX:MaxMetaspaceSize=96m", "-XX:MaxDirectMemorySize=8m",
               # not memory: TCP_NODELAY on the JDK's HTTP server, which REST runs on; without it every reply
               # written in two parts waits for the client's delayed ACK (about 40 ms)
