@@ -31,17 +31,17 @@ final class ConfigChange {
      * The notification for a change made by a NETCONF session ({@code by}), or by the server itself
      * ({@code by} null, a confirmed commit restored); empty when nothing differs.
      */
-    static Optional<DataNode> between(NetconfSession by, Map<Integer, VmConfigEntry> before, Map<Integer, VmConfigEntry> after) {
+    static Optional<DataNode> between(Requester by, Map<Integer, VmConfigEntry> before, Map<Integer, VmConfigEntry> after) {
         TreeSet<Integer> indices = new TreeSet<>(before.keySet());
         indices.addAll(after.keySet());
         return between(by, indices, before::get, after::get);
     }
 
     /** The same among the given VRs only (those an edit touched), the rows read by vmIndex (null: none). */
-    static Optional<DataNode> between(NetconfSession by, Iterable<Integer> indices, IntFunction<VmConfigEntry> before,
+    static Optional<DataNode> between(Requester by, Iterable<Integer> indices, IntFunction<VmConfigEntry> before,
                                       IntFunction<VmConfigEntry> after) {
         List<Edit> edits = edits(indices, before, after);
-        return by == null ? notification(null, 0, null, edits) : notification(by.user(), by.id(), by.sourceHost(), edits);
+        return by == null ? notification(null, 0, null, edits) : notification(by.user(), by.sessionId(), by.sourceHost(), edits);
     }
 
     /**

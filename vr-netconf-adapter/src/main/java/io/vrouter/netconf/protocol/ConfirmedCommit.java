@@ -120,7 +120,7 @@ public final class ConfirmedCommit {
      * Refuses a commit that may not follow the pending confirmed commit (RFC 6241 8.4.5.1): without
      * persist only its own session commits; with it, only a commit naming its persist-id.
      */
-    synchronized void checkCommit(NetconfSession s, Params p) throws RpcError {
+    synchronized void checkCommit(Requester s, Params p) throws RpcError {
         if (before == null) {
             if (p.persistId() != null) throw noSuchPersistId(p.persistId());
             return;
@@ -128,7 +128,7 @@ public final class ConfirmedCommit {
         checkOwner(s, p.persistId(), "commit");
     }
 
-    private void checkOwner(NetconfSession s, String persistId, String op) throws RpcError {
+    private void checkOwner(Requester s, String persistId, String op) throws RpcError {
         if (persist != null) {
             if (persistId == null) {
                 throw RpcError.missingElement(Type.PROTOCOL, null, "persist-id", "a persistent confirmed commit is pending: "
@@ -137,7 +137,7 @@ public final class ConfirmedCommit {
             if (!persistId.equals(persist)) throw noSuchPersistId(persistId);
         } else {
             if (persistId != null) throw noSuchPersistId(persistId);
-            if (s.id() != owner) {
+            if (s.sessionId() != owner) {
                 throw new RpcError(Type.PROTOCOL, "in-use", null, null, "session " + owner
                         + " has a confirmed commit pending: only it can " + op).info("session-id", String.valueOf(owner));
             }
@@ -155,7 +155,7 @@ public final class ConfirmedCommit {
      * @param touchedBefore the rows, before this commit, of the VRs it changed (null for VRs it created)
      * @param work          when this commit's hypervisor work is over
      */
-    synchronized void committed(NetconfSession s, Params p, Map<Integer, VmConfigEntry> touchedBefore, CompletableFuture<?> work) {
+    synchronized void committed(Requester s, Params p, Map<Integer, VmConfigEntry> touchedBefore, CompletableFuture<?> work) {
         if (!p.confirmed()) {
             if (before == null) return;
             end();
@@ -166,7 +166,7 @@ public final class ConfirmedCommit {
         boolean extend = before != null;
         if (!extend) {
             before = new HashMap<>();
-            owner = s.id();
+            owner = s.sessionId();
         }
         touchedBefore.forEach(before::putIfAbsent);
         if (p.persist() != null) persist = p.persist();
@@ -178,19 +178,19 @@ public final class ConfirmedCommit {
     }
 
     /** cancel-commit: goes back now. */
-    synchronized void cancel(NetconfSession s, String persistId) throws RpcError {
+    synchronized void cancel(Requester s, String persistId) throws RpcError {
         if (before == null) {
             throw new RpcError(Type.APPLICATION, "operation-failed", "no confirmed commit is pending");
         }
         checkOwner(s, persistId, "cancel-commit");
-        restore("cancel-commit by session " + s.id());
+        restore("cancel-commit by session " + s.sessionId());
         notify(s, "cancel", null);
     }
 
     /** A session ended: a confirmed commit it issued without persist goes back. */
-    synchronized void sessionEnded(NetconfSession s) {
-        if (before == null || persist != null || owner != s.id()) return;
-        restore("session " + s.id() + " ended");
+    synchronized void sessionEnded(Requester s) {
+        if (before == null || persist != null || owner != s.sessionId()) return;
+        restore("session " + s.sessionId() + " ended");
         notify(s, "cancel", null);
     }
 
@@ -260,9 +260,9 @@ public final class ConfirmedCommit {
     }
 
     /** RFC 6470 netconf-confirmed-commit; no session for a timeout. */
-    private void notify(NetconfSession s, String event, Long timeout) {
+    private void notify(Requester s, String event, Long timeout) {
         DataNode.Inner n = DataNode.inner(Ns.NETCONF_NOTIFICATIONS, "netconf-confirmed-commit");
-        if (s != null) n.add("username", s.user()).add("session-id", s.id()).add("source-host", s.sourceHost());
+        if (s != null) n.add("username", s.user()).add("session-id", s.sessionId()).add("source-host", s.sourceHost());
         n.add("confirm-event", event).add("timeout", timeout);
         ctx.publish(n, tenant);
     }

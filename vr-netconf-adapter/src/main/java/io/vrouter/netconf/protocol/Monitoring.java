@@ -13,7 +13,7 @@ final class Monitoring {
     private Monitoring() {
     }
 
-    static DataNode tree(NetconfServerContext ctx, NetconfSession self) {
+    static DataNode tree(NetconfServerContext ctx, Requester self) {
         String m = Ns.MONITORING;
         DataNode.Inner state = DataNode.inner(m, "netconf-state");
         DataNode.Inner caps = DataNode.inner(m, "capabilities");

@@ -52,18 +52,18 @@ final class Retrieval {
     }
 
     /** {@code <get>}: the operational state and the running configuration. */
-    static NetconfSession.Body get(NetconfServerContext ctx, NetconfSession session, Element op) throws RpcError {
+    static Outcome.Body get(NetconfServerContext ctx, Requester who, Element op) throws RpcError {
         WithDefaults wd = withDefaults(op, Ns.WITH_DEFAULTS);
-        DataNode root = DataNode.lazy(Ns.BASE, "data", () -> operational(ctx, session, true, true, wd).iterator());
-        return reply(Ns.BASE, wd.apply(session.access().readable(root)), filter(SecureXml.child(op, Ns.BASE, "filter")),
+        DataNode root = DataNode.lazy(Ns.BASE, "data", () -> operational(ctx, who, true, true, wd).iterator());
+        return reply(Ns.BASE, wd.apply(who.access().readable(root)), filter(SecureXml.child(op, Ns.BASE, "filter")),
                 DataNode.UNBOUNDED);
     }
 
     /** {@code <get-config>} of running or candidate. */
-    static NetconfSession.Body getConfig(NetconfSession session, Element op, Datastores.Name source) throws RpcError {
+    static Outcome.Body getConfig(NetconfServerContext ctx, Requester who, Element op, Datastores.Name source) throws RpcError {
         WithDefaults wd = withDefaults(op, Ns.WITH_DEFAULTS);
-        DataNode root = DataNode.lazy(Ns.BASE, "data", () -> configuration(session, source, wd).iterator());
-        return reply(Ns.BASE, wd.apply(session.access().readable(root)), filter(SecureXml.child(op, Ns.BASE, "filter")),
+        DataNode root = DataNode.lazy(Ns.BASE, "data", () -> configuration(ctx, who, source, wd).iterator());
+        return reply(Ns.BASE, wd.apply(who.access().readable(root)), filter(SecureXml.child(op, Ns.BASE, "filter")),
                 DataNode.UNBOUNDED);
     }
 
@@ -71,13 +71,13 @@ final class Retrieval {
      * A configuration datastore's top-level nodes: NEW-VMM-MIB, and /nacm (the server's one access
      * control configuration, edited in running; the candidate shows it as running has it).
      */
-    private static List<DataNode> configuration(NetconfSession session, Datastores.Name source, WithDefaults wd) {
-        return List.of(ModelTree.config(configSource(session, source)), session.nacmTree(wd));
+    private static List<DataNode> configuration(NetconfServerContext ctx, Requester who, Datastores.Name source, WithDefaults wd) {
+        return List.of(ModelTree.config(configSource(who, source)), ctx.nacm().tree(false, wd));
     }
 
     /** A configuration datastore as the session's user may see it (the candidate of its tenant). */
-    private static ModelTree.ConfigSource configSource(NetconfSession session, Datastores.Name ds) {
-        return ds == Datastores.Name.RUNNING ? ModelTree.running(session.service()) : session.scope().datastores().read(ds);
+    private static ModelTree.ConfigSource configSource(Requester who, Datastores.Name ds) {
+        return ds == Datastores.Name.RUNNING ? ModelTree.running(who.service()) : who.scope().datastores().read(ds);
     }
 
     /**
@@ -92,10 +92,10 @@ final class Retrieval {
      * {@code config} its configuration in use), and the server's state: ietf-netconf-monitoring, the
      * YANG library and the notification streams.
      */
-    private static List<DataNode> operational(NetconfServerContext ctx, NetconfSession session, boolean config, boolean state,
+    private static List<DataNode> operational(NetconfServerContext ctx, Requester who, boolean config, boolean state,
                                               WithDefaults wd) {
         List<DataNode> top = new ArrayList<>();
-        VirtualRouters service = session.service();
+        VirtualRouters service = who.service();
         if (config && state) {
             top.add(ModelTree.all(service));
         } else if (config) {
@@ -107,7 +107,7 @@ final class Retrieval {
         if (state) {
             // Built only when a walk goes into it: the filter of a get of one VR's rows names
             // NEW-VMM-MIB alone. (Its children are containers: a lazy node, which has no leaves, serves.)
-            top.add(DataNode.lazy(Ns.MONITORING, "netconf-state", () -> Monitoring.tree(ctx, session).children().iterator()));
+            top.add(DataNode.lazy(Ns.MONITORING, "netconf-state", () -> Monitoring.tree(ctx, who).children().iterator()));
             top.add(YANG_LIBRARY);
             top.add(MODULES_STATE);
             top.add(streams(service));
@@ -122,7 +122,7 @@ final class Retrieval {
      * {@code with-origin} and the origin filters belong to the feature "origin", which this server
      * does not have.
      */
-    static NetconfSession.Body getData(NetconfServerContext ctx, NetconfSession session, Element op) throws RpcError {
+    static Outcome.Body getData(NetconfServerContext ctx, Requester who, Element op) throws RpcError {
         for (Element p : SecureXml.children(op)) {
             if (!Ns.NMDA.equals(p.getNamespaceURI()) || !GET_DATA_PARAMETERS.contains(p.getLocalName())) {
                 throw RpcError.unknownElement(Type.PROTOCOL, null, p.getLocalName(), "get-data has no parameter '"
@@ -162,13 +162,13 @@ final class Retrieval {
                 throw RpcError.invalidValue(null, "with-defaults does not apply to the operational datastore"
                         + " (:with-operational-defaults is not offered)").info("bad-element", "with-defaults");
             }
-            root = DataNode.lazy(Ns.NMDA, "data", () -> operational(ctx, session, config, state, WithDefaults.REPORT_ALL).iterator());
+            root = DataNode.lazy(Ns.NMDA, "data", () -> operational(ctx, who, config, state, WithDefaults.REPORT_ALL).iterator());
         } else {
             Datastores.Name name = ds.equals("running") ? Datastores.Name.RUNNING : Datastores.Name.CANDIDATE;
             // Conventional datastores hold configuration only: config-filter false selects nothing.
-            root = DataNode.lazy(Ns.NMDA, "data", () -> (config ? configuration(session, name, wd) : List.<DataNode>of()).iterator());
+            root = DataNode.lazy(Ns.NMDA, "data", () -> (config ? configuration(ctx, who, name, wd) : List.<DataNode>of()).iterator());
         }
-        return reply(Ns.NMDA, wd.apply(session.access().readable(root)), filter, depth);
+        return reply(Ns.NMDA, wd.apply(who.access().readable(root)), filter, depth);
     }
 
     private static final java.util.Set<String> GET_DATA_PARAMETERS = java.util.Set.of("datastore", "subtree-filter",
@@ -227,7 +227,7 @@ final class Retrieval {
     }
 
     /** Writes {@code <data>} (in namespace {@code ns}) with the part of {@code root}'s children the filter selects. */
-    private static NetconfSession.Body reply(String ns, DataNode root, Filter filter, int depth) {
+    private static Outcome.Body reply(String ns, DataNode root, Filter filter, int depth) {
         if (filter.subtree() != null) {
             return x -> {
                 x.start(ns, "data");
@@ -259,6 +259,28 @@ final class Retrieval {
         };
     }
 
+    /** {@code <get-schema>} (RFC 6022): a module of the YANG library as YANG text. */
+    static Outcome.Body getSchema(Element op) throws RpcError {
+        Element ident = SecureXml.child(op, Ns.MONITORING, "identifier");
+        if (ident == null) throw RpcError.missingElement(Type.PROTOCOL, null, "identifier", "get-schema needs <identifier>");
+        String name = SecureXml.text(ident).trim();
+        Element v = SecureXml.child(op, Ns.MONITORING, "version");
+        String version = v == null ? "" : SecureXml.text(v).trim();
+        Element f = SecureXml.child(op, Ns.MONITORING, "format");
+        String format = f == null ? "yang" : SecureXml.text(f).trim();
+        if (format.contains(":")) format = format.substring(format.indexOf(':') + 1);
+        if (!format.equals("yang")) {
+            throw RpcError.invalidValue(null, "schemas are served in format yang only").info("bad-element", "format");
+        }
+        for (Schemas.Module m : Schemas.MODULES) {
+            if (m.name().equals(name) && (version.isEmpty() || version.equals(m.revision()))) {
+                String text = Schemas.text(m);
+                return x -> x.leaf(Ns.MONITORING, "data", text);
+            }
+        }
+        throw RpcError.invalidValue(null, "no schema '" + name + "'" + (version.isEmpty() ? "" : " revision " + version))
+                .info("bad-element", "identifier");
+    }
     /**
      * {@code /netconf/streams} (RFC 5277 section 3.2.5.1): the one stream, NETCONF, with replay from
      * the service's replay log when it keeps one.

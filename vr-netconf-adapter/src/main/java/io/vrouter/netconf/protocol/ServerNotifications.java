@@ -24,13 +24,13 @@ final class ServerNotifications {
                 .add("username", user).add("session-id", sessionId).add("source-host", sourceHost);
     }
 
-    static DataNode sessionStart(NetconfSession s) {
-        return withSession("netconf-session-start", s.user(), s.id(), s.sourceHost());
+    static DataNode sessionStart(Requester s) {
+        return withSession("netconf-session-start", s.user(), s.sessionId(), s.sourceHost());
     }
 
     /** @param killedBy the session that killed it, when the reason is {@link Termination#KILLED} */
-    static DataNode sessionEnd(NetconfSession s, Termination reason, int killedBy) {
-        return withSession("netconf-session-end", s.user(), s.id(), s.sourceHost())
+    static DataNode sessionEnd(Requester s, Termination reason, int killedBy) {
+        return withSession("netconf-session-end", s.user(), s.sessionId(), s.sourceHost())
                 .add("killed-by", reason == Termination.KILLED && killedBy != 0 ? killedBy : null)
                 .add("termination-reason", reason.label);
     }

@@ -38,7 +38,7 @@ final class Subscription implements AutoCloseable {
     }
 
     private final NetconfServerContext ctx;
-    private final NetconfSession session;
+    private final Requester session;
     private final int sessionId;
     private final Element filter;
     private final Instant startTime;
@@ -81,11 +81,11 @@ final class Subscription implements AutoCloseable {
      * @param ended called (on the subscription's thread) right before notificationComplete is sent, so
      *              that the session may subscribe again
      */
-    Subscription(NetconfServerContext ctx, NetconfSession session, Element filter, Instant startTime, Instant stopTime,
+    Subscription(NetconfServerContext ctx, Requester session, Element filter, Instant startTime, Instant stopTime,
                  Sink sink, Runnable ended) {
         this.ctx = ctx;
         this.session = session;
-        this.sessionId = session.id();
+        this.sessionId = session.sessionId();
         this.filter = filter;
         this.startTime = startTime;
         this.stopTime = stopTime;
