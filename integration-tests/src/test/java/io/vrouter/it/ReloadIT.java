@@ -80,7 +80,8 @@ class ReloadIT {
                 while (status(server, "bob", "bob-pass") != 200 && System.nanoTime() < end) Thread.sleep(100);
                 assertThat(status(server, "bob", "bob-pass")).as(server.log()).isEqualTo(200);
                 assertThat(status(server, "alice", "alice-pass")).isEqualTo(200);
-                assertThat(server.log()).contains("reloaded the settings on SIGHUP: 2 users").doesNotContain("stopping");
+                assertThat(server.log()).contains("reloaded the settings on SIGHUP: 2 users").doesNotContain("stopping")
+                        .doesNotContain(NO_RELOAD);
 
                 in.write("\n");
                 in.flush();
@@ -176,6 +177,22 @@ class ReloadIT {
             assertThat(server.log()).doesNotContain("needs a restart");
         }
     }
+
+    /**
+     * Under nohup SIGHUP stays ignored (the JVM installs no handler for a signal its process was
+     * started ignoring), so the server cannot reload: it says so at start-up instead of leaving an
+     * operator's SIGHUP to do nothing without a word.
+     */
+    @Test
+    void startedUnderNohupTheServerSaysThatSighupWillNotReload() throws Exception {
+        try (ServerProcess server = ServerProcess.startUnder(List.of("nohup"), dir)) {
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!server.log().contains(NO_RELOAD) && System.nanoTime() < end) Thread.sleep(100);
+            assertThat(server.log()).contains(NO_RELOAD);
+        }
+    }
+
+    private static final String NO_RELOAD = "SIGHUP is ignored in this process (started under nohup?)";
 
     /** Sends SIGHUP and waits until the server's log holds {@code line} {@code times} times. */
     private static void hup(ServerProcess server, String line, int times) throws Exception {

@@ -35,6 +35,8 @@ public final class ServerProcess implements AutoCloseable {
     public int netconfPort;
     public int gnmiPort;
     private final List<String> extraArgs;
+    /** A command the launcher runs under (nohup), or none. */
+    private List<String> wrapper = List.of();
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
     private Process process;
@@ -54,6 +56,15 @@ public final class ServerProcess implements AutoCloseable {
     /** Starts a server in the directory (its data directory is {@code dir/data}) and waits until it is ready. */
     public static ServerProcess start(Path dir, String... extraArgs) throws Exception {
         return start(dir, freeTcpPort(), extraArgs);
+    }
+
+    /** Starts a server as {@link #start(Path, String...)} does, under a command such as {@code nohup}. */
+    static ServerProcess startUnder(List<String> wrapper, Path dir, String... extraArgs) throws Exception {
+        Files.createDirectories(dir);
+        ServerProcess s = new ServerProcess(dir, freeTcpPort(), List.of(extraArgs));
+        s.wrapper = List.copyOf(wrapper);
+        s.launch();
+        return s;
     }
 
     /**
@@ -93,7 +104,8 @@ public final class ServerProcess implements AutoCloseable {
         }
         // As the README starts it: the launcher with the product's JVM settings, on the JDK running the tests.
         Path launcher = Path.of("..", "bin", "vrouter").toAbsolutePath().normalize();
-        List<String> cmd = new ArrayList<>(List.of(launcher.toString(), "--data-dir", dataDir.toString(),
+        List<String> cmd = new ArrayList<>(wrapper);
+        cmd.addAll(List.of(launcher.toString(), "--data-dir", dataDir.toString(),
                 "--rest-port", Integer.toString(restPort), "--snmp-port", Integer.toString(snmpPort),
                 "--netconf-port", Integer.toString(netconfPort), "--gnmi-port", Integer.toString(gnmiPort)));
         cmd.addAll(extraArgs);

@@ -90,7 +90,11 @@ public final class Main implements Callable<Integer> {
         log.info("vrouter started in {} ms on driver '{}', data in {}", (System.nanoTime() - t0) / 1_000_000,
                 settings.get("driver", "sim"), settings.dataDir());
         // SIGHUP (systemctl reload) reads the settings again instead of stopping the JVM, its default.
-        sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> reload(server));
+        // A process started with SIGHUP ignored (nohup) keeps it so: the JVM then installs no handler.
+        if (sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> reload(server)) == sun.misc.SignalHandler.SIG_IGN) {
+            log.warn("SIGHUP is ignored in this process (started under nohup?): the settings are not read again on"
+                    + " SIGHUP; restart the server to change them, or start it without nohup");
+        }
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             log.info("stopping");
             server.close();
