@@ -1059,8 +1059,8 @@ def issue22_section(d, res):
                      % (f(ours["cpu_us_per_req"]), f(jdk["cpu_us_per_req"]), ratio),
                      "met" if ratio <= 1.5 else "missed: %.1f× (limit 1.5×)" % ratio])
     readme = next((r for r in res.tables.get("footprint", []) if r["server"] == "bin/vrouter"), None)
-    rf = next(iter(res.tables.get("rss_floor", [])), None)
-    if readme and rf:
+    rf = readme and next((r for r in res.tables.get("rss_floor", []) if r["server"] == readme["server"]), None)
+    if rf:
         above = (readme["rss_mixed_kb"] - rf["rss_kb"]) / 1024
         rows.append(["vrouter's own memory above the libraries' floor ≤ 5 MB", "all",
                      "%s MB (the server after the mixed workload %s MB, the floor %s MB)"

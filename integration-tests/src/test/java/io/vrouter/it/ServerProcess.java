@@ -36,14 +36,14 @@ public final class ServerProcess implements AutoCloseable {
     public int gnmiPort;
     private final List<String> extraArgs;
     /** A command the launcher runs under (nohup), or none. */
-    private List<String> wrapper = List.of();
+    private final List<String> wrapper;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
     private Process process;
     private Path log;
     private int starts;
 
-    private ServerProcess(Path dir, int restPort, List<String> extraArgs) throws IOException {
+    private ServerProcess(Path dir, int restPort, List<String> extraArgs, List<String> wrapper) throws IOException {
         this.dir = dir;
         this.dataDir = dir.resolve("data");
         this.restPort = restPort;
@@ -51,6 +51,7 @@ public final class ServerProcess implements AutoCloseable {
         this.netconfPort = freeTcpPort();
         this.gnmiPort = freeTcpPort();
         this.extraArgs = extraArgs;
+        this.wrapper = List.copyOf(wrapper);
     }
 
     /** Starts a server in the directory (its data directory is {@code dir/data}) and waits until it is ready. */
@@ -60,11 +61,7 @@ public final class ServerProcess implements AutoCloseable {
 
     /** Starts a server as {@link #start(Path, String...)} does, under a command such as {@code nohup}. */
     static ServerProcess startUnder(List<String> wrapper, Path dir, String... extraArgs) throws Exception {
-        Files.createDirectories(dir);
-        ServerProcess s = new ServerProcess(dir, freeTcpPort(), List.of(extraArgs));
-        s.wrapper = List.copyOf(wrapper);
-        s.launch();
-        return s;
+        return start(wrapper, dir, freeTcpPort(), extraArgs);
     }
 
     /**
@@ -74,8 +71,12 @@ public final class ServerProcess implements AutoCloseable {
      * first start that finds a port taken tries again on others.
      */
     static ServerProcess start(Path dir, int restPort, String... extraArgs) throws Exception {
+        return start(List.of(), dir, restPort, extraArgs);
+    }
+
+    private static ServerProcess start(List<String> wrapper, Path dir, int restPort, String... extraArgs) throws Exception {
         Files.createDirectories(dir);
-        ServerProcess s = new ServerProcess(dir, restPort, List.of(extraArgs));
+        ServerProcess s = new ServerProcess(dir, restPort, List.of(extraArgs), wrapper);
         for (int attempt = 1; ; attempt++) {
             try {
                 s.launch();

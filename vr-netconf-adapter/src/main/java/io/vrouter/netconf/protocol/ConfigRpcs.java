@@ -2,9 +2,7 @@ package io.vrouter.netconf.protocol;
 
 import static io.vrouter.netconf.protocol.Outcome.OK;
 
-import io.vrouter.core.config.Caller;
 import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.netconf.nacm.Nacm;
 import io.vrouter.netconf.nacm.NacmConfig;
 import io.vrouter.netconf.nacm.NacmEdit;
@@ -35,24 +33,12 @@ final class ConfigRpcs {
 
     private final NetconfServerContext ctx;
     private final Requester who;
-    private final int id;
-    private final String user;
-    private final Caller caller;
-    private final VirtualRouters service;
-    private final NetconfServerContext.Scope scope;
-    private final Nacm.Access access;
     /** Writes what the rpc queued for the session's own subscription, once the rpc holds no lock. */
     private final Runnable ownNotifications;
 
     ConfigRpcs(NetconfServerContext ctx, Requester who, Runnable ownNotifications) {
         this.ctx = ctx;
         this.who = who;
-        this.id = who.sessionId();
-        this.user = who.user();
-        this.caller = who.caller();
-        this.service = who.service();
-        this.scope = who.scope();
-        this.access = who.access();
         this.ownNotifications = ownNotifications;
     }
 
@@ -190,7 +176,7 @@ final class ConfigRpcs {
                 throw new RpcError(Type.APPLICATION, "operation-not-supported", null, NACM_PATH,
                         "/nacm is edited in running (it is not part of the candidate)");
             }
-            if (!access.mayWrite(NacmConfig.MODULE, NacmPath.ROOT.child("nacm"), Nacm.Op.UPDATE)) throw denied(NACM_PATH);
+            if (!who.access().mayWrite(NacmConfig.MODULE, NacmPath.ROOT.child("nacm"), Nacm.Op.UPDATE)) throw denied(NACM_PATH);
             synchronized (ctx.nacm()) {
                 NacmConfig next = NacmEdit.apply(ctx.nacm().config(), nacmEdit, defaultOp);
                 errors = edit(target, config, defaultOp, EditConfig.ErrorOption.ROLLBACK_ON_ERROR,
@@ -207,10 +193,10 @@ final class ConfigRpcs {
     private List<RpcError> edit(Datastores.Name target, Element config, Operation defaultOp,
                                 EditConfig.ErrorOption errorOption, TestOption test,
                                 List<Changes.Applied> accepted) throws RpcError {
-        Datastores ds = scope.datastores();
+        Datastores ds = who.scope().datastores();
         synchronized (ds) {
-            ds.checkWritable(target, id);
-            ConfigData running = ConfigData.of(service);
+            ds.checkWritable(target, who.sessionId());
+            ConfigData running = ConfigData.of(who.service());
             ConfigData[] cb = target == Datastores.Name.CANDIDATE ? ds.candidateAndBase() : new ConfigData[] {running.copy(), running};
             EditConfig edit = new EditConfig(cb[0], errorOption).hiding(this::hidden);
             List<RpcError> errors = new ArrayList<>(edit.apply(config, defaultOp));
@@ -223,13 +209,13 @@ final class ConfigRpcs {
             }
             if (target == Datastores.Name.RUNNING && test != TestOption.TEST_ONLY) {
                 // checked once, by the service's accept (VRs it refuses are left out unless all or nothing)
-                Changes.Applied applied = Changes.apply(service, ds, cb[1], edit.data(), !allOrNothing);
+                Changes.Applied applied = Changes.apply(who.service(), ds, cb[1], edit.data(), !allOrNothing);
                 accepted.add(applied);
                 errors.addAll(applied.errors());
                 if (applied.changed()) configChanged(cb[1], edit.data());
                 return errors;
             }
-            errors.addAll(Changes.check(service, ds, cb[1], edit.data(), !allOrNothing));
+            errors.addAll(Changes.check(who.service(), ds, cb[1], edit.data(), !allOrNothing));
             if (test == TestOption.TEST_ONLY || (!errors.isEmpty() && allOrNothing)) return errors;
             ds.storeCandidate(edit.data(), cb[1]);
             return errors;
@@ -239,7 +225,7 @@ final class ConfigRpcs {
     private static final String NACM_PATH = "/" + NacmConfig.MODULE + ":nacm";
 
     private RpcError denied(String path) {
-        return new RpcError(Type.APPLICATION, "access-denied", null, path, "access control (NACM) denies user '" + user
+        return new RpcError(Type.APPLICATION, "access-denied", null, path, "access control (NACM) denies user '" + who.user()
                 + "' this change");
     }
 
@@ -248,7 +234,7 @@ final class ConfigRpcs {
         try {
             ctx.nacm().replace(next);
         } catch (java.io.IOException e) {
-            log.error("NETCONF session {}: cannot keep the access control configuration: {}", id, e.toString());
+            log.error("NETCONF session {}: cannot keep the access control configuration: {}", who.sessionId(), e.toString());
             throw new RpcError(Type.APPLICATION, "operation-failed", "the access control configuration cannot be kept"
                     + " (the server's log says why); it is unchanged");
         }
@@ -260,29 +246,30 @@ final class ConfigRpcs {
      * them; the first denied is the error (and counted), null when all are permitted.
      */
     private RpcError writeDenied(ConfigData base, ConfigData edited) {
-        if (access.writesAnyVr()) return null;
+        if (who.access().writesAnyVr()) return null;
         for (ConfigChange.Edit e : ConfigChange.edits(edited.changedFrom(base), base::get, edited::get)) {
             Nacm.Op op = switch (e.operation()) {
                 case "create" -> Nacm.Op.CREATE;
                 case "delete" -> Nacm.Op.DELETE;
                 default -> Nacm.Op.UPDATE;
             };
-            if (!access.mayWrite(Ns.VMM_MODULE, NacmPath.parse(e.target()), op)) return denied(e.target());
+            if (!who.access().mayWrite(Ns.VMM_MODULE, NacmPath.parse(e.target()), op)) return denied(e.target());
         }
         return null;
     }
 
     /** Whether the VR exists but is not this session's to see (another tenant's). */
     private boolean hidden(int vmIndex) {
-        return !caller.provider() && service.getConfig(vmIndex).isEmpty() && ctx.service().getConfig(vmIndex).isPresent();
+        return !who.caller().provider() && who.service().getConfig(vmIndex).isEmpty()
+                && ctx.service().getConfig(vmIndex).isPresent();
     }
 
     /** Tells the subscribers that this session changed running from {@code before} to {@code after} (RFC 6470). */
     private void configChanged(ConfigData before, ConfigData after) {
         if (!ctx.hasSubscriptions()) return;
         java.util.Collection<Integer> changed = after.changedFrom(before);
-        ConfigChange.between(who, changed, before::get, after::get).ifPresent(n -> ctx.publish(n, caller.tenant()));
-        if (!caller.provider()) return;
+        ConfigChange.between(who, changed, before::get, after::get).ifPresent(n -> ctx.publish(n, who.caller().tenant()));
+        if (!who.caller().provider()) return;
         // The provider's change of tenants' VRs: each tenant is told of the edits of its own VRs.
         Map<String, List<Integer>> byOwner = new java.util.TreeMap<>();
         for (int i : changed) {
@@ -310,8 +297,8 @@ final class ConfigRpcs {
         }
         if (target == Datastores.Name.CANDIDATE) return discard();
         Changes.Applied applied;
-        synchronized (scope.datastores()) {
-            scope.datastores().checkWritable(Datastores.Name.RUNNING, id);
+        synchronized (who.scope().datastores()) {
+            who.scope().datastores().checkWritable(Datastores.Name.RUNNING, who.sessionId());
             applied = commitCandidate(new HashMap<>());
         }
         applied.awaitDurable();
@@ -326,14 +313,14 @@ final class ConfigRpcs {
      */
     Outcome commit(Element op) throws RpcError {
         ConfirmedCommit.Params p = ConfirmedCommit.Params.of(op);
-        Datastores ds = scope.datastores();
+        Datastores ds = who.scope().datastores();
         Changes.Applied applied;
         synchronized (ds) {
-            ds.checkWritable(Datastores.Name.RUNNING, id);
-            scope.confirmedCommit().checkCommit(who, p);
+            ds.checkWritable(Datastores.Name.RUNNING, who.sessionId());
+            who.scope().confirmedCommit().checkCommit(who, p);
             Map<Integer, VmConfigEntry> touched = new HashMap<>();
             applied = commitCandidate(touched);
-            if (applied.errors().isEmpty()) scope.confirmedCommit().committed(who, p, touched, applied.work());
+            if (applied.errors().isEmpty()) who.scope().confirmedCommit().committed(who, p, touched, applied.work());
         }
         ownNotifications.run();
         // outside the datastores' lock, so that sessions committing at once share one flush of the journal
@@ -347,10 +334,10 @@ final class ConfigRpcs {
      * makes what it applied durable ({@link Changes.Applied#awaitDurable}) once it lets go of them.
      */
     private Changes.Applied commitCandidate(Map<Integer, VmConfigEntry> touched) {
-        ConfigData[] cb = scope.datastores().candidateAndBase();
+        ConfigData[] cb = who.scope().datastores().candidateAndBase();
         RpcError denied = writeDenied(cb[1], cb[0]);
         if (denied != null) return Changes.Applied.nothing(List.of(denied));
-        Datastores.Committed c = scope.datastores().commit(service);
+        Datastores.Committed c = who.scope().datastores().commit(who.service());
         if (c == null) return Changes.Applied.nothing(List.of());
         touched.putAll(c.before());
         Changes.Applied applied = Changes.of(c.accepted());
@@ -361,14 +348,14 @@ final class ConfigRpcs {
     /** {@code <cancel-commit>}: the pending confirmed commit goes back now. */
     Outcome cancelCommit(Element op) throws RpcError {
         Element pid = SecureXml.child(op, Ns.BASE, "persist-id");
-        scope.confirmedCommit().cancel(who, pid == null ? null : SecureXml.text(pid));
+        who.scope().confirmedCommit().cancel(who, pid == null ? null : SecureXml.text(pid));
         return Outcome.of(OK);
     }
 
     Outcome discard() throws RpcError {
-        Datastores ds = scope.datastores();
+        Datastores ds = who.scope().datastores();
         synchronized (ds) {
-            ds.checkWritable(Datastores.Name.CANDIDATE, id);
+            ds.checkWritable(Datastores.Name.CANDIDATE, who.sessionId());
             ds.discardCandidate();
         }
         return Outcome.of(OK);
@@ -378,17 +365,19 @@ final class ConfigRpcs {
         Element src = SecureXml.child(op, Ns.BASE, "source");
         if (src == null) throw RpcError.missingElement(Type.PROTOCOL, null, "source", "validate needs <source>");
         Element inline = config(src);
-        ConfigData running = ConfigData.of(service);
+        ConfigData running = ConfigData.of(who.service());
         if (inline != null) {
             EditConfig edit = new EditConfig(new ConfigData(java.util.Map.of()), EditConfig.ErrorOption.STOP_ON_ERROR);
             List<RpcError> errors = new ArrayList<>(edit.apply(inline, Operation.MERGE));
-            if (errors.isEmpty()) errors.addAll(Changes.check(service, scope.datastores(), running, edit.data(), false));
+            if (errors.isEmpty()) {
+                errors.addAll(Changes.check(who.service(), who.scope().datastores(), running, edit.data(), false));
+            }
             return Outcome.errors(errors);
         }
         Datastores.Name source = datastore(op, "source");
         if (source == Datastores.Name.CANDIDATE) {
-            ConfigData[] cb = scope.datastores().candidateAndBase();
-            return Outcome.errors(Changes.check(service, scope.datastores(), cb[1], cb[0], false));
+            ConfigData[] cb = who.scope().datastores().candidateAndBase();
+            return Outcome.errors(Changes.check(who.service(), who.scope().datastores(), cb[1], cb[0], false));
         }
         return Outcome.of(OK);
     }
@@ -396,9 +385,9 @@ final class ConfigRpcs {
     Outcome lock(Element op, boolean lock) throws RpcError {
         Datastores.Name target = datastore(op, "target");
         if (lock) {
-            scope.datastores().lock(target, id);
+            who.scope().datastores().lock(target, who.sessionId());
         } else {
-            scope.datastores().unlock(target, id);
+            who.scope().datastores().unlock(target, who.sessionId());
         }
         return Outcome.of(OK);
     }

@@ -2,7 +2,6 @@ package io.vrouter.netconf.protocol;
 
 import io.vrouter.core.config.Caller;
 import io.vrouter.core.config.Credentials;
-import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.edit.EditError;
 import io.vrouter.yang.Ns;
 import io.vrouter.yang.DataNode;
@@ -38,8 +37,9 @@ import org.xml.sax.SAXException;
  * One NETCONF session (RFC 6241) over any byte stream pair: the hello exchange, framing, the
  * dispatch of each rpc and its reply, the session's notifications and its own operations
  * (close-session, kill-session, create-subscription). What an rpc reads is {@link Retrieval}'s, what
- * it changes {@link ConfigRpcs}'; both take the session's {@link Requester}, not the session. Requests are read and answered one after the other on the session's thread, so
- * pipelined requests are answered in the order they came. Notifications are written between
+ * it changes {@link ConfigRpcs}'; both take the session's {@link Requester}, not the session.
+ * Requests are read and answered one after the other on the session's thread, so pipelined
+ * requests are answered in the order they came. Notifications are written between
  * replies, never inside one: by the subscription's own thread, or by the session's when its own rpc
  * caused them.
  */
@@ -53,19 +53,10 @@ public final class NetconfSession {
     public static final List<String> CAPABILITIES = capabilities();
 
     private final NetconfServerContext ctx;
-    private final int id;
-    private final String user;
-    private final boolean readOnly;
-    private final String sourceHost;
-    /** Who the session authenticated as: every read and write of it goes through {@link #service}. */
-    private final Caller caller;
-    /** The service as the caller may see and change it (its tenant's VRs only; the core enforces it). */
-    private final VirtualRouters service;
-    /** The datastores, locks and confirmed commit the session shares with its tenant's sessions. */
-    private final NetconfServerContext.Scope scope;
-    /** NACM's decisions for the user (RFC 8341). */
-    private final Nacm.Access access;
-    /** The above, as the operations take them. */
+    /**
+     * Who the session authenticated as, and what it reaches: the service as the caller may see and
+     * change it, its tenant's datastores, NACM's decisions. The operations take it too.
+     */
     private final Requester who;
     /** The operations that change or check configuration. */
     private final ConfigRpcs configRpcs;
@@ -110,15 +101,8 @@ public final class NetconfSession {
      */
     public NetconfSession(NetconfServerContext ctx, Caller caller, InputStream in, OutputStream out, Runnable closeTransport) {
         this.ctx = ctx;
-        this.id = ctx.nextSessionId();
-        this.caller = caller;
-        this.user = caller.user();
-        this.readOnly = !caller.mayChange();
-        this.sourceHost = caller.source();
-        this.service = ctx.service().as(caller);
-        this.scope = ctx.scope(caller.tenant());
-        this.access = ctx.nacm().access(caller);
-        this.who = new Requester(id, user, sourceHost, caller, service, scope, access);
+        this.who = new Requester(ctx.nextSessionId(), caller, ctx.service().as(caller), ctx.scope(caller.tenant()),
+                ctx.nacm().access(caller));
         this.configRpcs = new ConfigRpcs(ctx, who, () -> {
             Subscription own = subscription;
             if (own != null) own.writeHere();
@@ -150,24 +134,24 @@ public final class NetconfSession {
     }
 
     public int id() {
-        return id;
+        return who.sessionId();
     }
 
     public String user() {
-        return user;
+        return who.user();
     }
 
     public String sourceHost() {
-        return sourceHost;
+        return who.sourceHost();
     }
 
     public Caller caller() {
-        return caller;
+        return who.caller();
     }
 
     /** The datastores, locks and confirmed commit the session shares with its tenant's sessions. */
     NetconfServerContext.Scope scope() {
-        return scope;
+        return who.scope();
     }
 
     public Instant loginTime() {
@@ -196,7 +180,7 @@ public final class NetconfSession {
     void kill(ServerNotifications.Termination reason, int killedBy) {
         if (termination.compareAndSet(null, reason)) this.killedBy = killedBy;
         closing = true;
-        scope.datastores().release(id);
+        who.scope().datastores().release(who.sessionId());
         closeTransport.run();
     }
 
@@ -214,7 +198,7 @@ public final class NetconfSession {
             }
             started = true;
             ctx.statistics().inSessions.incrementAndGet();
-            ctx.publish(ServerNotifications.sessionStart(who), caller.tenant());
+            ctx.publish(ServerNotifications.sessionStart(who), who.caller().tenant());
             while (!closing) {
                 try (Message msg = in.read()) {
                     if (msg == null) break;
@@ -223,12 +207,12 @@ public final class NetconfSession {
             }
         } catch (FramingException e) {
             termination.compareAndSet(null, ServerNotifications.Termination.OTHER);
-            log.info("NETCONF session {} ({}): framing error, closing: {}", id, user, e.getMessage());
+            log.info("NETCONF session {} ({}): framing error, closing: {}", who.sessionId(), who.user(), e.getMessage());
         } catch (IOException | XmlOut.XmlWriteException e) {
-            if (!closing) log.debug("NETCONF session {} ended: {}", id, e.toString());
+            if (!closing) log.debug("NETCONF session {} ended: {}", who.sessionId(), e.toString());
         } catch (RuntimeException e) {
             termination.compareAndSet(null, ServerNotifications.Termination.OTHER);
-            log.error("NETCONF session {}: unexpected failure, closing", id, e);
+            log.error("NETCONF session {}: unexpected failure, closing", who.sessionId(), e);
         } finally {
             end();
         }
@@ -240,14 +224,14 @@ public final class NetconfSession {
         termination.compareAndSet(null, ServerNotifications.Termination.DROPPED);
         Subscription s = subscription;
         if (s != null) s.close();
-        scope.confirmedCommit().sessionEnded(who);
+        who.scope().confirmedCommit().sessionEnded(who);
         ctx.unregister(this);
         closeTransport.run();
         ServerNotifications.Termination why = termination.get();
         if (started && why != ServerNotifications.Termination.CLOSED && why != ServerNotifications.Termination.KILLED) {
             ctx.statistics().droppedSessions.incrementAndGet();
         }
-        ctx.publish(ServerNotifications.sessionEnd(who, why, killedBy), caller.tenant());
+        ctx.publish(ServerNotifications.sessionEnd(who, why, killedBy), who.caller().tenant());
     }
 
     private void sendHello() throws IOException {
@@ -257,7 +241,7 @@ public final class NetconfSession {
                 x.start(Ns.BASE, "capabilities");
                 for (String c : CAPABILITIES) x.leaf(Ns.BASE, "capability", c);
                 x.end();
-                x.leaf(Ns.BASE, "session-id", String.valueOf(id));
+                x.leaf(Ns.BASE, "session-id", String.valueOf(who.sessionId()));
                 x.end();
             });
         }
@@ -306,19 +290,19 @@ public final class NetconfSession {
             if (msg == null) return false;
             doc = parse(msg);
         } catch (Refused e) {
-            log.info("NETCONF session {}: the client's hello was refused ({}), closing", id, e.getMessage());
+            log.info("NETCONF session {}: the client's hello was refused ({}), closing", who.sessionId(), e.getMessage());
             return false;
         } catch (SAXException e) {
-            log.info("NETCONF session {}: the client's hello is not well-formed XML, closing", id);
+            log.info("NETCONF session {}: the client's hello is not well-formed XML, closing", who.sessionId());
             return false;
         }
         Element hello = doc.getDocumentElement();
         if (!"hello".equals(hello.getLocalName()) || !Ns.BASE.equals(hello.getNamespaceURI())) {
-            log.info("NETCONF session {}: expected hello, got {}, closing", id, hello.getLocalName());
+            log.info("NETCONF session {}: expected hello, got {}, closing", who.sessionId(), hello.getLocalName());
             return false;
         }
         if (SecureXml.child(hello, Ns.BASE, "session-id") != null) {
-            log.info("NETCONF session {}: the client's hello carries a session-id, closing", id);
+            log.info("NETCONF session {}: the client's hello carries a session-id, closing", who.sessionId());
             return false;
         }
         boolean base10 = false;
@@ -332,14 +316,15 @@ public final class NetconfSession {
             }
         }
         if (!base10 && !base11) {
-            log.info("NETCONF session {}: the client speaks no base capability we know, closing", id);
+            log.info("NETCONF session {}: the client speaks no base capability we know, closing", who.sessionId());
             return false;
         }
         if (base11) {
             in.useChunkedFraming();
             out.useChunkedFraming();
         }
-        log.info("NETCONF session {} for {} from {}: {} framing", id, user, sourceHost, base11 ? "chunked" : "end-of-message");
+        log.info("NETCONF session {} for {} from {}: {} framing", who.sessionId(), who.user(), who.sourceHost(),
+                base11 ? "chunked" : "end-of-message");
         return true;
     }
 
@@ -448,7 +433,7 @@ public final class NetconfSession {
                 throw EditConfig.error(e);
             } catch (RuntimeException e) {
                 // A bug or an unexpected failure below: this request fails, the session goes on.
-                log.error("NETCONF session {}: {} failed unexpectedly", id, opName, e);
+                log.error("NETCONF session {}: {} failed unexpectedly", who.sessionId(), opName, e);
                 throw new RpcError(Type.APPLICATION, "operation-failed", "internal error (the server's log says what)");
             } finally {
                 if (own != null) {
@@ -478,9 +463,9 @@ public final class NetconfSession {
     private Outcome dispatch(Element op) throws RpcError {
         String ns = op.getNamespaceURI();
         String name = op.getLocalName();
-        if (!access.mayExec(Nacm.module(ns), name)) {
+        if (!who.access().mayExec(Nacm.module(ns), name)) {
             throw new RpcError(Type.APPLICATION, "access-denied", null, null, "access control (NACM) denies " + name
-                    + " to user '" + user + "'");
+                    + " to user '" + who.user() + "'");
         }
         if (Ns.BASE.equals(ns)) {
             switch (name) {
@@ -522,9 +507,9 @@ public final class NetconfSession {
 
     /** Refuses operations that change something to read-only users. */
     private void writer(String op) throws RpcError {
-        if (readOnly) {
+        if (!who.caller().mayChange()) {
             throw new RpcError(Type.APPLICATION, "access-denied", null, null,
-                    "user '" + user + "' has read-only access: " + op + " is not allowed");
+                    "user '" + who.user() + "' has read-only access: " + op + " is not allowed");
         }
     }
 
@@ -537,15 +522,15 @@ public final class NetconfSession {
         } catch (NumberFormatException e) {
             throw RpcError.invalidValue(null, "session-id must be a number").info("bad-element", "session-id");
         }
-        if (other == id) {
+        if (other == who.sessionId()) {
             throw RpcError.invalidValue(null, "a session cannot kill itself: use close-session").info("bad-element", "session-id");
         }
         NetconfSession s = ctx.sessions().get(other);
         // A tenant's sessions see (and kill) only the sessions of their tenant: another's is "no session".
-        if (s != null && !caller.sees(s.caller().tenant())) s = null;
+        if (s != null && !who.caller().sees(s.caller().tenant())) s = null;
         if (s == null) throw RpcError.invalidValue(null, "no session " + other).info("bad-element", "session-id");
-        log.info("NETCONF session {} ({}) kills session {}", id, user, other);
-        s.kill(ServerNotifications.Termination.KILLED, id);
+        log.info("NETCONF session {} ({}) kills session {}", who.sessionId(), who.user(), other);
+        s.kill(ServerNotifications.Termination.KILLED, who.sessionId());
         return Outcome.of(Outcome.OK);
     }
 
@@ -569,7 +554,7 @@ public final class NetconfSession {
             throw RpcError.missingElement(Type.PROTOCOL, null, "stopTime", "stopTime needs a startTime (RFC 5277)");
         }
         if (start != null) {
-            if (service.events().replayLog().isEmpty()) {
+            if (who.service().events().replayLog().isEmpty()) {
                 throw new RpcError(Type.PROTOCOL, "operation-failed", "the NETCONF stream keeps no replay log here")
                         .info("bad-element", "startTime");
             }
@@ -621,7 +606,7 @@ public final class NetconfSession {
         if (closing) return;
         // RFC 8341 3.4.6: replayComplete and notificationComplete are always sent.
         boolean always = Ns.STREAMS.equals(content.ns());
-        if (!always && !access.mayNotify(Nacm.module(content.ns()), content.name())) return;
+        if (!always && !who.access().mayNotify(Nacm.module(content.ns()), content.name())) return;
         Element selected = null;
         if (filter != null) {
             Document doc = SecureXml.newDocument();
@@ -651,7 +636,7 @@ public final class NetconfSession {
             outNotifications.incrementAndGet();
             ctx.statistics().outNotifications.incrementAndGet();
         } catch (IOException | XmlOut.XmlWriteException ex) {
-            log.debug("NETCONF session {}: notification not delivered: {}", id, ex.toString());
+            log.debug("NETCONF session {}: notification not delivered: {}", who.sessionId(), ex.toString());
         }
     }
 

@@ -10,6 +10,14 @@ import io.vrouter.netconf.nacm.Nacm;
  * the core enforces that), the datastores, locks and confirmed commit it shares with its tenant's
  * sessions, and NACM's decisions for the user. The operations take this instead of the session.
  */
-record Requester(int sessionId, String user, String sourceHost, Caller caller, VirtualRouters service,
-                 NetconfServerContext.Scope scope, Nacm.Access access) {
+record Requester(int sessionId, Caller caller, VirtualRouters service, NetconfServerContext.Scope scope,
+                 Nacm.Access access) {
+    String user() {
+        return caller.user();
+    }
+
+    /** The client's address, as the caller was made at authentication. */
+    String sourceHost() {
+        return caller.source();
+    }
 }
