@@ -16,7 +16,7 @@ import time
 from .util import free_port, log
 
 YANG_DIR = "vr-yang/src/main/resources/io/vrouter/yang"
-YANG = "NEW-VMM-MIB@2026-11-26.yang"
+YANG = "NEW-VMM-MIB@2026-11-28.yang"
 
 
 def run(cmd, **kw):

@@ -3,6 +3,7 @@ package io.vrouter.snmp;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.Column;
 import io.vrouter.core.model.InetAddressType;
+import io.vrouter.core.model.LinkType;
 import io.vrouter.core.model.SmiEnum;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -37,6 +38,8 @@ final class Codec {
         return switch (kind) {
             // RFC 4001: no address is unknown(0) and an empty address, both present.
             case ADDRESS_TYPE -> new Integer32(v == null ? 0 : ((SmiEnum) v).code());
+            // An interface that names no link type is a bridge's, as every interface was before links.
+            case LINK_TYPE -> new Integer32(v == null ? LinkType.BRIDGE.code() : ((SmiEnum) v).code());
             case INET_ADDRESS -> inet((String) v);
             default -> v == null ? null : switch (kind) {
                 case TEXT -> text((String) v);
@@ -63,6 +66,7 @@ final class Codec {
             }
             case ADMIN_STATE -> AdminState.ofCode(code);
             case ADDRESS_TYPE -> InetAddressType.ofCode(code);
+            case LINK_TYPE -> SmiEnum.ofCode(LinkType.class, code);
             default -> throw new IllegalArgumentException(kind + " is not enumerated");
         };
     }

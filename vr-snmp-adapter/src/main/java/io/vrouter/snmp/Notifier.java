@@ -2,7 +2,9 @@ package io.vrouter.snmp;
 
 import static io.vrouter.snmp.VmmMib.*;
 
+import io.vrouter.core.model.LinkStatus;
 import io.vrouter.core.model.OperState;
+import io.vrouter.core.model.Schema;
 import io.vrouter.core.model.VmEntry;
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.spi.VirtualRouters;
@@ -79,6 +81,10 @@ final class Notifier implements AutoCloseable {
     }
 
     private void onEvent(VrEvent e) {
+        if (e.type == VrEvent.Type.LINK_CHANGED) {
+            if (service.perVmNotificationsEnabled()) sendLink(e);
+            return;
+        }
         OID trap;
         if (e.type == VrEvent.Type.DELETED) {
             trap = VM_DELETED;
@@ -127,6 +133,20 @@ final class Notifier implements AutoCloseable {
                 log.warn("could not send the bulk notification {}: {}", bulkOid, ex.toString());
             }
         });
+    }
+
+    /** vmLinkStatusChanged: vmName and the interface's vmNetworkLinkStatus, as the event's one change says. */
+    private void sendLink(VrEvent e) {
+        VrEvent.LeafChange c = e.changes.get(0);
+        VariableBinding[] vbs = {
+                new VariableBinding(cell(VM_CONFIG_ENTRY, VM_NAME, e.vmIndex), Codec.text(e.vmName)),
+                new VariableBinding(cell(VM_NETWORK_ENTRY, Schema.Network.LINK_STATUS.snmpColumn(), e.vmIndex, c.networkIndex()),
+                        new Integer32(((LinkStatus) c.after()).code()))};
+        try {
+            originator.notify(new OctetString(), VM_LINK_STATUS_CHANGED, Uptime.of(sysUpTime), vbs);
+        } catch (RuntimeException ex) {
+            log.warn("could not send the notification for {}: {}", e, ex.toString());
+        }
     }
 
     /** Sends what the event carries, the VR's vmUUID when it happened among it (the VR may be gone by now). */

@@ -85,6 +85,7 @@ public final class VmmMib {
     public static final OID VM_MIGRATING = sub(NOTIFICATIONS, 8);
     public static final OID VM_CRASHED = sub(NOTIFICATIONS, 9);
     public static final OID VM_DELETED = sub(NOTIFICATIONS, 10);
+    public static final OID VM_LINK_STATUS_CHANGED = sub(NOTIFICATIONS, 21);
 
     /** RowStatus values (RFC 2579). */
     public static final int ACTIVE = 1, NOT_IN_SERVICE = 2, NOT_READY = 3, CREATE_AND_GO = 4, CREATE_AND_WAIT = 5,

@@ -67,6 +67,10 @@ class Rfc7666ConformanceTest {
             Map.entry("vmStateGroup", List.of("vmStateGroup", "vmConfigGroup")),
             Map.entry("vmTenancyGroup", List.of("vmConfigTenant", "vmHvCpus", "vmHvMemory", "vmCommittedCpus",
                     "vmCommittedMemory", "vmTenancyGroup")),
+            Map.entry("vmLinkGroup", List.of("vmConfigCpuWeight", "vmNetworkConfigLinkType", "vmNetworkConfigPeerRouter",
+                    "vmNetworkConfigPeerInterface", "vmNetworkConfigVni", "vmNetworkConfigRemote", "vmNetworkConfigRateIn",
+                    "vmNetworkConfigRateOut", "vmNetworkLinkStatus", "vmNetworkLinkDelay", "vmNetworkLinkLoss",
+                    "vmLinkGroup", "vmLinkStatusChanged", "vmLinkNotificationGroup")),
             Map.entry("vmCompliance", List.of("vmCompliance")));
 
     /** The imported textual conventions, as their RFCs define them (2579, 3411, 6933, 2863). */

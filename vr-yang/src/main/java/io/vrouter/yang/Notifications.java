@@ -1,5 +1,6 @@
 package io.vrouter.yang;
 
+import io.vrouter.core.model.LinkStatus;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.spi.VirtualRouters;
@@ -11,7 +12,9 @@ import java.util.Optional;
  * a state change to running is vmRunning, to shutdown vmShutdown, and so on; a removal is vmDeleted.
  * Transitions to preparing and configuration changes have no notification of their own. As over
  * SNMP, notifications follow the vmPerVMNotificationsEnabled switch, and vmDeleted carries vmName,
- * vmUUID (the event's: the VR's when it happened), vmOperState (the state before) and vmPersistent. NETCONF's stream and RESTCONF's carry them.
+ * vmUUID (the event's: the VR's when it happened), vmOperState (the state before) and vmPersistent. A link
+ * going up or down is vmLinkStatusChanged, with vmName and the interface's vmNetworkLinkStatus. NETCONF's
+ * stream and RESTCONF's carry them.
  */
 public final class Notifications {
     private Notifications() {
@@ -20,6 +23,7 @@ public final class Notifications {
     /** The notification's name for an event, or empty when the event has none. */
     public static Optional<String> name(VrEvent e) {
         if (e.type == VrEvent.Type.DELETED) return Optional.of("vmDeleted");
+        if (e.type == VrEvent.Type.LINK_CHANGED) return Optional.of("vmLinkStatusChanged");
         if (e.type != VrEvent.Type.STATE_CHANGED || e.vmOperState == null || e.vmOperState == e.previousOperState) {
             return Optional.empty();
         }
@@ -37,6 +41,14 @@ public final class Notifications {
     /** The notification's content element (what follows eventTime), or empty. */
     public static Optional<DataNode> content(VrEvent e, VirtualRouters service) {
         if (!service.perVmNotificationsEnabled()) return Optional.empty();
+        if (e.type == VrEvent.Type.LINK_CHANGED) {
+            VrEvent.LeafChange c = e.changes.get(0);
+            DataNode.Inner body = DataNode.inner(Ns.VMM, "vmLinkStatusChanged");
+            body.add(DataNode.inner(Ns.VMM, "vmName").add("vmIndex", e.vmIndex).add("vmName", e.vmName));
+            body.add(DataNode.inner(Ns.VMM, "vmNetworkLinkStatus").add("vmIndex", e.vmIndex)
+                    .add("vmNetworkIndex", c.networkIndex()).add("vmNetworkLinkStatus", ((LinkStatus) c.after()).label()));
+            return Optional.of(body);
+        }
         return name(e).map(n -> {
             // the VR's vmUUID when the event happened, as SNMP's notification carries it: live or replayed, VR there or gone
             String uuid = e.vmUUID;

@@ -6,7 +6,7 @@ public final class Ns {
     public static final String VMM = "urn:ietf:params:xml:ns:yang:smiv2:NEW-VMM-MIB";
     public static final String VMM_MODULE = "NEW-VMM-MIB";
     public static final String VMM_PREFIX = "new-vmm-mib";
-    public static final String VMM_REVISION = "2026-11-26";
+    public static final String VMM_REVISION = "2026-11-28";
     /** RFC 6241 base. */
     public static final String BASE = "urn:ietf:params:xml:ns:netconf:base:1.0";
     /** RFC 5277 notifications. */

@@ -88,7 +88,7 @@ class GnmiIT {
         JsonNode caps = pygnmi("capabilities");
         assertThat(caps.at("/supported_models/0/name").asText()).isEqualTo("NEW-VMM-MIB");
         assertThat(caps.at("/supported_models/0/organization").asText()).isEqualTo("vrouter project");
-        assertThat(caps.at("/supported_models/0/version").asText()).isEqualTo("2026-11-26");
+        assertThat(caps.at("/supported_models/0/version").asText()).isEqualTo("2026-11-28");
         assertThat(caps.at("/supported_models/1/name").asText()).isEqualTo("openconfig-interfaces");
         assertThat(caps.at("/supported_models/1/organization").asText()).isEqualTo("OpenConfig working group");
         assertThat(caps.at("/supported_models/1/version").asText()).isEqualTo("3.5.0");

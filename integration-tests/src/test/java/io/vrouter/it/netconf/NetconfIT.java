@@ -34,7 +34,7 @@ class NetconfIT extends WithServer {
                 "urn:ietf:params:netconf:base:1.1", "urn:ietf:params:netconf:capability:candidate:1.0",
                 "urn:ietf:params:netconf:capability:xpath:1.0", "urn:ietf:params:netconf:capability:notification:1.0",
                 "urn:ietf:params:netconf:capability:interleave:1.0",
-                VMM + "?module=NEW-VMM-MIB&revision=2026-11-26");
+                VMM + "?module=NEW-VMM-MIB&revision=2026-11-28");
         assertThat(r.get("session_id").asInt()).isPositive();
         assertThat(r.get("get_config_ok").asBoolean()).isTrue();
     }
@@ -120,8 +120,8 @@ class NetconfIT extends WithServer {
         Path out = Files.createDirectories(dir.resolve("schemas"));
         JsonNode r = Ncclient.scenario(server, "schema", "--out", out.toString());
         assertThat(texts(r.get("files"))).extracting(f -> Path.of(f).getFileName().toString())
-                .contains("NEW-VMM-MIB@2026-11-26.yang", "ietf-yang-smiv2@2012-06-22.yang", "ietf-yang-types@2013-07-15.yang");
-        Path module = out.resolve("NEW-VMM-MIB@2026-11-26.yang");
+                .contains("NEW-VMM-MIB@2026-11-28.yang", "ietf-yang-smiv2@2012-06-22.yang", "ietf-yang-types@2013-07-15.yang");
+        Path module = out.resolve("NEW-VMM-MIB@2026-11-28.yang");
         assertThat(Files.readString(module)).startsWith("module NEW-VMM-MIB {");
         ServerProcess.Result pyang = ServerProcess.run(List.of("pyang", "--strict", "-p", out.toString(), module.toString()));
         assertThat(pyang.exit()).as(pyang.toString()).isZero();

@@ -58,7 +58,7 @@ class YangLibrarySelfContainedIT {
                     }
                 }
             }
-            assertThat(implemented).contains("NEW-VMM-MIB@2026-11-26.yang", "ietf-yang-library@2019-01-04.yang");
+            assertThat(implemented).contains("NEW-VMM-MIB@2026-11-28.yang", "ietf-yang-library@2019-01-04.yang");
 
             // -D: no search directory but the downloaded modules' own. Every module listed loads, with
             // whatever it imports found among them.

@@ -70,7 +70,7 @@ final class SafeXmlReader implements MessageBodyReader<Object> {
             for (String key : t.keys()) m.put(key, Column.Kind.INTEGER);
             for (Column<?> c : t.columns()) {
                 switch (c.kind()) {
-                    case INTEGER, UNSIGNED, TRUTH, ADMIN_STATE, ADDRESS_TYPE -> m.put(c.field(), c.kind());
+                    case INTEGER, UNSIGNED, TRUTH, ADMIN_STATE, ADDRESS_TYPE, LINK_TYPE -> m.put(c.field(), c.kind());
                     default -> {
                         // text, MAC and addresses arrive as strings; the service checks them
                     }
@@ -111,7 +111,7 @@ final class SafeXmlReader implements MessageBodyReader<Object> {
         public void endElement(String uri, String localName, String qName) throws SAXException {
             if (kind != null) {
                 // JAXB reads numbers and booleans with white space around them right, labels not.
-                boolean label = kind == Column.Kind.ADMIN_STATE || kind == Column.Kind.ADDRESS_TYPE;
+                boolean label = kind == Column.Kind.ADMIN_STATE || kind == Column.Kind.ADDRESS_TYPE || kind == Column.Kind.LINK_TYPE;
                 String value = label ? text.toString() : text.toString().strip();
                 // XML Schema's boolean also has 1 and 0, which JAXB reads right too.
                 if (!(kind == Column.Kind.TRUTH && (value.equals("1") || value.equals("0")))) {

@@ -1,5 +1,7 @@
 package io.vrouter.core.driver;
 
+import io.vrouter.core.model.LinkStatus;
+
 /** Told by a driver of changes on the host that vrouter did not make. */
 public interface DriverListener {
     /** The VM's power state changed. */
@@ -15,4 +17,8 @@ public interface DriverListener {
 
     /** The VM disappeared from the host. */
     void vmVanished(int vmIndex);
+
+    /** A probed link of the VM (a peer or VXLAN link) went up or down (vmNetworkLinkStatus). */
+    default void linkChanged(int vmIndex, int networkIndex, LinkStatus now) {
+    }
 }

@@ -17,11 +17,20 @@ import java.util.Set;
  * <p>The driver is the source of truth for what exists on the host; the service's registry is the
  * source of truth for what the operator asked for. A VM the driver created is recognisable as ours by
  * its vmIndex, which the driver records on the host.
+ *
+ * <p>What every driver does is here; what only some can do is a behaviour of its own ({@link Links},
+ * {@link RateLimits}, {@link CpuWeights}) that a driver offers by implementing it, and the service asks
+ * for with {@link #behaviour}, refusing a change that needs one the driver lacks before anything changes.
  */
 public interface HypervisorDriver extends AutoCloseable {
 
     /** Short name, as chosen with {@code --driver}. */
     String name();
+
+    /** The behaviour of the given type if this driver offers it (ONOS's behaviours: a driver offers what it has). */
+    default <B> Optional<B> behaviour(Class<B> type) {
+        return type.isInstance(this) ? Optional.of(type.cast(this)) : Optional.empty();
+    }
 
     /** The vmHypervisor group: software, version, object id and uptime. */
     Hypervisor hypervisor();

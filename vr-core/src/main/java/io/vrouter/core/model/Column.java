@@ -141,6 +141,8 @@ public interface Column<R> {
         ADMIN_STATE("running, suspended, paused or shutdown", "enumeration", Json.STRING),
         /** {@link InetAddressType}, by label; SNMP by code. */
         ADDRESS_TYPE("unknown, ipv4 or ipv6", "enumeration", Json.STRING),
+        /** {@link LinkType}, by label; SNMP by code. */
+        LINK_TYPE("bridge, peer, vxlan or macvlan", "enumeration", Json.STRING),
         /** A MAC address, six colon-separated hex octets; SNMP as six octets. */
         MAC("six colon-separated hex octets", "OCTET STRING", Json.STRING),
         /** An IPv4 or IPv6 address in text form; SNMP as its 4 or 16 octets (RFC 4001). */
@@ -208,6 +210,7 @@ public interface Column<R> {
                     };
                     case ADMIN_STATE -> AdminState.ofLabel(text);
                     case ADDRESS_TYPE -> SmiEnum.ofLabel(InetAddressType.class, text);
+                    case LINK_TYPE -> SmiEnum.ofLabel(LinkType.class, text);
                 };
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("'" + text + "' is not " + expected, e);

@@ -30,7 +30,10 @@ public enum ConfigColumn implements Column<VmConfigEntry> {
             c -> c.vmConfigDescription, (c, v) -> c.vmConfigDescription = (String) v),
     /** The owning tenant: the core sets it from the creating user's, and lets only the provider change it. */
     VM_CONFIG_TENANT("vmConfigTenant", 9, Kind.TEXT, 0, 32, Change.ANY, false, null,
-            c -> c.vmConfigTenant, (c, v) -> c.vmConfigTenant = (String) v);
+            c -> c.vmConfigTenant, (c, v) -> c.vmConfigTenant = (String) v),
+    /** The VR's share of the CPUs under contention, relative to other VRs' (100 when absent); set live. */
+    VM_CONFIG_CPU_WEIGHT("vmConfigCpuWeight", 10, Kind.INTEGER, 1, 10_000, Change.ANY, true, null,
+            c -> c.vmConfigCpuWeight, (c, v) -> c.vmConfigCpuWeight = (Integer) v);
 
     /** When a column of an existing VR may change. */
     public enum Change {

@@ -17,8 +17,34 @@ public enum NetworkColumn implements Column<VmNetworkConfigEntry> {
     ADDRESS("vmNetworkConfigAddress", 5, Kind.INET_ADDRESS, 0, 0,
             n -> n.vmNetworkConfigAddress, (n, v) -> n.vmNetworkConfigAddress = (String) v),
     PREFIX_LENGTH("vmNetworkConfigPrefixLength", 6, Kind.UNSIGNED, 0, 128,
-            n -> n.vmNetworkConfigPrefixLength, (n, v) -> n.vmNetworkConfigPrefixLength = (Integer) v);
+            n -> n.vmNetworkConfigPrefixLength, (n, v) -> n.vmNetworkConfigPrefixLength = (Integer) v),
     // SNMP column 7 is vmNetworkConfigRowStatus, SNMP's own.
+    /** How the interface is attached; absent: bridge (docs/adr/0018-links.md). */
+    LINK_TYPE("vmNetworkConfigLinkType", 8, Kind.LINK_TYPE, 0, 0,
+            n -> n.vmNetworkConfigLinkType, (n, v) -> n.vmNetworkConfigLinkType = (LinkType) v),
+    /** A peer link's far end: the vmIndex of a VR of this router. */
+    PEER_ROUTER("vmNetworkConfigPeerRouter", 9, Kind.UNSIGNED, 1, Integer.MAX_VALUE,
+            n -> n.vmNetworkConfigPeerRouter, (n, v) -> n.vmNetworkConfigPeerRouter = (Integer) v),
+    /** A peer link's far end: the vmNetworkConfigIndex of that VR's interface. */
+    PEER_INTERFACE("vmNetworkConfigPeerInterface", 10, Kind.UNSIGNED, 1, 65_535,
+            n -> n.vmNetworkConfigPeerInterface, (n, v) -> n.vmNetworkConfigPeerInterface = (Integer) v),
+    /** A VXLAN link's network identifier, the same at both ends. */
+    VNI("vmNetworkConfigVni", 11, Kind.UNSIGNED, 1, 16_777_215,
+            n -> n.vmNetworkConfigVni, (n, v) -> n.vmNetworkConfigVni = (Integer) v),
+    /** A VXLAN link's far router: its underlay address. */
+    REMOTE("vmNetworkConfigRemote", 12, Kind.INET_ADDRESS, 0, 0,
+            n -> n.vmNetworkConfigRemote, (n, v) -> n.vmNetworkConfigRemote = (String) v),
+    /** What the VR may receive on the interface, kbit/s; absent: unlimited. Set live. */
+    RATE_IN("vmNetworkConfigRateIn", 13, Kind.UNSIGNED, 64, 100_000_000,
+            n -> n.vmNetworkConfigRateIn, (n, v) -> n.vmNetworkConfigRateIn = (Integer) v),
+    /** What the VR may send on the interface, kbit/s; absent: unlimited. Set live. */
+    RATE_OUT("vmNetworkConfigRateOut", 14, Kind.UNSIGNED, 64, 100_000_000,
+            n -> n.vmNetworkConfigRateOut, (n, v) -> n.vmNetworkConfigRateOut = (Integer) v);
+
+    /** The columns a driver changes on a live interface (RateLimits) instead of detaching and attaching it again. */
+    public boolean live() {
+        return this == RATE_IN || this == RATE_OUT;
+    }
 
     /** The largest vmNetworkConfigIndex. */
     public static final int MAX_INDEX = 65535;

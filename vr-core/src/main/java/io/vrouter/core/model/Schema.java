@@ -149,7 +149,11 @@ public final class Schema {
         IN_ERRORS(Spec.state("vmNetworkInErrors", 10, Kind.COUNTER64, 0, UINT64, "packets", null, n -> n.vmNetworkInErrors)),
         OUT_ERRORS(Spec.state("vmNetworkOutErrors", 11, Kind.COUNTER64, 0, UINT64, "packets", null, n -> n.vmNetworkOutErrors)),
         IN_DISCARDS(Spec.state("vmNetworkInDiscards", 12, Kind.COUNTER64, 0, UINT64, "packets", null, n -> n.vmNetworkInDiscards)),
-        OUT_DISCARDS(Spec.state("vmNetworkOutDiscards", 13, Kind.COUNTER64, 0, UINT64, "packets", null, n -> n.vmNetworkOutDiscards));
+        OUT_DISCARDS(Spec.state("vmNetworkOutDiscards", 13, Kind.COUNTER64, 0, UINT64, "packets", null, n -> n.vmNetworkOutDiscards)),
+        // A link's health as the router probes it (peer and VXLAN links; docs/adr/0018-links.md).
+        LINK_STATUS(Spec.state("vmNetworkLinkStatus", 14, Kind.ENUM, 0, 0, null, LinkStatus.UNKNOWN, n -> n.vmNetworkLinkStatus)),
+        LINK_DELAY(Spec.state("vmNetworkLinkDelay", 15, Kind.GAUGE32, 0, UINT32, "microseconds", 0L, n -> n.vmNetworkLinkDelay)),
+        LINK_LOSS(Spec.state("vmNetworkLinkLoss", 16, Kind.GAUGE32, 0, UINT32, "percent", 0L, n -> n.vmNetworkLinkLoss));
 
         private final Spec<VmNetworkEntry> spec;
 

@@ -18,7 +18,7 @@ import java.util.List;
 @XmlAccessorType(XmlAccessType.FIELD)
 // JSON keeps XML's order: the configured row first, then the state (JAXB's propOrder covers only this class).
 @JsonPropertyOrder({"vmIndex", "vmName", "vmAdminState", "vmConfigTemplate", "vmConfigCpuNumber", "vmConfigMemory",
-        "vmConfigAutoStart", "vmConfigDescription", "vmConfigTenant", "vmNetworkConfigTable", "vmEntry", "vmNetworkTable", "vmCpuTable", "vmStorageTable"})
+        "vmConfigAutoStart", "vmConfigDescription", "vmConfigTenant", "vmConfigCpuWeight", "vmNetworkConfigTable", "vmEntry", "vmNetworkTable", "vmCpuTable", "vmStorageTable"})
 public class VirtualRouter extends VmConfigEntry {
     public VmEntry vmEntry;
 

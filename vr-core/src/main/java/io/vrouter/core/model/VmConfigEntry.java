@@ -19,7 +19,7 @@ import java.util.List;
 @XmlRootElement(name = "vmConfigEntry")
 @XmlType(name = "vmConfigEntry", propOrder = {"vmIndex", "vmName", "vmAdminState", "vmConfigTemplate",
         "vmConfigCpuNumber", "vmConfigMemory", "vmConfigAutoStart", "vmConfigDescription", "vmConfigTenant",
-        "vmNetworkConfigTable"})
+        "vmConfigCpuWeight", "vmNetworkConfigTable"})
 @XmlAccessorType(XmlAccessType.FIELD)
 public class VmConfigEntry {
     /** What a vmName looks like: the OpenAPI document declares it, the service checks it. */
@@ -55,6 +55,12 @@ public class VmConfigEntry {
     @Schema(maxLength = 32, description = "the owning tenant, one the server's settings declare; absent: the"
             + " infrastructure provider's. Only the provider's users may set it")
     public String vmConfigTenant;
+    /**
+     * The VR's CPU weight under contention, relative to the other VRs' (1..10000; absent: 100, as
+     * cgroup v2's cpu.weight). Changed on a running VR.
+     */
+    @Schema(minimum = "1", maximum = "10000", description = "relative CPU weight under contention; absent: 100")
+    public Integer vmConfigCpuWeight;
 
     @XmlElementWrapper(name = "vmNetworkConfigTable")
     @XmlElement(name = "vmNetworkConfigEntry")
@@ -94,6 +100,8 @@ public class VmConfigEntry {
         public static final String TEMPLATE = "vyos";
         public static final int CPU_NUMBER = 1;
         public static final int MEMORY_MIB = 512;
+        /** The CPU weight of a VR that names none: cgroup v2's default cpu.weight. */
+        public static final int CPU_WEIGHT = 100;
 
         private Defaults() {
         }

@@ -1,5 +1,7 @@
 package io.vrouter.core.model;
 
+import io.swagger.v3.oas.annotations.media.Schema;
+
 import jakarta.xml.bind.annotation.XmlAccessType;
 import jakarta.xml.bind.annotation.XmlAccessorType;
 import jakarta.xml.bind.annotation.XmlType;
@@ -7,7 +9,8 @@ import jakarta.xml.bind.annotation.XmlType;
 /** One row of vmNetworkTable (RFC 7666): an interface as the hypervisor reports it. */
 @XmlType(name = "vmNetworkEntry", propOrder = {"vmNetworkIndex", "vmNetworkIfIndex", "vmNetworkParent",
         "vmNetworkModel", "vmNetworkPhysAddress", "vmNetworkInOctets", "vmNetworkInPkts", "vmNetworkOutOctets",
-        "vmNetworkOutPkts", "vmNetworkInErrors", "vmNetworkOutErrors", "vmNetworkInDiscards", "vmNetworkOutDiscards"})
+        "vmNetworkOutPkts", "vmNetworkInErrors", "vmNetworkOutErrors", "vmNetworkInDiscards", "vmNetworkOutDiscards",
+        "vmNetworkLinkStatus", "vmNetworkLinkDelay", "vmNetworkLinkLoss"})
 @XmlAccessorType(XmlAccessType.FIELD)
 public class VmNetworkEntry {
     public Integer vmNetworkIndex;
@@ -33,4 +36,12 @@ public class VmNetworkEntry {
     public Long vmNetworkInDiscards;
     /** Packets to send without error but dropped (tx_dropped). */
     public Long vmNetworkOutDiscards;
+    /** Whether a peer or VXLAN link's far end answers the router's probe; unknown where nothing is probed. */
+    public LinkStatus vmNetworkLinkStatus;
+    /** The link's round-trip delay to its far end, microseconds (the median of the last probes); absent when unknown. */
+    @Schema(description = "round-trip delay to the link's far end in microseconds, the median of the last probes")
+    public Long vmNetworkLinkDelay;
+    /** The share of the last probes the far end did not answer, percent; absent when unknown. */
+    @Schema(description = "percent of the last probes the link's far end did not answer")
+    public Long vmNetworkLinkLoss;
 }

@@ -98,7 +98,9 @@ public class VrEvent {
         /** The configuration changed without a state change (for example an interface). */
         @XmlEnumValue("configChanged") CONFIG_CHANGED("configChanged"),
         /** The VR is gone. */
-        @XmlEnumValue("deleted") DELETED("deleted");
+        @XmlEnumValue("deleted") DELETED("deleted"),
+        /** A probed link of the VR went up or down: its change is vmNetworkLinkStatus, its reason says which interface. */
+        @XmlEnumValue("linkChanged") LINK_CHANGED("linkChanged");
 
         private final String label;
 

@@ -3,12 +3,16 @@ package io.vrouter.core.service;
 import io.vrouter.core.config.Caller;
 import io.vrouter.core.config.Tenants;
 import io.vrouter.core.driver.ConfigRefusedException;
+import io.vrouter.core.driver.CpuWeights;
+import io.vrouter.core.driver.Links;
+import io.vrouter.core.driver.RateLimits;
 import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.Column;
 import io.vrouter.core.model.Commitment;
 import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.ConfigColumn;
+import io.vrouter.core.model.LinkType;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.service.VrException.Reason;
@@ -18,6 +22,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.IntPredicate;
 
@@ -103,6 +108,10 @@ final class ChangeCheck {
         }
         names(indexed);
         macs(indexed);
+        for (Target t : indexed) {
+            if (t.after() != null) behaviours(t.after());
+        }
+        links(indexed);
         for (Target t : indexed) {
             if (t.after() != null) driverCheck(t.after());
         }
@@ -364,7 +373,128 @@ final class ChangeCheck {
         }
     }
 
+    /**
+     * What the row asks of behaviours the driver may lack (a link type, a rate, a CPU weight), refused
+     * before anything changes; and host NICs and underlays, which are the provider's.
+     */
+    private void behaviours(VmConfigEntry row) {
+        try {
+            if (row.vmConfigCpuWeight != null && driver.behaviour(CpuWeights.class).isEmpty()) {
+                throw new NotSupportedException("vmConfigCpuWeight", "driver '" + driver.name() + "' does not set CPU weights");
+            }
+        } catch (VrException e) {
+            throw e.at(row.vmIndex, null);
+        }
+        Set<LinkType> linkTypes = driver.behaviour(Links.class).map(Links::linkTypes).orElse(Set.of());
+        Optional<RateLimits> rates = driver.behaviour(RateLimits.class);
+        for (VmNetworkConfigEntry n : row.interfaces()) {
+            LinkType type = LinkType.of(n);
+            try {
+                if (type != LinkType.BRIDGE && !linkTypes.contains(type)) {
+                    throw new NotSupportedException("vmNetworkConfigLinkType", "driver '" + driver.name() + "' does not make "
+                            + type.label() + " links" + (linkTypes.isEmpty() ? "" : "; it makes bridge, "
+                            + String.join(", ", linkTypes.stream().map(LinkType::label).sorted().toList())));
+                }
+                if ((n.vmNetworkConfigRateIn != null || n.vmNetworkConfigRateOut != null) && rates.isEmpty()) {
+                    throw new NotSupportedException(n.vmNetworkConfigRateIn != null ? "vmNetworkConfigRateIn" : "vmNetworkConfigRateOut",
+                            "driver '" + driver.name() + "' does not limit interface rates");
+                }
+                if (n.vmNetworkConfigRateIn != null && !rates.get().limitsIngress(type)) {
+                    throw new NotSupportedException("vmNetworkConfigRateIn", "driver '" + driver.name() + "' cannot limit what"
+                            + " a VR receives on a " + type.label() + " link; limit what the far end sends"
+                            + (type == LinkType.PEER ? " (its vmNetworkConfigRateOut)" : ""));
+                }
+                if (type.usesHostNic() && !caller.provider()) {
+                    throw new AccessDeniedException("vmNetworkConfigParent", "host NICs and underlays are the infrastructure"
+                            + " provider's: user '" + caller.user() + "' of tenant '" + caller.tenant() + "' cannot attach a "
+                            + type.label() + " interface", false);
+                }
+            } catch (VrException e) {
+                throw e.at(row.vmIndex, n.vmNetworkConfigIndex);
+            }
+        }
+    }
+
     // ---------------------------------------------------------------- across VRs
+
+    /** A peer link's end: an interface of a VR. */
+    private record End(int vmIndex, int networkIndex) {
+        static End far(VmNetworkConfigEntry n) {
+            return new End(n.vmNetworkConfigPeerRouter, n.vmNetworkConfigPeerInterface);
+        }
+    }
+
+    /**
+     * Peer links, across the VRs as they will be: an end names another VR of the same owner (one the
+     * caller sees: any other is answered as missing), not its own; the far interface, where it is
+     * declared already, is a peer link that names this end back; and no two interfaces name the same
+     * far end. Only a set that declares or changes a peer link pays for a look at every VR's.
+     */
+    private void links(List<Target> targets) {
+        Map<Integer, VmConfigEntry> after = new HashMap<>();
+        Set<Integer> inSet = new HashSet<>();
+        List<Target> linking = new ArrayList<>();
+        for (Target t : targets) {
+            inSet.add(t.vmIndex());
+            if (t.after() != null) after.put(t.vmIndex(), t.after());
+            if (t.after() != null && t.after().interfaces().stream().anyMatch(n -> LinkType.of(n) == LinkType.PEER
+                    && (t.before() == null || t.before().interfaces().stream().noneMatch(b -> ChangeSet.sameAttachment(b, n))))) {
+                linking.add(t);
+            }
+        }
+        if (linking.isEmpty()) return;
+        Map<End, End> namedBy = new HashMap<>();
+        for (VrRecord r : routers.values()) {
+            if (!inSet.contains(r.vmIndex)) claim(namedBy, r.config);
+        }
+        for (VmConfigEntry row : after.values()) claim(namedBy, row);
+        for (Target t : linking) {
+            for (VmNetworkConfigEntry n : t.after().interfaces()) {
+                if (LinkType.of(n) != LinkType.PEER) continue;
+                // A link declared before is left as it is, even when its far VR has gone since.
+                if (t.before() != null && t.before().interfaces().stream().anyMatch(b -> ChangeSet.sameAttachment(b, n))) continue;
+                End here = new End(t.vmIndex(), n.vmNetworkConfigIndex);
+                End far = End.far(n);
+                try {
+                    if (far.vmIndex() == t.vmIndex()) {
+                        throw new ValidationException("vmNetworkConfigPeerRouter", "a VR cannot be linked to itself");
+                    }
+                    VmConfigEntry farRow = inSet.contains(far.vmIndex()) ? after.get(far.vmIndex())
+                            : routers.containsKey(far.vmIndex()) ? routers.get(far.vmIndex()).config : null;
+                    if (farRow == null || !caller.sees(farRow.vmConfigTenant)) {
+                        throw new ValidationException("vmNetworkConfigPeerRouter", "there is no VR with vmIndex " + far.vmIndex());
+                    }
+                    if (!Objects.equals(farRow.vmConfigTenant, t.after().vmConfigTenant)) {
+                        throw new ValidationException("vmNetworkConfigPeerRouter", "VR " + far.vmIndex()
+                                + " belongs to another owner: a link joins VRs of one tenant only");
+                    }
+                    End other = namedBy.get(far);
+                    if (other != null && !other.equals(here)) {
+                        throw new ConflictException(Reason.EXISTS, "vmNetworkConfigPeerInterface", "interface " + far.networkIndex()
+                                + " of VR " + far.vmIndex() + " is already linked to VR " + other.vmIndex() + "'s interface "
+                                + other.networkIndex());
+                    }
+                    VmNetworkConfigEntry farIface = farRow.interfaces().stream()
+                            .filter(f -> f.vmNetworkConfigIndex == far.networkIndex()).findFirst().orElse(null);
+                    if (farIface != null && (LinkType.of(farIface) != LinkType.PEER || !End.far(farIface).equals(here))) {
+                        throw new ConflictException(Reason.EXISTS, "vmNetworkConfigPeerInterface", "interface " + far.networkIndex()
+                                + " of VR " + far.vmIndex() + " is attached otherwise: it must name this interface"
+                                + " (vmNetworkConfigPeerRouter " + here.vmIndex() + ", vmNetworkConfigPeerInterface "
+                                + here.networkIndex() + ") as its peer");
+                    }
+                } catch (VrException e) {
+                    throw e.at(t.vmIndex(), n.vmNetworkConfigIndex);
+                }
+            }
+        }
+    }
+
+    /** Records which end names each far end; the first claim stands, a second is found by {@link #links}. */
+    private static void claim(Map<End, End> namedBy, VmConfigEntry row) {
+        for (VmNetworkConfigEntry n : row.interfaces()) {
+            if (LinkType.of(n) == LinkType.PEER) namedBy.putIfAbsent(End.far(n), new End(row.vmIndex, n.vmNetworkConfigIndex));
+        }
+    }
 
     /** An interface that is given a MAC it did not have. */
     private record MacClaim(int vmIndex, int networkIndex, String mac) {

@@ -246,9 +246,21 @@ public final class ChangeSet {
 
     /** Whether two interfaces have the same index and columns. */
     public static boolean sameInterface(VmNetworkConfigEntry a, VmNetworkConfigEntry b) {
+        return sameAttachment(a, b) && sameLive(a, b);
+    }
+
+    /** Whether two interfaces have the same index and the same columns but those a driver changes live (rates). */
+    static boolean sameAttachment(VmNetworkConfigEntry a, VmNetworkConfigEntry b) {
         if (!Objects.equals(a.vmNetworkConfigIndex, b.vmNetworkConfigIndex)) return false;
         for (NetworkColumn c : NetworkColumn.values()) {
-            if (!Objects.equals(c.get(a), c.get(b))) return false;
+            if (!c.live() && !Objects.equals(c.get(a), c.get(b))) return false;
+        }
+        return true;
+    }
+
+    private static boolean sameLive(VmNetworkConfigEntry a, VmNetworkConfigEntry b) {
+        for (NetworkColumn c : NetworkColumn.values()) {
+            if (c.live() && !Objects.equals(c.get(a), c.get(b))) return false;
         }
         return true;
     }

@@ -19,6 +19,8 @@ import io.vrouter.core.model.VmEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.model.VmNetworkEntry;
 import io.vrouter.core.model.VrEvent;
+import io.vrouter.core.model.LinkStatus;
+import io.vrouter.core.model.Schema;
 import io.vrouter.core.persistence.ConfigStore;
 import io.vrouter.core.service.ChangeCheck.Kind;
 import io.vrouter.core.service.ChangeCheck.Target;
@@ -529,6 +531,28 @@ final class Registry {
                 log.info("VR {} ({}) is now {} on the host{}", vmIndex, r.config.vmName, state, what == null ? "" : ": " + what);
                 transition(r, state.operState(), what == null ? "changed outside vrouter" : what + " (changed outside vrouter)");
             }
+        }
+
+        @Override
+        public void linkChanged(int vmIndex, int networkIndex, LinkStatus now) {
+            VrRecord r = routers.get(vmIndex);
+            if (r == null) return;
+            log.info("VR {} ({}): the link of interface {} is {}", vmIndex, r.config.vmName, networkIndex, now.label());
+            VrEvent e = new VrEvent();
+            e.timestamp = Instant.now().toString();
+            e.type = VrEvent.Type.LINK_CHANGED;
+            e.vmIndex = r.vmIndex;
+            e.vmName = r.config.vmName;
+            e.vmUUID = uuid(r, e.type);
+            e.vmAdminState = r.config.vmAdminState;
+            e.vmOperState = r.operState;
+            e.previousOperState = r.operState;
+            e.reason = "the link of interface " + networkIndex + " is " + now.label();
+            e.vmConfigTenant = r.config.vmConfigTenant;
+            LinkStatus before = now == LinkStatus.UP ? LinkStatus.DOWN : LinkStatus.UP;
+            e.changes = List.of(new VrEvent.LeafChange(Schema.Table.NETWORK.tableName(), vmIndex, networkIndex,
+                    Schema.Network.LINK_STATUS.field(), before, now));
+            events.publish(e);
         }
 
         @Override

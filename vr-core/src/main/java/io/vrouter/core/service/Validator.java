@@ -3,6 +3,7 @@ package io.vrouter.core.service;
 import io.vrouter.core.model.Column;
 import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.InetAddressType;
+import io.vrouter.core.model.LinkType;
 import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
@@ -60,8 +61,8 @@ final class Validator {
             used.add(i);
         }
         range("vmNetworkConfigIndex", n.vmNetworkConfigIndex, 1, NetworkColumn.MAX_INDEX);
-        if (n.vmNetworkConfigParent == null) throw ValidationException.missing("vmNetworkConfigParent");
         for (NetworkColumn col : NetworkColumn.values()) value(col, col.get(n));
+        attachment(n);
         if (n.vmNetworkConfigPhysAddress != null) {
             n.vmNetworkConfigPhysAddress = n.vmNetworkConfigPhysAddress.toLowerCase(Locale.ROOT);
             if ((Integer.parseInt(n.vmNetworkConfigPhysAddress.substring(0, 2), 16) & 1) != 0) {
@@ -77,7 +78,7 @@ final class Validator {
                         ? InetAddressType.IPV6 : InetAddressType.IPV4;
             }
             boolean v4 = n.vmNetworkConfigAddressType == InetAddressType.IPV4;
-            byte[] address = address(n.vmNetworkConfigAddressType, n.vmNetworkConfigAddress);
+            byte[] address = address(n.vmNetworkConfigAddressType, n.vmNetworkConfigAddress, "vmNetworkConfigAddress");
             if (n.vmNetworkConfigPrefixLength == null) n.vmNetworkConfigPrefixLength = VmNetworkConfigEntry.defaultPrefixLength(v4);
             range("vmNetworkConfigPrefixLength", n.vmNetworkConfigPrefixLength, 0, v4 ? 32 : 128);
             String misuse = notAnInterfaceAddress(address, n.vmNetworkConfigPrefixLength);
@@ -92,17 +93,57 @@ final class Validator {
     }
 
     /**
+     * The columns an interface's link type needs, and none of another type's: a bridge or macvlan
+     * interface names its parent; a peer link its far VR and interface and no parent; a VXLAN link its
+     * VNI, the far router's underlay address and the local underlay device. Which VRs a peer link may
+     * join is checked across the VRs ({@code ChangeCheck}).
+     */
+    private static void attachment(VmNetworkConfigEntry n) {
+        LinkType type = LinkType.of(n);
+        boolean peer = type == LinkType.PEER;
+        boolean vxlan = type == LinkType.VXLAN;
+        if (!peer && n.vmNetworkConfigParent == null) {
+            throw ValidationException.missing("vmNetworkConfigParent");
+        }
+        if (peer && n.vmNetworkConfigParent != null) {
+            throw new ValidationException("vmNetworkConfigParent", "a peer link has no host parent: it joins the VR"
+                    + " straight to vmNetworkConfigPeerInterface of vmNetworkConfigPeerRouter");
+        }
+        only(peer, type, "vmNetworkConfigPeerRouter", n.vmNetworkConfigPeerRouter);
+        only(peer, type, "vmNetworkConfigPeerInterface", n.vmNetworkConfigPeerInterface);
+        only(vxlan, type, "vmNetworkConfigVni", n.vmNetworkConfigVni);
+        only(vxlan, type, "vmNetworkConfigRemote", n.vmNetworkConfigRemote);
+        if (vxlan) {
+            byte[] remote = address(n.vmNetworkConfigRemote.contains(":") ? InetAddressType.IPV6 : InetAddressType.IPV4,
+                    n.vmNetworkConfigRemote, "vmNetworkConfigRemote");
+            String misuse = notAnInterfaceAddress(remote, remote.length * 8);
+            if (misuse != null) {
+                throw new ValidationException("vmNetworkConfigRemote", "'" + n.vmNetworkConfigRemote + "' is " + misuse
+                        + ", not a router's underlay address");
+            }
+        }
+    }
+
+    /** A column that a link of the given type must have ({@code needed}) or must not. */
+    private static void only(boolean needed, LinkType type, String column, Object value) {
+        if (needed && value == null) throw ValidationException.missing(column);
+        if (!needed && value != null) {
+            throw new ValidationException(column, "is not a column of a " + type.label() + " interface");
+        }
+    }
+
+    /**
      * The address's octets, parsed as its type says: dotted decimal for ipv4, RFC 4291 text for ipv6
      * (an IPv4 address given as ipv6, or the reverse, is refused, as is an IPv4-mapped IPv6 address).
      */
-    private static byte[] address(InetAddressType type, String text) {
+    private static byte[] address(InetAddressType type, String text, String field) {
         boolean v4Text = IPV4.matcher(text).matches();
         String wrong = switch (type) {
             case IPV4 -> v4Text ? null : "is not an IPv4 address";
             case IPV6 -> v4Text ? "is an IPv4 address, and vmNetworkConfigAddressType is ipv6" : null;
             default -> "has vmNetworkConfigAddressType unknown";
         };
-        if (wrong != null) throw new ValidationException("vmNetworkConfigAddress", "'" + text + "' " + wrong);
+        if (wrong != null) throw new ValidationException(field, "'" + text + "' " + wrong);
         if (v4Text) {
             String[] parts = text.split("\\.");
             byte[] b = new byte[4];
@@ -115,13 +156,13 @@ final class Validator {
             try {
                 InetAddress a = InetAddress.getByName(text);
                 if (a instanceof Inet6Address) return a.getAddress();
-                throw new ValidationException("vmNetworkConfigAddress", "'" + text + "' is an IPv4-mapped address:"
+                throw new ValidationException(field, "'" + text + "' is an IPv4-mapped address:"
                         + " give the IPv4 address with vmNetworkConfigAddressType ipv4");
             } catch (UnknownHostException e) {
                 // not an address: said below
             }
         }
-        throw new ValidationException("vmNetworkConfigAddress", "'" + text + "' is not an IPv6 address");
+        throw new ValidationException(field, "'" + text + "' is not an IPv6 address");
     }
 
     /**

@@ -21,6 +21,7 @@ class SchemaTableTest {
             case TRUTH -> Boolean.class;
             case ADMIN_STATE -> AdminState.class;
             case ADDRESS_TYPE -> InetAddressType.class;
+            case LINK_TYPE -> LinkType.class;
             case ENUM -> SmiEnum.class;
             case INT64, GAUGE32, TIME_TICKS, COUNTER64 -> Long.class;
         };

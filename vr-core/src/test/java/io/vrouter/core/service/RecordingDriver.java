@@ -38,8 +38,25 @@ final class RecordingDriver implements HypervisorDriver {
     final List<VmConfigEntry> checked = new CopyOnWriteArrayList<>();
     private volatile String refusedParent;
 
+    /** Whether the host's behaviours (links, rates, CPU weights) are offered; a test turns them off. */
+    volatile boolean behaviours = true;
+
     RecordingDriver(SimulatedDriver host) {
         this.host = host;
+    }
+
+    @Override
+    public <B> Optional<B> behaviour(Class<B> type) {
+        if (!behaviours) return Optional.empty();
+        if (type == io.vrouter.core.driver.RateLimits.class) {
+            io.vrouter.core.driver.RateLimits rates = (vmIndex, iface) -> {
+                calls.add("setRates " + vmIndex + "/" + iface.vmNetworkConfigIndex + " in=" + iface.vmNetworkConfigRateIn
+                        + " out=" + iface.vmNetworkConfigRateOut);
+                host.setRates(vmIndex, iface);
+            };
+            return Optional.of(type.cast(rates));
+        }
+        return host.behaviour(type);
     }
 
     /** Makes {@link #check} refuse every interface on this parent. */
@@ -51,7 +68,7 @@ final class RecordingDriver implements HypervisorDriver {
     public void check(VmConfigEntry proposed) throws ConfigRefusedException {
         checked.add(proposed.copy());
         for (VmNetworkConfigEntry n : proposed.interfaces()) {
-            if (n.vmNetworkConfigParent.equals(refusedParent)) {
+            if (refusedParent != null && refusedParent.equals(n.vmNetworkConfigParent)) {
                 throw new ConfigRefusedException("vmNetworkConfigParent", "'" + refusedParent + "' is refused by the test driver")
                         .about(n.vmNetworkConfigIndex);
             }

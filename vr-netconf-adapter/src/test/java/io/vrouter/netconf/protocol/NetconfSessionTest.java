@@ -94,7 +94,7 @@ class NetconfSessionTest {
                 "urn:ietf:params:netconf:capability:candidate:1.0", "urn:ietf:params:netconf:capability:xpath:1.0",
                 "urn:ietf:params:netconf:capability:notification:1.0", "urn:ietf:params:netconf:capability:interleave:1.0",
                 "urn:ietf:params:netconf:capability:rollback-on-error:1.0",
-                VMM + "?module=NEW-VMM-MIB&amp;revision=2026-11-26");
+                VMM + "?module=NEW-VMM-MIB&amp;revision=2026-11-28");
         assertThat(tag(c.serverHello, "session-id")).isEqualTo(String.valueOf(c.session.id()));
         // The client decodes chunks; an EOM-framed reply would not parse as one.
         assertThat(c.rpc("<get-config><source><running/></source></get-config>")).contains("<data");
@@ -466,13 +466,13 @@ class NetconfSessionTest {
     void getSchemaServesTheModuleAndMonitoringListsIt() throws Exception {
         TestClient c = client(true);
         String m = "urn:ietf:params:xml:ns:yang:ietf-netconf-monitoring";
-        String schema = c.rpc("<get-schema xmlns='" + m + "'><identifier>NEW-VMM-MIB</identifier><version>2026-11-26</version><format>yang</format></get-schema>");
+        String schema = c.rpc("<get-schema xmlns='" + m + "'><identifier>NEW-VMM-MIB</identifier><version>2026-11-28</version><format>yang</format></get-schema>");
         assertThat(schema).contains("module NEW-VMM-MIB {", "container vmConfigTable");
         String imported = c.rpc("<get-schema xmlns='" + m + "'><identifier>ietf-yang-smiv2</identifier></get-schema>");
         assertThat(imported).contains("module ietf-yang-smiv2");
         assertThat(c.rpc("<get-schema xmlns='" + m + "'><identifier>NOPE</identifier></get-schema>")).contains("<error-tag>invalid-value</error-tag>");
         String list = c.rpc("<get><filter type='subtree'><netconf-state xmlns='" + m + "'><schemas/></netconf-state></filter></get>");
-        assertThat(list).contains("<identifier>NEW-VMM-MIB</identifier>", "<version>2026-11-26</version>", "<location>NETCONF</location>");
+        assertThat(list).contains("<identifier>NEW-VMM-MIB</identifier>", "<version>2026-11-28</version>", "<location>NETCONF</location>");
     }
 
     @Test

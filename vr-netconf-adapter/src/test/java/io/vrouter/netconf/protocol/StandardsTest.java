@@ -107,7 +107,7 @@ class StandardsTest extends ServerFixture {
 
     @Test
     void theYangDefaultsWithDefaultsKnowsAreTheModules() throws Exception {
-        String module = Files.readString(Path.of("../vr-yang/src/main/resources/io/vrouter/yang/NEW-VMM-MIB@2026-11-26.yang"));
+        String module = Files.readString(Path.of("../vr-yang/src/main/resources/io/vrouter/yang/NEW-VMM-MIB@2026-11-28.yang"));
         for (var d : WithDefaults.CONFIG_DEFAULTS.entrySet()) {
             Matcher m = Pattern.compile("leaf " + d.getKey() + " \\{(.*?)\\n {8}\\}", Pattern.DOTALL).matcher(module);
             assertThat(m.find()).as(d.getKey()).isTrue();

@@ -17,6 +17,11 @@ import io.vrouter.core.model.VmCpuEntry;
 import io.vrouter.core.model.VmEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.model.VmNetworkEntry;
+import io.vrouter.core.model.LinkStatus;
+import io.vrouter.core.model.LinkType;
+import io.vrouter.core.driver.CpuWeights;
+import io.vrouter.core.driver.Links;
+import io.vrouter.core.driver.RateLimits;
 import io.vrouter.core.model.VmStorageEntry;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -47,7 +52,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>VM names are unique on the host. Tests can make an operation fail with {@link #failOn}.
  */
-public final class SimulatedDriver implements HypervisorDriver {
+public final class SimulatedDriver implements HypervisorDriver, Links, RateLimits, CpuWeights {
     private static final Logger log = LoggerFactory.getLogger(SimulatedDriver.class);
     private static final String VERSION = "1.0";
 
@@ -59,6 +64,8 @@ public final class SimulatedDriver implements HypervisorDriver {
         public int cpus;
         public int memoryMiB;
         public boolean autoStart;
+        /** Recorded only: a simulated VM takes no CPU. */
+        public Integer cpuWeight;
         /** Never changed in place, replaced whole: inspect reads it while a VR's work changes it. */
         public volatile List<VmNetworkConfigEntry> interfaces = List.of();
         public PowerState power = PowerState.HALTED;
@@ -122,6 +129,33 @@ public final class SimulatedDriver implements HypervisorDriver {
         return adminStates;
     }
 
+    /** Records every link type; a peer link is up while both ends are declared and their VMs run. */
+    @Override
+    public Set<LinkType> linkTypes() {
+        return EnumSet.of(LinkType.PEER, LinkType.VXLAN, LinkType.MACVLAN);
+    }
+
+    @Override
+    public void setRates(int vmIndex, VmNetworkConfigEntry iface) throws DriverException {
+        SimVm vm = require(vmIndex);
+        step("setRates", vm.name, Duration.ZERO);
+        List<VmNetworkConfigEntry> ifs = new ArrayList<>(vm.interfaces);
+        ifs.replaceAll(n -> n.vmNetworkConfigIndex.equals(iface.vmNetworkConfigIndex) ? iface : n);
+        vm.interfaces = List.copyOf(ifs);
+        record(vm);
+    }
+
+    /** A peer link's status as a probe would find it: up while the far end names this one back and both VMs run. */
+    private LinkStatus peerStatus(SimVm vm, VmNetworkConfigEntry n) {
+        if (vm.power != PowerState.RUNNING) return LinkStatus.UNKNOWN;
+        SimVm far = vms.get(n.vmNetworkConfigPeerRouter);
+        boolean joined = far != null && far.power == PowerState.RUNNING && far.interfaces.stream().anyMatch(f ->
+                f.vmNetworkConfigIndex.equals(n.vmNetworkConfigPeerInterface) && LinkType.of(f) == LinkType.PEER
+                        && Integer.valueOf(vm.vmIndex).equals(f.vmNetworkConfigPeerRouter)
+                        && n.vmNetworkConfigIndex.equals(f.vmNetworkConfigPeerInterface));
+        return joined ? LinkStatus.UP : LinkStatus.DOWN;
+    }
+
     /** Two router images a XenServer host commonly has as templates, vyos the default. */
     @Override
     public List<String> templates() {
@@ -182,6 +216,7 @@ public final class SimulatedDriver implements HypervisorDriver {
         vm.cpus = config.vmConfigCpuNumber;
         vm.memoryMiB = config.vmConfigMemory;
         vm.autoStart = Boolean.TRUE.equals(config.vmConfigAutoStart);
+        vm.cpuWeight = config.vmConfigCpuWeight;
         vm.interfaces = List.copyOf(config.interfaces());
         vm.uuid();
         vms.put(vm.vmIndex, vm);
@@ -200,6 +235,7 @@ public final class SimulatedDriver implements HypervisorDriver {
         vm.cpus = config.vmConfigCpuNumber;
         vm.memoryMiB = config.vmConfigMemory;
         vm.autoStart = Boolean.TRUE.equals(config.vmConfigAutoStart);
+        vm.cpuWeight = config.vmConfigCpuWeight;
         record(vm);
     }
 
@@ -420,6 +456,15 @@ public final class SimulatedDriver implements HypervisorDriver {
             ne.vmNetworkOutErrors = 0L;
             ne.vmNetworkInDiscards = 0L;
             ne.vmNetworkOutDiscards = 0L;
+            if (LinkType.of(n) == LinkType.PEER) {
+                ne.vmNetworkLinkStatus = peerStatus(vm, n);
+                if (ne.vmNetworkLinkStatus == LinkStatus.UP) {
+                    ne.vmNetworkLinkDelay = 40L;
+                    ne.vmNetworkLinkLoss = 0L;
+                }
+            } else {
+                ne.vmNetworkLinkStatus = LinkStatus.UNKNOWN;
+            }
             nets.add(ne);
         }
         return new VmRuntime(vm.vmIndex, vm.name, vm.power, e, cpus, List.of(disk), nets);
