@@ -47,6 +47,9 @@ abstract class Cgroups {
 
     abstract void limit(String name, int cpus, int memoryMib) throws IOException;
 
+    /** Sets the VR's CPU weight under contention (vmConfigCpuWeight, 1..10000, 100 the default). */
+    abstract void weight(String name, int weight) throws IOException;
+
     /** Moves a process (and its threads) into the VR's cgroup. */
     abstract void join(String name, long pid) throws IOException;
 
@@ -209,6 +212,12 @@ abstract class Cgroups {
             for (Path d : dirs(name)) write(d.resolve("cgroup.procs"), Long.toString(pid));
         }
 
+        /** cgroup v1 has cpu.shares, 1024 the default: weight 100 is 1024 shares (at least 2, the kernel's least). */
+        @Override
+        void weight(String name, int weight) throws IOException {
+            write(dir("cpu", name).resolve("cpu.shares"), Long.toString(Math.max(2, weight * 1024L / 100)));
+        }
+
         @Override
         Set<Long> pids(String name) {
             return readPids(dir("freezer", name).resolve("cgroup.procs"));
@@ -284,6 +293,11 @@ abstract class Cgroups {
         void limit(String name, int cpus, int memoryMib) throws IOException {
             write(dir(name).resolve("cpu.max"), (cpus * PERIOD_US) + " " + PERIOD_US);
             write(dir(name).resolve("memory.max"), Long.toString((long) memoryMib << 20));
+        }
+
+        @Override
+        void weight(String name, int weight) throws IOException {
+            write(dir(name).resolve("cpu.weight"), Integer.toString(weight));
         }
 
         @Override

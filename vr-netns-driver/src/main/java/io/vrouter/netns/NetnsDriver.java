@@ -3,6 +3,9 @@ package io.vrouter.netns;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vrouter.core.driver.ConfigRefusedException;
+import io.vrouter.core.driver.CpuWeights;
+import io.vrouter.core.driver.Links;
+import io.vrouter.core.driver.RateLimits;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
@@ -11,6 +14,8 @@ import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.InetAddressType;
+import io.vrouter.core.model.LinkStatus;
+import io.vrouter.core.model.LinkType;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmCpuEntry;
 import io.vrouter.core.model.VmEntry;
@@ -54,7 +59,7 @@ import org.slf4j.LoggerFactory;
  * kept current by {@link HostMonitor}'s netlink events, sysfs and bounded polls, never from a
  * process per read.
  */
-public final class NetnsDriver implements HypervisorDriver {
+public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, CpuWeights {
     private static final Logger log = LoggerFactory.getLogger(NetnsDriver.class);
     public static final String KERNEL = "kernel";
     static final int CAP_NET_ADMIN = 12;
@@ -87,6 +92,8 @@ public final class NetnsDriver implements HypervisorDriver {
     /** Told the parent each time one has been looked up on the host, before the look is acted on: tests hold races open here. */
     volatile Consumer<String> parentLookedUp = parent -> { };
     private final HostMonitor monitor;
+    private final PeerLinks peerLinks;
+    private final LinkProbes probes;
     private volatile DriverListener listener;
     private volatile String problem;
 
@@ -139,6 +146,11 @@ public final class NetnsDriver implements HypervisorDriver {
         this.timers = Executors.newScheduledThreadPool(1, daemonThreads("netns-timer"));
         this.refresher = Executors.newSingleThreadScheduledExecutor(daemonThreads("netns-refresh"));
         this.commands = new Commands(settings.ip(), settings.commandTimeout(), timers);
+        this.peerLinks = new PeerLinks(names, commands);
+        this.probes = new LinkProbes(settings.ip(), timers, (vm, n, now) -> {
+            DriverListener l = listener;
+            if (l != null) l.linkChanged(vm, n, now);
+        });
         this.bird = new Bird(settings.bird(), commands, settings.stopTimeout());
         this.templates = bird.installed() ? List.of(KERNEL, Bird.TEMPLATE) : List.of(KERNEL);
         this.hostLinks = new HostLinks(settings.counterMaxAge());
@@ -304,13 +316,30 @@ public final class NetnsDriver implements HypervisorDriver {
         return vr;
     }
 
-    /** One interface as it will be built, every operator string checked. */
-    private record Plan(int index, String bridge, String hostVeth, String mac, String address) {
+    /**
+     * One interface as it will be built, every operator string checked. A peer link's end has no
+     * bridge: its far end is {@code farVm}'s interface {@code farIf} (docs/adr/0018-links.md).
+     */
+    private record Plan(int index, String bridge, String hostVeth, String mac, String address, int farVm, int farIf,
+                        Integer rateIn, Integer rateOut) {
+        boolean peer() {
+            return bridge == null;
+        }
+
+        /** What the host record keeps of the interface: its bridge, or its peer link's far end. */
+        String parent() {
+            return peer() ? PeerLinks.mark(farVm, farIf) : bridge;
+        }
     }
 
     private Plan plan(int vmIndex, VmNetworkConfigEntry n) throws DriverException {
         try {
             checkInterface(vmIndex, n);
+            if (LinkType.of(n) == LinkType.PEER) {
+                return new Plan(n.vmNetworkConfigIndex, null, names.hostVeth(vmIndex, n.vmNetworkConfigIndex), Names.mac(n),
+                        Names.address(n), n.vmNetworkConfigPeerRouter, n.vmNetworkConfigPeerInterface,
+                        n.vmNetworkConfigRateIn, n.vmNetworkConfigRateOut);
+            }
             // One read: a bridge that a removal of ours deletes meanwhile is made again by attach, never taken for a foreign interface.
             boolean foreign = HostLinks.isNonBridge(n.vmNetworkConfigParent);
             parentLookedUp.accept(n.vmNetworkConfigParent);
@@ -319,7 +348,7 @@ public final class NetnsDriver implements HypervisorDriver {
                         + "' is an interface of the host that is not a bridge");
             }
             return new Plan(n.vmNetworkConfigIndex, n.vmNetworkConfigParent, names.hostVeth(vmIndex, n.vmNetworkConfigIndex),
-                    Names.mac(n), Names.address(n));
+                    Names.mac(n), Names.address(n), 0, 0, n.vmNetworkConfigRateIn, n.vmNetworkConfigRateOut);
         } catch (ConfigRefusedException e) {
             throw new DriverException(Names.CODE, e.field() + ": " + e.getMessage());
         }
@@ -329,7 +358,12 @@ public final class NetnsDriver implements HypervisorDriver {
     private void checkInterface(int vmIndex, VmNetworkConfigEntry n) throws ConfigRefusedException {
         try {
             names.checkFits(vmIndex, n.vmNetworkConfigIndex);
-            names.checkBridge(n.vmNetworkConfigParent);
+            if (LinkType.of(n) == LinkType.PEER) {
+                // The far end waits on the host under its own name while this end is not declared.
+                names.checkFits(n.vmNetworkConfigPeerRouter, n.vmNetworkConfigPeerInterface);
+            } else {
+                names.checkBridge(n.vmNetworkConfigParent);
+            }
             Names.mac(n);
             Names.address(n);
         } catch (ConfigRefusedException e) {
@@ -362,7 +396,7 @@ public final class NetnsDriver implements HypervisorDriver {
             HostRecord rec = v.record;
             if (rec == null && Files.exists(v.dir.resolve(HostRecord.FILE))) rec = HostRecord.read(v.dir);
             TreeMap<Integer, String> ifaces = new TreeMap<>();
-            plans.forEach(p -> ifaces.put(p.index, p.bridge));
+            plans.forEach(p -> ifaces.put(p.index, p.parent()));
             if (rec == null) {
                 rec = new HostRecord(i, config.vmName, template, UUID.randomUUID(), true, HostRecord.HALTED, 0, ifaces,
                         cpus(config), memory(config), Boolean.TRUE.equals(config.vmConfigAutoStart));
@@ -393,6 +427,10 @@ public final class NetnsDriver implements HypervisorDriver {
         return c.vmConfigCpuNumber == null ? VmConfigEntry.Defaults.CPU_NUMBER : c.vmConfigCpuNumber;
     }
 
+    private static int weight(VmConfigEntry c) {
+        return c.vmConfigCpuWeight == null ? CpuWeights.DEFAULT : c.vmConfigCpuWeight;
+    }
+
     private static int memory(VmConfigEntry c) {
         return c.vmConfigMemory == null ? VmConfigEntry.Defaults.MEMORY_MIB : c.vmConfigMemory;
     }
@@ -400,6 +438,7 @@ public final class NetnsDriver implements HypervisorDriver {
     /** Builds the namespace, its interfaces, its cgroup and its daemon's configuration, each step only when missing. */
     private void build(Vr v, List<Plan> plans, VmConfigEntry config) throws DriverException, IOException {
         cgroups.create(v.netns, cpus(config), memory(config));
+        cgroups.weight(v.netns, weight(config));
         List<String> namespace = new ArrayList<>();
         boolean fresh = !Files.exists(HostMonitor.NETNS_DIR.resolve(v.netns));
         if (fresh) {
@@ -426,6 +465,7 @@ public final class NetnsDriver implements HypervisorDriver {
         List<String> inside = new ArrayList<>(List.of("link set dev lo up"));
         for (Plan p : plans) inside.addAll(configureInside(p, false));
         read(v, inside);
+        for (Plan p : plans) applyRates(v, p.index, p.peer(), p.rateIn, p.rateOut);
         if (v.record.template().equals(Bird.TEMPLATE)) Bird.writeConfig(v.dir, v.vmIndex, routerId(v.vmIndex, plans));
     }
 
@@ -457,7 +497,8 @@ public final class NetnsDriver implements HypervisorDriver {
      * removal takes a bridge away meanwhile.
      */
     private void attach(Vr v, List<Plan> plans, List<String> first) throws DriverException {
-        List<String> bridges = plans.stream().map(Plan::bridge).distinct().sorted().toList();
+        List<Plan> bridged = plans.stream().filter(p -> !p.peer()).toList();
+        List<String> bridges = bridged.stream().map(Plan::bridge).distinct().sorted().toList();
         withBridges(bridges, () -> {
             List<String> lines = new ArrayList<>(first);
             for (String br : bridges) {
@@ -465,7 +506,7 @@ public final class NetnsDriver implements HypervisorDriver {
                 lines.add("link add name " + br + " type bridge");
                 lines.add("link set dev " + br + " alias " + bridgeAlias + " addrgenmode none up");
             }
-            for (Plan p : plans) {
+            for (Plan p : bridged) {
                 if (!HostLinks.exists(p.hostVeth)) {
                     lines.add("link add name " + p.hostVeth + " type veth peer name " + Names.vrSide(p.index)
                             + (p.mac == null ? "" : " address " + p.mac) + " netns " + v.netns);
@@ -475,6 +516,9 @@ public final class NetnsDriver implements HypervisorDriver {
             }
             commands.batch(null, false, lines);
         });
+        for (Plan p : plans) {
+            if (p.peer()) peerLinks.join(v.netns, v.vmIndex, p.index, p.farVm, p.farIf, p.mac);
+        }
     }
 
     private interface BridgeWork {
@@ -508,6 +552,7 @@ public final class NetnsDriver implements HypervisorDriver {
         Vr vr = require(config.vmIndex);
         ours(vr, "reconfiguring", v -> {
             cgroups.limit(v.netns, cpus(config), memory(config));
+            cgroups.weight(v.netns, weight(config));
             v.record = v.record.withConfig(config.vmName, cpus(config), memory(config), Boolean.TRUE.equals(config.vmConfigAutoStart));
             v.record.write(v.dir);
         });
@@ -522,6 +567,10 @@ public final class NetnsDriver implements HypervisorDriver {
             List<String> host = new ArrayList<>();
             List<String> inside = new ArrayList<>(List.of("link set dev lo up"));
             for (Map.Entry<Integer, String> e : v.record.interfaces().entrySet()) {
+                if (PeerLinks.isMark(e.getValue())) {
+                    inside.add("link set dev " + Names.vrSide(e.getKey()) + " up");
+                    continue;
+                }
                 String h = names.hostVeth(vmIndex, e.getKey());
                 if (!HostLinks.exists(h)) {
                     throw new DriverException("INTERFACE_GONE", "interface " + e.getKey() + " (" + h
@@ -533,10 +582,11 @@ public final class NetnsDriver implements HypervisorDriver {
                 inside.add("link set dev " + Names.vrSide(e.getKey()) + " up");
             }
             if (!host.isEmpty()) {
-                withBridges(v.record.interfaces().values().stream().distinct().sorted().toList(),
+                withBridges(v.record.interfaces().values().stream().filter(b -> !PeerLinks.isMark(b)).distinct().sorted().toList(),
                         () -> commands.batch(null, false, host));
             }
             read(v, inside);
+            probeLinks(v);
             // Links coming down took the routes through them; the ones added by hand come back.
             if (!v.staticRoutes.isEmpty()) read(v, v.staticRoutes, true);
             if (v.record.template().equals(Bird.TEMPLATE) && Bird.pid(v.dir).isEmpty()) {
@@ -556,6 +606,7 @@ public final class NetnsDriver implements HypervisorDriver {
         ours(vr, "stopping", v -> {
             requireNetns(v);
             stopProcesses(v, true);
+            probes.stopAll(vmIndex);
             List<String> inside = new ArrayList<>();
             for (int n : v.record.interfaces().keySet()) inside.add("link set dev " + Names.vrSide(n) + " down");
             read(v, inside);
@@ -576,6 +627,7 @@ public final class NetnsDriver implements HypervisorDriver {
             requireNetns(v);
             List<String> inside = new ArrayList<>();
             for (int n : v.record.interfaces().keySet()) inside.add("link set dev " + Names.vrSide(n) + " down");
+            probes.stopAll(vmIndex);
             read(v, inside);
             cgroups.freeze(v.netns, true);
             v.record = v.record.withPower(HostRecord.PAUSED, v.record.startedAt());
@@ -613,7 +665,16 @@ public final class NetnsDriver implements HypervisorDriver {
                 log.warn("VR {}: {}", v.vmIndex, e.getMessage());
             }
         }
-        if (rec != null) bridges.addAll(rec.interfaces().values());
+        probes.stopAll(v.vmIndex);
+        if (rec != null) rec.interfaces().values().stream().filter(b -> !PeerLinks.isMark(b)).forEach(bridges::add);
+        if (rec != null && Files.exists(HostMonitor.NETNS_DIR.resolve(v.netns))) {
+            // Deleting the namespace would delete the far end of each joined peer link with it: hand those back first.
+            for (Map.Entry<Integer, String> i : rec.interfaces().entrySet()) {
+                if (!PeerLinks.isMark(i.getValue())) continue;
+                int[] far = PeerLinks.far(i.getValue());
+                step(failures, () -> peerLinks.leave(v.netns, v.vmIndex, i.getKey(), far[0], far[1]));
+            }
+        }
         try {
             stopProcesses(v, false);
         } catch (DriverException | IOException | RuntimeException e) {
@@ -736,11 +797,13 @@ public final class NetnsDriver implements HypervisorDriver {
         Plan p = plan(vmIndex, iface);
         Vr vr = require(vmIndex);
         ours(vr, "adding an interface", v -> {
-            v.record = v.record.withInterface(p.index, p.bridge);
+            v.record = v.record.withInterface(p.index, p.parent());
             v.record.write(v.dir);
             try {
                 attach(v, List.of(p), List.of());
                 read(v, configureInside(p, v.record.power().equals(HostRecord.RUNNING)));
+                applyRates(v, p.index, p.peer(), p.rateIn, p.rateOut);
+                if (p.peer() && v.record.power().equals(HostRecord.RUNNING)) probes.probe(vmIndex, p.index, v.netns);
             } catch (DriverException | RuntimeException e) {
                 log.warn("adding interface {} to VR {} failed: {}; removing what was built", p.index, vmIndex, e.getMessage());
                 detach(v, p.index);
@@ -760,6 +823,19 @@ public final class NetnsDriver implements HypervisorDriver {
 
     /** Deletes an interface's veth pair, its bridge when vrouter made it and it is now unused, and its record entry. */
     private void detach(Vr v, int n) throws DriverException {
+        String mark = v.record.interfaces().get(n);
+        if (mark != null && PeerLinks.isMark(mark)) {
+            probes.stop(v.vmIndex, n);
+            int[] far = PeerLinks.far(mark);
+            peerLinks.leave(v.netns, v.vmIndex, n, far[0], far[1]);
+            v.record = v.record.withInterface(n, null);
+            try {
+                v.record.write(v.dir);
+            } catch (IOException e) {
+                throw new DriverException(Commands.FAILED, "VR " + v.vmIndex + ": " + e.getMessage(), e);
+            }
+            return;
+        }
         String h = names.hostVeth(v.vmIndex, n);
         Set<String> bridges = new LinkedHashSet<>();
         HostLinks.read(h).map(HostLinks.Link::master).ifPresent(bridges::add);
@@ -840,6 +916,7 @@ public final class NetnsDriver implements HypervisorDriver {
                 log.warn("VR {}: reading its namespace failed: {}", v.vmIndex, e.getMessage());
             }
             if (rec.template().equals(Bird.TEMPLATE)) refreshRib(v);
+            if (rec.power().equals(HostRecord.RUNNING)) probeLinks(v);
             Look now = look(v);
             synchronized (v) {
                 v.links = now.links();
@@ -898,6 +975,10 @@ public final class NetnsDriver implements HypervisorDriver {
         for (Map.Entry<Integer, String> i : r.interfaces().entrySet()) {
             int n = i.getKey();
             String h = names.hostVeth(v.vmIndex, n);
+            if (PeerLinks.isMark(i.getValue())) {
+                nets.add(peerEntry(v, n, power));
+                continue;
+            }
             Optional<HostLinks.Link> host = Optional.ofNullable(v.links.get(n));
             VmNetworkEntry ne = new VmNetworkEntry();
             ne.vmNetworkIndex = n;
@@ -920,6 +1001,80 @@ public final class NetnsDriver implements HypervisorDriver {
             nets.add(ne);
         }
         return new VmRuntime(v.vmIndex, r.vmName(), power, e, cpus, List.of(), nets);
+    }
+
+    /** A peer link's end: no host side, so no host counters; its health as the router's probe measures it. */
+    private VmNetworkEntry peerEntry(Vr v, int n, PowerState power) {
+        VmNetworkEntry ne = new VmNetworkEntry();
+        ne.vmNetworkIndex = n;
+        ne.vmNetworkIfIndex = 0;
+        ne.vmNetworkModel = "veth";
+        NsView.Link inside = v.view.links().get(Names.vrSide(n));
+        ne.vmNetworkPhysAddress = inside == null ? null : inside.mac();
+        LinkProbes.Health health = power == PowerState.RUNNING ? probes.health(v.vmIndex, n) : LinkProbes.Health.UNKNOWN;
+        ne.vmNetworkLinkStatus = health.status();
+        ne.vmNetworkLinkDelay = health.delayMicros();
+        ne.vmNetworkLinkLoss = health.lossPercent();
+        return ne;
+    }
+
+    /** Starts probing the VR's peer links (those probed already go on). */
+    private void probeLinks(Vr v) {
+        for (Map.Entry<Integer, String> i : v.record.interfaces().entrySet()) {
+            if (PeerLinks.isMark(i.getValue())) probes.probe(v.vmIndex, i.getKey(), v.netns);
+        }
+    }
+
+    // ---------------------------------------------------------------- behaviours: links, rates, CPU weights
+
+    @Override
+    public Set<LinkType> linkTypes() {
+        return EnumSet.of(LinkType.PEER);
+    }
+
+    /** The VR side of a peer link has no host side to shape what the VR receives: the far end's rate out does. */
+    @Override
+    public boolean limitsIngress(LinkType type) {
+        return type == LinkType.BRIDGE;
+    }
+
+    @Override
+    public void setRates(int vmIndex, VmNetworkConfigEntry iface) throws DriverException {
+        Vr vr = require(vmIndex);
+        ours(vr, "setting rates", v -> {
+            String mark = v.record.interfaces().get(iface.vmNetworkConfigIndex);
+            if (mark == null) throw new DriverException("NO_SUCH_INTERFACE", "VR " + vmIndex + " has no interface " + iface.vmNetworkConfigIndex);
+            applyRates(v, iface.vmNetworkConfigIndex, PeerLinks.isMark(mark), iface.vmNetworkConfigRateIn, iface.vmNetworkConfigRateOut);
+        });
+    }
+
+    /**
+     * Shapes the interface with tbf (this kernel has tbf, no htb or policers): what the VR sends on the
+     * egress of its own end, what it receives on the egress of the host side (bridged interfaces).
+     * An absent rate removes the shaper.
+     */
+    private void applyRates(Vr v, int n, boolean peer, Integer rateIn, Integer rateOut) throws DriverException {
+        shape(v.netns, Names.vrSide(n), rateOut);
+        if (!peer) shape(null, names.hostVeth(v.vmIndex, n), rateIn);
+    }
+
+    private void shape(String netns, String dev, Integer kbits) throws DriverException {
+        List<String> argv = new ArrayList<>();
+        if (netns != null) argv.addAll(List.of(settings.ip(), "netns", "exec", netns));
+        argv.add(settings.tc());
+        if (kbits == null) {
+            // Replacing the root qdisc with the default one removes a shaper and is a no-op without one.
+            argv.addAll(List.of("qdisc", "replace", "dev", dev, "root", "pfifo_fast"));
+        } else {
+            argv.addAll(List.of("qdisc", "replace", "dev", dev, "root", "tbf", "rate", kbits + "kbit",
+                    "burst", Long.toString(tbfBurst(kbits)), "latency", "50ms"));
+        }
+        commands.run(argv, null);
+    }
+
+    /** A bucket of 10 ms at the rate, and at least ten full-size frames, so that the rate is kept without starving TCP. */
+    static long tbfBurst(int kbits) {
+        return Math.max(kbits * 1000L / 8 / 100, 15_140);
     }
 
     private static VmCpuEntry cpu(int index, long micros, int phys) {
@@ -1024,8 +1179,9 @@ public final class NetnsDriver implements HypervisorDriver {
         HostRecord r = v.record;
         if (r == null) return Map.of();
         Map<Integer, HostLinks.Link> links = new HashMap<>();
-        for (int n : r.interfaces().keySet()) {
-            HostLinks.read(names.hostVeth(v.vmIndex, n)).ifPresent(l -> links.put(n, l));
+        for (Map.Entry<Integer, String> i : r.interfaces().entrySet()) {
+            if (PeerLinks.isMark(i.getValue())) continue;
+            HostLinks.read(names.hostVeth(v.vmIndex, i.getKey())).ifPresent(l -> links.put(i.getKey(), l));
         }
         return Map.copyOf(links);
     }
@@ -1055,6 +1211,8 @@ public final class NetnsDriver implements HypervisorDriver {
             default:
                 for (Map.Entry<Integer, String> i : r.interfaces().entrySet()) {
                     int n = i.getKey();
+                    // A peer link going down is the link's health (vmNetworkLinkStatus), not the VR's.
+                    if (PeerLinks.isMark(i.getValue())) continue;
                     HostLinks.Link l = links.get(n);
                     String h = names.hostVeth(v.vmIndex, n);
                     if (l == null) return new Observed(PowerState.CRASHED, "interface " + n + " (" + h + ") was deleted");
@@ -1216,6 +1374,7 @@ public final class NetnsDriver implements HypervisorDriver {
     @Override
     public void close() {
         monitor.close();
+        probes.close();
         refresher.shutdownNow();
         timers.shutdownNow();
     }

@@ -38,6 +38,12 @@ public record NetnsSettings(String prefix, Path runDir, String cgroupParent, Str
                 s.getDuration("netns.refresh-delay", "200ms"), s.getDuration("netns.counter-max-age", "1s"));
     }
 
+    /** iproute2's tc: beside the ip command when that is given by its path, else found on the PATH. */
+    public String tc() {
+        Path p = Path.of(ip);
+        return p.getParent() == null ? "tc" : p.resolveSibling("tc").toString();
+    }
+
     /** The same settings with another prefix and run directory (tests run side by side with their own). */
     public NetnsSettings with(String prefix, Path runDir) {
         return new NetnsSettings(prefix, runDir, cgroupParent, ip, bird, commandTimeout, stopTimeout, resyncInterval,

@@ -51,6 +51,7 @@ final class HoldingCgroups extends Cgroups {
     @Override String describe() { return host.describe(); }
     @Override void create(String name, int cpus, int memoryMib) throws IOException { host.create(name, cpus, memoryMib); }
     @Override void limit(String name, int cpus, int memoryMib) throws IOException { host.limit(name, cpus, memoryMib); }
+    @Override void weight(String name, int weight) throws IOException { host.weight(name, weight); }
     @Override void join(String name, long pid) throws IOException { host.join(name, pid); }
     @Override Set<Long> pids(String name) { return host.pids(name); }
     @Override void freeze(String name, boolean frozen) throws IOException { host.freeze(name, frozen); }

@@ -111,6 +111,19 @@ public final class TestHost implements AutoCloseable {
         firewall.add(rule);
     }
 
+    /** What the command printed, or "" when it could not run: for conditions polled with {@link #await}. */
+    public static String uncheckedOk(String... argv) {
+        try {
+            Result r = sh(argv);
+            return r.exit() == 0 ? r.out() : "";
+        } catch (IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
+    }
+
     public static boolean await(BooleanSupplier done, long seconds) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (System.nanoTime() < end) {
