@@ -280,7 +280,9 @@ class TenantsTest {
             assertNoError(set("alice", vb(cfg(VM_NAME, A), new OctetString("a1-renamed"))));
             long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             while (renamed == null && System.nanoTime() < end) {
-                renamed = events.stream().filter(e -> e.changedBy != null).findFirst().orElse(null);
+                // Setup's own events (made by inp) may still be on their way: wait for the rename's.
+                renamed = events.stream().filter(e -> e.vmIndex == A && "a1-renamed".equals(e.vmName)
+                        && e.changedBy != null).findFirst().orElse(null);
                 if (renamed == null) Thread.sleep(20);
             }
         }
