@@ -44,7 +44,7 @@ def connect(args, framing=None):
     else:
         DefaultDeviceHandler._BASE_CAPABILITIES = ["urn:ietf:params:netconf:base:1.0",
                                                    "urn:ietf:params:netconf:base:1.1"]
-    return manager.connect(host="127.0.0.1", port=args.port, username=args.user, password=args.password,
+    return manager.connect(host=args.host, port=args.port, username=args.user, password=args.password,
                            hostkey_verify=False, look_for_keys=False, allow_agent=False, timeout=30)
 
 
@@ -670,6 +670,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("scenario", choices=sorted(SCENARIOS))
     p.add_argument("--port", type=int, required=True)
+    p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--framing", choices=["1.0", "1.1"], default="1.1")
     p.add_argument("--user", default="admin")
     p.add_argument("--password", default="admin")

@@ -29,6 +29,8 @@ public final class ServerProcess implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     public final Path dir;
     public final Path dataDir;
+    /** The address every interface of the server listens on, and its clients reach it at. */
+    public final String host;
     /** Chosen again when the first start finds one of them taken (see {@link #start}). */
     public int restPort;
     public int snmpPort;
@@ -43,8 +45,9 @@ public final class ServerProcess implements AutoCloseable {
     private Path log;
     private int starts;
 
-    private ServerProcess(Path dir, int restPort, List<String> extraArgs, List<String> wrapper) throws IOException {
+    private ServerProcess(Path dir, int restPort, List<String> extraArgs, List<String> wrapper, String host) throws IOException {
         this.dir = dir;
+        this.host = host;
         this.dataDir = dir.resolve("data");
         this.restPort = restPort;
         this.snmpPort = freeUdpPort();
@@ -61,7 +64,19 @@ public final class ServerProcess implements AutoCloseable {
 
     /** Starts a server as {@link #start(Path, String...)} does, under a command such as {@code nohup}. */
     static ServerProcess startUnder(List<String> wrapper, Path dir, String... extraArgs) throws Exception {
-        return start(wrapper, dir, freeTcpPort(), extraArgs);
+        return start(wrapper, "127.0.0.1", dir, freeTcpPort(), extraArgs);
+    }
+
+    /**
+     * Starts a server as if on another router: inside a network namespace, its /sys that namespace's
+     * (src/test/sh/in-router-netns.sh), listening on an address of it that this process reaches (the
+     * settings must name users: the development credentials keep to loopback).
+     */
+    public static ServerProcess startIn(String netns, String address, Path dir, String... extraArgs) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--bind", address));
+        args.addAll(List.of(extraArgs));
+        return start(List.of(Path.of("src/test/sh/in-router-netns.sh").toAbsolutePath().toString(), netns), address, dir,
+                freeTcpPort(), args.toArray(String[]::new));
     }
 
     /**
@@ -71,12 +86,12 @@ public final class ServerProcess implements AutoCloseable {
      * first start that finds a port taken tries again on others.
      */
     static ServerProcess start(Path dir, int restPort, String... extraArgs) throws Exception {
-        return start(List.of(), dir, restPort, extraArgs);
+        return start(List.of(), "127.0.0.1", dir, restPort, extraArgs);
     }
 
-    private static ServerProcess start(List<String> wrapper, Path dir, int restPort, String... extraArgs) throws Exception {
+    private static ServerProcess start(List<String> wrapper, String host, Path dir, int restPort, String... extraArgs) throws Exception {
         Files.createDirectories(dir);
-        ServerProcess s = new ServerProcess(dir, restPort, List.of(extraArgs), wrapper);
+        ServerProcess s = new ServerProcess(dir, restPort, List.of(extraArgs), wrapper, host);
         for (int attempt = 1; ; attempt++) {
             try {
                 s.launch();
@@ -108,7 +123,9 @@ public final class ServerProcess implements AutoCloseable {
         List<String> cmd = new ArrayList<>(wrapper);
         cmd.addAll(List.of(launcher.toString(), "--data-dir", dataDir.toString(),
                 "--rest-port", Integer.toString(restPort), "--snmp-port", Integer.toString(snmpPort),
-                "--netconf-port", Integer.toString(netconfPort), "--gnmi-port", Integer.toString(gnmiPort)));
+                "--netconf-port", Integer.toString(netconfPort)));
+        // A test that sets gNMI's port itself (off, say) says so once: the launcher refuses it twice.
+        if (!extraArgs.contains("--gnmi-port")) cmd.addAll(List.of("--gnmi-port", Integer.toString(gnmiPort)));
         cmd.addAll(extraArgs);
         log = dir.resolve("server-" + (++starts) + ".log");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
@@ -167,7 +184,7 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     public String restBase() {
-        return "http://127.0.0.1:" + restPort;
+        return "http://" + host + ":" + restPort;
     }
 
     public HttpResponse<String> get(String path) throws IOException, InterruptedException {

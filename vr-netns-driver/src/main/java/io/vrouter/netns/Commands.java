@@ -54,6 +54,16 @@ final class Commands {
         return run(argv, String.join("\n", lines) + "\n");
     }
 
+    /** Whether the namespace (null: vrouter's own) has a device of that name. */
+    boolean exists(String netns, String dev) {
+        try {
+            batch(netns, false, List.of("link show dev " + dev));
+            return true;
+        } catch (DriverException e) {
+            return false;
+        }
+    }
+
     /**
      * As {@link #batch}, with {@code -force}: every line is tried, and the lines that fail are logged,
      * not thrown; returns what the batch printed.

@@ -119,10 +119,18 @@ final class HostLinks {
     }
 
     private static Map<String, Counters> readProcNetDev() {
+        return readNetDev(PROC_NET_DEV);
+    }
+
+    /**
+     * The counters of every interface a net/dev file lists: /proc/net/dev for vrouter's own namespace,
+     * /proc/PID/net/dev for the namespace process PID runs in.
+     */
+    static Map<String, Counters> readNetDev(Path netDev) {
         Map<String, Counters> out = new HashMap<>();
         List<String> lines;
         try {
-            lines = Files.readAllLines(PROC_NET_DEV, StandardCharsets.US_ASCII);
+            lines = Files.readAllLines(netDev, StandardCharsets.US_ASCII);
         } catch (IOException e) {
             return out;
         }

@@ -5,12 +5,14 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Each link of a running VR probed by the router from inside the VR's namespace, never by the guest:
+ * Each link (peer or VXLAN) of a running VR probed by the router from inside the VR's namespace, never by the guest:
  * one {@code ping -6} a second to the all-nodes address of the link's own interface (ff02::1%ethN),
  * which only the far end of a point-to-point link answers, its own copy suppressed ({@code -L}); an
  * IPv6 link-local address is all it needs, so it works on links with no address and under any
@@ -81,6 +83,17 @@ final class LinkProbes implements AutoCloseable {
     Health health(int vm, int n) {
         Probe p = probes.get(key(vm, n));
         return p == null ? Health.UNKNOWN : p.health();
+    }
+
+    /**
+     * The probed interface's counters, read in the VR's namespace through the probe process's
+     * /proc/PID/net/dev: no process of vrouter's own need enter the namespace to read them.
+     */
+    Optional<HostLinks.Counters> counters(int vm, int n) {
+        Probe p = probes.get(key(vm, n));
+        if (p == null || !p.process.isAlive()) return Optional.empty();
+        return Optional.ofNullable(HostLinks.readNetDev(Path.of("/proc", Long.toString(p.process.pid()),
+                "net", "dev")).get(Names.vrSide(n)));
     }
 
     private void tell() {

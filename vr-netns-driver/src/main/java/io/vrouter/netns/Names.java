@@ -113,6 +113,18 @@ final class Names {
         }
     }
 
+    /** An underlay device's name (a VXLAN link's parent): any Linux interface name but vrouter's own. */
+    void checkDevice(String name) throws ConfigRefusedException {
+        if (name == null || !BRIDGE.matcher(name).matches() || name.equals(".") || name.equals("..")) {
+            throw new ConfigRefusedException("vmNetworkConfigParent", "'" + name + "' is not a Linux interface name"
+                    + " (1 to 15 letters, digits, '.', '_' or '-', starting with a letter or digit)");
+        }
+        if (reserved.matcher(name).matches()) {
+            throw new ConfigRefusedException("vmNetworkConfigParent", "'" + name + "' is one of vrouter's own VRs' interfaces,"
+                    + " not an underlay");
+        }
+    }
+
     /** The interface's MAC in the form {@code ip} takes, or null when the kernel is to choose one. */
     static String mac(VmNetworkConfigEntry n) throws ConfigRefusedException {
         if (n.vmNetworkConfigPhysAddress == null) return null;

@@ -38,10 +38,14 @@ public record NetnsSettings(String prefix, Path runDir, String cgroupParent, Str
                 s.getDuration("netns.refresh-delay", "200ms"), s.getDuration("netns.counter-max-age", "1s"));
     }
 
-    /** iproute2's tc: beside the ip command when that is given by its path, else found on the PATH. */
+    /**
+     * iproute2's tc: beside the ip command when that is given by a path that has one (iproute2 installs
+     * both in one directory), else found on the PATH (a wrapper of ip, say, has none beside it).
+     */
     public String tc() {
         Path p = Path.of(ip);
-        return p.getParent() == null ? "tc" : p.resolveSibling("tc").toString();
+        Path beside = p.getParent() == null ? null : p.resolveSibling("tc");
+        return beside != null && java.nio.file.Files.isExecutable(beside) ? beside.toString() : "tc";
     }
 
     /** The same settings with another prefix and run directory (tests run side by side with their own). */

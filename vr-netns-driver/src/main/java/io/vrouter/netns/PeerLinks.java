@@ -60,7 +60,7 @@ final class PeerLinks {
     void join(String netns, int vm, int n, int farVm, int farIf, String mac) throws DriverException {
         String dev = Names.vrSide(n);
         synchronized (lock(vm, n, farVm, farIf)) {
-            if (existsIn(netns, dev)) return;
+            if (commands.exists(netns, dev)) return;
             String farWaiting = names.hostVeth(farVm, farIf);
             if (HostLinks.exists(farWaiting) && waitingFor(farVm, farIf, vm, n).equals(HostLinks.alias(farWaiting))) {
                 commands.batch(null, false, List.of("link set dev " + farWaiting + " netns " + netns));
@@ -90,7 +90,7 @@ final class PeerLinks {
                 commands.ip("link", "del", "dev", own);
                 return;
             }
-            if (!existsIn(netns, dev)) return;
+            if (!commands.exists(netns, dev)) return;
             String forFar = names.hostVeth(farVm, farIf);
             long self = ProcessHandle.current().pid();
             commands.batch(netns, false, List.of("link set dev " + dev + " down",
@@ -99,15 +99,6 @@ final class PeerLinks {
                     // Into the namespace vrouter itself runs in: the host's, or a router's own in a test.
                     "link set dev " + forFar + " netns " + self));
             commands.ip("link", "set", "dev", forFar, "addrgenmode", "none");
-        }
-    }
-
-    private boolean existsIn(String netns, String dev) {
-        try {
-            commands.batch(netns, false, List.of("link show dev " + dev));
-            return true;
-        } catch (DriverException e) {
-            return false;
         }
     }
 }

@@ -356,6 +356,52 @@ class NetnsDriverIT {
     }
 
     @Test
+    void birdVrsOnAPeerLinkRouteOverOspfWithNoBridgeBetweenThem() throws Exception {
+        // VR 8 and VR 9, each with a LAN and a host on it, joined by a peer link declared at both ends,
+        // made in one batch (a link names a VR that exists, or one made in the same change).
+        String[] lans = {"192.0.2.129", "198.51.100.129"};
+        List<String> vrs = new ArrayList<>();
+        for (int i = 8; i <= 9; i++) {
+            String lan = host.bridge("p" + i);
+            vrs.add("{\"vmIndex\":" + i + ",\"vmName\":\"peer" + i
+                    + "\",\"vmConfigTemplate\":\"bird\",\"vmNetworkConfigTable\":["
+                    + "{\"vmNetworkConfigLinkType\":\"peer\",\"vmNetworkConfigPeerRouter\":" + (17 - i)
+                    + ",\"vmNetworkConfigPeerInterface\":1,\"vmNetworkConfigAddress\":\"203.0.113." + (i - 7)
+                    + "\",\"vmNetworkConfigPrefixLength\":30},"
+                    + "{\"vmNetworkConfigParent\":\"" + lan + "\",\"vmNetworkConfigAddress\":\"" + lans[i - 8]
+                    + "\",\"vmNetworkConfigPrefixLength\":26}]}");
+            host.allowBridged(lan);
+        }
+        HttpResponse<String> made = server.post("/api/v1/routers/batch?wait=30s", "{\"virtualRouter\":[" + String.join(",", vrs) + "]}");
+        assertThat(made.statusCode()).as(made.body()).isIn(200, 201);
+        String h8 = host.hostOn(host.bridge("p8"), "192.0.2.130/26", lans[0]);
+        host.hostOn(host.bridge("p9"), "198.51.100.130/26", lans[1]);
+        // The link: one veth pair between the two namespaces; neither end on a bridge, nothing of it on the host.
+        for (int i = 8; i <= 9; i++) {
+            JsonNode end = JSON.readTree(TestHost.ok("ip", "-n", host.prefix + i, "-j", "-d", "link", "show", "dev", "eth1")).get(0);
+            assertThat(end.path("linkinfo").path("info_kind").asText()).isEqualTo("veth");
+            assertThat(end.path("master").isMissingNode()).as("eth1 of VR " + i + " on no bridge").isTrue();
+            assertThat(Path.of("/sys/class/net", host.prefix + i + "-1")).doesNotExist();
+            server.awaitRouter(i, v -> v.path("vmNetworkTable").get(0).path("vmNetworkLinkStatus").asText().equals("up"), "saw its link up");
+            server.awaitRouter(i, v -> v.path("vmEntry").path("vmRouteEntries").asLong() >= 3
+                    && v.path("vmEntry").path("vmRoutingProtocols").asText().equals("ospf"), "learned a route over OSPF");
+        }
+        assertThat(TestHost.ok("ip", "-n", host.prefix + "8", "route", "show", "198.51.100.128/26")).contains("proto bird", "eth1");
+        TestHost.Result ping = TestHost.sh("ip", "netns", "exec", h8, "ping", "-c", "3", "-i", "0.2", "-w", "10", "198.51.100.130");
+        assertThat(ping.exit()).as(ping.out()).isZero();
+        assertThat(ping.out()).as("two VRs on the way").contains("ttl=62");
+        // A VR cannot be linked to an interface already linked, nor to itself: refused, nothing made.
+        HttpResponse<String> taken = server.post("/api/v1/routers", "{\"vmIndex\":10,\"vmName\":\"third\",\"vmNetworkConfigTable\":["
+                + "{\"vmNetworkConfigLinkType\":\"peer\",\"vmNetworkConfigPeerRouter\":8,\"vmNetworkConfigPeerInterface\":1}]}");
+        assertThat(taken.statusCode()).as(taken.body()).isEqualTo(409);
+        assertThat(taken.body()).contains("already linked");
+        HttpResponse<String> self = server.post("/api/v1/routers", "{\"vmIndex\":10,\"vmName\":\"third\",\"vmNetworkConfigTable\":["
+                + "{\"vmNetworkConfigLinkType\":\"peer\",\"vmNetworkConfigPeerRouter\":10,\"vmNetworkConfigPeerInterface\":2}]}");
+        assertThat(self.statusCode()).as(self.body()).isEqualTo(400);
+        assertThat(Path.of("/run/netns", host.prefix + "10")).doesNotExist();
+    }
+
+    @Test
     void aNamespaceDeletedBehindVroutersBackCrashesTheVrWithANotification() throws Exception {
         assertThat(server.post("/api/v1/routers?wait=30s", "{\"vmIndex\":6,\"vmName\":\"victim\",\"vmNetworkConfigTable\":["
                 + "{\"vmNetworkConfigParent\":\"" + host.bridge("v") + "\"}]}").statusCode()).isEqualTo(201);
