@@ -205,6 +205,42 @@ class NetnsDriverTest {
         assertThat(HostLinks.exists(waiting1)).isFalse();
     }
 
+    /** The CPU time the process has had, in clock ticks (utime + stime of /proc/PID/stat). */
+    private static long cpuTicks(long pid) throws Exception {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    }
+
+    @Test
+    void cpuWeightsOfOneToFourShareAContendedCpuOneToFour() throws Exception {
+        int[] weights = {100, 400};
+        List<Process> loops = new ArrayList<>();
+        try {
+            for (int i = 1; i <= 2; i++) {
+                VmConfigEntry c = vr(i, NetnsDriver.KERNEL);
+                c.vmConfigCpuWeight = weights[i - 1];
+                driver.provision(c);
+                driver.start(i);
+                // A CPU-bound loop in each VR, both on CPU 0 so that they contend, in the VR's cgroups.
+                Process loop = new ProcessBuilder("ip", "netns", "exec", ns(i), "taskset", "-c", "0", "sh", "-c", "while :; do :; done")
+                        .start();
+                loops.add(loop);
+                Cgroups.detect(settings.cgroupParent()).join(ns(i), loop.pid());
+            }
+            long[] before = {cpuTicks(loops.get(0).pid()), cpuTicks(loops.get(1).pid())};
+            // The window: the shares over ten seconds of contention.
+            Thread.sleep(10_000);
+            long light = cpuTicks(loops.get(0).pid()) - before[0];
+            long heavy = cpuTicks(loops.get(1).pid()) - before[1];
+            assertThat(light).as("the light VR ran").isPositive();
+            assertThat((double) heavy / light).as("CPU time of weight 400 over weight 100 (" + heavy + "/" + light + " ticks)")
+                    .isBetween(3.2, 4.8);
+        } finally {
+            for (Process p : loops) p.destroyForcibly().waitFor();
+        }
+    }
+
     // ---------------------------------------------------------------- helpers
 
     static VmConfigEntry vr(int index, String template, VmNetworkConfigEntry... ifaces) {
