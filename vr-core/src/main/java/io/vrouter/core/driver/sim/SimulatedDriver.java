@@ -139,6 +139,9 @@ public final class SimulatedDriver implements HypervisorDriver, Links, RateLimit
     public void setRates(int vmIndex, VmNetworkConfigEntry iface) throws DriverException {
         SimVm vm = require(vmIndex);
         step("setRates", vm.name, Duration.ZERO);
+        if (vm.interfaces.stream().noneMatch(n -> n.vmNetworkConfigIndex.equals(iface.vmNetworkConfigIndex))) {
+            throw new DriverException("NO_SUCH_INTERFACE", "VM " + vm.name + " has no interface " + iface.vmNetworkConfigIndex);
+        }
         List<VmNetworkConfigEntry> ifs = new ArrayList<>(vm.interfaces);
         ifs.replaceAll(n -> n.vmNetworkConfigIndex.equals(iface.vmNetworkConfigIndex) ? iface : n);
         vm.interfaces = List.copyOf(ifs);

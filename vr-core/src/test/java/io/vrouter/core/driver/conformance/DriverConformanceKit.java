@@ -3,12 +3,17 @@ package io.vrouter.core.driver.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.vrouter.core.driver.CpuWeights;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
+import io.vrouter.core.driver.Links;
 import io.vrouter.core.driver.PowerState;
+import io.vrouter.core.driver.RateLimits;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.LinkStatus;
+import io.vrouter.core.model.LinkType;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import java.util.ArrayList;
@@ -343,5 +348,89 @@ public abstract class DriverConformanceKit {
         assertThat(power(9)).isEqualTo(PowerState.HALTED);
         driver.destroy(9);
         assertThat(driver.inspect(9)).isEmpty();
+    }
+
+    // ---------------------------------------------------------------- behaviours a driver may offer
+
+    private LinkStatus linkStatus(int vmIndex, int n) {
+        return driver.inspect(vmIndex).flatMap(v -> v.networks().stream().filter(i -> i.vmNetworkIndex == n).findFirst())
+                .map(i -> i.vmNetworkLinkStatus).orElse(null);
+    }
+
+    /** Interface n of the VR as its end of a peer link to the far VR's interface n. */
+    private static VmNetworkConfigEntry peerEnd(int vmIndex, int n, int farVm) {
+        VmNetworkConfigEntry e = new VmNetworkConfigEntry();
+        e.vmNetworkConfigIndex = n;
+        e.vmNetworkConfigLinkType = LinkType.PEER;
+        e.vmNetworkConfigPeerRouter = farVm;
+        e.vmNetworkConfigPeerInterface = n;
+        e.vmNetworkConfigAddress = "198.51.100." + vmIndex;
+        e.vmNetworkConfigPrefixLength = 24;
+        return e;
+    }
+
+    /**
+     * A driver that offers peer links builds each end on its own, whichever comes first: the link is up
+     * once both ends run, down at the end left when the other goes, and its ends go with their VRs or
+     * interfaces, leaving nothing. A driver that does not offer them says so ({@link Links}), and the
+     * service refuses them before asking it (LinksTest).
+     */
+    @Test
+    void peerLinksComeUpWhenBothEndsRunAndGoWithEitherOrAreNotOffered() throws Exception {
+        Optional<Links> links = driver.behaviour(Links.class);
+        if (links.isEmpty() || !links.get().linkTypes().contains(LinkType.PEER)) {
+            assertThat(driver.behaviour(Links.class).map(Links::linkTypes).orElse(java.util.Set.of())).doesNotContain(LinkType.PEER);
+            return;
+        }
+        VmConfigEntry one = vr(1, 1);
+        one.vmNetworkConfigTable = List.of(iface(1, 1), peerEnd(1, 2, 2));
+        driver.provision(one);
+        driver.start(1);
+        assertThat(linkStatus(1, 2)).as("an end alone").isNotEqualTo(LinkStatus.UP);
+        VmConfigEntry two = vr(2, 0);
+        two.vmNetworkConfigTable = List.of(peerEnd(2, 2, 1));
+        driver.provision(two);
+        driver.start(2);
+        assertThat(await(() -> linkStatus(1, 2) == LinkStatus.UP && linkStatus(2, 2) == LinkStatus.UP, WAIT_SECONDS))
+                .as("the link up at both ends: %s, %s", driver.inspect(1), driver.inspect(2)).isTrue();
+        driver.destroy(2);
+        assertThat(await(() -> linkStatus(1, 2) == LinkStatus.DOWN, WAIT_SECONDS)).as("down at the end left").isTrue();
+        assertThat(power(1)).as("a link going down is not the VR's state").isEqualTo(PowerState.RUNNING);
+        driver.removeInterface(1, 2);
+        driver.removeInterface(1, 2);
+        assertThat(networkIndexes(1)).containsExactly(1);
+        assertThat(heard).as("the kit's own operations are not outside changes").isEmpty();
+    }
+
+    /**
+     * A driver that offers rate limits sets and clears them on a running VR's interface without
+     * stopping it, and again to the same effect; a CPU weight is changed on a running VR alike. A driver
+     * that offers neither says so, and the service refuses them before asking it (LinksTest).
+     */
+    @Test
+    void ratesAndCpuWeightsChangeOnARunningVrWithoutARestartOrAreNotOffered() throws Exception {
+        VmConfigEntry c = vr(3, 1);
+        driver.provision(c);
+        driver.start(3);
+        Optional<RateLimits> rates = driver.behaviour(RateLimits.class);
+        if (rates.isPresent()) {
+            VmNetworkConfigEntry limited = iface(3, 1);
+            limited.vmNetworkConfigRateOut = 20_000;
+            if (rates.get().limitsIngress(LinkType.BRIDGE)) limited.vmNetworkConfigRateIn = 50_000;
+            rates.get().setRates(3, limited);
+            rates.get().setRates(3, limited);
+            assertThat(power(3)).isEqualTo(PowerState.RUNNING);
+            rates.get().setRates(3, iface(3, 1));
+            assertThatThrownBy(() -> rates.get().setRates(3, iface(3, 2))).as("an interface the VR lacks")
+                    .isInstanceOf(DriverException.class);
+        }
+        if (driver.behaviour(CpuWeights.class).isPresent()) {
+            c.vmConfigCpuWeight = 400;
+            driver.reconfigure(c);
+            driver.reconfigure(c);
+            assertThat(power(3)).isEqualTo(PowerState.RUNNING);
+        }
+        assertThat(power(3)).isEqualTo(PowerState.RUNNING);
+        assertThat(heard).as("no restart, no outside change").isEmpty();
     }
 }
