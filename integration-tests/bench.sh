@@ -2,12 +2,17 @@
 # The evaluation of issue 6: the paper's Section IV (seed 000) for SNMPv2c, SNMPv3, NETCONF, REST/XML and
 # REST/JSON, beside Net-SNMP's snmpd and yuma123's netconfd, as CSV, a Markdown report and PNG plots.
 #
-#   integration-tests/bench.sh [--quick] [--build] [--out DIR] [--netns | --libvirt | --restconf | --core | --telemetry]
+#   integration-tests/bench.sh [--quick] [--build] [--out DIR] [--netns | --links | --libvirt | --restconf | --core | --telemetry]
 #
 # --quick: fewer cycles and points, under 5 minutes. --build: package the server first even if
 # vr-server/target/vrouter.jar exists. Default output: integration-tests/target/bench.
 # --netns: only the netns driver's figures (issue 10): real VRs on this host, create-to-running and
 # remove-to-gone for the kernel and bird templates, 1,000 VRs in one batch (netns.md, netns.json).
+# --links: only links' figures (issue 33), seed 004's forwarding method: 64-byte frames and one TCP stream through
+# two routers on four paths, interleaved: native namespaces on veths (the limit), netns VRs on peer links, VRs on
+# host bridges (the path before links), VRs on two routers (two servers, each in a namespace) across VXLAN; the
+# time to create a link and the delay probe's CPU per link end (links.md, links.json). Needs iperf3 and trafgen
+# (netsniff-ng), installed below.
 # --libvirt: only the libvirt driver's figures (issue 26): VRs as QEMU VMs booting vrouter's appliance (TCG
 # here; KVM too where it runs guests), create-to-running and create-to-forwarding (first ping through) for one
 # VR and for 20 in one REST batch, QEMU's resident set per VR (libvirt.md, libvirt.json). Needs libvirtd
@@ -37,6 +42,7 @@ repo=$(pwd)
 quick=()
 build=false
 netns=false
+links=false
 libvirt=false
 restconf=false
 core=false
@@ -47,13 +53,14 @@ while [ $# -gt 0 ]; do
     --quick) quick=(--quick); shift ;;
     --build) build=true; shift ;;
     --netns) netns=true; shift ;;
+    --links) links=true; shift ;;
     --libvirt) libvirt=true; shift ;;
     --restconf) restconf=true; shift ;;
     --core) core=true; shift ;;
     --telemetry) telemetry=true; shift ;;
     --out) out=$2; shift 2 ;;
     --out=*) out=${1#--out=}; shift ;;
-    -h|--help) sed -n 2,32p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,36p "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -105,7 +112,7 @@ fi
 
 export DEBIAN_FRONTEND=noninteractive
 missing=()
-for pkg in snmp snmpd snmptrapd tcpdump netconfd openssh-server openssh-client iproute2 nginx-light wrk procps bird2; do
+for pkg in snmp snmpd snmptrapd tcpdump netconfd openssh-server openssh-client iproute2 nginx-light wrk procps bird2 iperf3 netsniff-ng; do
   dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -141,6 +148,9 @@ if $telemetry; then
       || echo "Telegraf did not build: the report says so" >&2
   fi
   exec python3 -m vrbench telemetry "${quick[@]}" --out "$out" --jar "$repo/$jar" --launcher "$repo/bin/vrouter"
+fi
+if $links; then
+  exec python3 -m vrbench links "${quick[@]}" --out "$out" --jar "$repo/$jar" --launcher "$repo/bin/vrouter" --repo "$repo"
 fi
 if $netns; then
   exec python3 -m vrbench netns "${quick[@]}" --out "$out" --jar "$repo/$jar" --launcher "$repo/bin/vrouter"

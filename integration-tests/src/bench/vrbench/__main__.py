@@ -279,6 +279,12 @@ def main(argv=None):
     n.add_argument("--out", required=True)
     n.add_argument("--jar", required=True)
     n.add_argument("--launcher")
+    lk = sub.add_parser("links", help="links (issue 33): forwarding on native, peer, bridge and vxlan paths")
+    lk.add_argument("--quick", action="store_true")
+    lk.add_argument("--out", required=True)
+    lk.add_argument("--jar", required=True)
+    lk.add_argument("--launcher")
+    lk.add_argument("--repo", required=True)
     lv = sub.add_parser("libvirt", help="the libvirt driver's figures (issue 26): VRs as QEMU VMs on this host")
     lv.add_argument("--quick", action="store_true")
     lv.add_argument("--out", required=True)
@@ -314,6 +320,9 @@ def main(argv=None):
     if a.cmd == "netns":
         from . import netns
         return netns.run(a)
+    if a.cmd == "links":
+        from . import links
+        return links.run(a)
     if a.cmd == "libvirt":
         from . import libvirt
         return libvirt.run(a)

@@ -24,10 +24,12 @@ class Server:
     jvm_flags then go in JAVA_OPTS, after the script's own settings."""
 
     def __init__(self, jar, workdir, name, jvm_flags=(), sim="none", trap_port=None, launcher=None, env=None,
-                 extra_args=()):
+                 extra_args=(), wrapper=(), host="127.0.0.1"):
         self.jar, self.name, self.jvm_flags, self.sim, self.trap_port = jar, name, list(jvm_flags), sim, trap_port
         self.launcher, self.env = launcher, dict(env or {})
         self.extra_args = list(extra_args)
+        # wrapper: a command the server runs under (a router's namespace); host: where it is reached then.
+        self.wrapper, self.host = list(wrapper), host
         self.dir = os.path.join(workdir, "server-" + name)
         os.makedirs(self.dir, exist_ok=True)
         self.rest_port = free_port()
@@ -55,7 +57,7 @@ class Server:
             cmd = ["java"] + self.jvm_flags + ["-jar", self.jar] + args
         if self.trap_port:
             cmd += ["--snmp-trap-target", "udp:127.0.0.1:%d" % self.trap_port]
-        cmd += self.extra_args
+        cmd = self.wrapper + cmd + self.extra_args
         self.log_path = os.path.join(self.dir, "server.log")
         self.proc = subprocess.Popen(cmd, stdout=open(self.log_path, "w"), stderr=subprocess.STDOUT,
                                      start_new_session=True, env=env)
@@ -88,7 +90,7 @@ class Server:
             log("server %s stopped" % self.name)
 
     def request(self, method, path, body=None, ctype="application/json", accept="application/json", timeout=120):
-        c = http.client.HTTPConnection("127.0.0.1", self.rest_port, timeout=timeout)
+        c = http.client.HTTPConnection(self.host, self.rest_port, timeout=timeout)
         try:
             headers = {"Authorization": AUTH, "Accept": accept}
             if body is not None:
