@@ -67,6 +67,17 @@ final class LinkProbes implements AutoCloseable {
         probes.compute(key(vm, n), (k, p) -> p != null && p.process.isAlive() ? p : Probe.start(ip, vm, n, netns));
     }
 
+    /**
+     * Probes the interface again at once when it is probed and not up: a probe sends one request a
+     * second, and a link that has just become whole should not wait for the next.
+     */
+    void again(int vm, int n) {
+        Probe p = probes.get(key(vm, n));
+        if (p == null || p.health().status() == LinkStatus.UP) return;
+        stop(vm, n);
+        probe(vm, n, p.netns);
+    }
+
     /** Stops probing one interface. */
     void stop(int vm, int n) {
         Probe p = probes.remove(key(vm, n));
@@ -119,6 +130,7 @@ final class LinkProbes implements AutoCloseable {
     private static final class Probe {
         final int vm;
         final int n;
+        final String netns;
         final Process process;
         final long started = System.nanoTime();
         /** The last probes by sequence number: the round trip in microseconds, or -1 when unanswered. */
@@ -127,9 +139,10 @@ final class LinkProbes implements AutoCloseable {
         /** The status last told; starts down, as a link is until its far end answers. */
         volatile LinkStatus told = LinkStatus.DOWN;
 
-        private Probe(int vm, int n, Process process) {
+        private Probe(int vm, int n, String netns, Process process) {
             this.vm = vm;
             this.n = n;
+            this.netns = netns;
             this.process = process;
         }
 
@@ -139,7 +152,7 @@ final class LinkProbes implements AutoCloseable {
                 Process p = new ProcessBuilder(ip, "netns", "exec", netns, "ping", "-6", "-n", "-L", "-O", "-i", "1", "-W", "1",
                         "ff02::1%" + dev).redirectErrorStream(true).start();
                 p.getOutputStream().close();
-                Probe probe = new Probe(vm, n, p);
+                Probe probe = new Probe(vm, n, netns, p);
                 Thread reader = new Thread(probe::read, "link-probe-" + netns + "-" + dev);
                 reader.setDaemon(true);
                 reader.start();

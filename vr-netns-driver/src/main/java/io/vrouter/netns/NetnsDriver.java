@@ -546,6 +546,12 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
         for (Plan p : plans) {
             if (p.type == LinkType.PEER) peerLinks.join(v.netns, v.vmIndex, p.index, p.farVm, p.farIf, p.mac);
             if (p.type == LinkType.VXLAN) vxlanLinks.join(v.netns, v.vmIndex, p.index, p.vni, p.remote, p.parent, p.mac);
+            // A link's two ends are all its link has, their MACs unique (the service sees to it): duplicate
+            // address detection would only keep the link-local address, and so the probe, waiting 1 to 2 s.
+            if (!p.bridged()) {
+                commands.run(List.of(settings.ip(), "netns", "exec", v.netns, "sysctl", "-q", "-w",
+                        "net.ipv6.conf." + Names.vrSide(p.index) + ".accept_dad=0"), null);
+            }
         }
     }
 
@@ -831,7 +837,10 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
                 attach(v, List.of(p), List.of());
                 read(v, configureInside(p, v.record.power().equals(HostRecord.RUNNING)));
                 if (p.rateIn != null || p.rateOut != null) applyRates(v, p.index, !p.bridged(), p.rateIn, p.rateOut);
-                if (!p.bridged() && v.record.power().equals(HostRecord.RUNNING)) probes.probe(vmIndex, p.index, v.netns);
+                if (!p.bridged() && v.record.power().equals(HostRecord.RUNNING)) {
+                    probes.probe(vmIndex, p.index, v.netns);
+                    if (p.type == LinkType.PEER) probes.again(p.farVm, p.farIf);
+                }
             } catch (DriverException | RuntimeException e) {
                 log.warn("adding interface {} to VR {} failed: {}; removing what was built", p.index, vmIndex, e.getMessage());
                 detach(v, p.index);
@@ -1060,10 +1069,17 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
         return ne;
     }
 
-    /** Starts probing the VR's peer and VXLAN links (those probed already go on). */
+    /**
+     * Starts probing the VR's peer and VXLAN links (those probed already go on), and has the far ends of
+     * its peer links probe again at once: they had no answer while this end was down.
+     */
     private void probeLinks(Vr v) {
         for (Map.Entry<Integer, String> i : v.record.interfaces().entrySet()) {
             if (hostless(i.getValue())) probes.probe(v.vmIndex, i.getKey(), v.netns);
+            if (PeerLinks.isMark(i.getValue())) {
+                int[] far = PeerLinks.far(i.getValue());
+                probes.again(far[0], far[1]);
+            }
         }
     }
 

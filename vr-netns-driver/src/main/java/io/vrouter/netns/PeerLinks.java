@@ -66,14 +66,14 @@ final class PeerLinks {
                 commands.batch(null, false, List.of("link set dev " + farWaiting + " netns " + netns));
                 commands.batch(netns, false, List.of("link set dev " + farWaiting + " name " + dev,
                         "link set dev " + dev + " alias " + dev + (mac == null ? "" : " address " + mac)));
-            } else {
-                String own = names.hostVeth(vm, n);
-                commands.batch(null, false, List.of(
-                        "link add name " + own + " type veth peer name " + dev + (mac == null ? "" : " address " + mac)
-                                + " netns " + netns,
-                        // Waiting: layer 2 only, down, and saying whom it waits for.
-                        "link set dev " + own + " addrgenmode none alias " + waitingFor(vm, n, farVm, farIf)));
+                return;
             }
+            String own = names.hostVeth(vm, n);
+            commands.batch(null, false, List.of(
+                    "link add name " + own + " type veth peer name " + dev + (mac == null ? "" : " address " + mac)
+                            + " netns " + netns,
+                    // Waiting: layer 2 only, down, and saying whom it waits for.
+                    "link set dev " + own + " addrgenmode none alias " + waitingFor(vm, n, farVm, farIf)));
         }
     }
 
