@@ -34,7 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  * interfaces: REST (HTTP), SNMP (net-snmp's snmpset) and NETCONF (ncclient over SSH). Each change is
  * accepted or refused the same way everywhere (the same reason, on the same column, in each
  * protocol's terms), and leaves the same VRs behind. Every scenario starts from two VRs of its own:
- * A running and B shut down.
+ * A running and B shut down. A change's "interface" is interface 1 on that bridge; its "peer" is
+ * interface 1 as a peer link to that VR's interface 1.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ChangeScenariosIT {
@@ -43,7 +44,10 @@ class ChangeScenariosIT {
     /** The SNMP column of each writable column (NEW-VMM-MIB vmConfigEntry and vmNetworkConfigEntry). */
     private static final Map<String, Integer> SNMP_COLUMN = Map.of("vmName", 1, "vmAdminState", 2,
             "vmConfigTemplate", 3, "vmConfigCpuNumber", 4, "vmConfigMemory", 5, "vmConfigAutoStart", 6,
-            "vmConfigDescription", 8);
+            "vmConfigDescription", 8, "vmConfigCpuWeight", 10);
+    /** The SNMP column of each vmNetworkConfigEntry column a scenario names. */
+    private static final Map<String, Integer> SNMP_NETWORK_COLUMN = Map.of("vmNetworkConfigParent", 2,
+            "vmNetworkConfigPeerRouter", 9);
     private static final Map<String, Integer> ADMIN = Map.of("running", 1, "suspended", 2, "paused", 3, "shutdown", 4);
 
     enum Iface { REST, SNMP, NETCONF }
@@ -138,7 +142,19 @@ class ChangeScenariosIT {
                     List.of(Change.create("C", "vmName", "${C}", "vmConfigCpuNumber", 2, "interface", "br0"),
                             Change.change("B", "vmConfigMemory", 768)),
                     null, Map.of("A", A_AS_IT_WAS, "B", map("vmConfigMemory", 768, "vmAdminState", "shutdown"),
-                            "C", map("vmName", "${C}", "vmConfigCpuNumber", 2, "vmAdminState", "running", "interface", "br0"))));
+                            "C", map("vmName", "${C}", "vmConfigCpuNumber", 2, "vmAdminState", "running", "interface", "br0"))),
+            new Scenario("a CPU weight, set on a running VR",
+                    List.of(Change.change("A", "vmConfigCpuWeight", 400)),
+                    null, Map.of("A", map("vmConfigCpuWeight", 400, "vmAdminState", "running"), "B", B_AS_IT_WAS)),
+            new Scenario("a CPU weight out of range",
+                    List.of(Change.change("B", "vmConfigCpuWeight", 0)),
+                    new Refusal("invalid", "B", "vmConfigCpuWeight"), Map.of("A", A_AS_IT_WAS, "B", B_AS_IT_WAS)),
+            new Scenario("a peer link between two VRs, both ends in one change",
+                    List.of(Change.change("A", "peer", "B"), Change.change("B", "peer", "A")),
+                    null, Map.of("A", map("peer", "B", "vmAdminState", "running"), "B", map("peer", "A", "vmAdminState", "shutdown"))),
+            new Scenario("a VR linked to itself",
+                    List.of(Change.change("A", "peer", "A")),
+                    new Refusal("link", "A", "vmNetworkConfigPeerRouter"), Map.of("A", A_AS_IT_WAS, "B", B_AS_IT_WAS)));
 
     @TempDir
     static Path dir;
@@ -233,6 +249,9 @@ class ChangeScenariosIT {
             Object val = resolve(v, s, Iface.REST);
             if (k.equals("interface")) {
                 row.putArray("vmNetworkConfigTable").addObject().put("vmNetworkConfigIndex", 1).put("vmNetworkConfigParent", (String) val);
+            } else if (k.equals("peer")) {
+                row.putArray("vmNetworkConfigTable").addObject().put("vmNetworkConfigIndex", 1).put("vmNetworkConfigLinkType", "peer")
+                        .put("vmNetworkConfigPeerRouter", index(s, Iface.REST, (String) v)).put("vmNetworkConfigPeerInterface", 1);
             } else {
                 row.set(k, JSON.valueToTree(val));
             }
@@ -247,7 +266,7 @@ class ChangeScenariosIT {
             return;
         }
         int status = switch (sc.refused().reason()) {
-            case "invalid", "too-long" -> 400;
+            case "invalid", "too-long", "link" -> 400;
             default -> 409;
         };
         soft.assertThat(r.statusCode()).as(what).isEqualTo(status);
@@ -267,6 +286,13 @@ class ChangeScenariosIT {
                 Object v = resolve(col.getValue(), s, Iface.SNMP);
                 if (col.getKey().equals("interface")) {
                     cmd.addAll(List.of(MIB + ".13.1.7." + i + ".1", "i", "4", MIB + ".13.1.2." + i + ".1", "s", (String) v));
+                    continue;
+                }
+                if (col.getKey().equals("peer")) {
+                    // vmNetworkConfigLinkType peer(2), PeerRouter, PeerInterface 1
+                    cmd.addAll(List.of(MIB + ".13.1.7." + i + ".1", "i", "4", MIB + ".13.1.8." + i + ".1", "i", "2",
+                            MIB + ".13.1.9." + i + ".1", "u", Integer.toString(index(s, Iface.SNMP, (String) col.getValue())),
+                            MIB + ".13.1.10." + i + ".1", "u", "1"));
                     continue;
                 }
                 String oid = MIB + ".12.1." + SNMP_COLUMN.get(col.getKey()) + "." + i;
@@ -301,7 +327,10 @@ class ChangeScenariosIT {
             default -> "inconsistentValue";
         };
         soft.assertThat(m.group(1)).as(what).isEqualTo(status);
-        String column = MIB + ".12.1." + SNMP_COLUMN.get(sc.refused().field()) + "." + index(s, Iface.SNMP, sc.refused().vr());
+        int i = index(s, Iface.SNMP, sc.refused().vr());
+        String column = SNMP_NETWORK_COLUMN.containsKey(sc.refused().field())
+                ? MIB + ".13.1." + SNMP_NETWORK_COLUMN.get(sc.refused().field()) + "." + i + ".1"
+                : MIB + ".12.1." + SNMP_COLUMN.get(sc.refused().field()) + "." + i;
         soft.assertThat(m.group(2)).as(what).isEqualTo(column);
     }
 
@@ -319,6 +348,12 @@ class ChangeScenariosIT {
                 if (col.getKey().equals("interface")) {
                     nets.append("<vmNetworkConfigEntry><vmIndex>").append(i).append("</vmIndex><vmNetworkConfigIndex>1"
                             + "</vmNetworkConfigIndex><vmNetworkConfigParent>").append(v).append("</vmNetworkConfigParent>"
+                            + "</vmNetworkConfigEntry>");
+                } else if (col.getKey().equals("peer")) {
+                    nets.append("<vmNetworkConfigEntry><vmIndex>").append(i).append("</vmIndex><vmNetworkConfigIndex>1"
+                            + "</vmNetworkConfigIndex><vmNetworkConfigLinkType>peer</vmNetworkConfigLinkType><vmNetworkConfigPeerRouter>")
+                            .append(index(s, Iface.NETCONF, (String) col.getValue()))
+                            .append("</vmNetworkConfigPeerRouter><vmNetworkConfigPeerInterface>1</vmNetworkConfigPeerInterface>"
                             + "</vmNetworkConfigEntry>");
                 } else {
                     table.append('<').append(col.getKey()).append('>').append(v).append("</").append(col.getKey()).append('>');
@@ -338,7 +373,7 @@ class ChangeScenariosIT {
         }
         JsonNode e = result.path("errors").path(0);
         String[] tagAndApp = switch (sc.refused().reason()) {
-            case "invalid", "too-long" -> new String[] {"invalid-value", ""};
+            case "invalid", "too-long", "link" -> new String[] {"invalid-value", ""};
             case "not-shut-down" -> new String[] {"operation-failed", "vr-not-shut-down"};
             case "not-unique" -> new String[] {"operation-failed", "data-not-unique"};
             case "fixed" -> new String[] {"operation-not-supported", ""};
@@ -369,6 +404,9 @@ class ChangeScenariosIT {
                 Object v = resolve(col.getValue(), s, iface);
                 if (col.getKey().equals("interface")) {
                     soft.assertThat(got.at("/vmNetworkConfigTable/0/vmNetworkConfigParent").asText()).as(what).isEqualTo(v);
+                } else if (col.getKey().equals("peer")) {
+                    soft.assertThat(got.at("/vmNetworkConfigTable/0/vmNetworkConfigPeerRouter").asInt()).as(what + " linked")
+                            .isEqualTo(index(s, iface, (String) col.getValue()));
                 } else {
                     soft.assertThat(got.path(col.getKey()).asText()).as(what + " " + col.getKey()).isEqualTo(String.valueOf(v));
                 }
