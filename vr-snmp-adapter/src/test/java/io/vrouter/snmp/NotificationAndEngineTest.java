@@ -7,7 +7,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vrouter.core.config.Settings;
 import io.vrouter.core.driver.sim.LatencyProfile;
+import io.vrouter.core.model.LinkStatus;
+import io.vrouter.core.model.LinkType;
+import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.model.OperState;
+import io.vrouter.core.model.Schema;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +25,7 @@ import org.snmp4j.CommandResponderEvent;
 import org.snmp4j.PDU;
 import org.snmp4j.Snmp;
 import org.snmp4j.mp.SnmpConstants;
+import org.snmp4j.smi.Gauge32;
 import org.snmp4j.smi.Integer32;
 import org.snmp4j.smi.OID;
 import org.snmp4j.smi.OctetString;
@@ -72,6 +77,45 @@ class NotificationAndEngineTest {
                 for (PDU t = traps.poll(500, TimeUnit.MILLISECONDS); t != null; t = traps.poll(500, TimeUnit.MILLISECONDS)) {
                     assertThat(((OID) t.getVariable(SnmpConstants.snmpTrapOID)).last()).as(t.toString()).isGreaterThan(10);
                 }
+            }
+        }
+    }
+
+    @Test
+    void aPeerLinkComingUpAndGoingDownIsAnnouncedAtEachEnd() throws Exception {
+        BlockingQueue<PDU> traps = new LinkedBlockingQueue<>();
+        try (Snmp receiver = receiver(traps)) {
+            try (SnmpTestAgent a = agentNotifying(receiver)) {
+                // VRs 21 and 22 in one SET, each with interface 1 a peer link to the other's.
+                List<VariableBinding> vbs = new java.util.ArrayList<>();
+                for (int vr : new int[] {21, 22}) {
+                    vbs.add(vb(cell(VM_CONFIG_ENTRY, VM_CONFIG_ROW_STATUS, vr), new Integer32(CREATE_AND_GO)));
+                    vbs.add(vb(cell(VM_CONFIG_ENTRY, VM_NAME, vr), new OctetString("linked-" + vr)));
+                    vbs.add(vb(cell(VM_NETWORK_CONFIG_ENTRY, 7, vr, 1), new Integer32(CREATE_AND_GO)));
+                    vbs.add(vb(cell(VM_NETWORK_CONFIG_ENTRY, NetworkColumn.LINK_TYPE.snmpColumn(), vr, 1),
+                            new Integer32(LinkType.PEER.code())));
+                    vbs.add(vb(cell(VM_NETWORK_CONFIG_ENTRY, NetworkColumn.PEER_ROUTER.snmpColumn(), vr, 1), new Gauge32(43 - vr)));
+                    vbs.add(vb(cell(VM_NETWORK_CONFIG_ENTRY, NetworkColumn.PEER_INTERFACE.snmpColumn(), vr, 1), new Gauge32(1)));
+                }
+                a.set(vbs.toArray(VariableBinding[]::new));
+                OID status21 = cell(VM_NETWORK_ENTRY, Schema.Network.LINK_STATUS.snmpColumn(), 21, 1);
+                OID status22 = cell(VM_NETWORK_ENTRY, Schema.Network.LINK_STATUS.snmpColumn(), 22, 1);
+                java.util.Map<OID, Integer32> told = new java.util.HashMap<>();
+                for (int k = 0; k < 2; k++) {
+                    PDU up = next(traps, VM_LINK_STATUS_CHANGED);
+                    // The MIB's OBJECTS: vmName and the end's vmNetworkLinkStatus.
+                    assertThat(objectsOf(up)).hasSize(2);
+                    for (OID o : List.of(status21, status22)) {
+                        if (up.getVariable(o) != null) told.put(o, (Integer32) up.getVariable(o));
+                    }
+                }
+                assertThat(told).containsEntry(status21, new Integer32(LinkStatus.UP.code()))
+                        .containsEntry(status22, new Integer32(LinkStatus.UP.code()));
+                // VR 22 stops: the end left at VR 21 goes down.
+                a.set(vb(cell(VM_CONFIG_ENTRY, VM_ADMIN_STATE, 22), new Integer32(4)));
+                PDU down = next(traps, VM_LINK_STATUS_CHANGED);
+                assertThat(down.getVariable(cell(VM_CONFIG_ENTRY, VM_NAME, 21))).isEqualTo(new OctetString("linked-21"));
+                assertThat(down.getVariable(status21)).isEqualTo(new Integer32(LinkStatus.DOWN.code()));
             }
         }
     }

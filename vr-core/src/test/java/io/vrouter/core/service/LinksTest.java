@@ -13,6 +13,7 @@ import io.vrouter.core.model.LinkType;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.model.VmNetworkEntry;
+import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.service.VrException.Reason;
 import io.vrouter.core.spi.VirtualRouters;
 import java.util.List;
@@ -69,6 +70,18 @@ class LinksTest extends WithService {
         a.completion().join();
     }
 
+    /** The reasons of the linkChanged events published so far, as "vmIndex: reason". */
+    private List<String> linkEvents() {
+        return f.events.stream().filter(e -> e.type == VrEvent.Type.LINK_CHANGED).map(e -> e.vmIndex + ": " + e.reason).toList();
+    }
+
+    /** Waits for the linkChanged events (the bus delivers on a thread of its own), at most 10 s. */
+    private void awaitLinkEvents(String... expected) throws InterruptedException {
+        long end = System.nanoTime() + 10_000_000_000L;
+        while (!linkEvents().equals(List.of(expected)) && System.nanoTime() < end) Thread.sleep(5);
+        assertThat(linkEvents()).containsExactly(expected);
+    }
+
     private VmNetworkEntry state(int vmIndex, int networkIndex) {
         return f.service.get(vmIndex).orElseThrow().vmNetworkTable.stream()
                 .filter(n -> n.vmNetworkIndex == networkIndex).findFirst().orElseThrow();
@@ -88,7 +101,7 @@ class LinksTest extends WithService {
     }
 
     @Test
-    void aPeerLinkDeclaredAtBothEndsIsUpAtBothAndDownWhenOneEndGoes() {
+    void aPeerLinkDeclaredAtBothEndsIsUpAtBothAndDownWhenOneEndGoes() throws InterruptedException {
         done(acme.apply(ChangeSet.builder().create(vr("r2", 2)).build()));
         done(acme.apply(ChangeSet.builder().create(vr("r1", 1, peer(1, 2, 3))).build()));
         // Half declared: the far VR has no interface 3 yet, so the link is down.
@@ -98,9 +111,12 @@ class LinksTest extends WithService {
         assertThat(state(2, 3).vmNetworkLinkStatus).isEqualTo(LinkStatus.UP);
         assertThat(state(2, 3).vmNetworkLinkDelay).isNotNull();
         assertThat(state(2, 3).vmNetworkParent).isNull();
+        // Each end's coming up is an event, as a probe would tell it.
+        awaitLinkEvents("1: the link of interface 1 is up", "2: the link of interface 3 is up");
 
         done(acme.apply(ChangeSet.builder().edit(2, ChangeSet.removeInterface(3)).build()));
         assertThat(state(1, 1).vmNetworkLinkStatus).isEqualTo(LinkStatus.DOWN);
+        awaitLinkEvents("1: the link of interface 1 is up", "2: the link of interface 3 is up", "1: the link of interface 1 is down");
         done(acme.apply(ChangeSet.builder().edit(2, ChangeSet.putInterface(peer(3, 1, 1))).build()));
         assertThat(state(1, 1).vmNetworkLinkStatus).isEqualTo(LinkStatus.UP);
         done(acme.apply(ChangeSet.builder().remove(2).build()));

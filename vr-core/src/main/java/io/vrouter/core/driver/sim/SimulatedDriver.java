@@ -34,6 +34,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -284,6 +285,8 @@ public final class SimulatedDriver implements HypervisorDriver, Links, RateLimit
         if (gone != null) {
             names.remove(gone.name, vmIndex);
             append("{\"destroy\":" + vmIndex + "}");
+            linked.remove(vmIndex);
+            tellLinks();
         }
     }
 
@@ -339,6 +342,7 @@ public final class SimulatedDriver implements HypervisorDriver, Links, RateLimit
         SimVm gone = vms.remove(vmIndex);
         if (gone != null) names.remove(gone.name, vmIndex);
         if (gone != null && listener != null) listener.vmVanished(vmIndex);
+        tellLinks();
     }
 
     /** Changes a VM's power state as another tool on the host would. For tests. */
@@ -347,6 +351,7 @@ public final class SimulatedDriver implements HypervisorDriver, Links, RateLimit
         if (vm == null) return;
         vm.power = power;
         if (listener != null) listener.powerStateChanged(vmIndex, power);
+        tellLinks();
     }
 
     /** VM names are unique on this host, as domain or namespace names are on others. */
@@ -476,8 +481,41 @@ public final class SimulatedDriver implements HypervisorDriver, Links, RateLimit
     // ---------------------------------------------------------------- the host journal
 
     private void record(SimVm vm) {
+        if (vm.interfaces.stream().anyMatch(n -> LinkType.of(n) == LinkType.PEER)) linked.add(vm.vmIndex);
+        else linked.remove(vm.vmIndex);
+        tellLinks();
         if (journal == null) return;
         append(line(vm));
+    }
+
+    /** The status last told of each running VM's peer link ends, by "vmIndex/interface"; absent: down. */
+    private final Map<String, LinkStatus> toldLinks = new HashMap<>();
+    /** The VMs with a peer link end: only they are looked at, so that a host of 10,000 unlinked VMs pays nothing. */
+    private final Set<Integer> linked = ConcurrentHashMap.newKeySet();
+
+    /**
+     * Tells the listener of each peer link end of a running VM whose status changed, as a host's probe
+     * would: up once the far end names it back and runs, down when that stops. Not running, an end is
+     * not probed, and nothing is told of it.
+     */
+    private synchronized void tellLinks() {
+        if (linked.isEmpty() && toldLinks.isEmpty()) return;
+        Map<String, LinkStatus> now = new HashMap<>();
+        for (int i : linked) {
+            SimVm vm = vms.get(i);
+            if (vm == null || vm.power != PowerState.RUNNING) continue;
+            for (VmNetworkConfigEntry n : vm.interfaces) {
+                if (LinkType.of(n) == LinkType.PEER) now.put(vm.vmIndex + "/" + n.vmNetworkConfigIndex, peerStatus(vm, n));
+            }
+        }
+        DriverListener l = listener;
+        for (Map.Entry<String, LinkStatus> e : now.entrySet()) {
+            if (e.getValue() == toldLinks.getOrDefault(e.getKey(), LinkStatus.DOWN)) continue;
+            String[] at = e.getKey().split("/");
+            if (l != null) l.linkChanged(Integer.parseInt(at[0]), Integer.parseInt(at[1]), e.getValue());
+        }
+        toldLinks.clear();
+        toldLinks.putAll(now);
     }
 
     private String line(SimVm vm) {
