@@ -390,6 +390,25 @@ class NetconfSessionTest {
     }
 
     @Test
+    void aPeerLinkComingUpIsANotificationOfEachEnd() throws Exception {
+        TestClient c = client(true);
+        assertThat(c.rpc("<create-subscription xmlns='urn:ietf:params:xml:ns:netconf:notification:1.0'>"
+                + "<filter type='subtree'><vmLinkStatusChanged xmlns='" + VMM + "'/></filter></create-subscription>")).contains("<ok/>");
+        String link = "<vmNetworkConfigLinkType>peer</vmNetworkConfigLinkType><vmNetworkConfigPeerInterface>1</vmNetworkConfigPeerInterface>";
+        assertThat(c.rpc(edit("running", configTable(entry(31, "left", "") + entry(32, "right", ""))
+                + "<vmNetworkConfigTable>"
+                + "<vmNetworkConfigEntry><vmIndex>31</vmIndex><vmNetworkConfigIndex>1</vmNetworkConfigIndex>" + link
+                + "<vmNetworkConfigPeerRouter>32</vmNetworkConfigPeerRouter></vmNetworkConfigEntry>"
+                + "<vmNetworkConfigEntry><vmIndex>32</vmIndex><vmNetworkConfigIndex>1</vmNetworkConfigIndex>" + link
+                + "<vmNetworkConfigPeerRouter>31</vmNetworkConfigPeerRouter></vmNetworkConfigEntry>"
+                + "</vmNetworkConfigTable>", ""))).contains("<ok/>");
+        List<String> told = List.of(c.next(), c.next());
+        // The YANG notification's leafs: the VR's name and the end's status, keyed by the end's VR and interface.
+        assertThat(told).allSatisfy(n -> assertThat(n).contains("<vmLinkStatusChanged", "<vmNetworkLinkStatus>up</vmNetworkLinkStatus>"));
+        assertThat(String.join("", told)).contains("<vmName>left</vmName>", "<vmName>right</vmName>");
+    }
+
+    @Test
     void theSessionWritesTheNotificationOfItsOwnEditItselfBeforeTheReply() throws Exception {
         // A hypervisor that takes its time, so that no event of the VR's creation comes first and has
         // the writer thread take the queue (then it writes the notification, in the same order).
