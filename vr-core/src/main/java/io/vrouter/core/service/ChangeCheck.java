@@ -109,7 +109,7 @@ final class ChangeCheck {
         names(indexed);
         macs(indexed);
         for (Target t : indexed) {
-            if (t.after() != null) behaviours(t.after());
+            if (t.after() != null) behaviours(t.before(), t.after());
         }
         links(indexed);
         for (Target t : indexed) {
@@ -375,9 +375,11 @@ final class ChangeCheck {
 
     /**
      * What the row asks of behaviours the driver may lack (a link type, a rate, a CPU weight), refused
-     * before anything changes; and host NICs and underlays, which are the provider's.
+     * before anything changes; and host NICs and underlays, which are the provider's unless it grants a
+     * tenant some (tenant.NAME underlays=...), checked on the interfaces the change attaches anew only:
+     * a tenant may change the rest of a VR the provider linked for it.
      */
-    private void behaviours(VmConfigEntry row) {
+    private void behaviours(VmConfigEntry before, VmConfigEntry row) {
         try {
             if (row.vmConfigCpuWeight != null && driver.behaviour(CpuWeights.class).isEmpty()) {
                 throw new NotSupportedException("vmConfigCpuWeight", "driver '" + driver.name() + "' does not set CPU weights");
@@ -404,15 +406,22 @@ final class ChangeCheck {
                             + " a VR receives on a " + type.label() + " link; limit what the far end sends"
                             + (type == LinkType.PEER ? " (its vmNetworkConfigRateOut)" : ""));
                 }
-                if (type.usesHostNic() && !caller.provider()) {
+                if (type.usesHostNic() && !caller.provider() && !granted(n.vmNetworkConfigParent)
+                        && (before == null || before.interfaces().stream().noneMatch(b -> ChangeSet.sameAttachment(b, n)))) {
                     throw new AccessDeniedException("vmNetworkConfigParent", "host NICs and underlays are the infrastructure"
                             + " provider's: user '" + caller.user() + "' of tenant '" + caller.tenant() + "' cannot attach a "
-                            + type.label() + " interface", false);
+                            + type.label() + " interface to '" + n.vmNetworkConfigParent + "', which the provider has not"
+                            + " granted the tenant", false);
                 }
             } catch (VrException e) {
                 throw e.at(row.vmIndex, n.vmNetworkConfigIndex);
             }
         }
+    }
+
+    /** Whether the provider granted the caller's tenant this host device as an underlay or NIC. */
+    private boolean granted(String device) {
+        return caller.tenant() != null && tenants.get(caller.tenant()).map(t -> t.underlays().contains(device)).orElse(false);
     }
 
     // ---------------------------------------------------------------- across VRs

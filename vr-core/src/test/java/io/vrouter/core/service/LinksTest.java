@@ -186,6 +186,34 @@ class LinksTest extends WithService {
     }
 
     @Test
+    void aTenantNamesOnlyTheUnderlaysTheProviderGrantsItAndKeepsChangingAVrTheProviderLinked() {
+        f.service.useTenants(Tenants.from(Settings.of(Map.of("tenant.acme", "vrs=10, underlays=eth1 eth2", "tenant.bravo", "vrs=10"))));
+        // The provider links a VR of acme's over eth0, which acme was not granted.
+        VmConfigEntry linked = vr("linked", 7, vxlan(1, "eth0", 42));
+        linked.vmConfigTenant = "acme";
+        done(provider.apply(ChangeSet.builder().create(linked).build()));
+        // acme changes the rest of that VR: its interface stays as the provider made it.
+        VmConfigEntry renamed = new VmConfigEntry();
+        renamed.vmName = "linked-renamed";
+        done(acme.apply(ChangeSet.builder().edit(7, ChangeSet.columns(renamed)).build()));
+        // acme attaches over eth1, granted; not over eth0, nor bravo over eth1.
+        done(acme.apply(ChangeSet.builder().edit(7, ChangeSet.putInterface(vxlan(2, "eth1", 43))).build()));
+        refused(acme, ChangeSet.builder().edit(7, ChangeSet.putInterface(vxlan(3, "eth0", 44))).build(), Reason.DENIED,
+                "cannot attach a vxlan interface to 'eth0', which the provider has not granted the tenant");
+        refused(bravo, ChangeSet.builder().create(vr("b", 8, vxlan(1, "eth1", 45))).build(), Reason.DENIED, "host NICs and underlays");
+        assertThatThrownBy(() -> Tenants.from(Settings.of(Map.of("tenant.acme", "underlays=eth1 ../x"))))
+                .hasMessageContaining("underlay '../x' is not a Linux interface name");
+    }
+
+    private static VmNetworkConfigEntry vxlan(int index, String underlay, int vni) {
+        VmNetworkConfigEntry n = bridge(index, underlay);
+        n.vmNetworkConfigLinkType = LinkType.VXLAN;
+        n.vmNetworkConfigVni = vni;
+        n.vmNetworkConfigRemote = "203.0.113.2";
+        return n;
+    }
+
+    @Test
     void ratesChangeOnALiveInterfaceWithoutDetachingIt() {
         done(acme.apply(ChangeSet.builder().create(vr("r1", 1, bridge(1, "br0"))).build()));
         f.recorder.calls.clear();
