@@ -25,6 +25,7 @@ import io.vrouter.core.driver.sim.SimulatedDriver;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.persistence.ConfigStore;
 import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.service.ChangeSet;
 import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.core.spi.ServerContext;
@@ -390,5 +391,43 @@ class GnmiInterfaceTest {
         service.apply(ChangeSet.builder().edit(a, r -> r.vmConfigDescription = "now watched").build());
         awaitUpdate(stream, "vmConfigDescription");
         assertThat(rowReads.get(a).get()).as("read again for a change of its row").isGreaterThan(before);
+    }
+
+    @Test
+    void aLinksStatusIsSentOnChange() throws Exception {
+        start(Map.of("user.alice", "viewer:secret"));
+        BlockingQueue<Object> stream = subscribe(plainChannelFrom("127.0.0.1"),
+                List.of(List.of("NEW-VMM-MIB", "vmNetworkTable", "vmNetworkEntry", "vmNetworkLinkStatus")));
+        awaitSync(stream);
+        // Two VRs on a peer link, in one change: the simulated host tells each end up, as a probe would.
+        ChangeSet.Builder both = ChangeSet.builder();
+        for (int vr : new int[] {41, 42}) {
+            VmNetworkConfigEntry end = new VmNetworkConfigEntry();
+            end.vmNetworkConfigIndex = 1;
+            end.vmNetworkConfigLinkType = io.vrouter.core.model.LinkType.PEER;
+            end.vmNetworkConfigPeerRouter = 83 - vr;
+            end.vmNetworkConfigPeerInterface = 1;
+            VmConfigEntry row = new VmConfigEntry();
+            row.vmIndex = vr;
+            row.vmName = "linked-" + vr;
+            row.vmNetworkConfigTable = List.of(end);
+            both.create(row);
+        }
+        service.apply(both.build());
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        java.util.Set<String> up = new java.util.TreeSet<>();
+        while (up.size() < 2 && System.nanoTime() < end) {
+            Object next = stream.poll(1, TimeUnit.SECONDS);
+            if (next instanceof Status) throw new AssertionError("the stream ended: " + next);
+            if (!(next instanceof SubscribeResponse r)) continue;
+            for (com.github.gnmi.proto.Update u : r.getUpdate().getUpdateList()) {
+                // A leaf of an entry: the entry's keys in the notification's prefix, the value JSON.
+                String value = u.getVal().getJsonVal().toStringUtf8() + u.getVal().getJsonIetfVal().toStringUtf8();
+                if (!value.equals("\"up\"")) continue;
+                r.getUpdate().getPrefix().getElemList().stream().filter(e -> e.getName().equals("vmNetworkEntry"))
+                        .forEach(e -> up.add(e.getKeyMap().get("vmIndex")));
+            }
+        }
+        assertThat(up).as("both ends' vmNetworkLinkStatus sent as up").hasSize(2);
     }
 }
