@@ -1,6 +1,7 @@
 // The links between VRs as the console draws and lists them, from the VRs' rows alone: each
 // interface's vmNetworkConfigLinkType and far end (vmNetworkConfigTable), its measured health
 // (vmNetworkLinkStatus, Delay, Loss in vmNetworkTable).
+import { vrName } from './store.js';
 
 /** An interface's link type: bridge when the row names none (the server's default). */
 export function linkType(n) {
@@ -66,10 +67,10 @@ export function formatDelay(micros) {
 }
 
 /** How an interface is attached, in words: "xenbr0", "peer link to VR 2 if1", "VXLAN 100 to 203.0.113.2 over eth0". */
-export function attachment(n, nameOf) {
+export function attachment(n) {
   switch (linkType(n)) {
     case 'peer':
-      return `peer link to ${nameOf(n.vmNetworkConfigPeerRouter)} if${n.vmNetworkConfigPeerInterface}`;
+      return `peer link to ${vrName(n.vmNetworkConfigPeerRouter)} if${n.vmNetworkConfigPeerInterface}`;
     case 'vxlan':
       return `VXLAN ${n.vmNetworkConfigVni} to ${n.vmNetworkConfigRemote} over ${n.vmNetworkConfigParent}`;
     case 'macvlan':

@@ -108,16 +108,15 @@ export function renderRouter(view, [indexText]) {
       ['Router address', e.vmRouterAddr], ['Route entries', formatNumber(e.vmRouteEntries)],
       ['FIB entries', formatNumber(e.vmFibEntries)], ['Protocols', e.vmRoutingProtocols || 'none']]);
     const live = new Map((vr.vmNetworkTable || []).map((n) => [n.vmNetworkIndex, n]));
-    const nameOf = (i) => store.vrs.get(i)?.vmName || 'VR ' + i;
     interfaces.replaceChildren(...(vr.vmNetworkConfigTable || []).map((n) => {
       const s = live.get(n.vmNetworkConfigIndex) || {};
       return h('tr', { 'data-interface': n.vmNetworkConfigIndex },
-        h('td.num', {}, n.vmNetworkConfigIndex), h('td', {}, attachment(n, nameOf)), h('td', {}, linkHealth(n, s)),
+        h('td.num', {}, n.vmNetworkConfigIndex), h('td', {}, attachment(n)), h('td', {}, linkHealth(n, s)),
         h('td.mono', {}, s.vmNetworkPhysAddress || n.vmNetworkConfigPhysAddress || '—'),
         h('td.mono', {}, n.vmNetworkConfigAddress ? n.vmNetworkConfigAddress + '/' + n.vmNetworkConfigPrefixLength : '—'),
         h('td', {}, s.vmNetworkModel || '—'), h('td.num', {}, s.vmNetworkIfIndex ?? '—'),
         canWrite ? h('td', {}, h('button.btn.btn-small', { type: 'button', onclick: () => removeInterface(n),
-          'aria-label': `Remove interface ${n.vmNetworkConfigIndex} (${attachment(n, nameOf)})` }, 'Remove')) : null);
+          'aria-label': `Remove interface ${n.vmNetworkConfigIndex} (${attachment(n)})` }, 'Remove')) : null);
     }));
     if (!interfaces.children.length) interfaces.append(h('tr', {}, h('td.muted', { colspan: canWrite ? 8 : 7 }, 'No interfaces.')));
     if (linkForm) linkForm.update();
@@ -209,7 +208,7 @@ export function renderRouter(view, [indexText]) {
 
   async function removeInterface(n) {
     const ok = await confirmDialog({ title: `Remove interface ${n.vmNetworkConfigIndex}?`, confirm: 'Remove',
-      text: `The interface (${attachment(n, (i) => store.vrs.get(i)?.vmName || 'VR ' + i)}) is unplugged from ${vr.vmName}.` });
+      text: `The interface (${attachment(n)}) is unplugged from ${vr.vmName}.` });
     if (!ok) return;
     try {
       await api('DELETE', `routers/${vmIndex}/interfaces/${n.vmNetworkConfigIndex}`);
@@ -288,7 +287,7 @@ export function renderRouter(view, [indexText]) {
         const added = await api('POST', `routers/${vmIndex}/interfaces`, body);
         form.reset();
         showType();
-        toast(`Interface ${added.vmNetworkConfigIndex} added: ${attachment(added, (i) => store.vrs.get(i)?.vmName || 'VR ' + i)}.`);
+        toast(`Interface ${added.vmNetworkConfigIndex} added: ${attachment(added)}.`);
         refreshNow();
       } catch (problem) {
         showProblem(form, problem);

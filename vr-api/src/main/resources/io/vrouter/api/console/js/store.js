@@ -22,6 +22,11 @@ export const store = {
   },
 };
 
+/** A VR's name as known here, or "VR n" for one the caller does not see (or that is gone). */
+export function vrName(vmIndex) {
+  return store.vrs.get(vmIndex)?.vmName || 'VR ' + vmIndex;
+}
+
 const listeners = new Set();
 /** Calls fn(change) on every change: {kind: 'vr', vmIndex} | {kind: 'all'} | {kind: 'event', event} | {kind: 'live'}. */
 export function subscribe(fn) {

@@ -3,7 +3,7 @@
 // a lane per peer link from VR to VR, and a line from a VR to each remote router (a VXLAN link's
 // far end, by its underlay address), each labelled with its status, measured delay and rate limits.
 // Drawn from the store (the list call and events): no request of its own.
-import { store, subscribe } from './store.js';
+import { store, subscribe, vrName } from './store.js';
 import { attachment, formatDelay, formatRate, linkState, linkType, peerLinks, rateBetween, rateLimits } from './links.js';
 import { h, nameMatcher, stateTone, svg } from './ui.js';
 
@@ -40,7 +40,6 @@ export function renderTopology(view) {
   function draw() {
     const vrs = visible();
     const row = new Map(vrs.map((vr, i) => [vr.vmIndex, i]));
-    const nameOf = (vmIndex) => store.vrs.get(vmIndex)?.vmName || 'VR ' + vmIndex;
     const ifaces = (vr) => vr.vmNetworkConfigTable || [];
     const onHost = (n) => linkType(n) === 'bridge' || linkType(n) === 'macvlan';
     const networks = [...new Set(vrs.flatMap((vr) => ifaces(vr).filter(onHost).map((n) => n.vmNetworkConfigParent)))].sort();
@@ -91,7 +90,7 @@ export function renderTopology(view) {
           svg('text', { x: x(j) + 10, y: y(i) - 4, class: 'link-label' }, label)));
       }
     });
-    for (const l of links) parts.push(drawPeerLink(l, laneX(lanes.of.get(l.key)), row, y, nameOf));
+    for (const l of links) parts.push(drawPeerLink(l, laneX(lanes.of.get(l.key)), row, y));
     for (const { vr, n } of vxlans) parts.push(drawVxlan(vr, n, reachX, remoteX, y(row.get(vr.vmIndex)), y(remotes.get(n.vmNetworkConfigRemote))));
     for (const [remote, r] of remotes) {
       parts.push(svg('g', { class: 'remote-node', 'data-remote': remote },
@@ -116,8 +115,8 @@ export function renderTopology(view) {
       role: 'group', 'aria-label': 'VRs, the host networks they are plugged into and the links between them' }, ...parts));
     text.replaceChildren(
       ...vrs.map((vr) => h('li', {}, `${vr.vmName}: ` + (ifaces(vr)
-        .map((n) => attachment(n, nameOf) + (n.vmNetworkConfigAddress ? ' (' + n.vmNetworkConfigAddress + ')' : '')).join(', ') || 'no interfaces'))),
-      ...links.map((l) => h('li', {}, describePeerLink(l, nameOf))),
+        .map((n) => attachment(n) + (n.vmNetworkConfigAddress ? ' (' + n.vmNetworkConfigAddress + ')' : '')).join(', ') || 'no interfaces'))),
+      ...links.map((l) => h('li', {}, describePeerLink(l))),
       ...vxlans.map(({ vr, n }) => h('li', {}, describeVxlan(vr, n))));
   }
 
@@ -176,33 +175,36 @@ function placeRemotes(vxlans, row) {
 }
 
 /** A peer link's lane: a line between its ends' rows (a stub when one end is off the drawing), a port at each end. */
-function drawPeerLink(link, lx, row, y, nameOf) {
+function drawPeerLink(link, lx, row, y) {
   const shown = link.ends.filter(([i]) => row.has(i));
   const ys = shown.map(([i]) => y(row.get(i)));
   const [top, bottom] = ys.length === 2 ? [Math.min(...ys), Math.max(...ys)] : [ys[0], ys[0] + ROW / 2];
   const [upper, lower] = ys.length === 2 && ys[0] > ys[1] ? [link.ends[1], link.ends[0]] : link.ends;
-  const declared = (end) => link.declared.find((d) => d.vr.vmIndex === end[0] && d.n.vmNetworkConfigIndex === end[1])?.n;
   // Rates along the lane: ↓ from the upper end to the lower, ↑ back.
-  const down = formatRate(rateBetween(declared(upper), declared(lower)));
-  const up = formatRate(rateBetween(declared(lower), declared(upper)));
+  const down = formatRate(rateBetween(declaredEnd(link, upper), declaredEnd(link, lower)));
+  const up = formatRate(rateBetween(declaredEnd(link, lower), declaredEnd(link, upper)));
   const label = [link.status, formatDelay(link.delay), down && '↓ ' + down, up && '↑ ' + up].filter(Boolean).join(' · ');
-  const offDrawing = ys.length < 2 ? ' to ' + link.ends.filter(([i]) => !row.has(i)).map(([i, n]) => `${nameOf(i)} if${n}`)[0] : '';
+  const offDrawing = ys.length < 2 ? ' to ' + link.ends.filter(([i]) => !row.has(i)).map(([i, n]) => `${vrName(i)} if${n}`)[0] : '';
   return svg('g', { class: 'peer-link link-' + link.status, 'data-ends': link.key, 'data-status': link.status,
     'data-delay': link.delay ?? '' },
-  svg('title', {}, describePeerLink(link, nameOf)),
+  svg('title', {}, describePeerLink(link)),
   svg('line', { x1: lx, y1: top, x2: lx, y2: bottom, class: 'link-line' }),
   ...shown.map(([i, n]) => {
     const py = y(row.get(i));
-    return [svg('circle', { cx: lx, cy: py, r: 5, class: declared([i, n]) ? 'port' : 'port port-waiting' }),
+    return [svg('circle', { cx: lx, cy: py, r: 5, class: declaredEnd(link, [i, n]) ? 'port' : 'port port-waiting' }),
       svg('text', { x: lx + 9, y: py - 4, class: 'link-label' }, `if${n}`)];
   }).flat(),
   svg('text', { x: lx + 9, y: (top + bottom) / 2 + 4, class: 'link-status-label' }, label + offDrawing));
 }
 
-function describePeerLink(link, nameOf) {
-  const [a, b] = link.ends.map(([i, n]) => `${nameOf(i)} if${n}`);
-  const declared = (end) => link.declared.find((d) => d.vr.vmIndex === end[0] && d.n.vmNetworkConfigIndex === end[1])?.n;
-  const [na, nb] = link.ends.map(declared);
+/** The interface row that declares this end of the link, or undefined while it is waiting. */
+function declaredEnd(link, [vmIndex, networkIndex]) {
+  return link.declared.find((d) => d.vr.vmIndex === vmIndex && d.n.vmNetworkConfigIndex === networkIndex)?.n;
+}
+
+function describePeerLink(link) {
+  const [a, b] = link.ends.map(([i, n]) => `${vrName(i)} if${n}`);
+  const [na, nb] = link.ends.map((end) => declaredEnd(link, end));
   const words = [link.status === 'waiting' ? `waiting for ${na ? b : a} to be declared` : link.status];
   if (link.delay != null) words.push(`delay ${formatDelay(link.delay)}`);
   if (link.loss != null) words.push(`loss ${link.loss} %`);
