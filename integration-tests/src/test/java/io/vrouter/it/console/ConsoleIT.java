@@ -319,7 +319,7 @@ class ConsoleIT {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void aBrowsersWriteWithoutTheCsrfDefenceIsRefused() throws Exception {
         int vmIndex = json.readTree(server.post("/api/v1/routers?wait=10s", "{\"vmName\":\"guarded\"}").body()).get("vmIndex").asInt();
         browser.open(server.restBase() + "/");
@@ -344,11 +344,111 @@ class ConsoleIT {
     }
 
     /**
+     * Links from the console (issue 33): a peer link declared from each VR's page, drawn on the
+     * topology as one lane, waiting while one end is declared and up with the simulated driver's
+     * measured delay (40 µs) once both are; a VXLAN end drawn to its remote router; a VR stopped
+     * behind the console's back turns the link down live; a link to the VR itself refused with the
+     * server's words beside the field, nothing added. Before the accessibility check, which so sees links too.
+     */
+    @Test
+    @Order(4)
+    void anOperatorLinksTwoVrsAndSeesTheLinkDrawnWithItsHealth() throws Exception {
+        int a = json.readTree(server.post("/api/v1/routers?wait=10s", "{\"vmName\":\"link-a\"}").body()).get("vmIndex").asInt();
+        int b = json.readTree(server.post("/api/v1/routers?wait=10s", "{\"vmName\":\"link-b\"}").body()).get("vmIndex").asInt();
+        String ends = a + ".1-" + b + ".1";
+        String link = ".peer-link[data-ends='" + ends + "']";
+        signInAs("admin");
+
+        go("#/vr/" + a);
+        addLink(Map.of("vmNetworkConfigLinkType", "peer", "vmNetworkConfigPeerRouter", String.valueOf(b),
+                "vmNetworkConfigPeerInterface", "1", "vmNetworkConfigRateOut", "2000"));
+        browser.await(20, d -> !browser.all("#view tr[data-interface='1']").isEmpty());
+        assertThat(browser.find("#view tr[data-interface='1']").getText()).contains("peer link to link-b if1").contains("out ≤ 2 Mbit/s");
+        go("#/topology");
+        browser.await(10, d -> "waiting".equals(drawn(link).get("status")));
+
+        go("#/vr/" + b);
+        addLink(Map.of("vmNetworkConfigLinkType", "peer", "vmNetworkConfigPeerRouter", String.valueOf(a),
+                "vmNetworkConfigPeerInterface", "1"));
+        browser.await(20, d -> !browser.all("#view tr[data-interface='1']").isEmpty());
+        addLink(Map.of("vmNetworkConfigLinkType", "vxlan", "vmNetworkConfigVni", "100", "vmNetworkConfigRemote", "203.0.113.2",
+                "vmNetworkConfigParent", "eth0", "vmNetworkConfigRateIn", "5000"));
+        browser.await(20, d -> !browser.all("#view tr[data-interface='2']").isEmpty());
+        assertThat(browser.find("#view tr[data-interface='2']").getText()).contains("VXLAN 100 to 203.0.113.2 over eth0");
+
+        // One lane for the link declared at both ends, up, with the delay measured and a's rate limit towards b;
+        // the VXLAN end: a line from link-b to a node for its remote router, labelled with its VNI and rate limit.
+        go("#/topology");
+        String vxlan = ".vxlan-link[data-end='" + b + ".2']";
+        browser.await(20, d -> "up".equals(drawn(link).get("status")) && !drawn(vxlan).isEmpty());
+        Map<?, ?> peer = drawn(link);
+        assertThat(peer.get("count")).isEqualTo(1L);
+        assertThat(peer.get("delay")).isEqualTo("40");
+        assertThat((String) peer.get("label")).contains("up").contains("0.04 ms").contains("↓ 2 Mbit/s");
+        Map<?, ?> tunnel = drawn(vxlan);
+        assertThat(tunnel.get("remote")).isEqualTo("203.0.113.2");
+        assertThat((String) tunnel.get("label")).contains("VNI 100").contains("← 5 Mbit/s");
+        assertThat(browser.script("return document.querySelectorAll(\".remote-node[data-remote='203.0.113.2']\").length")).isEqualTo(1L);
+        assertThat(browser.script("return document.querySelector('.topology-scroll + ul').textContent").toString())
+                .contains("Peer link link-a if1 to link-b if1: up, delay 0.04 ms, loss 0 %, link-a if1 to link-b if1 at most 2 Mbit/s")
+                .contains("VXLAN link link-b if2 to remote router 203.0.113.2 (VNI 100, over eth0)");
+        browser.screenshot("topology-links");
+
+        // Stopped behind the console's back: the link goes down on the drawing, from the event stream.
+        assertThat(server.post("/api/v1/routers/" + b + "/stop?wait=20s", "").statusCode()).isEqualTo(200);
+        browser.await(20, d -> "down".equals(drawn(link).get("status")));
+        assertThat(server.post("/api/v1/routers/" + b + "/start?wait=20s", "").statusCode()).isEqualTo(200);
+        browser.await(20, d -> "up".equals(drawn(link).get("status")));
+
+        // A link to itself: the server's refusal beside the far VR's field, and nothing added.
+        go("#/vr/" + a);
+        addLink(Map.of("vmNetworkConfigLinkType", "peer", "vmNetworkConfigPeerRouter", String.valueOf(a),
+                "vmNetworkConfigPeerInterface", "5"));
+        WebElement far = browser.find(".inline-form [name=vmNetworkConfigPeerRouter]");
+        browser.await(10, d -> "true".equals(far.getAttribute("aria-invalid")));
+        assertThat(browser.find("#" + far.getAttribute("aria-describedby").split(" ")[0]).getText())
+                .isEqualTo("vmNetworkConfigPeerRouter: a VR cannot be linked to itself");
+        browser.script("document.querySelector('.inline-form').scrollIntoView()");
+        browser.screenshot("link-refused");
+        assertThat(json.readTree(server.get("/api/v1/routers/" + a).body()).get("vmNetworkConfigTable")).hasSize(1);
+        assertThat(browser.all("#view tr[data-interface]")).hasSize(1);
+        assertThat(browser.script("return window.vrouterTestPage")).isEqualTo("not reloaded");
+        collectMessages();
+    }
+
+    /** A link as the topology draws it now (read in the page: it is redrawn on every change), or an empty map. */
+    private Map<?, ?> drawn(String css) {
+        Object found = browser.script("const l = document.querySelector(arguments[0]); return l && {status: l.dataset.status,"
+                + " delay: l.dataset.delay, remote: l.dataset.remote || null, label: l.querySelector('.link-status-label').textContent,"
+                + " count: document.querySelectorAll(arguments[0]).length};", css);
+        return found == null ? Map.of() : (Map<?, ?>) found;
+    }
+
+    /** Fills the VR page's add-interface form (the link type first: it shows that type's fields) and sends it. */
+    private void addLink(Map<String, String> values) {
+        WebElement form = browser.await(10, d -> browser.find(".inline-form"));
+        new org.openqa.selenium.support.ui.Select(form.findElement(By.name("vmNetworkConfigLinkType")))
+                .selectByValue(values.get("vmNetworkConfigLinkType"));
+        values.forEach((name, value) -> {
+            if (name.equals("vmNetworkConfigLinkType")) return;
+            WebElement input = form.findElement(By.name(name));
+            if (input.getTagName().equals("select")) {
+                browser.await(10, d -> !input.findElements(By.cssSelector("option[value='" + value + "']")).isEmpty());
+                new org.openqa.selenium.support.ui.Select(input).selectByValue(value);
+            } else {
+                input.clear();
+                input.sendKeys(value);
+            }
+        });
+        form.findElement(By.cssSelector("button[type=submit]")).click();
+    }
+
+    /**
      * A tenant's user sees its tenant's VRs alone (the REST API's view of it, nothing of the console's
      * own); the provider's user sees the tenants on the host page, with their usage against their quotas.
      */
     @Test
-    @Order(6)
+    @Order(7)
     void aTenantsUserSeesItsVrsAloneAndTheProviderSeesTheTenantsUsage() throws Exception {
         String given = "{\"vmName\":\"acme-owned\",\"vmConfigTenant\":\"acme\"}";
         assertThat(server.post("/api/v1/routers?wait=10s", given).statusCode()).isEqualTo(201);
@@ -372,11 +472,11 @@ class ConsoleIT {
     /**
      * Every page, at a desktop's width and at a phone's (360 px), once each: no violation of axe-core's
      * WCAG 2.0/2.1 A and AA rules; on the phone nothing wider than the screen, the header's links on
-     * the header, the add-interface fields wide enough to type in, the topology scrolling in its own box.
+     * the header, the add-interface fields (of each link type) wide enough to type in, the topology scrolling in its own box.
      * The main navigation shows only while signed in.
      */
     @Test
-    @Order(4)
+    @Order(5)
     void everyPageIsAccessibleAndFitsAPhone() throws Exception {
         String axe = axeSource();
         int edge1 = json.readTree(server.get("/api/v1/routers?name=edge1").body()).at("/virtualRouter/0/vmIndex").asInt();
@@ -397,10 +497,21 @@ class ConsoleIT {
                 go("#/vr/" + edge1);
                 browser.await(20, d -> !browser.all(".chart[data-samples]").isEmpty() && !browser.all("#view tbody tr").isEmpty());
                 checkPage("vr", width, axe, violations, layout);
+                // The add form with a peer link's fields, then a VXLAN link's.
+                for (String type : List.of("peer", "vxlan")) {
+                    new org.openqa.selenium.support.ui.Select(browser.find(".inline-form [name=vmNetworkConfigLinkType]")).selectByValue(type);
+                    checkPage("vr-" + type + "-form", width, axe, violations, layout);
+                }
                 if (phone != null) {
-                    layout.addAll(((List<?>) browser.script("return [...document.querySelectorAll('.inline-form input')]"
-                            + ".filter(i => i.getBoundingClientRect().width < 120).map(i => 'add-interface field ' + i.name + ' is '"
-                            + " + Math.round(i.getBoundingClientRect().width) + ' px wide')")).stream().map(String::valueOf).toList());
+                    // The fields each link type shows (the others are hidden).
+                    layout.addAll(((List<?>) browser.script("const type = document.querySelector('.inline-form [name=vmNetworkConfigLinkType]');"
+                            + " const out = []; for (const t of [...type.options].map(o => o.value)) {"
+                            + " type.value = t; type.dispatchEvent(new Event('change'));"
+                            + " out.push(...[...document.querySelectorAll('.inline-form :is(input, select)')].filter(i => i.getClientRects().length)"
+                            + ".filter(i => i.getBoundingClientRect().width < 120).map(i => 'add-interface field ' + i.name + ' (' + t + ') is '"
+                            + " + Math.round(i.getBoundingClientRect().width) + ' px wide')); }"
+                            + " type.value = 'bridge'; type.dispatchEvent(new Event('change')); return out;"))
+                            .stream().map(String::valueOf).toList());
                 }
                 go("#/host");
                 browser.await(10, d -> browser.find("#h-driver").findElement(By.xpath("..")).getText().contains("ready"));

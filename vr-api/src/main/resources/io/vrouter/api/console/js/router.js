@@ -3,6 +3,7 @@
 // event stream at once.
 import { api } from './api.js';
 import { LiveChart } from './chart.js';
+import { attachment, formatDelay, linkType, rateLimits } from './links.js';
 import { reload, store, subscribe } from './store.js';
 import {
   announce, clearProblems, confirmDialog, field, formatBytes, formatMiB, formatNumber, formatUptime, h, scrollBox,
@@ -48,6 +49,7 @@ export function renderRouter(view, [indexText]) {
   const cpus = h('tbody');
   const storage = h('tbody');
   const charts = h('div.charts');
+  const linkForm = canWrite ? addInterfaceForm() : null;
   const cpuChart = new LiveChart(charts, { title: 'CPU use', format: (v) => v.toFixed(1) + ' %' });
   const trafficChart = new LiveChart(charts, { title: 'Interface traffic', format: bitsPerSecond });
   const diskChart = new LiveChart(charts, { title: 'Disk I/O', format: (v) => formatBytes(v) + '/s' });
@@ -64,9 +66,9 @@ export function renderRouter(view, [indexText]) {
     h('section.card', { 'aria-labelledby': 'h-charts' }, h('h2', { id: 'h-charts' }, 'Activity'), charts),
     h('section.card', { 'aria-labelledby': 'h-if' }, h('h2', { id: 'h-if' }, 'Interfaces'),
       scrollBox('Interfaces', h('table.grid', {}, h('caption.visually-hidden', {}, 'Interfaces: vmNetworkConfigTable with vmNetworkTable'),
-        h('thead', {}, h('tr', {}, ['Index', 'Network', 'MAC', 'Address', 'Model', 'Host ifIndex', canWrite ? 'Actions' : null]
+        h('thead', {}, h('tr', {}, ['Index', 'Attached to', 'Link', 'MAC', 'Address', 'Model', 'Host ifIndex', canWrite ? 'Actions' : null]
           .filter(Boolean).map((c) => h('th', { scope: 'col' }, c)))), interfaces)),
-      canWrite ? addInterfaceForm() : null),
+      linkForm),
     h('div.cards.cards-2', {},
       h('section.card', { 'aria-labelledby': 'h-cpu' }, h('h2', { id: 'h-cpu' }, 'CPUs'),
         scrollBox('CPUs', h('table.grid', {}, h('caption.visually-hidden', {}, 'vmCpuTable'),
@@ -108,15 +110,16 @@ export function renderRouter(view, [indexText]) {
     const live = new Map((vr.vmNetworkTable || []).map((n) => [n.vmNetworkIndex, n]));
     interfaces.replaceChildren(...(vr.vmNetworkConfigTable || []).map((n) => {
       const s = live.get(n.vmNetworkConfigIndex) || {};
-      return h('tr', {},
-        h('td.num', {}, n.vmNetworkConfigIndex), h('td', {}, n.vmNetworkConfigParent),
+      return h('tr', { 'data-interface': n.vmNetworkConfigIndex },
+        h('td.num', {}, n.vmNetworkConfigIndex), h('td', {}, attachment(n)), h('td', {}, linkHealth(n, s)),
         h('td.mono', {}, s.vmNetworkPhysAddress || n.vmNetworkConfigPhysAddress || '—'),
         h('td.mono', {}, n.vmNetworkConfigAddress ? n.vmNetworkConfigAddress + '/' + n.vmNetworkConfigPrefixLength : '—'),
         h('td', {}, s.vmNetworkModel || '—'), h('td.num', {}, s.vmNetworkIfIndex ?? '—'),
         canWrite ? h('td', {}, h('button.btn.btn-small', { type: 'button', onclick: () => removeInterface(n),
-          'aria-label': `Remove interface ${n.vmNetworkConfigIndex} (${n.vmNetworkConfigParent})` }, 'Remove')) : null);
+          'aria-label': `Remove interface ${n.vmNetworkConfigIndex} (${attachment(n)})` }, 'Remove')) : null);
     }));
-    if (!interfaces.children.length) interfaces.append(h('tr', {}, h('td.muted', { colspan: canWrite ? 7 : 6 }, 'No interfaces.')));
+    if (!interfaces.children.length) interfaces.append(h('tr', {}, h('td.muted', { colspan: canWrite ? 8 : 7 }, 'No interfaces.')));
+    if (linkForm) linkForm.update();
     cpus.replaceChildren(...(vr.vmCpuTable || []).map((c) => h('tr', {}, h('td.num', {}, c.vmCpuIndex),
       h('td.num', {}, c.vmCpuCoreTime == null ? '—' : (c.vmCpuCoreTime / 1e6).toFixed(2) + ' s'),
       h('td.num', {}, c.vmCpuPhysIndex || 'any'), h('td', {}, c.vmCpuAffinity || '—'))));
@@ -205,7 +208,7 @@ export function renderRouter(view, [indexText]) {
 
   async function removeInterface(n) {
     const ok = await confirmDialog({ title: `Remove interface ${n.vmNetworkConfigIndex}?`, confirm: 'Remove',
-      text: `The interface on ${n.vmNetworkConfigParent} is unplugged from ${vr.vmName}.` });
+      text: `The interface (${attachment(n)}) is unplugged from ${vr.vmName}.` });
     if (!ok) return;
     try {
       await api('DELETE', `routers/${vmIndex}/interfaces/${n.vmNetworkConfigIndex}`);
@@ -217,33 +220,81 @@ export function renderRouter(view, [indexText]) {
     }
   }
 
+  /**
+   * Adds an interface: on a host network (bridge), a peer link to another VR's interface on this
+   * router, or a VXLAN link to another router; with optional rate limits. The fields of the other
+   * link types are hidden and not sent; the server's refusal is shown beside the field it names.
+   */
   function addInterfaceForm() {
+    const typeField = field({ label: 'Link', name: 'vmNetworkConfigLinkType', value: 'bridge',
+      hint: 'bridge: a host network; peer: a VR on this router; vxlan: another router.', options: ['bridge', 'peer', 'vxlan'] });
+    const parentField = field({ label: 'Network', name: 'vmNetworkConfigParent', attrs: { placeholder: 'xenbr0', required: true } });
+    const peerRouterField = field({ label: 'Far VR', name: 'vmNetworkConfigPeerRouter', options: [] });
+    const fields = [
+      [typeField, null],
+      [parentField, ['bridge', 'vxlan']],
+      [peerRouterField, ['peer']],
+      [field({ label: 'Far interface', name: 'vmNetworkConfigPeerInterface', type: 'number', attrs: { min: 1, max: 65535 } }), ['peer']],
+      [field({ label: 'VNI', name: 'vmNetworkConfigVni', type: 'number', attrs: { min: 1, max: 16777215 } }), ['vxlan']],
+      [field({ label: 'Remote router', name: 'vmNetworkConfigRemote', attrs: { placeholder: '203.0.113.2' } }), ['vxlan']],
+      [field({ label: 'Address', name: 'vmNetworkConfigAddress', attrs: { placeholder: '192.0.2.1' } }), null],
+      [field({ label: 'Prefix', name: 'vmNetworkConfigPrefixLength', type: 'number', attrs: { min: 0, max: 128 } }), null],
+      [field({ label: 'MAC', name: 'vmNetworkConfigPhysAddress', attrs: { placeholder: 'generated' } }), null],
+      [field({ label: 'Rate in (kbit/s)', name: 'vmNetworkConfigRateIn', type: 'number', attrs: { min: 64, placeholder: 'no limit' } }), null],
+      [field({ label: 'Rate out (kbit/s)', name: 'vmNetworkConfigRateOut', type: 'number', attrs: { min: 64, placeholder: 'no limit' } }), null],
+    ];
+    const typeInput = typeField.querySelector('select');
+    const farInput = peerRouterField.querySelector('select');
+    const peerHint = h('p.hint', {}, 'A peer link is declared at both ends: here the far VR and the index its interface has'
+      + ' (or will have), there this VR and this interface\'s index. It is up once both ends are declared and both VRs run.');
     const form = h('form.inline-form', { novalidate: true, 'aria-labelledby': 'h-add-if' },
-      h('h3', { id: 'h-add-if' }, 'Add an interface'),
-      h('div.form-row', {},
-        field({ label: 'Network', name: 'vmNetworkConfigParent', attrs: { placeholder: 'xenbr0', required: true } }),
-        field({ label: 'Address', name: 'vmNetworkConfigAddress', attrs: { placeholder: '192.0.2.1' } }),
-        field({ label: 'Prefix', name: 'vmNetworkConfigPrefixLength', type: 'number', attrs: { min: 0, max: 128 } }),
-        field({ label: 'MAC', name: 'vmNetworkConfigPhysAddress', attrs: { placeholder: 'generated' } }),
+      h('h3', { id: 'h-add-if' }, 'Add an interface or a link'),
+      h('div.form-row.link-row', {}, fields.map(([f]) => f),
         h('div.field.field-submit', {}, h('button.btn', { type: 'submit' }, 'Add interface'))),
+      peerHint,
       h('p.form-summary', { role: 'alert', tabindex: '-1' }));
+    function showType() {
+      const type = typeInput.value;
+      for (const [f, types] of fields) f.hidden = types !== null && !types.includes(type);
+      peerHint.hidden = type !== 'peer';
+      // On a VXLAN link the parent is the underlay device the tunnel leaves by.
+      parentField.querySelector('label').textContent = type === 'vxlan' ? 'Underlay device' : 'Network';
+      parentField.querySelector('input').placeholder = type === 'vxlan' ? 'eth0' : 'xenbr0';
+    }
+    typeInput.addEventListener('change', () => {
+      clearProblems(form);
+      showType();
+    });
+    form.update = () => {
+      // Every VR the caller sees, this one too: which may be linked is the server's to say.
+      const chosen = farInput.value;
+      const vrs = [...store.vrs.values()].sort((a, b) => a.vmName.localeCompare(b.vmName));
+      const options = vrs.map((v) => [String(v.vmIndex), `${v.vmName} (${v.vmIndex})`]);
+      if (options.map(String).join() === farInput.dataset.options) return;
+      farInput.dataset.options = options.map(String).join();
+      farInput.replaceChildren(...options.map(([value, text]) => h('option', { value, selected: value === chosen }, text)));
+    };
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
       clearProblems(form);
       const body = {};
-      for (const input of form.querySelectorAll('[data-field]')) {
-        if (input.value.trim() === '') continue;
-        body[input.name] = input.type === 'number' ? Number(input.value) : input.value.trim();
+      for (const [f] of fields.filter(([f]) => !f.hidden)) {
+        const input = f.querySelector('[data-field]');
+        if (input.value.trim() === '' || (input === typeInput && input.value === 'bridge')) continue;
+        body[input.name] = input.type === 'number' || input === farInput ? Number(input.value) : input.value.trim();
       }
       try {
         const added = await api('POST', `routers/${vmIndex}/interfaces`, body);
         form.reset();
-        toast(`Interface ${added.vmNetworkConfigIndex} added on ${added.vmNetworkConfigParent}.`);
+        showType();
+        toast(`Interface ${added.vmNetworkConfigIndex} added: ${attachment(added)}.`);
         refreshNow();
       } catch (problem) {
         showProblem(form, problem);
       }
     });
+    showType();
+    form.update();
     return form;
   }
 
@@ -355,6 +406,15 @@ function rates(now, before, dt, scale) {
     out[k] = k in before && dt > 0 ? Math.max(0, (v - before[k]) / dt) * scale : 0;
   }
   return out;
+}
+
+/** A link's health as measured (peer and VXLAN ends) and the interface's rate limits: "up · 0.04 ms · 0 % lost". */
+function linkHealth(n, state) {
+  const measured = linkType(n) === 'peer' || linkType(n) === 'vxlan';
+  const status = state.vmNetworkLinkStatus || 'unknown';
+  const words = [measured ? status : null, formatDelay(state.vmNetworkLinkDelay),
+    state.vmNetworkLinkLoss != null ? state.vmNetworkLinkLoss + ' % lost' : null, rateLimits(n)].filter(Boolean);
+  return words.length ? h('span', { 'data-link-status': measured ? status : null }, words.join(' · ')) : '—';
 }
 
 function bitsPerSecond(v) {

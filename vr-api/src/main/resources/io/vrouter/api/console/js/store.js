@@ -22,6 +22,11 @@ export const store = {
   },
 };
 
+/** A VR's name as known here, or "VR n" for one the caller does not see (or that is gone). */
+export function vrName(vmIndex) {
+  return store.vrs.get(vmIndex)?.vmName || 'VR ' + vmIndex;
+}
+
 const listeners = new Set();
 /** Calls fn(change) on every change: {kind: 'vr', vmIndex} | {kind: 'all'} | {kind: 'event', event} | {kind: 'live'}. */
 export function subscribe(fn) {
@@ -104,7 +109,7 @@ export async function loadAll() {
   notify({ kind: 'all' });
 }
 
-/** Reads one VR again (its interfaces, CPUs or memory changed); gone VRs are dropped. */
+/** Reads one VR again (its interfaces, CPUs, memory or links changed); gone VRs are dropped. */
 export async function reload(vmIndex) {
   const sequenceAtStart = lastSequence;
   let vr;
@@ -147,9 +152,34 @@ async function flush() {
   stale.clear();
   if (indices.length > RELIST_ABOVE) {
     await loadAll();
-  } else {
-    await Promise.all(indices.map(reload));
+    return;
   }
+  // A peer link's far end is measured by its own VR, which no event may mention (the simulated
+  // driver announces no link changes): the VRs linked to these, before and after, are read again too.
+  const partners = linkedTo(indices);
+  await Promise.all(indices.map(reload));
+  for (const p of linkedTo(indices)) partners.add(p);
+  for (const i of indices) partners.delete(i);
+  await Promise.all([...partners].map(reload));
+}
+
+/** The VRs at the far end of a peer link of one of these VRs, or whose peer link names one of them. */
+function linkedTo(indices) {
+  const these = new Set(indices);
+  const out = new Set();
+  for (const vr of store.vrs.values()) {
+    for (const n of vr.vmNetworkConfigTable || []) {
+      if (n.vmNetworkConfigLinkType !== 'peer') continue;
+      if (these.has(vr.vmIndex)) out.add(n.vmNetworkConfigPeerRouter);
+      else if (these.has(n.vmNetworkConfigPeerRouter)) out.add(vr.vmIndex);
+    }
+  }
+  return out;
+}
+
+/** Whether a VR has an interface whose link is measured (a peer or VXLAN far end). */
+function hasLinks(vr) {
+  return (vr.vmNetworkConfigTable || []).some((n) => n.vmNetworkConfigLinkType === 'peer' || n.vmNetworkConfigLinkType === 'vxlan');
 }
 
 function onEvent(type, e) {
@@ -157,6 +187,8 @@ function onEvent(type, e) {
   store.events.unshift(e);
   if (store.events.length > EVENT_LOG) store.events.length = EVENT_LOG;
   if (type === 'deleted') {
+    // Its links' far ends are waiting now.
+    for (const far of linkedTo([e.vmIndex])) if (far !== e.vmIndex) markStale(far);
     store.vrs.delete(e.vmIndex);
     deletedAt.set(e.vmIndex, e.sequence);
   } else {
@@ -173,7 +205,9 @@ function onEvent(type, e) {
     vr.vmEntry.vmOperStateReason = e.reason || null;
     vr._seq = e.sequence;
     if (e.vmOperState !== before) restartUptime(vr, before, e.vmOperState);
-    if (type === 'created' || type === 'configChanged') markStale(e.vmIndex);
+    // A link's health is in the VR's state rows, which events do not carry; a VR that starts or stops
+    // changes its links' health at both ends.
+    if (type === 'created' || type === 'configChanged' || type === 'linkChanged' || hasLinks(vr)) markStale(e.vmIndex);
   }
   notify({ kind: 'vr', vmIndex: e.vmIndex });
   notify({ kind: 'event', event: e });

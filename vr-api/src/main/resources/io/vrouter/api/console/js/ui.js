@@ -174,7 +174,10 @@ export function clearProblems(form) {
 }
 
 let fieldIds = 0;
-/** A labelled input with its error slot: the input has data-field (the API's name) for problem details. */
+/**
+ * A labelled input with its error slot: the input has data-field (the API's name) for problem details.
+ * With options, a select: each option a value or [value, text].
+ */
 export function field({ label, name, type = 'text', value = '', hint, attrs = {}, options }) {
   const id = 'f' + ++fieldIds;
   const errorId = id + '-error';
@@ -182,7 +185,11 @@ export function field({ label, name, type = 'text', value = '', hint, attrs = {}
   const common = { id, name, 'data-field': name, 'aria-describedby': [errorId, hintId].filter(Boolean).join(' '), ...attrs };
   let input;
   if (options) {
-    input = h('select', common, options.map((o) => h('option', { value: o, selected: o === value }, o)));
+    // An option is its value, or [value, text].
+    input = h('select', common, options.map((o) => {
+      const [v, text] = Array.isArray(o) ? o : [o, o];
+      return h('option', { value: v, selected: String(v) === String(value) }, text);
+    }));
   } else if (type === 'checkbox') {
     input = h('input', { ...common, type, checked: !!value });
   } else {
