@@ -94,6 +94,7 @@ final class VrSnmpAgent {
     static final OctetString TENANT_WRITE_GROUP = new OctetString("vrTenantWriters");
 
     private final SnmpConfig config;
+    private final SystemGroup system;
     private final EngineState engine;
     private final VmmInstrumentation instrumentation;
     private final VrMetrics metrics;
@@ -522,6 +523,22 @@ final class VrSnmpAgent {
         private final BiFunction<Session, SysUpTime, NotificationOriginator> notifications;
         private final boolean v2c;
 
+        /**
+         * vrouter and its version; not snmp4j-agent's default, which named the library and told
+         * anyone with a community the host's kernel release.
+         */
+        @Override
+        public OctetString getSysDescr() {
+            String version = VrSnmpAgent.class.getPackage().getImplementationVersion();
+            return new OctetString("vrouter " + (version == null ? "development build" : version)
+                    + ", virtual router manager");
+        }
+
+        @Override
+        public OID getSysOID() {
+            return VmmMib.VROUTER_AGENT;
+        }
+
         Manager(EngineState engine, org.snmp4j.MessageDispatcher messages, MOServer mibs, boolean v2c,
                 java.util.function.Function<OctetString, CommandProcessor> processors,
                 BiFunction<Session, SysUpTime, NotificationOriginator> notifications) {
@@ -566,9 +583,10 @@ final class VrSnmpAgent {
         }
     }
 
-    VrSnmpAgent(SnmpConfig config, Path stateDir, VirtualRouters service, VrMetrics metrics, AuthThrottle throttle)
-            throws IOException {
+    VrSnmpAgent(SnmpConfig config, SystemGroup system, Path stateDir, VirtualRouters service, VrMetrics metrics,
+                AuthThrottle throttle) throws IOException {
         this.config = config;
+        this.system = system;
         this.throttle = throttle;
         this.replays = config.replayProtection() ? new ReplayWindow() : null;
         this.metrics = metrics;
@@ -635,6 +653,7 @@ final class VrSnmpAgent {
         } catch (DuplicateRegistrationException e) {
             throw new IllegalStateException(e);
         }
+        system.attach(manager.getSNMPv2MIB(), server);
         addUsers();
         addCommunities(manager.getSnmpCommunityMIB());
         addViews(manager.getVacmMIB());
@@ -705,8 +724,11 @@ final class VrSnmpAgent {
                 new OID("1.3.6.1.6.3.10.2.1")}) {
             vacm.addViewTreeFamily(READ_VIEW, subtree, new OctetString(), VacmMIB.vacmViewIncluded, StorageType.volatile_);
         }
-        // Writers: the VR MIB only.
+        // Writers: the VR MIB, and sysContact, sysName and sysLocation (SystemGroup says which of them are writable).
         vacm.addViewTreeFamily(WRITE_VIEW, VmmMib.ROOT, new OctetString(), VacmMIB.vacmViewIncluded, StorageType.volatile_);
+        for (SystemGroup.Field f : SystemGroup.Field.values()) {
+            vacm.addViewTreeFamily(WRITE_VIEW, f.instance, new OctetString(), VacmMIB.vacmViewIncluded, StorageType.volatile_);
+        }
         // A tenant's writers: the same, but the notification switches, which are the router's (noAccess).
         // Which rows a tenant's user may read and change is not VACM's: the core's view of the user decides.
         vacm.addViewTreeFamily(TENANT_WRITE_VIEW, VmmMib.ROOT, new OctetString(), VacmMIB.vacmViewIncluded,

@@ -71,6 +71,7 @@ class Rfc7666ConformanceTest {
                     "vmNetworkConfigPeerInterface", "vmNetworkConfigVni", "vmNetworkConfigRemote", "vmNetworkConfigRateIn",
                     "vmNetworkConfigRateOut", "vmNetworkLinkStatus", "vmNetworkLinkDelay", "vmNetworkLinkLoss",
                     "vmLinkGroup", "vmLinkStatusChanged", "vmLinkNotificationGroup")),
+            Map.entry("vmVrouterAgent", List.of("vmAgentIdentities", "vmVrouterAgent")),
             Map.entry("vmCompliance", List.of("vmCompliance")));
 
     /** The imported textual conventions, as their RFCs define them (2579, 3411, 6933, 2863). */
@@ -178,6 +179,7 @@ class Rfc7666ConformanceTest {
         agent.put("vmConfigNextAvailableVmIndex", VmmMib.VM_CONFIG_NEXT_AVAILABLE_VM_INDEX);
         agent.put("vmConfiguredVMs", VmmMib.VM_CONFIGURED_VMS);
         agent.put("vmActiveVMs", VmmMib.VM_ACTIVE_VMS);
+        agent.put("vmVrouterAgent", VmmMib.VROUTER_AGENT);
         agent.put("vmEntry", VmmMib.VM_ENTRY);
         agent.put("vmCpuEntry", VmmMib.VM_CPU_ENTRY);
         agent.put("vmCpuAffinityEntry", VmmMib.VM_CPU_AFFINITY_ENTRY);

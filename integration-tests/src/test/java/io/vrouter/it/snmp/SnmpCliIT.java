@@ -388,6 +388,9 @@ class SnmpCliIT {
         ServerProcess.Result t = cli("snmptranslate", "-M", base + ":" + mibs, "-m", "+NEW-VMM-MIB", "-On",
                 "NEW-VMM-MIB::vmConfigRowStatus");
         assertThat(t.out().trim()).isEqualTo("." + MIB + ".1.12.1.7");
+        ServerProcess.Result agentId = cli("snmptranslate", "-M", base + ":" + mibs, "-m", "+NEW-VMM-MIB", "-On",
+                "NEW-VMM-MIB::vmVrouterAgent");
+        assertThat(agentId.out().trim()).as("the agent's sysObjectID").isEqualTo("." + MIB + ".3.1");
         ServerProcess.Result names = cli("snmptranslate", "-M", base + ":" + mibs, "-m", "NEW-VMM-MIB", "-Tz");
         assertThat(names.out()).contains("\"vmName\"", "\"vmAdminState\"", "\"vmConfigTemplate\"",
                 "\"vmConfigCpuNumber\"", "\"vmConfigMemory\"", "\"vmConfigAutoStart\"", "\"vmConfigRowStatus\"",
