@@ -43,7 +43,8 @@ class Rfc7666ConformanceTest {
 
     /** RFC 7666 objects NEW-VMM-MIB keeps at their OID with another syntax, and why. */
     private static final Map<String, String> CHANGED_SYNTAX = Map.of(
-            "vmNetworkParent", "the host network's name (a VR host names its networks), not its ifIndex");
+            "vmNetworkParent", "the host network's name (a VR host names its networks), not its ifIndex",
+            "vmUUID", "a DISPLAY-HINT per octet: UUIDorZero's 4x-2x-2x-2x-6x drops a group's leading zeros");
 
     /**
      * NEW-VMM-MIB definitions RFC 7666 does not have, by the name under which the module DESCRIPTION
