@@ -3,17 +3,13 @@ package io.vrouter.snmp;
 import io.vrouter.core.config.Settings;
 import io.vrouter.core.persistence.DamagedConfigurationException;
 import io.vrouter.core.persistence.FileFormat;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import org.snmp4j.PDU;
 import org.snmp4j.agent.ManagedObject;
@@ -100,18 +96,9 @@ final class SystemGroup {
     static Map<Field, String> read(Path dir) throws IOException {
         Path file = dir.resolve(FILE);
         Map<Field, String> stored = new EnumMap<>(Field.class);
-        byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(file);
-        } catch (NoSuchFileException absent) {
-            return stored;
-        }
-        Properties p = new Properties();
-        try {
-            p.load(new InputStreamReader(new ByteArrayInputStream(bytes), StandardCharsets.UTF_8.newDecoder()));
-        } catch (CharacterCodingException | IllegalArgumentException e) {
-            throw damaged(file, "it is not a properties file in UTF-8");
-        }
+        Optional<Properties> read = PropertiesFile.read(file, what -> damaged(file, what));
+        if (read.isEmpty()) return stored;
+        Properties p = read.get();
         String stated = p.getProperty(FileFormat.FIELD);
         if (stated == null) throw damaged(file, "it states no format");
         try {
@@ -196,12 +183,8 @@ final class SystemGroup {
         for (Field f : Field.values()) {
             if (!pinned.containsKey(f)) p.setProperty(f.object, values.get(f));
         }
-        Files.createDirectories(dir);
-        Path tmp = dir.resolve(FILE + ".tmp");
-        try (var out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-            p.store(out, "sysName, sysContact and sysLocation as set over SNMP (settings snmp.sys* take precedence)");
-        }
-        Files.move(tmp, dir.resolve(FILE), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        PropertiesFile.write(dir.resolve(FILE), p,
+                "sysName, sysContact and sysLocation as set over SNMP (settings snmp.sys* take precedence)");
     }
 
     /** The host's name, as snmpd's default sysName (the kernel's nodename); empty when it cannot be read. */

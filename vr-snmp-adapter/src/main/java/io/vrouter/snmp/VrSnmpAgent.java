@@ -5,18 +5,12 @@ import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.persistence.DamagedConfigurationException;
 import io.vrouter.core.persistence.FileFormat;
 import io.vrouter.core.spi.VirtualRouters;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -128,19 +122,9 @@ final class VrSnmpAgent {
          */
         static Optional<EngineState> read(Path dir) throws IOException {
             Path file = dir.resolve(FILE);
-            byte[] bytes;
-            try {
-                bytes = Files.readAllBytes(file);
-            } catch (NoSuchFileException absent) {
-                return Optional.empty();
-            }
-            if (bytes.length == 0) throw damaged(file, "it is empty");
-            Properties p = new Properties();
-            try {
-                p.load(new InputStreamReader(new ByteArrayInputStream(bytes), StandardCharsets.UTF_8.newDecoder()));
-            } catch (CharacterCodingException | IllegalArgumentException e) {
-                throw damaged(file, "it is not a properties file in UTF-8");
-            }
+            Optional<Properties> read = PropertiesFile.read(file, what -> damaged(file, what));
+            if (read.isEmpty()) return Optional.empty();
+            Properties p = read.get();
             String stated = p.getProperty(FileFormat.FIELD);
             if (stated != null) {
                 int version;
@@ -200,12 +184,7 @@ final class VrSnmpAgent {
             p.setProperty(FileFormat.FIELD, Integer.toString(FORMAT));
             p.setProperty("engineID", HexFormat.of().formatHex(id.getValue()));
             p.setProperty("engineBoots", Integer.toString(boots));
-            Files.createDirectories(dir);
-            Path tmp = dir.resolve(FILE + ".tmp");
-            try (var out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                p.store(out, "snmpEngineID and snmpEngineBoots of the vrouter SNMP agent; do not edit");
-            }
-            Files.move(tmp, dir.resolve(FILE), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            PropertiesFile.write(dir.resolve(FILE), p, "snmpEngineID and snmpEngineBoots of the vrouter SNMP agent; do not edit");
             return new EngineState(id, boots);
         }
 
