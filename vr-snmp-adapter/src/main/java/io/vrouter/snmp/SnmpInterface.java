@@ -7,6 +7,7 @@ import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +35,8 @@ public final class SnmpInterface implements ManagementInterface {
     @Override
     public void check(Settings settings) throws Exception {
         VrSnmpAgent.EngineState.read(settings.dataDir().resolve("snmp"));
+        SystemGroup.pinned(settings);
+        SystemGroup.read(settings.dataDir().resolve("snmp"));
     }
 
     @Override
@@ -42,7 +45,8 @@ public final class SnmpInterface implements ManagementInterface {
         config = SnmpConfig.from(started);
         Credentials.requireLoopbackForDevelopmentDefaults(config.developmentDefaults(),
                 InetAddress.getByName(config.bind()), "SNMP");
-        VrSnmpAgent starting = new VrSnmpAgent(config, context.settings().dataDir().resolve("snmp"),
+        Path dir = context.settings().dataDir().resolve("snmp");
+        VrSnmpAgent starting = new VrSnmpAgent(config, SystemGroup.load(started, dir), dir,
                 context.service(), context.metrics(), context.credentials().snmpThrottle());
         try {
             starting.start();
@@ -73,7 +77,8 @@ public final class SnmpInterface implements ManagementInterface {
             }
         }
         started.logNeedsRestart(settings, log, "bind", "snmp-port", "snmp.v2c", "snmp.community.read",
-                "snmp.community.write", "snmp.user.", "snmp.v3.replay-protection");
+                "snmp.community.write", "snmp.user.", "snmp.v3.replay-protection", "snmp.sysName", "snmp.sysContact",
+                "snmp.sysLocation");
         return agent == null ? () -> { } : agent.reloadNotifications(next);
     }
 

@@ -12,6 +12,8 @@ public final class VmmMib {
     public static final OID ROOT = new OID("1.3.6.1.3.7666");
     public static final OID NOTIFICATIONS = sub(ROOT, 0);
     public static final OID OBJECTS = sub(ROOT, 1);
+    /** vmVrouterAgent (vmAgentIdentities 1): the agent's sysObjectID. */
+    public static final OID VROUTER_AGENT = sub(ROOT, 3, 1);
 
     public static final OID HYPERVISOR = sub(OBJECTS, 1);
     public static final OID VM_HV_SOFTWARE = sub(HYPERVISOR, 1);

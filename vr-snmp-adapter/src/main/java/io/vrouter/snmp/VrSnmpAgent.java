@@ -5,18 +5,12 @@ import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.persistence.DamagedConfigurationException;
 import io.vrouter.core.persistence.FileFormat;
 import io.vrouter.core.spi.VirtualRouters;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -94,6 +88,7 @@ final class VrSnmpAgent {
     static final OctetString TENANT_WRITE_GROUP = new OctetString("vrTenantWriters");
 
     private final SnmpConfig config;
+    private final SystemGroup system;
     private final EngineState engine;
     private final VmmInstrumentation instrumentation;
     private final VrMetrics metrics;
@@ -127,19 +122,9 @@ final class VrSnmpAgent {
          */
         static Optional<EngineState> read(Path dir) throws IOException {
             Path file = dir.resolve(FILE);
-            byte[] bytes;
-            try {
-                bytes = Files.readAllBytes(file);
-            } catch (NoSuchFileException absent) {
-                return Optional.empty();
-            }
-            if (bytes.length == 0) throw damaged(file, "it is empty");
-            Properties p = new Properties();
-            try {
-                p.load(new InputStreamReader(new ByteArrayInputStream(bytes), StandardCharsets.UTF_8.newDecoder()));
-            } catch (CharacterCodingException | IllegalArgumentException e) {
-                throw damaged(file, "it is not a properties file in UTF-8");
-            }
+            Optional<Properties> read = PropertiesFile.read(file, what -> damaged(file, what));
+            if (read.isEmpty()) return Optional.empty();
+            Properties p = read.get();
             String stated = p.getProperty(FileFormat.FIELD);
             if (stated != null) {
                 int version;
@@ -199,12 +184,7 @@ final class VrSnmpAgent {
             p.setProperty(FileFormat.FIELD, Integer.toString(FORMAT));
             p.setProperty("engineID", HexFormat.of().formatHex(id.getValue()));
             p.setProperty("engineBoots", Integer.toString(boots));
-            Files.createDirectories(dir);
-            Path tmp = dir.resolve(FILE + ".tmp");
-            try (var out = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-                p.store(out, "snmpEngineID and snmpEngineBoots of the vrouter SNMP agent; do not edit");
-            }
-            Files.move(tmp, dir.resolve(FILE), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            PropertiesFile.write(dir.resolve(FILE), p, "snmpEngineID and snmpEngineBoots of the vrouter SNMP agent; do not edit");
             return new EngineState(id, boots);
         }
 
@@ -522,6 +502,22 @@ final class VrSnmpAgent {
         private final BiFunction<Session, SysUpTime, NotificationOriginator> notifications;
         private final boolean v2c;
 
+        /**
+         * vrouter and its version; not snmp4j-agent's default, which named the library and told
+         * anyone with a community the host's kernel release.
+         */
+        @Override
+        public OctetString getSysDescr() {
+            String version = VrSnmpAgent.class.getPackage().getImplementationVersion();
+            return new OctetString("vrouter " + (version == null ? "development build" : version)
+                    + ", virtual router manager");
+        }
+
+        @Override
+        public OID getSysOID() {
+            return VmmMib.VROUTER_AGENT;
+        }
+
         Manager(EngineState engine, org.snmp4j.MessageDispatcher messages, MOServer mibs, boolean v2c,
                 java.util.function.Function<OctetString, CommandProcessor> processors,
                 BiFunction<Session, SysUpTime, NotificationOriginator> notifications) {
@@ -566,9 +562,10 @@ final class VrSnmpAgent {
         }
     }
 
-    VrSnmpAgent(SnmpConfig config, Path stateDir, VirtualRouters service, VrMetrics metrics, AuthThrottle throttle)
-            throws IOException {
+    VrSnmpAgent(SnmpConfig config, SystemGroup system, Path stateDir, VirtualRouters service, VrMetrics metrics,
+                AuthThrottle throttle) throws IOException {
         this.config = config;
+        this.system = system;
         this.throttle = throttle;
         this.replays = config.replayProtection() ? new ReplayWindow() : null;
         this.metrics = metrics;
@@ -635,6 +632,7 @@ final class VrSnmpAgent {
         } catch (DuplicateRegistrationException e) {
             throw new IllegalStateException(e);
         }
+        system.attach(manager.getSNMPv2MIB(), server);
         addUsers();
         addCommunities(manager.getSnmpCommunityMIB());
         addViews(manager.getVacmMIB());
@@ -705,8 +703,11 @@ final class VrSnmpAgent {
                 new OID("1.3.6.1.6.3.10.2.1")}) {
             vacm.addViewTreeFamily(READ_VIEW, subtree, new OctetString(), VacmMIB.vacmViewIncluded, StorageType.volatile_);
         }
-        // Writers: the VR MIB only.
+        // Writers: the VR MIB, and sysContact, sysName and sysLocation (SystemGroup says which of them are writable).
         vacm.addViewTreeFamily(WRITE_VIEW, VmmMib.ROOT, new OctetString(), VacmMIB.vacmViewIncluded, StorageType.volatile_);
+        for (SystemGroup.Field f : SystemGroup.Field.values()) {
+            vacm.addViewTreeFamily(WRITE_VIEW, f.instance, new OctetString(), VacmMIB.vacmViewIncluded, StorageType.volatile_);
+        }
         // A tenant's writers: the same, but the notification switches, which are the router's (noAccess).
         // Which rows a tenant's user may read and change is not VACM's: the core's view of the user decides.
         vacm.addViewTreeFamily(TENANT_WRITE_VIEW, VmmMib.ROOT, new OctetString(), VacmMIB.vacmViewIncluded,

@@ -43,7 +43,8 @@ class Rfc7666ConformanceTest {
 
     /** RFC 7666 objects NEW-VMM-MIB keeps at their OID with another syntax, and why. */
     private static final Map<String, String> CHANGED_SYNTAX = Map.of(
-            "vmNetworkParent", "the host network's name (a VR host names its networks), not its ifIndex");
+            "vmNetworkParent", "the host network's name (a VR host names its networks), not its ifIndex",
+            "vmUUID", "a DISPLAY-HINT per octet: UUIDorZero's 4x-2x-2x-2x-6x drops a group's leading zeros");
 
     /**
      * NEW-VMM-MIB definitions RFC 7666 does not have, by the name under which the module DESCRIPTION
@@ -71,6 +72,7 @@ class Rfc7666ConformanceTest {
                     "vmNetworkConfigPeerInterface", "vmNetworkConfigVni", "vmNetworkConfigRemote", "vmNetworkConfigRateIn",
                     "vmNetworkConfigRateOut", "vmNetworkLinkStatus", "vmNetworkLinkDelay", "vmNetworkLinkLoss",
                     "vmLinkGroup", "vmLinkStatusChanged", "vmLinkNotificationGroup")),
+            Map.entry("vmVrouterAgent", List.of("vmAgentIdentities", "vmVrouterAgent")),
             Map.entry("vmCompliance", List.of("vmCompliance")));
 
     /** The imported textual conventions, as their RFCs define them (2579, 3411, 6933, 2863). */
@@ -178,6 +180,7 @@ class Rfc7666ConformanceTest {
         agent.put("vmConfigNextAvailableVmIndex", VmmMib.VM_CONFIG_NEXT_AVAILABLE_VM_INDEX);
         agent.put("vmConfiguredVMs", VmmMib.VM_CONFIGURED_VMS);
         agent.put("vmActiveVMs", VmmMib.VM_ACTIVE_VMS);
+        agent.put("vmVrouterAgent", VmmMib.VROUTER_AGENT);
         agent.put("vmEntry", VmmMib.VM_ENTRY);
         agent.put("vmCpuEntry", VmmMib.VM_CPU_ENTRY);
         agent.put("vmCpuAffinityEntry", VmmMib.VM_CPU_AFFINITY_ENTRY);

@@ -470,6 +470,46 @@ class ConsoleIT {
     }
 
     /**
+     * A VR's page, by its address, for a VR the user cannot see: another tenant's (the API answers it as
+     * it answers one that never was) and one deleted while it is shown. The page is the message and the
+     * way back alone: no action buttons, cards, charts or add-interface form (issue 38 item 3).
+     */
+    @Test
+    @Order(7)
+    void aVrTheUserCannotSeeShowsTheMessageAloneWithTheWayBack() throws Exception {
+        var created = server.post("/api/v1/routers?wait=10s", "{\"vmName\":\"providers-own\"}");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        int providers = json.readTree(created.body()).get("vmIndex").asInt();
+
+        signInAs("ada");
+        go("#/vr/" + providers);
+        assertThat(theMessageAlone()).contains("There is no VR #" + providers);
+        browser.screenshot("vr-not-visible");
+        browser.find("#view [role=alert] a[href='#/']").click();
+        browser.await(10, d -> visibleNames().equals(List.of("acme-owned")));
+
+        browser.find("#logout").click();
+        signInAs("admin");
+        go("#/vr/" + providers);
+        browser.await(10, d -> "providers-own".equals(browser.find("#view h1").getText()));
+        assertThat(browser.all("#view [data-action]")).isNotEmpty();
+        assertThat(server.delete("/api/v1/routers/" + providers).statusCode()).isBetween(200, 299);
+        assertThat(theMessageAlone()).contains("This VR no longer exists.");
+        assertThat(browser.script("return window.vrouterTestPage")).isEqualTo("not reloaded");
+        collectMessages();
+    }
+
+    /** Waits for the VR page's message, checks that nothing of a VR's page is left beside it, and returns it. */
+    private String theMessageAlone() {
+        WebElement back = browser.await(20, d -> browser.all("#view [role=alert] a[href='#/']").stream().findFirst().orElse(null));
+        assertThat(back.getText()).isEqualTo("Back to the list.");
+        WebElement message = back.findElement(By.xpath(".."));
+        assertThat(browser.all("#view button, #view form, #view .card, #view [data-action], #view canvas")).isEmpty();
+        assertThat(browser.find("#view").getText()).doesNotContain("Sampling every few seconds", "Start", "Delete");
+        return message.getText();
+    }
+
+    /**
      * Every page, at a desktop's width and at a phone's (360 px), once each: no violation of axe-core's
      * WCAG 2.0/2.1 A and AA rules; on the phone nothing wider than the screen, the header's links on
      * the header, the add-interface fields (of each link type) wide enough to type in, the topology scrolling in its own box.

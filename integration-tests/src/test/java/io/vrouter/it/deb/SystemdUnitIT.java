@@ -130,13 +130,14 @@ class SystemdUnitIT {
         assertThat(exec("systemctl is-active vrouter")).isEqualTo("active\n");
         assertThat(http(BOB, "GET /api/v1/routers?name=*-vr", null)).contains("\"total\":2");
 
-        // remove stops it and masks the unit (the conffile left cannot start it); purge leaves no trace.
+        // remove stops it and masks the unit (the conffile left cannot start it); purge leaves no trace of the
+        // unit, and the data directory as it was (issue 38 item 4).
         exec("dpkg -r vrouter");
         assertThat(exec("systemctl is-active vrouter || true; test ! -e /usr/bin/vrouter && ls /var/lib/vrouter"))
                 .startsWith("inactive\n").contains("config.snapshot.json");
         exec("dpkg -P vrouter");
         assertThat(exec("ls /etc/systemd/system /etc/systemd/system/multi-user.target.wants | grep vrouter || true;"
-                + " test ! -e /var/lib/vrouter && echo gone")).isEqualTo("gone\n");
+                + " test -e /var/lib/vrouter/config.snapshot.json && echo kept")).isEqualTo("kept\n");
     }
 
     private void bootSystemdContainer() throws Exception {

@@ -7,12 +7,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vrouter.it.ServerProcess;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.AfterAll;
@@ -355,15 +357,21 @@ class SnmpCliIT {
         return all.toArray(String[]::new);
     }
 
-    @Test
-    void theMibInTheJarValidatesAndLoadsInNetSnmp() throws Exception {
-        Path mibs = dir.resolve("mibs");
-        Files.createDirectories(mibs);
+    /** NEW-VMM-MIB as the jar holds it, in a directory of its own; extracted once. */
+    private Path mibs;
+    /** The base MIBs it imports; fetched once. */
+    private Path baseMibs;
+
+    /** Takes the MIB out of the jar and the base MIBs out of npm's cache, the first time. */
+    private void extractMibs() throws Exception {
+        if (mibs != null) return;
+        Path jarMibs = dir.resolve("mibs");
+        Files.createDirectories(jarMibs);
         try (ZipFile jar = new ZipFile(System.getProperty("vrouter.jar"))) {
             ZipEntry e = jar.getEntry("mibs/NEW-VMM-MIB");
             assertThat(e).as("mibs/NEW-VMM-MIB in the jar").isNotNull();
             try (InputStream in = jar.getInputStream(e)) {
-                Files.copy(in, mibs.resolve("NEW-VMM-MIB"));
+                Files.copy(in, jarMibs.resolve("NEW-VMM-MIB"));
             }
         }
         // The base MIBs (SNMPv2-SMI, -TC, -CONF, IF-MIB) as the npm package net-snmp ships them: a fixed
@@ -375,8 +383,49 @@ class SnmpCliIT {
         String tgz = pack.out().lines().filter(l -> l.endsWith(".tgz")).reduce((x, y) -> y).orElseThrow();
         ServerProcess.Result untar = cli("tar", "xzf", npm.resolve(tgz).toString(), "-C", npm.toString());
         assertThat(untar.exit()).as(untar.toString()).isZero();
-        Path base = npm.resolve("package/lib/mibs");
-        assertThat(base.resolve("SNMPv2-SMI.mib")).exists();
+        assertThat(npm.resolve("package/lib/mibs/SNMPv2-SMI.mib")).exists();
+        baseMibs = npm.resolve("package/lib/mibs");
+        mibs = jarMibs;
+    }
+
+    /** net-snmp's options that load NEW-VMM-MIB, so that its names and display hints apply. */
+    private String[] withTheMib() throws Exception {
+        extractMibs();
+        return new String[]{"-M", baseMibs + ":" + mibs, "-m", "+NEW-VMM-MIB"};
+    }
+
+    /**
+     * vmUUID as net-snmp shows it with the MIB is REST's string, leading zeros and all (issue 38 item
+     * 2: with "4x-2x-2x-2x-6x" each group was one number, and a group starting with 0 came out short).
+     */
+    @Test
+    void vmUuidShowsEveryDigitInNetSnmpAsOnRest() throws Exception {
+        // The simulated host derives a VR's UUID from its index and name (SimulatedDriver): a name whose
+        // UUID starts its first and last groups with 0. REST confirms it below.
+        String name = IntStream.range(0, 1000).mapToObj(n -> "uuid-" + n).filter(n -> {
+            String u = java.util.UUID.nameUUIDFromBytes(("vrouter-sim/95/" + n).getBytes(StandardCharsets.UTF_8)).toString();
+            return u.charAt(0) == '0' && u.charAt(24) == '0';
+        }).findFirst().orElseThrow();
+        assertThat(snmp("snmpset", v2c("private"), ROW_STATUS + 95, "i", "4", NAME + 95, "s", name).exit()).isZero();
+        String uuid = server.awaitRouter(95, vr -> !vr.path("vmEntry").path("vmUUID").asText().isEmpty(), "a vmUUID")
+                .get("vmEntry").get("vmUUID").asText();
+        assertThat(uuid).as("REST's vmUUID has the leading zeros this test is about").matches("0.{23}0.{11}");
+
+        // -O0: net-snmp's two digits for every octet of a per-octet hint; without it, only for the hint's last
+        // spec, the last group's (see VirtualMachineUUID). With 4x-2x-2x-2x-6x neither way was whole.
+        ServerProcess.Result every = cli(concat(new String[]{"snmpget", "-O0", "-v2c", "-c", "public", "-t", "8", "-r", "0"},
+                withTheMib(), new String[]{agent(), "NEW-VMM-MIB::vmUUID.95"}));
+        assertThat(every.out().trim()).as(every.toString()).isEqualTo("NEW-VMM-MIB::vmUUID.95 = STRING: " + uuid);
+        ServerProcess.Result plain = cli(concat(new String[]{"snmpget", "-v2c", "-c", "public", "-t", "8", "-r", "0"},
+                withTheMib(), new String[]{agent(), "NEW-VMM-MIB::vmUUID.95"}));
+        assertThat(plain.out().trim()).as(plain.toString()).endsWith("-" + uuid.substring(24));
+        assertThat(snmp("snmpset", v2c("private"), ROW_STATUS + 95, "i", "6").exit()).isZero();
+    }
+
+    @Test
+    void theMibInTheJarValidatesAndLoadsInNetSnmp() throws Exception {
+        extractMibs();
+        Path base = baseMibs;
 
         Path smiConf = dir.resolve("smi.conf");
         Files.writeString(smiConf, "path " + base + "\n");
@@ -388,6 +437,9 @@ class SnmpCliIT {
         ServerProcess.Result t = cli("snmptranslate", "-M", base + ":" + mibs, "-m", "+NEW-VMM-MIB", "-On",
                 "NEW-VMM-MIB::vmConfigRowStatus");
         assertThat(t.out().trim()).isEqualTo("." + MIB + ".1.12.1.7");
+        ServerProcess.Result agentId = cli("snmptranslate", "-M", base + ":" + mibs, "-m", "+NEW-VMM-MIB", "-On",
+                "NEW-VMM-MIB::vmVrouterAgent");
+        assertThat(agentId.out().trim()).as("the agent's sysObjectID").isEqualTo("." + MIB + ".3.1");
         ServerProcess.Result names = cli("snmptranslate", "-M", base + ":" + mibs, "-m", "NEW-VMM-MIB", "-Tz");
         assertThat(names.out()).contains("\"vmName\"", "\"vmAdminState\"", "\"vmConfigTemplate\"",
                 "\"vmConfigCpuNumber\"", "\"vmConfigMemory\"", "\"vmConfigAutoStart\"", "\"vmConfigRowStatus\"",
@@ -396,7 +448,7 @@ class SnmpCliIT {
                 "\"vmConfigNextAvailableVmIndex\"", "\"vmConfiguredVMs\"", "\"vmActiveVMs\"", "\"vmRunning\"",
                 "\"vmDeleted\"");
         // And the operator's way: by name.
-        String[] m = {"-M", base + ":" + mibs, "-m", "+NEW-VMM-MIB"};
+        String[] m = withTheMib();
         ServerProcess.Result set = cli(concat(new String[]{"snmpset", "-v2c", "-c", "private", "-t", "8", "-r", "0"}, m,
                 new String[]{agent(), "NEW-VMM-MIB::vmConfigRowStatus.70", "i", "createAndGo",
                         "NEW-VMM-MIB::vmName.70", "s", "by-name"}));

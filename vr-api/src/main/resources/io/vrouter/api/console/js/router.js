@@ -55,8 +55,7 @@ export function renderRouter(view, [indexText]) {
   const diskChart = new LiveChart(charts, { title: 'Disk I/O', format: (v) => formatBytes(v) + '/s' });
 
   view.append(
-    h('nav.crumbs', { 'aria-label': 'Breadcrumb' }, h('a', { href: '#/' }, 'Virtual routers'), h('span', { 'aria-hidden': 'true' }, ' / '),
-      h('span', { 'aria-current': 'page' }, vr ? vr.vmName : '#' + vmIndex)),
+    crumbs(vr ? vr.vmName : '#' + vmIndex),
     h('div.page-head', {}, h('div', {}, title, pills, description), actions),
     actionError,
     h('div.cards', {},
@@ -171,11 +170,20 @@ export function renderRouter(view, [indexText]) {
     if (!gone) timer = setTimeout(poll, SAMPLE_MS);
   }
 
+  /**
+   * The VR is gone, or was never one this user may see (another tenant's is a 404 too): its page is
+   * the message and the way back alone, none of the actions, cards, charts or forms of a VR to act on.
+   */
   function vanished() {
     gone = true;
-    actionError.hidden = false;
-    actionError.replaceChildren('This VR no longer exists. ', h('a', { href: '#/' }, 'Back to the list.'));
-    draw();
+    if (timer) clearTimeout(timer);
+    const name = vr ? vr.vmName : 'VR #' + vmIndex;
+    document.title = name + ' · vrouter';
+    view.replaceChildren(
+      crumbs(name),
+      h('div.page-head', {}, h('h1', {}, name)),
+      h('p.alert.vr-gone', { role: 'alert' }, vr ? 'This VR no longer exists. ' : `There is no VR #${vmIndex}, or it is not yours to see. `,
+        h('a', { href: '#/' }, 'Back to the list.')));
   }
 
   async function act(name, label) {
@@ -378,6 +386,12 @@ export function renderRouter(view, [indexText]) {
     unsubscribe();
     for (const c of [cpuChart, trafficChart, diskChart]) c.destroy();
   };
+}
+
+/** The way back to the list, and where this page is. */
+function crumbs(name) {
+  return h('nav.crumbs', { 'aria-label': 'Breadcrumb' }, h('a', { href: '#/' }, 'Virtual routers'),
+    h('span', { 'aria-hidden': 'true' }, ' / '), h('span', { 'aria-current': 'page' }, name));
 }
 
 /** The interfaces' byte counters (vmNetworkInOctets, vmNetworkOutOctets), where the driver counts. */
