@@ -308,6 +308,11 @@ def same(col, got, elapsed):
     if others_absent and (col.name, got[snmp]) in (("vmNetworkConfigAddressType", "unknown"),
                                                    ("vmNetworkConfigPrefixLength", "0")):
         return True
+    # Nor a link type for an interface on a bridge, which is what its absence means (ADR 0018), nor a
+    # link's delay or loss where nothing is measured: the MIB's 0 for both.
+    if others_absent and (col.name, got[snmp]) in (("vmNetworkConfigLinkType", "bridge"),
+                                                   ("vmNetworkLinkDelay", "0"), ("vmNetworkLinkLoss", "0")):
+        return True
     if col.name in SAMPLES and None not in got and all(g.isdigit() for g in got):
         read = [int(g) for g in got]
         rate = SAMPLES[col.name]
