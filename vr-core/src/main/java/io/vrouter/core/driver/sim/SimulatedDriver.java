@@ -2,6 +2,7 @@ package io.vrouter.core.driver.sim;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vrouter.core.config.Build;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
@@ -57,7 +58,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class SimulatedDriver implements HypervisorDriver, Links, RateLimits, CpuWeights {
     private static final Logger log = LoggerFactory.getLogger(SimulatedDriver.class);
-    private static final String VERSION = "1.0";
 
     /** One simulated VM. Mutated only by the driver call that owns its vmIndex. */
     private static final class SimVm {
@@ -199,7 +199,8 @@ public final class SimulatedDriver implements HypervisorDriver, Links, RateLimit
         h.vmHvCpus = hostCpus;
         h.vmHvMemory = hostMemoryMib;
         h.vmHvSoftware = "vrouter simulated hypervisor";
-        h.vmHvVersion = VERSION;
+        // The simulated hypervisor is vrouter's own: its version is this build's.
+        h.vmHvVersion = Build.describe();
         h.vmHvObjectID = "0.0";
         h.vmHvUpTime = (System.currentTimeMillis() - startMillis) / 10;
         return h;
