@@ -351,6 +351,44 @@ class LifecycleTest extends WithService {
         return n;
     }
 
+    /**
+     * An upgrade whose driver refuses a value an existing VR has (a parent the netns driver now takes
+     * for its own names) leaves the VR manageable: start-up names it, a change that keeps the value
+     * is accepted (another column, another interface, that interface's address), and only a change
+     * that sets a refused value is refused.
+     */
+    @Test
+    void aValueTheDriverNowRefusesLocksNoChangeThatKeepsIt() throws Exception {
+        VmConfigEntry c = vr("upgraded");
+        c.vmNetworkConfigTable = List.of(iface(1, "vr05"), iface(2, "br0"));
+        int i = done(SingleVr.create(f.service, c)).vmIndex;
+        f.close();
+        f = new ServiceFixture(dir, host -> host.refuseParent("vr05"));
+        assertThat(f.report.refusedNow()).singleElement().asString()
+                .contains("VR " + i, "upgraded", "interface 1", "vmNetworkConfigParent", "vr05");
+
+        VmConfigEntry described = new VmConfigEntry();
+        described.vmConfigDescription = "changed after the upgrade";
+        assertThat(done(SingleVr.reconfigure(f.service, i, described)).vmConfigDescription).isEqualTo("changed after the upgrade");
+        VmNetworkConfigEntry otherParent = new VmNetworkConfigEntry();
+        otherParent.vmNetworkConfigParent = "br1";
+        done(f.service.apply(ChangeSet.builder().edit(i, ChangeSet.changeInterface(2, otherParent)).build()).only());
+        VmNetworkConfigEntry address = new VmNetworkConfigEntry();
+        address.vmNetworkConfigAddress = "192.0.2.1";
+        done(f.service.apply(ChangeSet.builder().edit(i, ChangeSet.changeInterface(1, address)).build()).only());
+        assertThat(f.service.getConfig(i).orElseThrow().interfaces()).extracting(n -> n.vmNetworkConfigParent)
+                .containsExactly("vr05", "br1");
+
+        // Setting the refused value anew is refused, on another interface as on a new one.
+        VmNetworkConfigEntry toRefused = new VmNetworkConfigEntry();
+        toRefused.vmNetworkConfigParent = "vr05";
+        assertThatThrownBy(() -> f.service.apply(ChangeSet.builder().edit(i, ChangeSet.changeInterface(2, toRefused)).build()))
+                .isInstanceOf(ValidationException.class).hasMessageContaining("vr05");
+        assertThatThrownBy(() -> SingleVr.addInterface(f.service, i, iface(3, "vr05")))
+                .isInstanceOf(ValidationException.class).hasMessageContaining("vr05");
+        assertThat(f.service.getConfig(i).orElseThrow().interfaces()).hasSize(2);
+    }
+
     @Test
     void columnsChangeAndCpusAndMemoryOnlyWhileShutDown() throws Exception {
         int i = done(SingleVr.create(f.service, vr("resize"))).vmIndex;
