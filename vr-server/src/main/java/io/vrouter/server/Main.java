@@ -1,5 +1,6 @@
 package io.vrouter.server;
 
+import io.vrouter.core.config.Build;
 import io.vrouter.core.config.Settings;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -182,8 +183,7 @@ public final class Main implements Callable<Integer> {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            String v = Main.class.getPackage().getImplementationVersion();
-            return new String[] {"vrouter " + (v == null ? "development build" : v)};
+            return new String[] {"vrouter " + Build.describe()};
         }
     }
 

@@ -9,6 +9,7 @@ import io.vrouter.core.model.InetAddressType;
 import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
+import io.vrouter.core.service.AccessDeniedException;
 import io.vrouter.core.service.ChangeSet;
 import io.vrouter.core.service.ConflictException;
 import io.vrouter.core.service.NotFoundException;
@@ -188,7 +189,7 @@ final class SetTransaction {
             throw new SetError(PDU.notWritable, sr, "read-only object");
         } else {
             Integer vm = VmmInstrumentation.vmIndexOf(oid);
-            if (vm != null && vm > 0) othersVr(vm, sr);
+            if (vm != null && vm > 0) othersVr(vm, sr, false);
             throw new SetError(PDU.noCreation, sr, "no such object or instance");
         }
     }
@@ -308,7 +309,9 @@ final class SetTransaction {
         VrPlan plan = plans.get(i);
         boolean exists = service.getConfig(i).isPresent();
         PendingRows.ConfigRow waiting = exists ? null : pending.config(i);
-        if (!exists && waiting == null) othersVr(i, op.first());
+        if (!exists && waiting == null) {
+            othersVr(i, op.first(), op.rowStatus() == CREATE_AND_GO || op.rowStatus() == CREATE_AND_WAIT);
+        }
         switch (op.rowStatus()) {
             case CREATE_AND_GO, CREATE_AND_WAIT -> {
                 if (exists || waiting != null) throw new SetError(PDU.inconsistentValue, op.rowStatus, "row " + i + " exists");
@@ -363,7 +366,7 @@ final class SetTransaction {
         boolean exists = service.getConfig(i).map(c -> hasInterface(c, k)).orElse(false) && !plan.remove;
         PendingRows.NetRow waiting = pending.net(i, k);
         long key = PendingRows.netKey(i, k);
-        if (plan.create == null && waiting == null && !vrWaiting(i) && service.getConfig(i).isEmpty()) othersVr(i, op.first());
+        if (plan.create == null && waiting == null && !vrWaiting(i) && service.getConfig(i).isEmpty()) othersVr(i, op.first(), false);
         switch (op.rowStatus()) {
             case CREATE_AND_GO, CREATE_AND_WAIT -> {
                 if (exists || waiting != null || (plan.create != null && hasInterface(plan.create, k))) {
@@ -419,19 +422,23 @@ final class SetTransaction {
     }
 
     /**
-     * A row of a VR the caller does not see: none, or another tenant's. The core tells (it refuses the
-     * caller any change of another tenant's VR: DENIED), and SNMP answers noAccess, as for a variable
-     * outside the requester's view (RFC 3416 4.2.5), whatever the PDU asks of the row (destroy included,
-     * which for a row that does not exist changes nothing and is no error).
+     * A row of a VR the caller does not see: none, or another tenant's. Another tenant's is answered
+     * as a row that does not exist (the caller's view has neither), whatever the PDU asks of it, so
+     * that no SET tells the two apart: a column is inconsistentName, destroy changes nothing and is no
+     * error. Only its creation is refused, noAccess (RFC 3416 4.2.5), since vmIndex is one space for
+     * the host and a missing row would be created. A viewer changes nothing: noAccess, the core's reason.
      */
-    private void othersVr(int vmIndex, SubRequest<?> at) throws SetError {
-        // The core refuses only a caller who may change nothing, or a VR that exists and is not the
-        // caller's: a new vmIndex (every creation) or the provider's operator asks it nothing.
-        if (caller.mayChange() && all.getConfig(vmIndex).map(row -> caller.sees(row.vmConfigTenant)).orElse(true)) return;
-        try {
-            service.validate(ChangeSet.builder().edit(vmIndex, row -> { }).build());
-        } catch (VrException e) {
-            if (e.reason() == VrException.Reason.DENIED) throw new SetError(PDU.noAccess, at, e.getMessage());
+    private void othersVr(int vmIndex, SubRequest<?> at, boolean createsVr) throws SetError {
+        if (!caller.mayChange()) {
+            try {
+                service.validate(ChangeSet.builder().edit(vmIndex, row -> { }).build());
+            } catch (VrException e) {
+                if (e.reason() == VrException.Reason.DENIED) throw new SetError(PDU.noAccess, at, e.getMessage());
+            }
+            return;
+        }
+        if (createsVr && all.getConfig(vmIndex).map(row -> !caller.sees(row.vmConfigTenant)).orElse(false)) {
+            throw new SetError(PDU.noAccess, at, "vmIndex " + vmIndex + " cannot be used");
         }
     }
 
@@ -548,8 +555,9 @@ final class SetTransaction {
             case NOT_FOUND -> PDU.inconsistentName;
             case FAILED -> PDU.commitFailed;
             case UNAVAILABLE, QUOTA -> PDU.resourceUnavailable;
-            // RFC 3416 4.2.5: a variable outside the requester's view is noAccess.
-            case DENIED -> PDU.noAccess;
+            // RFC 3416 4.2.5: a variable outside the requester's view is noAccess; another tenant's
+            // VR is answered as one that does not exist.
+            case DENIED -> e instanceof AccessDeniedException d && d.hidden() ? PDU.inconsistentName : PDU.noAccess;
             default -> PDU.inconsistentValue;
         };
         return new SetError(status, at != null ? at : op.first(), e.getMessage());

@@ -1,5 +1,6 @@
 package io.vrouter.snmp;
 
+import io.vrouter.core.config.Build;
 import io.vrouter.core.config.AuthThrottle;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.persistence.DamagedConfigurationException;
@@ -508,7 +509,7 @@ final class VrSnmpAgent {
          */
         @Override
         public OctetString getSysDescr() {
-            String version = VrSnmpAgent.class.getPackage().getImplementationVersion();
+            String version = Build.version();
             return new OctetString("vrouter " + (version == null ? "development build" : version)
                     + ", virtual router manager");
         }

@@ -27,12 +27,6 @@ final class NetconfClient implements TenantClient {
         return "netconf";
     }
 
-    /** RFC 8341: an edit of a VR the user may not see is access-denied, whether or not it exists. */
-    @Override
-    public Outcome.Kind hiddenWrite() {
-        return Outcome.Kind.DENIED;
-    }
-
     @Override
     public Outcome create(TenantsIT.User user, String vmName, int cpus) {
         JsonNode r = run(user, "create", "--name", vmName, "--cpus", Integer.toString(cpus));

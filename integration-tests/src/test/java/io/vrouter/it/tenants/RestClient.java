@@ -33,12 +33,6 @@ final class RestClient implements TenantClient {
         return "rest";
     }
 
-    /** REST answers a VR of another tenant as one that does not exist. */
-    @Override
-    public Outcome.Kind hiddenWrite() {
-        return Outcome.Kind.NOT_FOUND;
-    }
-
     @Override
     public Outcome create(TenantsIT.User user, String vmName, int cpus) {
         ObjectNode body = JSON.createObjectNode().put("vmName", vmName).put("vmConfigCpuNumber", cpus);

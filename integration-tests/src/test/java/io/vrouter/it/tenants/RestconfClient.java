@@ -35,11 +35,6 @@ final class RestconfClient implements TenantClient {
         return "restconf";
     }
 
-    /** RESTCONF answers another tenant's entry as one that is not there. */
-    @Override
-    public Outcome.Kind hiddenWrite() {
-        return Outcome.Kind.NOT_FOUND;
-    }
 
     /** The body of one vmConfigEntry with the given leaves. */
     private static ObjectNode entry(Map<String, Object> leaves) {

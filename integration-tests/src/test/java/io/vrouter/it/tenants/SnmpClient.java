@@ -38,12 +38,6 @@ final class SnmpClient implements TenantClient {
         return "snmp";
     }
 
-    /** VACM's answer to a variable outside the requester's view (RFC 3416 4.2.5). */
-    @Override
-    public Outcome.Kind hiddenWrite() {
-        return Outcome.Kind.DENIED;
-    }
-
     @Override
     public Outcome create(TenantsIT.User user, String vmName, int cpus) {
         ServerProcess.Result next = tool(user, "snmpget", "-Oqv", NEXT_INDEX);

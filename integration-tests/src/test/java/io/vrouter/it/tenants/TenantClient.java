@@ -12,13 +12,6 @@ interface TenantClient {
     /** The interface's name, also the suffix of the VRs its rows use. */
     String name();
 
-    /**
-     * What the protocol answers a change of a VR the user cannot see: REST and RESTCONF as for a VR
-     * that does not exist ({@link Outcome.Kind#NOT_FOUND}), NETCONF and SNMP with their access
-     * errors ({@link Outcome.Kind#DENIED}: access-denied, noAccess).
-     */
-    Outcome.Kind hiddenWrite();
-
     Outcome create(TenantsIT.User user, String vmName, int cpus);
 
     /** The names of the VRs the user's list (or walk) shows. */

@@ -7,10 +7,15 @@ import jakarta.xml.bind.annotation.XmlType;
 
 /** The answer of /health: UP once the service has reconciled with the hypervisor, while it can follow it and record changes. */
 @XmlRootElement(name = "health")
-@XmlType(name = "health", propOrder = {"status", "driver", "driverProblem", "storageProblem", "routers", "unresolvedVms"})
+@XmlType(name = "health", propOrder = {"status", "version", "commit", "driver", "driverProblem", "storageProblem", "routers",
+        "unresolvedVms"})
 @XmlAccessorType(XmlAccessType.FIELD)
 public class Health {
     public String status;
+    /** The server's version (its jar's Implementation-Version); absent in a development build. */
+    public String version;
+    /** The git commit the server was built from, when its build knew it. */
+    public String commit;
     public String driver;
     /** What keeps the driver from knowing the host's state, when something does. */
     public String driverProblem;

@@ -1,5 +1,6 @@
 package io.vrouter.api.rest;
 
+import io.vrouter.core.config.Build;
 import io.vrouter.core.spi.VirtualRouters;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -31,6 +32,8 @@ public class HealthResource {
 
     private Health health(boolean ready) {
         Health h = new Health();
+        h.version = Build.version();
+        h.commit = Build.commit();
         h.driver = service.driverName();
         h.driverProblem = ready ? service.driverProblem().orElse(null) : null;
         h.storageProblem = ready ? service.storageProblem().orElse(null) : null;

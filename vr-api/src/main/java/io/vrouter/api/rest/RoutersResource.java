@@ -12,6 +12,7 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.vrouter.core.config.Caller;
 import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.Column;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VmEntry;
 import io.vrouter.core.model.VirtualRouter;
@@ -49,6 +50,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
 
@@ -215,11 +217,26 @@ public class RoutersResource {
     @GET
     @Path(INDEX)
     @Operation(operationId = "getRouter", summary = "Read one VR")
-    @ApiResponse(responseCode = "200", description = "the VR; its strong ETag and Last-Modified",
+    @ApiResponse(responseCode = "200", description = "the VR; its strong ETag (the VR's version and a digest of the"
+            + " counters read with it) and Last-Modified (when they were read)",
             content = @Content(schema = @Schema(implementation = VirtualRouter.class)))
     public Response get(@PathParam("vmIndex") int vmIndex) {
         Version v = version(vmIndex);
-        return validated(v, service().get(vmIndex).orElseThrow(() -> notFound(vmIndex)));
+        VirtualRouter vr = service().get(vmIndex).orElseThrow(() -> notFound(vmIndex));
+        return validated(Validators.sampled(v, stateDigest(vr)), vr);
+    }
+
+    /** A digest of every state column of the VR, the counters the host reports among them. */
+    private static long stateDigest(VirtualRouter vr) {
+        long h = 17;
+        for (io.vrouter.core.model.Schema.Table table : io.vrouter.core.model.Schema.STATE_TABLES) {
+            for (Object row : table.rows(vr)) {
+                for (Column<?> column : table.columns()) h = h * 1_000_003 + Objects.hashCode(io.vrouter.core.model.Schema.get(column, row));
+                h = h * 31 + 1;
+            }
+            h = h * 31 + 2;
+        }
+        return h;
     }
 
     @DELETE

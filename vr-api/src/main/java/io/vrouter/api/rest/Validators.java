@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
 /**
  * RFC 9110's validators of the VR resources, REST's and RESTCONF's alike, from the service's
  * {@link Version}s: a strong ETag and Last-Modified on a VR and what belongs to it (RESTCONF: on the
- * datastore too), a weak ETag on REST's lists (they carry counters sampled at each read);
+ * datastore too), a weak ETag on REST's lists (they carry counters sampled at each read); on REST's
+ * representation of a VR with the counters the host reports, a {@link #sampled} tag that moves with them;
  * If-None-Match and If-Modified-Since on reads (304), and If-Match on writes, made a condition of the
  * change set so that the service checks it under its lock, atomically with the change (412 when the
  * VR is no longer at that version; If-None-Match on a write likewise). If-Unmodified-Since is RESTCONF's only (RFC 8040 section 3.4.1;
@@ -35,9 +36,34 @@ public final class Validators {
     private Validators() {
     }
 
-    /** HTTP dates have whole seconds: compared with If-Modified-Since as sent. */
+    /**
+     * HTTP dates have whole seconds: compared with If-Modified-Since as sent. A sample is compared to
+     * the millisecond: read again within the same second, its counters may have moved.
+     */
     private static Instant lastModified(Version v) {
-        return v.modified().truncatedTo(ChronoUnit.SECONDS);
+        return isSampled(v) ? v.modified() : v.modified().truncatedTo(ChronoUnit.SECONDS);
+    }
+
+    /**
+     * The validators of a representation that carries, beside the VR of version {@code v}, counters
+     * the host reports (vmUpTime, vmCpuTime, I/O and traffic counters), which move without a new
+     * version: the tag is the version's, a dot and a digest of those samples, so that it changes
+     * whenever the representation does (RFC 9110 §8.8.1) and If-None-Match never answers 304 once a
+     * counter moved; Last-Modified is when the sample was read. If-Match and a write's If-None-Match
+     * compare the version before the dot: a write is conditional on the VR, not on its counters.
+     */
+    public static Version sampled(Version v, long digest) {
+        return new Version(v.tag() + '.' + Long.toHexString(digest), Instant.now());
+    }
+
+    private static boolean isSampled(Version v) {
+        return v.tag().indexOf('.') >= 0;
+    }
+
+    /** The VR's version a tag names: the tag without its sample's digest. */
+    private static String versionOf(String tag) {
+        int dot = tag.indexOf('.');
+        return dot < 0 ? tag : tag.substring(0, dot);
     }
 
     /**
@@ -118,7 +144,8 @@ public final class Validators {
         if (!value.equals("*")) {
             for (String[] t : tags(HttpHeaders.IF_NONE_MATCH, value)) tags.add(t[1]);
         }
-        Predicate<Version> none = v -> !value.equals("*") && !tags.contains(v.tag());
+        for (int i = 0; i < tags.size(); i++) tags.set(i, versionOf(tags.get(i)));
+        Predicate<Version> none = v -> !value.equals("*") && !tags.contains(versionOf(v.tag()));
         return holds == null ? none : holds.and(none);
     }
 
@@ -147,9 +174,9 @@ public final class Validators {
 
     /**
      * The condition of If-Match header fields: null when there are none, "*" holds for any version
-     * (the VR exists: the service answers 404 otherwise), else one of the listed tags must be the
-     * version's by strong comparison, so a weak tag never matches (RFC 9110 §13.1.1), nor does any
-     * tag a weak validator.
+     * (the VR exists: the service answers 404 otherwise), else one of the listed tags must name the
+     * version by strong comparison (a {@link #sampled} tag by its version), so a weak tag never
+     * matches (RFC 9110 §13.1.1), nor does any tag a weak validator.
      */
     private static Predicate<Version> ifMatch(List<String> fields, boolean weakValidator) {
         if (fields == null || fields.isEmpty()) return null;
@@ -157,9 +184,9 @@ public final class Validators {
         if (value.equals("*")) return v -> true;
         List<String> strong = new ArrayList<>();
         for (String[] t : tags(HttpHeaders.IF_MATCH, value)) {
-            if (t[0] == null && !weakValidator) strong.add(t[1]);
+            if (t[0] == null && !weakValidator) strong.add(versionOf(t[1]));
         }
-        return v -> strong.contains(v.tag());
+        return v -> strong.contains(versionOf(v.tag()));
     }
 
     /** The entity-tags of a list: each its W/ (or null) and its opaque tag; a malformed list is a 400. */

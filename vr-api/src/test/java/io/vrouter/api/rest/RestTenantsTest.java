@@ -132,6 +132,41 @@ class RestTenantsTest {
         assertThat(read("/api/v1/routers/" + acme, ALICE).has("vmConfigDescription")).isFalse();
     }
 
+    /**
+     * Preconditions are no window on another tenant's VR: every method, under every conditional header
+     * and an Idempotency-Key, is answered for bravo's VR exactly as for a VR that does not exist (the
+     * status, the header names and the problem details), never with the 412 or 304 that would say it
+     * is there.
+     */
+    @Test
+    void preconditionsDoNotTellAnotherTenantsVrFromAMissingOne() throws Exception {
+        int none = 4_000_001;
+        String[][] conditions = {{"If-Match", "*"}, {"If-Match", "\"1-1\""}, {"If-None-Match", "*"},
+            {"If-None-Match", "\"1-1\""}, {"If-Unmodified-Since", "Thu, 01 Jan 1970 00:00:00 GMT"},
+            {"If-Modified-Since", "Thu, 01 Jan 2099 00:00:00 GMT"}, {"Idempotency-Key", "probe-1"}};
+        String[][] requests = {{"GET", "", null}, {"GET", "/interfaces", null}, {"GET", "/interfaces/1", null},
+            {"PATCH", "", "{\"vmConfigDescription\":\"probe\"}"}, {"DELETE", "", null}, {"POST", "/start", null},
+            {"POST", "/stop", null}, {"POST", "/pause", null}, {"POST", "/suspend", null},
+            {"POST", "/interfaces", "{\"vmNetworkConfigIndex\":9}"},
+            {"PATCH", "/interfaces/1", "{\"vmNetworkConfigParent\":\"probe\"}"}, {"DELETE", "/interfaces/1", null}};
+        for (String[] c : conditions) {
+            for (String[] q : requests) {
+                HttpResponse<String> hidden = send(q[0], "/api/v1/routers/" + bravo + q[1], ALICE, q[2], c);
+                HttpResponse<String> absent = send(q[0], "/api/v1/routers/" + none + q[1], ALICE, q[2], c);
+                String what = q[0] + " " + q[1] + " " + c[0] + ": " + c[1];
+                assertThat(hidden.statusCode()).as(what + " " + hidden.body()).isEqualTo(absent.statusCode());
+                assertThat(headerNames(hidden)).as(what).isEqualTo(headerNames(absent));
+                assertThat(problem(hidden, 404).toString()).as(what).isEqualTo(problem(absent, 404).toString()
+                        .replace(Integer.toString(none), Integer.toString(bravo)));
+            }
+        }
+        assertThat(read("/api/v1/routers/" + bravo, INP).has("vmConfigDescription")).isFalse();
+    }
+
+    private static List<String> headerNames(HttpResponse<String> r) {
+        return r.headers().map().keySet().stream().filter(h -> !h.equalsIgnoreCase("date")).sorted().toList();
+    }
+
     @Test
     void aViewerReadsItsTenantsVrsAndChangesNothing() throws Exception {
         assertThat(read("/api/v1/routers/" + acme, ANN).get("vmName").asText()).isEqualTo("acme-1");
@@ -186,7 +221,9 @@ class RestTenantsTest {
     void conditionalRequestsStillWork() throws Exception {
         HttpResponse<String> got = rest.get("/api/v1/routers/" + acme, ALICE, JSON);
         String etag = got.headers().firstValue("ETag").orElseThrow();
-        assertThat(send("GET", "/api/v1/routers/" + acme, ALICE, null, "If-None-Match", etag).statusCode()).isEqualTo(304);
+        String interfaces = rest.get("/api/v1/routers/" + acme + "/interfaces", ALICE, JSON).headers().firstValue("ETag").orElseThrow();
+        assertThat(send("GET", "/api/v1/routers/" + acme + "/interfaces", ALICE, null, "If-None-Match", interfaces).statusCode())
+                .isEqualTo(304);
         assertThat(send("PATCH", "/api/v1/routers/" + acme, ALICE, "{\"vmConfigDescription\":\"old\"}",
                 "If-Match", "\"0-0\"").statusCode()).isEqualTo(412);
         HttpResponse<String> changed = send("PATCH", "/api/v1/routers/" + acme + "?wait=10s", ALICE,

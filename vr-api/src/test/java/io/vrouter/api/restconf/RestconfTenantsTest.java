@@ -127,12 +127,20 @@ class RestconfTenantsTest {
             {"DELETE", "/vmConfigEntry=%d", null},
             {"DELETE", "/vmConfigEntry=%d/vmConfigDescription", null},
         };
-        for (String[] q : requests) {
-            HttpResponse<String> hidden = send(q[0], TABLE + q[1].formatted(21), ALICE, q[2] == null ? null : q[2].formatted(21, 21));
-            HttpResponse<String> absent = send(q[0], TABLE + q[1].formatted(99), ALICE, q[2] == null ? null : q[2].formatted(99, 99));
-            assertThat(hidden.statusCode()).as(q[0] + q[1] + ": " + hidden.body()).isIn(404, 409);
-            assertThat(hidden.statusCode()).isEqualTo(absent.statusCode());
-            assertThat(hidden.body()).as(q[0] + q[1]).isEqualTo(absent.body().replace("99", "21"));
+        // and under every precondition: the same answer as for a missing entry, never one that says the VR is there
+        String[][] conditions = {{}, {"If-Match", "*"}, {"If-Match", "\"1-1\""}, {"If-None-Match", "*"},
+            {"If-None-Match", "\"1-1\""}, {"If-Unmodified-Since", "Thu, 01 Jan 1970 00:00:00 GMT"},
+            {"If-Modified-Since", "Thu, 01 Jan 2099 00:00:00 GMT"}};
+        for (String[] c : conditions) {
+            for (String[] q : requests) {
+                String what = q[0] + q[1] + " " + String.join(": ", c);
+                HttpResponse<String> hidden = send(q[0], TABLE + q[1].formatted(21), ALICE, q[2] == null ? null : q[2].formatted(21, 21), c);
+                HttpResponse<String> absent = send(q[0], TABLE + q[1].formatted(99), ALICE, q[2] == null ? null : q[2].formatted(99, 99), c);
+                // a missing entry fails If-Match on the datastore's version (412, RFC 9110 §13.1.1): alike is the point
+                if (c.length == 0) assertThat(hidden.statusCode()).as(what + ": " + hidden.body()).isIn(404, 409);
+                assertThat(hidden.statusCode()).as(what + ": " + hidden.body()).isEqualTo(absent.statusCode());
+                assertThat(hidden.body()).as(what).isEqualTo(absent.body().replace("99", "21"));
+            }
         }
         HttpResponse<String> state = send("GET", ROOT + "/vmTable/vmEntry=21", ALICE, null);
         assertThat(state.body()).isEqualTo(send("GET", ROOT + "/vmTable/vmEntry=99", ALICE, null).body().replace("99", "21"));

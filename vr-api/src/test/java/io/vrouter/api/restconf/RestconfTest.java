@@ -397,10 +397,10 @@ class RestconfTest {
         create(52, "etag-52");
         String entry = TABLE + "/vmConfigEntry=52";
         String etag = get(entry, JSON).headers().firstValue("ETag").orElseThrow();
-        // One version, one tag: REST's VR resource carries the same ETag as RESTCONF's entry.
+        // One version, one tag: REST's VR resource carries RESTCONF's entry's ETag, and a digest of its counters after a dot.
         HttpResponse<String> rest = send("GET", "/api/v1/routers/52", ADMIN, null, null, "Accept", "application/json");
         assertThat(rest.statusCode()).as(rest.body()).isEqualTo(200);
-        assertThat(rest.headers().firstValue("ETag")).contains(etag);
+        assertThat(rest.headers().firstValue("ETag").orElseThrow()).startsWith(etag.substring(0, etag.length() - 1) + ".");
         // A malformed tag list is the client's error (Jersey's evaluation answered 500).
         error(send("GET", entry, ADMIN, null, null, "Accept", JSON, "If-Match", "not-a-tag"), 400, "invalid-value");
         error(send("PUT", entry + "/vmName", ADMIN, JSON, "{\"NEW-VMM-MIB:vmName\":\"etag-52b\"}",

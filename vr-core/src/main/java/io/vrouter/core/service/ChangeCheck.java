@@ -13,6 +13,7 @@ import io.vrouter.core.model.Commitment;
 import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.LinkType;
+import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.service.VrException.Reason;
@@ -113,7 +114,7 @@ final class ChangeCheck {
         }
         links(indexed);
         for (Target t : indexed) {
-            if (t.after() != null) driverCheck(t.after());
+            if (t.after() != null) driverCheck(t.after(), t.before());
         }
         quotas(indexed);
         return indexed;
@@ -365,12 +366,44 @@ final class ChangeCheck {
     }
 
     /** What the driver refuses of the row, as the service's refusal at that column. */
-    private void driverCheck(VmConfigEntry row) {
-        try {
-            driver.check(row);
-        } catch (ConfigRefusedException e) {
-            throw new ValidationException(e.field(), e.getMessage()).at(row.vmIndex, e.networkIndex());
+    /**
+     * The driver's check of a row as the change leaves it. A value it refuses that the VR had before
+     * the change (accepted by an earlier release: an upgrade made the driver stricter) locks no change
+     * that keeps it: the interface it is on is left out and the rest checked again, so that only a
+     * change that sets a refused value is refused. VirtualRouterService warns of such values at start-up.
+     */
+    private void driverCheck(VmConfigEntry row, VmConfigEntry before) {
+        VmConfigEntry asked = row;
+        while (true) {
+            try {
+                driver.check(asked);
+                return;
+            } catch (ConfigRefusedException e) {
+                if (before == null || !kept(before, asked, e)) {
+                    throw new ValidationException(e.field(), e.getMessage()).at(row.vmIndex, e.networkIndex());
+                }
+                // A column of the VR's own row it had: the driver says no more of this row.
+                if (e.networkIndex() == null) return;
+                asked = asked.copy();
+                asked.vmNetworkConfigTable = new ArrayList<>(asked.interfaces());
+                asked.vmNetworkConfigTable.removeIf(n -> n.vmNetworkConfigIndex.equals(e.networkIndex()));
+            }
         }
+    }
+
+    /** Whether the value the driver refused is the one the VR (or that interface of it) had before the change. */
+    private static boolean kept(VmConfigEntry before, VmConfigEntry after, ConfigRefusedException e) {
+        Integer k = e.networkIndex();
+        if (k == null) {
+            ConfigColumn column = ConfigColumn.ofField(e.field());
+            return column != null && Objects.equals(column.get(before), column.get(after));
+        }
+        Optional<VmNetworkConfigEntry> was = before.interfaces().stream().filter(n -> n.vmNetworkConfigIndex.equals(k)).findFirst();
+        Optional<VmNetworkConfigEntry> now = after.interfaces().stream().filter(n -> n.vmNetworkConfigIndex.equals(k)).findFirst();
+        if (was.isEmpty() || now.isEmpty()) return false;
+        if ("vmNetworkConfigIndex".equals(e.field())) return true; // the interface itself, which it had
+        NetworkColumn column = NetworkColumn.ofField(e.field());
+        return column != null && Objects.equals(column.get(was.get()), column.get(now.get()));
     }
 
     /**

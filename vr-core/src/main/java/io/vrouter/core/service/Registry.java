@@ -184,7 +184,11 @@ final class Registry {
 
     // ---------------------------------------------------------------- what was asked for
 
-    /** The set's conditions on versions; a VR that is not there is left to the rules (a 404 before a 412). */
+    /**
+     * The set's conditions on versions; a VR that is not there, or that the set's caller may not see
+     * (another tenant's), is left to the rules: a 404 before a 412, so that a precondition never tells
+     * another tenant's VR from a missing one.
+     */
     void conditions(ChangeSet set) {
         for (ChangeSet.Condition c : set.conditions()) {
             if (c.vmIndex() == null) {
@@ -194,7 +198,7 @@ final class Registry {
                 continue;
             }
             VrRecord r = routers.get(c.vmIndex());
-            if (r != null && !c.holds().test(r.version)) {
+            if (r != null && set.caller().sees(r.config.vmConfigTenant) && !c.holds().test(r.version)) {
                 throw new PreconditionFailedException("VR " + c.vmIndex() + " has changed since the version the request"
                         + " names").at(c.vmIndex(), null);
             }

@@ -1,6 +1,7 @@
 package io.vrouter.core.service;
 
 import io.vrouter.core.config.Tenants;
+import io.vrouter.core.driver.ConfigRefusedException;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.driver.VmRuntime;
@@ -95,7 +96,8 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
     // ---------------------------------------------------------------- start-up and reconciliation
 
     /** What reconciliation found at start-up. */
-    public record ReconcileReport(int adopted, int reprovisioned, int removalsResumed, List<VmRuntime> unresolved) {
+    public record ReconcileReport(int adopted, int reprovisioned, int removalsResumed, List<VmRuntime> unresolved,
+                                  List<String> refusedNow) {
     }
 
     /**
@@ -118,8 +120,10 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
         List<Target> separate = new ArrayList<>();
         List<Target> drifted = new ArrayList<>();
         Map<VrRecord, VmRuntime> adoptedVms = new HashMap<>();
+        List<String> refusedNow = new ArrayList<>();
         for (ConfigStore.StoredVr s : stored) {
             VmConfigEntry config = s.config();
+            if (!s.removing()) refusedNow(config).ifPresent(refusedNow::add);
             maxIndex = Math.max(maxIndex, config.vmIndex);
             VmRuntime vm = onHost.remove(config.vmIndex);
             VrRecord r = registry.load(config, vm == null ? OperState.PREPARING : vm.power().operState());
@@ -159,7 +163,27 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
         int removals = separate.size() - reprovisioned;
         log.info("reconciled with driver '{}': {} adopted, {} provisioned again, {} removals resumed, {} unresolved",
                 driver.name(), adopted, reprovisioned, removals, unresolved.size());
-        return new ReconcileReport(adopted, reprovisioned, removals, unresolved);
+        return new ReconcileReport(adopted, reprovisioned, removals, unresolved, List.copyOf(refusedNow));
+    }
+
+    /**
+     * What the driver refuses now of a VR's stored row (an earlier release accepted it: an upgrade
+     * made the driver stricter), said at start-up: the VR stays manageable, as changes that keep the
+     * value are accepted ({@link ChangeCheck}), but the host may refuse to build it again.
+     */
+    private Optional<String> refusedNow(VmConfigEntry config) {
+        try {
+            driver.check(config);
+            return Optional.empty();
+        } catch (ConfigRefusedException e) {
+            String what = "VR " + config.vmIndex + " (" + config.vmName + ")"
+                    + (e.networkIndex() == null ? "" : " interface " + e.networkIndex()) + ": " + e.field() + " "
+                    + e.getMessage();
+            log.warn("{}; driver '{}' refuses it now, as an earlier release did not: the VR stays manageable (changes that"
+                    + " keep this value are accepted), but changing the value is the way to have the host build it again",
+                    what, driver.name());
+            return Optional.of(what);
+        }
     }
 
     @Override

@@ -315,6 +315,80 @@ class LifecycleTest extends WithService {
         assertThat(f.service.getConfig(i).orElseThrow().interfaces().get(1).vmNetworkConfigPhysAddress).isEqualTo(host);
     }
 
+    /**
+     * The simulated host never generates a MAC the service then refuses as another interface's: not
+     * past interface index 255 (257 once had the MAC of 1), not for VRs whose indices differ by 2^24
+     * or 2^30, not one another VR was given.
+     */
+    @Test
+    void theHostNeverGeneratesAMacTheServiceRefuses() throws Exception {
+        VmNetworkConfigEntry given = iface(1, "xenbr0");
+        given.vmNetworkConfigPhysAddress = "02:00:00:00:4d:01"; // the MAC VR 77's interface 1 would be generated
+        VmConfigEntry taker = vr("taker");
+        taker.vmNetworkConfigTable = List.of(given);
+        done(SingleVr.create(f.service, taker));
+        for (int[] vr : new int[][] {{5, 1, 257, 513}, {5 + (1 << 24), 1, 257}, {5 + (1 << 30), 1, 2}, {77, 1, 65535}}) {
+            VmConfigEntry c = vr("macs-" + vr[0]);
+            c.vmIndex = vr[0];
+            c.vmNetworkConfigTable = new java.util.ArrayList<>();
+            for (int k = 1; k < vr.length; k++) c.vmNetworkConfigTable.add(iface(vr[k], "xenbr" + k));
+            done(SingleVr.create(f.service, c));
+        }
+        List<String> macs = new java.util.ArrayList<>();
+        for (int i : f.service.indices()) {
+            f.service.getConfig(i).orElseThrow().interfaces().forEach(n -> macs.add(n.vmNetworkConfigPhysAddress));
+        }
+        assertThat(macs).hasSize(10).doesNotContainNull().doesNotHaveDuplicates()
+                .allMatch(m -> (Integer.parseInt(m.substring(0, 2), 16) & 0x03) == 0x02, "locally administered unicast");
+        // VRs below 2^24 with interfaces below 256 keep the MACs they were generated before (02:00:vm:vm:vm:if).
+        assertThat(f.service.getConfig(5).orElseThrow().interfaces().get(0).vmNetworkConfigPhysAddress).isEqualTo("02:00:00:00:05:01");
+    }
+
+    private static VmNetworkConfigEntry iface(int index, String parent) {
+        VmNetworkConfigEntry n = new VmNetworkConfigEntry();
+        n.vmNetworkConfigIndex = index;
+        n.vmNetworkConfigParent = parent;
+        return n;
+    }
+
+    /**
+     * An upgrade whose driver refuses a value an existing VR has (a parent the netns driver now takes
+     * for its own names) leaves the VR manageable: start-up names it, a change that keeps the value
+     * is accepted (another column, another interface, that interface's address), and only a change
+     * that sets a refused value is refused.
+     */
+    @Test
+    void aValueTheDriverNowRefusesLocksNoChangeThatKeepsIt() throws Exception {
+        VmConfigEntry c = vr("upgraded");
+        c.vmNetworkConfigTable = List.of(iface(1, "vr05"), iface(2, "br0"));
+        int i = done(SingleVr.create(f.service, c)).vmIndex;
+        f.close();
+        f = new ServiceFixture(dir, host -> host.refuseParent("vr05"));
+        assertThat(f.report.refusedNow()).singleElement().asString()
+                .contains("VR " + i, "upgraded", "interface 1", "vmNetworkConfigParent", "vr05");
+
+        VmConfigEntry described = new VmConfigEntry();
+        described.vmConfigDescription = "changed after the upgrade";
+        assertThat(done(SingleVr.reconfigure(f.service, i, described)).vmConfigDescription).isEqualTo("changed after the upgrade");
+        VmNetworkConfigEntry otherParent = new VmNetworkConfigEntry();
+        otherParent.vmNetworkConfigParent = "br1";
+        done(f.service.apply(ChangeSet.builder().edit(i, ChangeSet.changeInterface(2, otherParent)).build()).only());
+        VmNetworkConfigEntry address = new VmNetworkConfigEntry();
+        address.vmNetworkConfigAddress = "192.0.2.1";
+        done(f.service.apply(ChangeSet.builder().edit(i, ChangeSet.changeInterface(1, address)).build()).only());
+        assertThat(f.service.getConfig(i).orElseThrow().interfaces()).extracting(n -> n.vmNetworkConfigParent)
+                .containsExactly("vr05", "br1");
+
+        // Setting the refused value anew is refused, on another interface as on a new one.
+        VmNetworkConfigEntry toRefused = new VmNetworkConfigEntry();
+        toRefused.vmNetworkConfigParent = "vr05";
+        assertThatThrownBy(() -> f.service.apply(ChangeSet.builder().edit(i, ChangeSet.changeInterface(2, toRefused)).build()))
+                .isInstanceOf(ValidationException.class).hasMessageContaining("vr05");
+        assertThatThrownBy(() -> SingleVr.addInterface(f.service, i, iface(3, "vr05")))
+                .isInstanceOf(ValidationException.class).hasMessageContaining("vr05");
+        assertThat(f.service.getConfig(i).orElseThrow().interfaces()).hasSize(2);
+    }
+
     @Test
     void columnsChangeAndCpusAndMemoryOnlyWhileShutDown() throws Exception {
         int i = done(SingleVr.create(f.service, vr("resize"))).vmIndex;

@@ -81,8 +81,9 @@ final class Changes {
             case FIXED, NOT_SUPPORTED -> new RpcError(Type.APPLICATION, "operation-not-supported", null, path, e.getMessage());
             case STATE, FAILED, CHANGED -> new RpcError(Type.APPLICATION, "operation-failed", null, path, e.getMessage());
             case UNAVAILABLE -> new RpcError(Type.APPLICATION, "resource-denied", null, path, e.getMessage());
-            // RFC 8341 3.4.5: access-denied, and nothing that tells whether another tenant's VR exists.
-            case DENIED -> e instanceof AccessDeniedException a && a.hidden() ? EditConfig.accessDenied()
+            // Another tenant's VR is answered as one that does not exist (the session's view has neither).
+            case DENIED -> e instanceof AccessDeniedException a && a.hidden()
+                    ? new RpcError(Type.APPLICATION, "data-missing", null, path, e.getMessage())
                     : new RpcError(Type.APPLICATION, "access-denied", null, null, e.getMessage());
             case QUOTA -> new RpcError(Type.APPLICATION, "resource-denied", null, path, e.getMessage());
         };

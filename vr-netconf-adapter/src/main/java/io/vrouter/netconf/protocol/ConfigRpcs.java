@@ -198,7 +198,7 @@ final class ConfigRpcs {
             ds.checkWritable(target, who.sessionId());
             ConfigData running = ConfigData.of(who.service());
             ConfigData[] cb = target == Datastores.Name.CANDIDATE ? ds.candidateAndBase() : new ConfigData[] {running.copy(), running};
-            EditConfig edit = new EditConfig(cb[0], errorOption).hiding(this::hidden);
+            EditConfig edit = new EditConfig(cb[0], errorOption);
             List<RpcError> errors = new ArrayList<>(edit.apply(config, defaultOp));
             boolean allOrNothing = test != TestOption.SET || errorOption == EditConfig.ErrorOption.ROLLBACK_ON_ERROR;
             if (!errors.isEmpty() && allOrNothing) return errors;
@@ -256,12 +256,6 @@ final class ConfigRpcs {
             if (!who.access().mayWrite(Ns.VMM_MODULE, NacmPath.parse(e.target()), op)) return denied(e.target());
         }
         return null;
-    }
-
-    /** Whether the VR exists but is not this session's to see (another tenant's). */
-    private boolean hidden(int vmIndex) {
-        return !who.caller().provider() && who.service().getConfig(vmIndex).isEmpty()
-                && ctx.service().getConfig(vmIndex).isPresent();
     }
 
     /** Tells the subscribers that this session changed running from {@code before} to {@code after} (RFC 6470). */

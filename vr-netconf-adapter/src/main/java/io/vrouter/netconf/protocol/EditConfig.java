@@ -28,7 +28,6 @@ public final class EditConfig {
 
     private final TreeEdit edit;
     private final boolean continueOnError;
-    private java.util.function.IntPredicate hidden = i -> false;
 
     /** @param data the copy to edit */
     public EditConfig(ConfigData data, ErrorOption errorOption) {
@@ -38,17 +37,6 @@ public final class EditConfig {
 
     public ConfigData data() {
         return edit.data();
-    }
-
-    /**
-     * The VRs that exist but that the session may not see (another tenant's): an edit naming one is
-     * access-denied (RFC 8341), whatever its operation, without telling whether the VR exists (the
-     * same answer as the core's for a VR the session may not change). The engine, editing the
-     * session's view, would find them missing (or, for remove, say nothing).
-     */
-    EditConfig hiding(java.util.function.IntPredicate hidden) {
-        this.hidden = hidden;
-        return this;
     }
 
     /** A datastore's name as an operation's parameter gives it. */
@@ -75,37 +63,11 @@ public final class EditConfig {
                                 + "': this server has the data of module NEW-VMM-MIB (" + Ns.VMM + ")"));
                 continue;
             }
-            if (namesHiddenVr(top)) {
-                // Whatever the operation (a remove of what is not there is no error otherwise).
-                errors.add(accessDenied());
-                continue;
-            }
             int before = edit.errors().size();
             List<EditError> all = edit.apply(Target.TOP, defaultOp, new XmlNode(top));
             for (EditError e : all.subList(before, all.size())) errors.add(error(e));
         }
         return errors;
-    }
-
-    /** Whether an entry of the edit (a VR's or one of its interfaces') names a VR the session may not see. */
-    private boolean namesHiddenVr(Element top) {
-        for (Element table : SecureXml.children(top)) {
-            for (Element entry : SecureXml.children(table)) {
-                Element key = SecureXml.child(entry, Ns.VMM, "vmIndex");
-                if (key == null) continue;
-                try {
-                    if (hidden.test(Integer.parseInt(SecureXml.text(key).trim()))) return true;
-                } catch (NumberFormatException e) {
-                    // The engine says what is wrong with it.
-                }
-            }
-        }
-        return false;
-    }
-
-    /** As the core's refusal of another tenant's VR reads ({@link Changes#error}). */
-    static RpcError accessDenied() {
-        return new RpcError(Type.APPLICATION, "access-denied", null, null, "access denied");
     }
 
     /** An element of {@code <config>} as the engine reads it: leaf text trimmed, the base namespace's operation attribute. */

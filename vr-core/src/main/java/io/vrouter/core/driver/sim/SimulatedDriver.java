@@ -2,6 +2,7 @@ package io.vrouter.core.driver.sim;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vrouter.core.config.Build;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
@@ -35,7 +36,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -55,7 +58,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class SimulatedDriver implements HypervisorDriver, Links, RateLimits, CpuWeights {
     private static final Logger log = LoggerFactory.getLogger(SimulatedDriver.class);
-    private static final String VERSION = "1.0";
 
     /** One simulated VM. Mutated only by the driver call that owns its vmIndex. */
     private static final class SimVm {
@@ -145,7 +147,7 @@ public final class SimulatedDriver implements HypervisorDriver, Links, RateLimit
         }
         List<VmNetworkConfigEntry> ifs = new ArrayList<>(vm.interfaces);
         ifs.replaceAll(n -> n.vmNetworkConfigIndex.equals(iface.vmNetworkConfigIndex) ? iface : n);
-        vm.interfaces = List.copyOf(ifs);
+        plug(vm, ifs);
         record(vm);
     }
 
@@ -197,7 +199,8 @@ public final class SimulatedDriver implements HypervisorDriver, Links, RateLimit
         h.vmHvCpus = hostCpus;
         h.vmHvMemory = hostMemoryMib;
         h.vmHvSoftware = "vrouter simulated hypervisor";
-        h.vmHvVersion = VERSION;
+        // The simulated hypervisor is vrouter's own: its version is this build's.
+        h.vmHvVersion = Build.describe();
         h.vmHvObjectID = "0.0";
         h.vmHvUpTime = (System.currentTimeMillis() - startMillis) / 10;
         return h;
@@ -221,9 +224,11 @@ public final class SimulatedDriver implements HypervisorDriver, Links, RateLimit
         vm.memoryMiB = config.vmConfigMemory;
         vm.autoStart = Boolean.TRUE.equals(config.vmConfigAutoStart);
         vm.cpuWeight = config.vmConfigCpuWeight;
-        vm.interfaces = List.copyOf(config.interfaces());
         vm.uuid();
-        vms.put(vm.vmIndex, vm);
+        synchronized (vms) {
+            plug(vm, config.interfaces());
+            vms.put(vm.vmIndex, vm);
+        }
         record(vm);
     }
 
@@ -298,7 +303,7 @@ public final class SimulatedDriver implements HypervisorDriver, Links, RateLimit
         ifs.removeIf(n -> n.vmNetworkConfigIndex.equals(iface.vmNetworkConfigIndex));
         ifs.add(iface);
         ifs.sort((a, b) -> Integer.compare(a.vmNetworkConfigIndex, b.vmNetworkConfigIndex));
-        vm.interfaces = List.copyOf(ifs);
+        plug(vm, ifs);
         record(vm);
     }
 
@@ -308,7 +313,7 @@ public final class SimulatedDriver implements HypervisorDriver, Links, RateLimit
         step("removeInterface", vm.name, Duration.ZERO);
         List<VmNetworkConfigEntry> ifs = new ArrayList<>(vm.interfaces);
         ifs.removeIf(n -> n.vmNetworkConfigIndex == networkIndex);
-        vm.interfaces = List.copyOf(ifs);
+        plug(vm, ifs);
         record(vm);
     }
 
@@ -452,9 +457,7 @@ public final class SimulatedDriver implements HypervisorDriver, Links, RateLimit
             ne.vmNetworkIfIndex = 0;
             ne.vmNetworkParent = n.vmNetworkConfigParent;
             ne.vmNetworkModel = "virtio";
-            ne.vmNetworkPhysAddress = n.vmNetworkConfigPhysAddress != null ? n.vmNetworkConfigPhysAddress
-                    : String.format("02:00:%02x:%02x:%02x:%02x", (vm.vmIndex >> 16) & 0xff, (vm.vmIndex >> 8) & 0xff,
-                    vm.vmIndex & 0xff, n.vmNetworkConfigIndex & 0xff);
+            ne.vmNetworkPhysAddress = n.vmNetworkConfigPhysAddress;
             // Traffic as the disk's I/O: it grows while the VM is up, 50 packets of 512 octets a second each way, none lost.
             ne.vmNetworkInPkts = uptimeMillis / 20;
             ne.vmNetworkOutPkts = ne.vmNetworkInPkts;
@@ -476,6 +479,66 @@ public final class SimulatedDriver implements HypervisorDriver, Links, RateLimit
             nets.add(ne);
         }
         return new VmRuntime(vm.vmIndex, vm.name, vm.power, e, cpus, List.of(disk), nets);
+    }
+
+    // ---------------------------------------------------------------- MACs
+
+    /** The 46 bits of a locally administered unicast MAC that are free. */
+    private static final long MAC_BITS = (1L << 46) - 1;
+
+    /**
+     * Plugs the VM's interfaces, each with a MAC: the one asked for, else the one the VM has for that
+     * interface, else a new one, which the service records in the row. Under one lock for the whole
+     * host, so that two VMs plugged at once never take the same new MAC.
+     */
+    private void plug(SimVm vm, List<VmNetworkConfigEntry> ifs) {
+        synchronized (vms) {
+            Set<String> used = new HashSet<>();
+            for (SimVm other : vms.values()) {
+                for (VmNetworkConfigEntry n : other.interfaces) if (n.vmNetworkConfigPhysAddress != null) used.add(mac(n));
+            }
+            for (VmNetworkConfigEntry n : ifs) if (n.vmNetworkConfigPhysAddress != null) used.add(mac(n));
+            List<VmNetworkConfigEntry> plugged = new ArrayList<>(ifs.size());
+            for (VmNetworkConfigEntry n : ifs) {
+                if (n.vmNetworkConfigPhysAddress != null) {
+                    plugged.add(n);
+                    continue;
+                }
+                VmNetworkConfigEntry withMac = n.copy();
+                withMac.vmNetworkConfigPhysAddress = had(vm, n.vmNetworkConfigIndex)
+                        .orElseGet(() -> newMac(vm.vmIndex, n.vmNetworkConfigIndex, used));
+                used.add(withMac.vmNetworkConfigPhysAddress);
+                plugged.add(withMac);
+            }
+            vm.interfaces = List.copyOf(plugged);
+        }
+    }
+
+    private static String mac(VmNetworkConfigEntry n) {
+        return n.vmNetworkConfigPhysAddress.toLowerCase(Locale.ROOT);
+    }
+
+    private static Optional<String> had(SimVm vm, int networkIndex) {
+        return vm.interfaces.stream().filter(n -> n.vmNetworkConfigIndex == networkIndex && n.vmNetworkConfigPhysAddress != null)
+                .map(SimulatedDriver::mac).findFirst();
+    }
+
+    /**
+     * A MAC no interface of this host has, for the service refuses a MAC another interface has:
+     * 02:00 then the vmIndex's low 24 bits and the interface index's low 8 (the MACs of earlier
+     * releases), the vmIndex's next 6 bits in the first octet's free bits and the interface index's
+     * high 8 in the second, so that VRs below 2^30 and every interface index have MACs of their own;
+     * the next free one for any that is taken (a MAC given to another interface, a VR above 2^30).
+     */
+    private static String newMac(int vmIndex, int networkIndex, Set<String> used) {
+        long bits = ((long) ((vmIndex >> 24) & 0x3f) << 40) | ((long) ((networkIndex >> 8) & 0xff) << 32)
+                | ((long) (vmIndex & 0xffffff) << 8) | (networkIndex & 0xff);
+        while (true) {
+            String mac = String.format("%02x:%02x:%02x:%02x:%02x:%02x", ((bits >> 38) & 0xfc) | 0x02, (bits >> 32) & 0xff,
+                    (bits >> 24) & 0xff, (bits >> 16) & 0xff, (bits >> 8) & 0xff, bits & 0xff);
+            if (!used.contains(mac)) return mac;
+            bits = (bits + 1) & MAC_BITS;
+        }
     }
 
     // ---------------------------------------------------------------- the host journal
@@ -590,6 +653,8 @@ public final class SimulatedDriver implements HypervisorDriver, Links, RateLimit
                     }
                 }
             }
+            // A journal of an earlier release holds no generated MACs: they are chosen now, as they were then.
+            for (SimVm vm : vms.values()) plug(vm, vm.interfaces);
             if (!vms.isEmpty()) log.info("simulated host has {} VMs from {}", vms.size(), journal);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the simulated host's journal " + journal, e);
