@@ -80,8 +80,8 @@ type Hypervisor struct {
 	VmConfigNextAvailableVmIndex int64  `json:"vmConfigNextAvailableVmIndex"`
 	VmConfiguredVMs              int64  `json:"vmConfiguredVMs"`
 	VmActiveVMs                  int64  `json:"vmActiveVMs"`
-	VmHvCpus                     int64  `json:"vmHvCpus"`
-	VmHvMemory                   int64  `json:"vmHvMemory"`
+	VmHvCpus                     *int64 `json:"vmHvCpus"` // absent where the driver does not know the host's
+	VmHvMemory                   *int64 `json:"vmHvMemory"`
 	VmCommittedCpus              int64  `json:"vmCommittedCpus"`
 	VmCommittedMemory            int64  `json:"vmCommittedMemory"`
 }

@@ -60,7 +60,7 @@ func (d *hypervisorDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			"configured_vms":   computed("vmConfiguredVMs"),
 			"active_vms":       computed("vmActiveVMs"),
 			"next_vm_index":    computed("vmConfigNextAvailableVmIndex"),
-			"cpus":             computed("vmHvCpus: the host's CPUs"),
+			"cpus":             computed("vmHvCpus: the host's CPUs; null where the driver does not know them (the simulated one)"),
 			"memory":           computed("vmHvMemory: the host's memory, MiB"),
 			"committed_cpus":   computed("vmCommittedCpus: the vCPUs the VRs commit"),
 			"committed_memory": computed("vmCommittedMemory: the memory the VRs commit, MiB"),
@@ -83,7 +83,7 @@ func (d *hypervisorDataSource) Read(ctx context.Context, _ datasource.ReadReques
 		UpTime: types.Int64Value(h.VmHvUpTime), VMs: types.Int64Value(h.VmNumber),
 		ConfiguredVMs: types.Int64Value(h.VmConfiguredVMs), ActiveVMs: types.Int64Value(h.VmActiveVMs),
 		NextVmIndex: types.Int64Value(h.VmConfigNextAvailableVmIndex),
-		Cpus:        types.Int64Value(h.VmHvCpus), Memory: types.Int64Value(h.VmHvMemory),
+		Cpus:        types.Int64PointerValue(h.VmHvCpus), Memory: types.Int64PointerValue(h.VmHvMemory),
 		CommittedCpus: types.Int64Value(h.VmCommittedCpus), CommittedMemory: types.Int64Value(h.VmCommittedMemory),
 	})...)
 }

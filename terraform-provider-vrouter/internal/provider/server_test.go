@@ -21,7 +21,7 @@ import (
 // names one already running.
 
 var (
-	snmpPort int            // the started server's SNMP port (0: none started)
+	snmpPort int            // the server's SNMP port (0: unknown, the drift test skips)
 	api      *client.Client // the tests' own view of the server, to check what the provider left behind
 )
 
@@ -43,6 +43,7 @@ func TestMain(m *testing.M) {
 		}
 	}
 	stop := func() {}
+	snmpPort, _ = strconv.Atoi(os.Getenv("VROUTER_SNMP_PORT")) // of a server already running, for the drift test
 	if os.Getenv("VROUTER_ENDPOINT") == "" {
 		var err error
 		if stop, err = startServer(); err != nil {
