@@ -121,13 +121,24 @@ func (r *routerResource) Configure(_ context.Context, req resource.ConfigureRequ
 }
 
 // ModifyPlan warns when the apply will restart a running VR to change its CPUs or memory.
+// Where anything changes, the VR's oper_state after the apply is the admin_state asked for: the apply
+// waits for that, so the plan says so rather than "known after apply".
 func (r *routerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
-		return
+	if req.Plan.Raw.IsNull() {
+		return // destroy
 	}
 	var state, plan routerModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if plan.OperState.IsUnknown() && known(plan.AdminState) {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("oper_state"), plan.AdminState)...)
+	}
+	if req.State.Raw.IsNull() {
+		return // create
+	}
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
