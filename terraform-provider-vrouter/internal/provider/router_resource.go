@@ -21,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 
 	"github.com/vrouter/terraform-provider-vrouter/internal/client"
 )
@@ -170,8 +171,7 @@ func (r *routerResource) Create(ctx context.Context, req resource.CreateRequest,
 		}
 		created, etag = settled, settledETag
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, modelFromRouter(created))...)
-	resp.Diagnostics.Append(setETag(ctx, resp.Private, etag)...)
+	resp.Diagnostics.Append(keep(ctx, &resp.State, resp.Private, created, etag)...)
 }
 
 func (r *routerResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -189,8 +189,7 @@ func (r *routerResource) Read(ctx context.Context, req resource.ReadRequest, res
 		addProblem(&resp.Diagnostics, "Cannot read VR "+state.ID.ValueString(), err)
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, modelFromRouter(got))...)
-	resp.Diagnostics.Append(setETag(ctx, resp.Private, etag)...)
+	resp.Diagnostics.Append(keep(ctx, &resp.State, resp.Private, got, etag)...)
 }
 
 func (r *routerResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -230,8 +229,7 @@ func (r *routerResource) Update(ctx context.Context, req resource.UpdateRequest,
 		addProblem(&resp.Diagnostics, "VR "+state.Name.ValueString()+" did not settle", err)
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, modelFromRouter(got))...)
-	resp.Diagnostics.Append(setETag(ctx, resp.Private, etag)...)
+	resp.Diagnostics.Append(keep(ctx, &resp.State, resp.Private, got, etag)...)
 }
 
 func (r *routerResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -333,10 +331,12 @@ type privateReader interface {
 	GetKey(context.Context, string) ([]byte, diag.Diagnostics)
 }
 
-// The ETag of the last read is kept in the resource's private state, sent as If-Match by the next update.
-func setETag(ctx context.Context, p privateState, etag string) diag.Diagnostics {
+// keep stores the VR as the server answered, and its ETag in the resource's private state: the next
+// update sends it as If-Match.
+func keep(ctx context.Context, state *tfsdk.State, p privateState, r client.Router, etag string) diag.Diagnostics {
+	diags := state.Set(ctx, modelFromRouter(r))
 	b, _ := json.Marshal(etag)
-	return p.SetKey(ctx, "etag", b)
+	return append(diags, p.SetKey(ctx, "etag", b)...)
 }
 
 func getETag(ctx context.Context, p privateReader) (string, diag.Diagnostics) {
