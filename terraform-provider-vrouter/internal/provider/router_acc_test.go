@@ -180,7 +180,7 @@ func snmpset(t *testing.T, args ...string) {
 	}
 }
 
-// TestAccRefusedApply: a VR the server refuses (a name another VR has, a loopback address) fails the apply
+// TestAccRefusedApply: a VR the server refuses (a name another VR has, a tenant's quota, a loopback address) fails the apply
 // with the server's problem detail and leaves nothing behind, on the server or in the state.
 func TestAccRefusedApply(t *testing.T) {
 	needServer(t)
@@ -196,7 +196,7 @@ func TestAccRefusedApply(t *testing.T) {
 			if n, err := routersNamed("acc-taken"); err != nil || n != 1 {
 				return fmt.Errorf("the VR made outside the configuration: %d (%v)", n, err)
 			}
-			return noneNamed("acc-loopback")(nil)
+			return noneNamed("acc-loopback", "acc-quota-0", "acc-quota-1")(nil)
 		},
 		Steps: []resource.TestStep{
 			{
@@ -209,6 +209,23 @@ func TestAccRefusedApply(t *testing.T) {
   interfaces = [{ parent = "br-acc", address = "127.0.0.1" }]
 }`),
 				ExpectError: regexp.MustCompile(`(?s)'127.0.0.1' is a loopback address.*interfaces\.address`),
+			},
+			{
+				// The tenant acme may have one VR (serverSettings): its user's second is refused, naming the quota.
+				// Last, as the VR the quota lets through is destroyed with this configuration's provider.
+				SkipFunc: func() (bool, error) { return !ownServer, nil },
+				Config: config(`
+provider "vrouter" {
+  alias    = "acme"
+  username = "acme"
+  password = "acme"
+}
+resource "vrouter_router" "quota" {
+  provider = vrouter.acme
+  count    = 2
+  name     = "acc-quota-${count.index}"
+}`),
+				ExpectError: regexp.MustCompile(`(?s)tenant 'acme' may have 1 VRs? \(tenant\.acme vrs\)`),
 			},
 		},
 	})
@@ -236,6 +253,7 @@ func TestAccIdempotentCreate(t *testing.T) {
 
 // TestAccDataSources: the templates the simulated driver offers and the hypervisor's capacity.
 func TestAccDataSources(t *testing.T) {
+	needOwnServer(t)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: factories,
 		Steps: []resource.TestStep{{
@@ -247,8 +265,9 @@ data "vrouter_hypervisor" "h" {}`),
 				resource.TestCheckTypeSetElemAttr("data.vrouter_templates.t", "templates.*", "openwrt"),
 				resource.TestCheckResourceAttr("data.vrouter_templates.t", "user", "admin"),
 				resource.TestCheckResourceAttr("data.vrouter_hypervisor.h", "software", "vrouter simulated hypervisor"),
-				// The simulated host has no capacity to tell; the VRs' commitments are counted all the same.
-				resource.TestCheckNoResourceAttr("data.vrouter_hypervisor.h", "cpus"),
+				// As serverSettings declare the simulated host.
+				resource.TestCheckResourceAttr("data.vrouter_hypervisor.h", "cpus", "8"),
+				resource.TestCheckResourceAttr("data.vrouter_hypervisor.h", "memory", "16384"),
 				resource.TestCheckResourceAttrSet("data.vrouter_hypervisor.h", "committed_memory"),
 			),
 		}},

@@ -22,8 +22,9 @@ import (
 // names one already running.
 
 var (
-	snmpPort int            // the server's SNMP port (0: unknown, the drift test skips)
-	api      *client.Client // the tests' own view of the server, to check what the provider left behind
+	snmpPort  int            // the server's SNMP port (0: unknown, the drift test skips)
+	ownServer bool           // started by the tests, with serverSettings
+	api       *client.Client // the tests' own view of the server, to check what the provider left behind
 )
 
 func TestMain(m *testing.M) {
@@ -64,12 +65,29 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// The started server's settings: a host with a capacity to report, and a tenant with a quota of one VR.
+const serverSettings = `user.admin = operator:admin
+user.acme = operator@acme:acme
+tenant.acme = vrs=1
+sim.host-cpus = 8
+sim.host-memory = 16384
+`
+
 func startServer() (stop func(), err error) {
-	endpoint, snmp, stop, err := launch("http")
+	conf, err := os.CreateTemp("", "vrouter-tf-*.properties")
 	if err != nil {
 		return nil, err
 	}
-	snmpPort = snmp
+	defer os.Remove(conf.Name()) // read at start-up
+	if _, err := conf.WriteString(serverSettings); err != nil {
+		return nil, err
+	}
+	conf.Close()
+	endpoint, snmp, stop, err := launch("http", "--config", conf.Name())
+	if err != nil {
+		return nil, err
+	}
+	snmpPort, ownServer = snmp, true
 	os.Setenv("VROUTER_ENDPOINT", endpoint)
 	return stop, nil
 }
@@ -171,5 +189,13 @@ func routersNamed(name string) (int, error) {
 func needServer(t *testing.T) {
 	if api == nil {
 		t.Skip("acceptance test: set TF_ACC=1")
+	}
+}
+
+// needOwnServer skips a test that needs the server the tests start (its settings, or bin/vrouter).
+func needOwnServer(t *testing.T) {
+	needServer(t)
+	if !ownServer {
+		t.Skip("the tests use a server they did not start (VROUTER_ENDPOINT)")
 	}
 }

@@ -13,10 +13,7 @@ import (
 // TestAccTLS: a server on HTTPS with a self-signed certificate (made by the JDK's keytool, as an operator
 // would), reached with ca_file naming that certificate (pinned), refused without it, reached with insecure.
 func TestAccTLS(t *testing.T) {
-	needServer(t)
-	if snmpPort == 0 {
-		t.Skip("the tests use a server they did not start: no second one either")
-	}
+	needOwnServer(t)
 	dir := t.TempDir()
 	keystore, pem := filepath.Join(dir, "rest.p12"), filepath.Join(dir, "rest.pem")
 	keytool := func(args ...string) {
