@@ -198,10 +198,10 @@ class TwoRoutersIT {
     /** Where .ci/install-test-deps builds it. */
     private static final String TOFU = "/opt/vrouter-go/bin/tofu";
 
-    /** OpenTofu as the operator runs it, with the provider built from the repository (dev_overrides). */
+    /** OpenTofu as the operator runs it, with the provider as build.sh makes it: a release in a local mirror. */
     private ServerProcess.Result tofu(Path work, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("env", "TF_CLI_CONFIG_FILE=" + dir.resolve("dev.tfrc"), "TF_IN_AUTOMATION=1",
-                TOFU));
+        Path mirror = Path.of("..", "terraform-provider-vrouter", "bin", "mirror.tfrc").toAbsolutePath().normalize();
+        List<String> cmd = new ArrayList<>(List.of("env", "TF_CLI_CONFIG_FILE=" + mirror, "TF_IN_AUTOMATION=1", TOFU));
         cmd.addAll(List.of(args));
         return ServerProcess.run(cmd, work);
     }
@@ -210,18 +210,16 @@ class TwoRoutersIT {
     @Order(1)
     void theProvidersTwoRouterExampleAppliesPingsAcrossAndDestroysCleanly() throws Exception {
         Path provider = Path.of("..", "terraform-provider-vrouter").toAbsolutePath().normalize();
-        Path bin = Files.createDirectories(dir.resolve("provider-bin"));
-        ServerProcess.Result build = ServerProcess.run(List.of("go", "build", "-o", bin.resolve("terraform-provider-vrouter").toString(),
-                "."), provider);
+        ServerProcess.Result build = ServerProcess.run(List.of(provider.resolve("build.sh").toString()));
         assertThat(build.exit()).as(build.toString()).isZero();
-        Files.writeString(dir.resolve("dev.tfrc"), "provider_installation {\n  dev_overrides {\n"
-                + "    \"registry.opentofu.org/vrouter/vrouter\" = \"" + bin + "\"\n  }\n  direct {}\n}\n");
         Path work = Files.createDirectories(dir.resolve("tofu"));
         Files.copy(provider.resolve("examples/two-routers/main.tf"), work.resolve("main.tf"));
         String[] lan = {host.prefix + "t0", host.prefix + "t1"};
         String[] vars = {"-var", "router_a=" + routers[0].restBase(), "-var", "router_b=" + routers[1].restBase(),
                 "-var", "underlay=underlay0", "-var", "lan_a=" + lan[0], "-var", "lan_b=" + lan[1], "-var", "password=admin"};
 
+        ServerProcess.Result init = tofu(work, "init", "-no-color");
+        assertThat(init.exit()).as(init.toString()).isZero();
         ServerProcess.Result apply = tofu(work, concat(new String[] {"apply", "-auto-approve", "-no-color"}, vars));
         assertThat(apply.exit()).as(apply.toString()).isZero();
         assertThat(apply.out()).contains("Apply complete! Resources: 2 added");
