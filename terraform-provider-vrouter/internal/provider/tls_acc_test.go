@@ -35,13 +35,8 @@ func TestAccTLS(t *testing.T) {
 	}
 	defer stop()
 	read := func(tlsSettings string) string {
-		return config(`
-provider "vrouter" {
-  alias    = "tls"
-  endpoint = "` + endpoint + `"
-  ` + tlsSettings + `
-}
-data "vrouter_templates" "t" { provider = vrouter.tls }`)
+		return templatesThrough(`endpoint = "` + endpoint + `"
+  ` + tlsSettings)
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: factories,
@@ -64,20 +59,22 @@ data "vrouter_templates" "t" { provider = vrouter.tls }`)
 
 // TestAccProviderSettings: settings that cannot work are refused before anything is called.
 func TestAccProviderSettings(t *testing.T) {
-	withProvider := func(settings string) string {
-		return config(`
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: factories,
+		Steps: []resource.TestStep{
+			{Config: templatesThrough(`timeout = "soon"`), ExpectError: regexp.MustCompile(`timeout is a positive duration`)},
+			{Config: templatesThrough(`endpoint = "127.0.0.1:8080"`), ExpectError: regexp.MustCompile(`is not an http or https URL`)},
+			{Config: templatesThrough(`ca_file = "/nonexistent/ca.pem"`), ExpectError: regexp.MustCompile(`ca_file`)},
+		},
+	})
+}
+
+// templatesThrough is a configuration that reads data.vrouter_templates.t through a provider with these settings.
+func templatesThrough(settings string) string {
+	return config(`
 provider "vrouter" {
   alias = "other"
   ` + settings + `
 }
 data "vrouter_templates" "t" { provider = vrouter.other }`)
-	}
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: factories,
-		Steps: []resource.TestStep{
-			{Config: withProvider(`timeout = "soon"`), ExpectError: regexp.MustCompile(`timeout is a positive duration`)},
-			{Config: withProvider(`endpoint = "127.0.0.1:8080"`), ExpectError: regexp.MustCompile(`is not an http or https URL`)},
-			{Config: withProvider(`ca_file = "/nonexistent/ca.pem"`), ExpectError: regexp.MustCompile(`ca_file`)},
-		},
-	})
 }
