@@ -260,6 +260,32 @@ func (c *Client) FindRouter(ctx context.Context, name string) (out Router, found
 	return Router{}, false, err
 }
 
+// ListRouters lists the VRs matching the server's filters (name with *, operState, adminState; empty: any),
+// following the pages.
+func (c *Client) ListRouters(ctx context.Context, name, operState, adminState string) ([]Router, error) {
+	var all []Router
+	for offset := 0; ; {
+		q := url.Values{"offset": {strconv.Itoa(offset)}}
+		for k, v := range map[string]string{"name": name, "operState": operState, "adminState": adminState} {
+			if v != "" {
+				q.Set(k, v)
+			}
+		}
+		var page struct {
+			Total         int      `json:"total"`
+			VirtualRouter []Router `json:"virtualRouter"`
+		}
+		if _, err := c.do(ctx, http.MethodGet, "/routers?"+q.Encode(), nil, nil, &page); err != nil {
+			return nil, err
+		}
+		all = append(all, page.VirtualRouter...)
+		offset += len(page.VirtualRouter)
+		if len(page.VirtualRouter) == 0 || offset >= page.Total {
+			return all, nil
+		}
+	}
+}
+
 // PatchRouter changes columns (a JSON merge patch) if the VR is still at etag, waiting for the host.
 func (c *Client) PatchRouter(ctx context.Context, index int64, patch map[string]any, etag string) (out Router, newETag string, err error) {
 	h := http.Header{"Content-Type": {"application/merge-patch+json"}}

@@ -111,5 +111,5 @@ func (p *vrouterProvider) Resources(context.Context) []func() resource.Resource 
 }
 
 func (p *vrouterProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{newHypervisorDataSource, newTemplatesDataSource}
+	return []func() datasource.DataSource{newHypervisorDataSource, newTemplatesDataSource, newRoutersDataSource}
 }

@@ -294,3 +294,34 @@ func TestAccStaleETagRefused(t *testing.T) {
 		t.Errorf("after the refused change: %+v (%v)", now, err)
 	}
 }
+
+// TestAccRoutersDataSource: VRs made outside the configuration, listed with the server's filters.
+func TestAccRoutersDataSource(t *testing.T) {
+	needServer(t)
+	ctx := context.Background()
+	for _, vr := range []client.Router{{VmName: "acc-list-up"}, {VmName: "acc-list-down", VmAdminState: "shutdown"}} {
+		made, _, _, err := api.CreateRouter(ctx, vr, client.NewIdempotencyKey())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _, _ = api.DeleteRouter(ctx, *made.VmIndex) })
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: factories,
+		Steps: []resource.TestStep{{
+			Config: config(`
+data "vrouter_routers" "all" { name = "acc-list-*" }
+data "vrouter_routers" "down" {
+  name        = "acc-list-*"
+  admin_state = "shutdown"
+}`),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr("data.vrouter_routers.all", "routers.#", "2"),
+				resource.TestCheckResourceAttr("data.vrouter_routers.down", "routers.#", "1"),
+				resource.TestCheckResourceAttr("data.vrouter_routers.down", "routers.0.name", "acc-list-down"),
+				resource.TestCheckResourceAttr("data.vrouter_routers.down", "routers.0.oper_state", "shutdown"),
+				resource.TestCheckResourceAttrSet("data.vrouter_routers.down", "routers.0.vm_index"),
+			),
+		}},
+	})
+}
