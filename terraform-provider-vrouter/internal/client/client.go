@@ -71,6 +71,20 @@ type Session struct {
 	Templates   []string `json:"templates"`
 }
 
+// Tenant is one tenant of GET /tenants: its quotas (absent: no limit) and what its VRs commit.
+type Tenant struct {
+	Name  string        `json:"name"`
+	Quota TenantAmounts `json:"quota"`
+	Usage TenantAmounts `json:"usage"`
+}
+
+// TenantAmounts are VRs, vCPUs and memory (MiB), each absent when it is not limited.
+type TenantAmounts struct {
+	Vrs    *int64 `json:"vrs"`
+	Vcpus  *int64 `json:"vcpus"`
+	Memory *int64 `json:"memory"`
+}
+
 // Hypervisor is GET /hypervisor: the vmHypervisor group and the scalars.
 type Hypervisor struct {
 	VmHvSoftware                 string `json:"vmHvSoftware"`
@@ -309,6 +323,15 @@ func (c *Client) DeleteRouter(ctx context.Context, index int64) (gone bool, err 
 func (c *Client) Session(ctx context.Context) (out Session, err error) {
 	_, err = c.do(ctx, http.MethodGet, "/session", nil, nil, &out)
 	return out, err
+}
+
+// Tenants reads GET /tenants: the tenants the caller may see, with their quotas and usage.
+func (c *Client) Tenants(ctx context.Context) (out []Tenant, err error) {
+	var list struct {
+		Tenant []Tenant `json:"tenant"`
+	}
+	_, err = c.do(ctx, http.MethodGet, "/tenants", nil, nil, &list)
+	return list.Tenant, err
 }
 
 // Hypervisor reads GET /hypervisor.

@@ -139,3 +139,73 @@ func (d *templatesDataSource) Read(ctx context.Context, _ datasource.ReadRequest
 		User: types.StringValue(s.User), Role: types.StringValue(s.Role), Tenant: types.StringValue(s.Tenant),
 	})...)
 }
+
+// vrouter_tenants: GET /tenants, the tenants the caller sees (a tenant's user: its own), their quotas and usage.
+type tenantsDataSource struct{ client *client.Client }
+
+type tenantModel struct {
+	Name        types.String `tfsdk:"name"`
+	QuotaVrs    types.Int64  `tfsdk:"quota_vrs"`
+	QuotaVcpus  types.Int64  `tfsdk:"quota_vcpus"`
+	QuotaMemory types.Int64  `tfsdk:"quota_memory"`
+	Vrs         types.Int64  `tfsdk:"vrs"`
+	Vcpus       types.Int64  `tfsdk:"vcpus"`
+	Memory      types.Int64  `tfsdk:"memory"`
+}
+
+type tenantsModel struct {
+	Tenants []tenantModel `tfsdk:"tenants"`
+}
+
+func newTenantsDataSource() datasource.DataSource { return &tenantsDataSource{} }
+
+func (d *tenantsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_tenants"
+}
+
+func (d *tenantsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	computed := func(desc string) schema.Int64Attribute {
+		return schema.Int64Attribute{Computed: true, Description: desc}
+	}
+	resp.Schema = schema.Schema{
+		Description: "The tenants the caller may see (GET /api/v1/tenants): the provider's users all, a tenant's users their own, " +
+			"each with its quotas (null: not limited) and what its VRs commit.",
+		Attributes: map[string]schema.Attribute{
+			"tenants": schema.ListNestedAttribute{
+				Computed: true,
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"name":         schema.StringAttribute{Computed: true, Description: "the tenant, as vmConfigTenant names it"},
+					"quota_vrs":    computed("the VRs it may have; null: no limit"),
+					"quota_vcpus":  computed("the vCPUs its VRs may commit; null: no limit"),
+					"quota_memory": computed("the memory its VRs may commit, MiB; null: no limit"),
+					"vrs":          computed("its VRs"),
+					"vcpus":        computed("the vCPUs its VRs commit"),
+					"memory":       computed("the memory its VRs commit, MiB"),
+				}},
+			},
+		},
+	}
+}
+
+func (d *tenantsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.client = configured(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *tenantsDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
+	tenants, err := d.client.Tenants(ctx)
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot read the tenants", err.Error())
+		return
+	}
+	out := tenantsModel{Tenants: []tenantModel{}}
+	for _, t := range tenants {
+		out.Tenants = append(out.Tenants, tenantModel{
+			Name:     types.StringValue(t.Name),
+			QuotaVrs: types.Int64PointerValue(t.Quota.Vrs), QuotaVcpus: types.Int64PointerValue(t.Quota.Vcpus),
+			QuotaMemory: types.Int64PointerValue(t.Quota.Memory),
+			Vrs:         types.Int64PointerValue(t.Usage.Vrs), Vcpus: types.Int64PointerValue(t.Usage.Vcpus),
+			Memory: types.Int64PointerValue(t.Usage.Memory),
+		})
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, out)...)
+}

@@ -111,5 +111,6 @@ func (p *vrouterProvider) Resources(context.Context) []func() resource.Resource 
 }
 
 func (p *vrouterProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return []func() datasource.DataSource{newHypervisorDataSource, newTemplatesDataSource, newRoutersDataSource}
+	return []func() datasource.DataSource{newHypervisorDataSource, newTemplatesDataSource, newRoutersDataSource,
+		newTenantsDataSource}
 }

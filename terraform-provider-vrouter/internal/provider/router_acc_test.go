@@ -259,7 +259,8 @@ func TestAccDataSources(t *testing.T) {
 		Steps: []resource.TestStep{{
 			Config: config(`
 data "vrouter_templates" "t" {}
-data "vrouter_hypervisor" "h" {}`),
+data "vrouter_hypervisor" "h" {}
+data "vrouter_tenants" "all" {}`),
 			Check: resource.ComposeAggregateTestCheckFunc(
 				resource.TestCheckResourceAttr("data.vrouter_templates.t", "templates.0", "vyos"),
 				resource.TestCheckTypeSetElemAttr("data.vrouter_templates.t", "templates.*", "openwrt"),
@@ -269,6 +270,12 @@ data "vrouter_hypervisor" "h" {}`),
 				resource.TestCheckResourceAttr("data.vrouter_hypervisor.h", "cpus", "8"),
 				resource.TestCheckResourceAttr("data.vrouter_hypervisor.h", "memory", "16384"),
 				resource.TestCheckResourceAttrSet("data.vrouter_hypervisor.h", "committed_memory"),
+				// As serverSettings declare tenant acme: one VR at most, the other quotas unlimited.
+				resource.TestCheckResourceAttr("data.vrouter_tenants.all", "tenants.#", "1"),
+				resource.TestCheckResourceAttr("data.vrouter_tenants.all", "tenants.0.name", "acme"),
+				resource.TestCheckResourceAttr("data.vrouter_tenants.all", "tenants.0.quota_vrs", "1"),
+				resource.TestCheckNoResourceAttr("data.vrouter_tenants.all", "tenants.0.quota_vcpus"),
+				resource.TestCheckResourceAttrSet("data.vrouter_tenants.all", "tenants.0.vrs"),
 			),
 		}},
 	})
