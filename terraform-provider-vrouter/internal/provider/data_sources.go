@@ -23,6 +23,11 @@ func configured(data any, diags *diag.Diagnostics) *client.Client {
 	return c
 }
 
+// computedInt64 is a number the server reports, described.
+func computedInt64(desc string) schema.Int64Attribute {
+	return schema.Int64Attribute{Computed: true, Description: desc}
+}
+
 // vrouter_hypervisor: GET /hypervisor, the host's capacity and what the VRs commit of it.
 type hypervisorDataSource struct{ client *client.Client }
 
@@ -47,23 +52,20 @@ func (d *hypervisorDataSource) Metadata(_ context.Context, req datasource.Metada
 }
 
 func (d *hypervisorDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	computed := func(desc string) schema.Int64Attribute {
-		return schema.Int64Attribute{Computed: true, Description: desc}
-	}
 	resp.Schema = schema.Schema{
 		Description: "The vmHypervisor group of NEW-VMM-MIB and the scalars: the host's capacity and commitments.",
 		Attributes: map[string]schema.Attribute{
 			"software":         schema.StringAttribute{Computed: true, Description: "vmHvSoftware"},
 			"version":          schema.StringAttribute{Computed: true, Description: "vmHvVersion"},
-			"up_time":          computed("vmHvUpTime, hundredths of a second"),
-			"vms":              computed("vmNumber: VMs on the host"),
-			"configured_vms":   computed("vmConfiguredVMs"),
-			"active_vms":       computed("vmActiveVMs"),
-			"next_vm_index":    computed("vmConfigNextAvailableVmIndex"),
-			"cpus":             computed("vmHvCpus: the host's CPUs; null where the driver does not know them (the simulated one)"),
-			"memory":           computed("vmHvMemory: the host's memory, MiB"),
-			"committed_cpus":   computed("vmCommittedCpus: the vCPUs the VRs commit"),
-			"committed_memory": computed("vmCommittedMemory: the memory the VRs commit, MiB"),
+			"up_time":          computedInt64("vmHvUpTime, hundredths of a second"),
+			"vms":              computedInt64("vmNumber: VMs on the host"),
+			"configured_vms":   computedInt64("vmConfiguredVMs"),
+			"active_vms":       computedInt64("vmActiveVMs"),
+			"next_vm_index":    computedInt64("vmConfigNextAvailableVmIndex"),
+			"cpus":             computedInt64("vmHvCpus: the host's CPUs; null where the driver does not know them (the simulated one)"),
+			"memory":           computedInt64("vmHvMemory: the host's memory, MiB"),
+			"committed_cpus":   computedInt64("vmCommittedCpus: the vCPUs the VRs commit"),
+			"committed_memory": computedInt64("vmCommittedMemory: the memory the VRs commit, MiB"),
 		},
 	}
 }
@@ -164,9 +166,6 @@ func (d *tenantsDataSource) Metadata(_ context.Context, req datasource.MetadataR
 }
 
 func (d *tenantsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	computed := func(desc string) schema.Int64Attribute {
-		return schema.Int64Attribute{Computed: true, Description: desc}
-	}
 	resp.Schema = schema.Schema{
 		Description: "The tenants the caller may see (GET /api/v1/tenants): the provider's users all, a tenant's users their own, " +
 			"each with its quotas (null: not limited) and what its VRs commit.",
@@ -175,12 +174,12 @@ func (d *tenantsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 				Computed: true,
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"name":         schema.StringAttribute{Computed: true, Description: "the tenant, as vmConfigTenant names it"},
-					"quota_vrs":    computed("the VRs it may have; null: no limit"),
-					"quota_vcpus":  computed("the vCPUs its VRs may commit; null: no limit"),
-					"quota_memory": computed("the memory its VRs may commit, MiB; null: no limit"),
-					"vrs":          computed("its VRs"),
-					"vcpus":        computed("the vCPUs its VRs commit"),
-					"memory":       computed("the memory its VRs commit, MiB"),
+					"quota_vrs":    computedInt64("the VRs it may have; null: no limit"),
+					"quota_vcpus":  computedInt64("the vCPUs its VRs may commit; null: no limit"),
+					"quota_memory": computedInt64("the memory its VRs may commit, MiB; null: no limit"),
+					"vrs":          computedInt64("its VRs"),
+					"vcpus":        computedInt64("the vCPUs its VRs commit"),
+					"memory":       computedInt64("the memory its VRs commit, MiB"),
 				}},
 			},
 		},

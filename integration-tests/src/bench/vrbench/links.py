@@ -25,6 +25,7 @@ import string
 import subprocess
 import time
 
+from . import netns
 from .server import Server
 from .util import log, median, write_results
 
@@ -319,8 +320,7 @@ class Bench:
             sh("iptables", "-D", *rule, check=False)
 
     def leftovers(self):
-        left = [n for n in os.listdir("/run/netns") if n.startswith(self.prefix)] if os.path.isdir("/run/netns") else []
-        return left + [n for n in os.listdir("/sys/class/net") if n.startswith(self.prefix)]
+        return netns.leftovers(self.prefix, os.path.join(self.work, "run-local"))
 
 
 def run(args):
