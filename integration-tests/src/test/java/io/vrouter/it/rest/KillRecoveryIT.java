@@ -17,7 +17,10 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** kill -9 in the middle of work loses no VR whose creation was acknowledged. */
+/**
+ * kill -9 in the middle of work loses no VR whose creation was acknowledged. The long form of the
+ * rounds under two tenants' writers (hundreds of kills) is {@link KillRecoveryBench}.
+ */
 class KillRecoveryIT {
     private final ObjectMapper json = new ObjectMapper();
 
@@ -78,6 +81,26 @@ class KillRecoveryIT {
             }
             assertThat(running).isEqualTo(acknowledged.size());
             assertThat(server.get("/api/v1/routers/" + removed).statusCode()).isEqualTo(404);
+        }
+    }
+
+    /**
+     * Issue 39: short rounds of kill -9 under two tenants' writers on REST (201 and 202), REST's
+     * idempotent batch, RESTCONF, NETCONF and SNMP, with removals and creates at the removed vmIndex;
+     * after each restart every acknowledged create is there and every acknowledged removal is not.
+     */
+    @Test
+    void everyAcknowledgementOfTwoTenantsOnEveryInterfaceSurvivesRoundsOfKillNine() throws Exception {
+        Path settings = KillNineRounds.settings(dir);
+        try (ServerProcess server = ServerProcess.start(dir.resolve("server"), "--config", settings.toString())) {
+            KillNineRounds.Figures f = new KillNineRounds(server, settings, 20).run(Integer.getInteger("kill.rounds", 6), 30, 1500);
+            System.out.println("kill -9 rounds: " + f.summary());
+            assertThat(f.lost()).as(f.summary()).isEmpty();
+            assertThat(f.kills()).isEqualTo(Integer.getInteger("kill.rounds", 6));
+            // Every interface acknowledged creates, so that each was under the kills.
+            assertThat(String.join(" ", f.byStatus().keySet())).as(f.summary())
+                    .contains("rest 20", "batch 20", "restconf 201", "netconf ok", "snmp noError", "rest at a removed vmIndex");
+            assertThat(f.removals()).as(f.summary()).isPositive();
         }
     }
 
