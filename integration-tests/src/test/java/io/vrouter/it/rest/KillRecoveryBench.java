@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
  * The long form of {@link KillRecoveryIT}'s rounds (issue 39), a benchmark-style job, not a test of
  * {@code mvn verify} (its name does not end in IT): hundreds of kill -9 under two tenants' writers on
  * every interface, to catch a loss of one acknowledgement in thousands. {@code -Dkill.rounds} kills
- * (default 300, about a kill every 8 s on 2 cores); the figures so far go to target/kill-recovery.txt after every round. Run it
+ * (default 300, about a kill every 15 s on 2 cores); the figures so far go to target/kill-recovery.txt after every round. Run it
  * with {@code integration-tests/bench.sh --kill-recovery}, or
  *
  * <pre>mvn -B -q package -DskipTests && mvn -B -q -pl integration-tests verify -Dit.test=KillRecoveryBench \
