@@ -28,6 +28,7 @@ class KillRecoveryBench {
                     .run(Integer.getInteger("kill.rounds", 300), 40, 3000, figures);
             System.out.println("kill -9 rounds: " + f.summary());
             assertThat(f.lost()).as(f.summary()).isEmpty();
+            assertThat(f.resentRefused()).as(f.summary()).isEmpty();
         }
     }
 }

@@ -96,6 +96,7 @@ class KillRecoveryIT {
             KillNineRounds.Figures f = new KillNineRounds(server, settings, 20).run(Integer.getInteger("kill.rounds", 6), 30, 1500);
             System.out.println("kill -9 rounds: " + f.summary());
             assertThat(f.lost()).as(f.summary()).isEmpty();
+            assertThat(f.resentRefused()).as(f.summary()).isEmpty();
             assertThat(f.kills()).isEqualTo(Integer.getInteger("kill.rounds", 6));
             // Every interface acknowledged creates, so that each was under the kills.
             assertThat(String.join(" ", f.byStatus().keySet())).as(f.summary())

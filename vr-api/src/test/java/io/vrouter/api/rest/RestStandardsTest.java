@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -379,24 +380,24 @@ class RestStandardsTest {
         Path dir = Files.createTempDirectory("vrouter-idempotency");
         IdempotencyKeys keys = new IdempotencyKeys(dir, Duration.ofMillis(1), 10);
         keys.once("k", "admin", "POST", "/p", "a", () -> jakarta.ws.rs.core.Response.status(201).entity(
-                new io.vrouter.core.model.VirtualRouter()).build());
+                new io.vrouter.core.model.VirtualRouter()).build(), Optional::empty);
         Thread.sleep(5);
         // Expired: another body with the same key is a new request, not a 422.
-        assertThat(keys.once("k", "admin", "POST", "/p", "b", () -> jakarta.ws.rs.core.Response.status(202).build())
+        assertThat(keys.once("k", "admin", "POST", "/p", "b", () -> jakarta.ws.rs.core.Response.status(202).build(), Optional::empty)
                 .getStatus()).isEqualTo(202);
         keys.close();
         // Bounded: at most max-keys are kept, the oldest go first, also in the file.
         IdempotencyKeys few = new IdempotencyKeys(dir, Duration.ofHours(1), 2);
         for (String k : new String[] {"k1", "k2", "k3", "k4", "k5"}) {
             few.once(k, "admin", "POST", "/p", k, () -> jakarta.ws.rs.core.Response.status(201).entity(
-                    new io.vrouter.core.model.VirtualRouter()).build());
+                    new io.vrouter.core.model.VirtualRouter()).build(), Optional::empty);
         }
         few.close();
         IdempotencyKeys reopened = new IdempotencyKeys(dir, Duration.ofHours(1), 2);
         assertThat(Files.readAllLines(dir.resolve(IdempotencyKeys.FILE))).hasSize(2);
-        assertThat(reopened.once("k5", "admin", "POST", "/p", "k5", () -> jakarta.ws.rs.core.Response.status(500).build())
+        assertThat(reopened.once("k5", "admin", "POST", "/p", "k5", () -> jakarta.ws.rs.core.Response.status(500).build(), Optional::empty)
                 .getStatus()).isEqualTo(201);
-        assertThat(reopened.once("k1", "admin", "POST", "/p", "other", () -> jakarta.ws.rs.core.Response.status(202).build())
+        assertThat(reopened.once("k1", "admin", "POST", "/p", "other", () -> jakarta.ws.rs.core.Response.status(202).build(), Optional::empty)
                 .getStatus()).as("k1 was dropped").isEqualTo(202);
         reopened.close();
     }
