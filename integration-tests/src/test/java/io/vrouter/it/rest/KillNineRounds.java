@@ -161,7 +161,12 @@ final class KillNineRounds {
             server.kill9();
             stop.set(true);
             // ncclient may not notice a session cut in its SSH handshake: what it printed is read all the same.
-            for (Process p : netconf) {
+            // (One started after the copy finds nothing listening and ends at once.)
+            List<Process> started;
+            synchronized (netconf) {
+                started = List.copyOf(netconf);
+            }
+            for (Process p : started) {
                 if (!p.waitFor(3, TimeUnit.SECONDS)) p.destroyForcibly();
             }
             for (Thread w : writers) w.join(TimeUnit.SECONDS.toMillis(60));
