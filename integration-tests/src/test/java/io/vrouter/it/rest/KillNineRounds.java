@@ -72,9 +72,9 @@ final class KillNineRounds {
 
     /** What the rounds came to. */
     record Figures(int kills, int creates, int removals, int unanswered, Map<String, Integer> byStatus,
-                   Map<String, Integer> retries, List<String> lost, List<String> resentRefused, long millis) {
+                   Map<String, Integer> retries, int snapshots, List<String> lost, List<String> resentRefused, long millis) {
         String summary() {
-            return kills + " kills, " + creates + " acknowledged creates " + byStatus + ", " + removals
+            return kills + " kills (" + snapshots + " of them after a new snapshot), " + creates + " acknowledged creates " + byStatus + ", " + removals
                     + " acknowledged removals, " + unanswered + " requests left without an answer by a kill, idempotent"
                     + " batches sent again " + retries + "; lost: " + (lost.isEmpty() ? "none" : lost.size() + " " + lost)
                     + "; batches sent again and refused: " + (resentRefused.isEmpty() ? "none" : resentRefused)
@@ -107,6 +107,9 @@ final class KillNineRounds {
     private final Map<String, AtomicInteger> ackedThisRound = new ConcurrentHashMap<>();
     private int creates;
     private int removals;
+    /** Kills that found a snapshot newer than the last kill did: compactions happened under the writers. */
+    private int snapshots;
+    private long lastSnapshotSeq;
     private int round;
 
     /** @param settings the file {@link #settings} wrote, which the server was started with */
@@ -184,7 +187,7 @@ final class KillNineRounds {
 
     private synchronized Figures figures(int kills, long t0) {
         return new Figures(kills, creates, removals, unanswered.get(), new TreeMap<>(byStatus), new TreeMap<>(retries),
-                List.copyOf(lost), List.copyOf(resentRefused), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+                snapshots, List.copyOf(lost), List.copyOf(resentRefused), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
     }
 
     // ---------------------------------------------------------------- the check after a restart
@@ -276,6 +279,8 @@ final class KillNineRounds {
         if (Files.exists(snapshot)) {
             JsonNode s = JSON.readTree(snapshot.toFile());
             seq = s.path("seq").asLong();
+            if (seq > lastSnapshotSeq) snapshots++;
+            lastSnapshotSeq = seq;
             for (JsonNode row : s.path("rows")) rows.put(row.path("config").path("vmIndex").asInt(), row);
         }
         Path journal = server.dataDir.resolve("config.journal");
