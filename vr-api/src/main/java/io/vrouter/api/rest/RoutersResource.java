@@ -129,7 +129,7 @@ public class RoutersResource {
         return idempotency.once(key, keyOwner(), "POST", "/api/v1/routers", request, () -> {
             if (request == null) throw new ValidationException("body", "a VR description is required");
             return written(service().apply(ChangeSet.builder().create(request).build()).only(), p, true);
-        }, () -> madeBefore(List.of(request)).map(vrs -> {
+        }, () -> request == null ? Optional.empty() : madeBefore(List.of(request)).map(vrs -> {
             VirtualRouter vr = vrs.get(0);
             return Response.accepted(p.minimal() ? identity(vr) : vr).location(location(vr.vmIndex)).build();
         }));
