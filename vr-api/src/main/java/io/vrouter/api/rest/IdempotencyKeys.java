@@ -23,14 +23,13 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -67,9 +66,12 @@ final class IdempotencyKeys implements AutoCloseable {
     /** RFC 9110 §15.5.21. */
     static final Response.StatusType UNPROCESSABLE = new ProblemException.Status(422, "Unprocessable Content");
 
-    /** The first answer to a key: what it was asked with (a digest) and what it answered. */
+    /**
+     * The first answer to a key: what it was asked with (a digest) and what it answered, its body as
+     * JSON text: as a tree, 10,000 kept answers of batches did not fit the launcher's 64 MB heap.
+     */
     private record Answer(String user, String key, String fingerprint, Instant at, int status, String location,
-                          String preferenceApplied, String etag, String lastModified, String type, JsonNode body) {
+                          String preferenceApplied, String etag, String lastModified, String type, byte[] body) {
     }
 
     /** A creation begun under a key and never answered (the server stopped in between). */
@@ -177,7 +179,7 @@ final class IdempotencyKeys implements AutoCloseable {
         return new Answer(user, key, fingerprint, clock.instant(), r.getStatus(),
                 r.getLocation() == null ? null : r.getLocation().toString(),
                 r.getHeaderString("Preference-Applied"), r.getHeaderString(HttpHeaders.ETAG),
-                r.getHeaderString(HttpHeaders.LAST_MODIFIED), type(r.getEntity()), json.valueToTree(r.getEntity()));
+                r.getHeaderString(HttpHeaders.LAST_MODIFIED), type(r.getEntity()), bytes(r.getEntity()));
     }
 
     private synchronized boolean unsettled(String id, String fingerprint) {
@@ -217,11 +219,27 @@ final class IdempotencyKeys implements AutoCloseable {
         }
     }
 
+    private byte[] bytes(Object body) {
+        try {
+            return json.writeValueAsBytes(body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private JsonNode tree(byte[] body) {
+        try {
+            return json.readTree(body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private Response replay(Answer a) {
         Object entity;
         try {
             Class<?> type = a.type.equals("list") ? VirtualRouterList.class : VirtualRouter.class;
-            entity = json.treeToValue(a.body, type);
+            entity = json.readValue(a.body, type);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -278,37 +296,34 @@ final class IdempotencyKeys implements AutoCloseable {
         ObjectNode n = line(a.user, a.key);
         n.put("fingerprint", a.fingerprint).put("at", a.at.toString())
                 .put("status", a.status).put("location", a.location).put("preferenceApplied", a.preferenceApplied)
-                .put("etag", a.etag).put("lastModified", a.lastModified).put("type", a.type).set("body", a.body);
+                .put("etag", a.etag).put("lastModified", a.lastModified).put("type", a.type).set("body", tree(a.body));
         return n;
     }
 
+    /** Reads the file a line at a time: a file of many kept answers is never held whole (the heap is 64 MB). */
     private void load() throws IOException {
-        List<JsonNode> lines = readLines(file, json);
-        for (int i = 0; i < lines.size(); i++) {
-            JsonNode n = lines.get(i);
+        readLines(file, json, (number, n) -> {
             try {
                 String id = n.get("user").asText() + "\n" + n.get("key").asText();
                 if (n.has("settled")) {
                     begun.remove(id);
-                    continue;
-                }
-                if (n.has("begun")) {
+                } else if (n.has("begun")) {
                     begun.remove(id);
                     begun.put(id, new Begun(n.get("user").asText(), n.get("key").asText(), n.get("fingerprint").asText(),
                             Instant.parse(n.get("at").asText())));
-                    continue;
+                } else {
+                    Answer a = new Answer(n.get("user").asText(), n.get("key").asText(), n.get("fingerprint").asText(),
+                            Instant.parse(n.get("at").asText()), n.get("status").asInt(), text(n, "location"),
+                            text(n, "preferenceApplied"), text(n, "etag"), text(n, "lastModified"),
+                            n.get("type").asText(), bytes(n.has(FileFormat.FIELD) ? n.get("body") : format1Body(n.get("body"))));
+                    answers.remove(id);
+                    answers.put(id, a);
+                    begun.remove(id);
                 }
-                Answer a = new Answer(n.get("user").asText(), n.get("key").asText(), n.get("fingerprint").asText(),
-                        Instant.parse(n.get("at").asText()), n.get("status").asInt(), text(n, "location"),
-                        text(n, "preferenceApplied"), text(n, "etag"), text(n, "lastModified"),
-                        n.get("type").asText(), n.has(FileFormat.FIELD) ? n.get("body") : format1Body(n.get("body")));
-                answers.remove(id);
-                answers.put(id, a);
-                begun.remove(id);
             } catch (RuntimeException torn) {
-                log.warn("{} line {}: a line that cannot be read is dropped", file, i + 1);
+                log.warn("{} line {}: a line that cannot be read is dropped", file, number);
             }
-        }
+        });
         trim();
     }
 
@@ -332,14 +347,18 @@ final class IdempotencyKeys implements AutoCloseable {
      * interface's check, before the server writes anything at start-up.
      */
     static void check(Path dataDir) throws IOException {
-        readLines(dataDir.resolve(FILE), ModelJson.mapper());
+        readLines(dataDir.resolve(FILE), ModelJson.mapper(), (number, line) -> { });
     }
 
-    /** The file's lines as JSON (null for a line that is not), refusing one in a newer format rather than dropping it. */
-    private static List<JsonNode> readLines(Path file, ObjectMapper json) throws IOException {
-        List<JsonNode> lines = new ArrayList<>();
+    /**
+     * Hands each line of the file, as JSON (null for a line that is not), with its number to {@code each},
+     * one at a time; refuses a line in a newer format rather than dropping it.
+     */
+    private static void readLines(Path file, ObjectMapper json, BiConsumer<Integer, JsonNode> each) throws IOException {
+        int number = 0;
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             for (String l; (l = in.readLine()) != null; ) {
+                number++;
                 JsonNode n;
                 try {
                     n = json.readTree(l);
@@ -347,13 +366,12 @@ final class IdempotencyKeys implements AutoCloseable {
                     n = null;
                 }
                 JsonNode stated = n == null ? null : n.get(FileFormat.FIELD);
-                if (stated != null) FileFormat.readable(file, " line " + (lines.size() + 1), stated.asInt(), FORMAT);
-                lines.add(n);
+                if (stated != null) FileFormat.readable(file, " line " + number, stated.asInt(), FORMAT);
+                each.accept(number, n);
             }
         } catch (NoSuchFileException none) {
             // No key kept yet.
         }
-        return lines;
     }
 
     private static String text(JsonNode n, String field) {
