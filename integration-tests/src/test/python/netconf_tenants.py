@@ -3,6 +3,10 @@
 
 Usage: netconf_tenants.py ACTION --port N --user U --password P [--index I] [--name NAME] [--cpus C] [--value V]
 
+ACTION create-many (KillRecoveryIT's NETCONF writer): creates VRs named NAME-1, NAME-2, ... on one session
+until the server goes away, printing one JSON line per answer as it comes ({"ok", "index", "name", "tag"}),
+each at vmConfigNextAvailableVmIndex plus --ahead (other writers take the next indices meanwhile).
+
 Prints one JSON object on its last line of stdout: {"ok": bool, "index": int or null, "tag": the
 rpc-error's error-tag, "said": what the server answered} or, for names and events, {"names": [...]}.
 The Java side (io.vrouter.it.tenants.NetconfClient) maps it to the table's terms.
@@ -44,16 +48,30 @@ def entry_xml(index, leaves="", op=None):
     return "<vmConfigEntry%s><vmIndex>%d</vmIndex>%s</vmConfigEntry>" % (attr, index, leaves)
 
 
+def create(m, name, cpus, ahead=0):
+    """A create at vmConfigNextAvailableVmIndex (plus ahead), as an operator's script does it."""
+    data = m.get(filter=("subtree", '<NEW-VMM-MIB xmlns="%s"><vmObjects><vmConfigNextAvailableVmIndex/>'
+                                    '</vmObjects></NEW-VMM-MIB>' % VMM)).data_ele
+    index = int(data.xpath("string(//v:vmConfigNextAvailableVmIndex)", namespaces=NS)) + ahead
+    out = edit(m, entry_xml(index, "<vmName>%s</vmName><vmConfigCpuNumber>%d</vmConfigCpuNumber>" % (name, cpus), "create"))
+    out["index"] = index
+    return out
+
+
+def create_many(args):
+    """Creates until the session ends (the server killed): each answer printed at once, and only answers."""
+    with connect(args) as m:
+        for k in range(1, 1000000):
+            out = create(m, "%s-%d" % (args.name, k), args.cpus, args.ahead)
+            out["name"] = "%s-%d" % (args.name, k)
+            out.pop("said", None)
+            print(json.dumps(out), flush=True)
+
+
 def run(args):
     with connect(args) as m:
         if args.action == "create":
-            data = m.get(filter=("subtree", '<NEW-VMM-MIB xmlns="%s"><vmObjects><vmConfigNextAvailableVmIndex/>'
-                                            '</vmObjects></NEW-VMM-MIB>' % VMM)).data_ele
-            index = int(data.xpath("string(//v:vmConfigNextAvailableVmIndex)", namespaces=NS))
-            out = edit(m, entry_xml(index, "<vmName>%s</vmName><vmConfigCpuNumber>%d</vmConfigCpuNumber>"
-                                    % (args.name, args.cpus), "create"))
-            out["index"] = index
-            return out
+            return create(m, args.name, args.cpus)
         if args.action == "names":
             data = m.get_config(source="running").data_ele
             return {"names": sorted(data.xpath("//v:vmConfigEntry/v:vmName/text()", namespaces=NS))}
@@ -95,7 +113,15 @@ def main():
     p.add_argument("--name")
     p.add_argument("--cpus", type=int, default=1)
     p.add_argument("--value")
-    print(json.dumps(run(p.parse_args())))
+    p.add_argument("--ahead", type=int, default=0)
+    args = p.parse_args()
+    if args.action == "create-many":
+        try:
+            create_many(args)
+        except Exception as e:  # the server went away: what was answered is printed already
+            print(json.dumps({"ended": repr(e)}), flush=True)
+        return
+    print(json.dumps(run(args)))
 
 
 if __name__ == "__main__":

@@ -201,6 +201,12 @@ public final class ServerProcess implements AutoCloseable {
         return send(request(path).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
+    /** A POST with an Idempotency-Key. */
+    public HttpResponse<String> postWithKey(String path, String key, String json) throws IOException, InterruptedException {
+        return send(request(path).header("Content-Type", "application/json").header("Idempotency-Key", key)
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
     public HttpResponse<String> patch(String path, String json) throws IOException, InterruptedException {
         return send(request(path).header("Content-Type", "application/json").method("PATCH", HttpRequest.BodyPublishers.ofString(json)));
     }

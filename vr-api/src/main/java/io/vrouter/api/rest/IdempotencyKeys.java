@@ -23,13 +23,13 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -47,6 +47,13 @@ import org.slf4j.LoggerFactory;
  * go first), in {@code idempotency-keys.log} in the data directory so that they survive a restart:
  * one JSON line per key, written and forced to disk before the answer goes out, compacted when the
  * file holds twice as many lines as keys kept.
+ *
+ * <p>A creation is begun with a line of its own, forced to disk before the creation is carried out,
+ * and settled by its answer's line (or, refused, by a line that forgets it). The server killed in
+ * between (issue 39: after the creation's journal record, before its answer was kept) leaves the key
+ * begun and unsettled: sent again, the creation's VRs are looked for by the names it asked for
+ * ({@code madeBefore}), and when they are there the request is answered with them, 202 as accepted,
+ * instead of a 409 for names that the request itself took.
  */
 final class IdempotencyKeys implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(IdempotencyKeys.class);
@@ -59,9 +66,16 @@ final class IdempotencyKeys implements AutoCloseable {
     /** RFC 9110 §15.5.21. */
     static final Response.StatusType UNPROCESSABLE = new ProblemException.Status(422, "Unprocessable Content");
 
-    /** The first answer to a key: what it was asked with (a digest) and what it answered. */
+    /**
+     * The first answer to a key: what it was asked with (a digest) and what it answered, its body as
+     * JSON text: as a tree, 10,000 kept answers of batches did not fit the launcher's 64 MB heap.
+     */
     private record Answer(String user, String key, String fingerprint, Instant at, int status, String location,
-                          String preferenceApplied, String etag, String lastModified, String type, JsonNode body) {
+                          String preferenceApplied, String etag, String lastModified, String type, byte[] body) {
+    }
+
+    /** A creation begun under a key and never answered (the server stopped in between). */
+    private record Begun(String user, String key, String fingerprint, Instant at) {
     }
 
     private final Path file;
@@ -72,6 +86,11 @@ final class IdempotencyKeys implements AutoCloseable {
     /** By user and key, oldest first. */
     private final LinkedHashMap<String, Answer> answers = new LinkedHashMap<>();
     private final Set<String> running = new HashSet<>();
+    /**
+     * Creations begun and not settled, by user and key: under way now (their key is running), or when
+     * the server last stopped (it died in between). Compaction keeps them.
+     */
+    private final LinkedHashMap<String, Begun> begun = new LinkedHashMap<>();
     private FileOutputStream out;
     private int lines;
 
@@ -96,8 +115,12 @@ final class IdempotencyKeys implements AutoCloseable {
     /**
      * Runs a creation under the request's Idempotency-Key (none: just runs it). {@code request} is
      * what identifies the request besides the key: its method, path and body as parsed.
+     * {@code madeBefore} is the answer made from the VRs the request names when they all exist (else
+     * empty): asked only for a key whose creation was begun and never answered, so that a creation
+     * carried out just before the server died answers with its VRs when sent again.
      */
-    Response once(String key, String user, String method, String path, Object body, Supplier<Response> creation) {
+    Response once(String key, String user, String method, String path, Object body, Supplier<Response> creation,
+                  Supplier<Optional<Response>> madeBefore) {
         if (key == null) return creation.get();
         if (!KEY.matcher(key).matches()) {
             throw new ProblemException(Response.Status.BAD_REQUEST, HEADER + " must be 1 to 255 visible ASCII"
@@ -124,12 +147,25 @@ final class IdempotencyKeys implements AutoCloseable {
             }
         }
         try {
-            Response r = creation.get();
+            if (unsettled(id, fingerprint)) {
+                Optional<Response> made = madeBefore.get();
+                if (made.isPresent()) {
+                    keep(answer(user, key, fingerprint, made.get()));
+                    return Response.fromResponse(made.get()).header("Idempotent-Replayed", "true").build();
+                }
+            }
+            begin(new Begun(user, key, fingerprint, clock.instant()));
+            Response r;
+            try {
+                r = creation.get();
+            } catch (RuntimeException | Error refused) {
+                settle(id, user, key);
+                throw refused;
+            }
             if (r.getStatusInfo().getFamily() == Response.Status.Family.SUCCESSFUL) {
-                keep(new Answer(user, key, fingerprint, clock.instant(), r.getStatus(),
-                        r.getLocation() == null ? null : r.getLocation().toString(),
-                        r.getHeaderString("Preference-Applied"), r.getHeaderString(HttpHeaders.ETAG),
-                        r.getHeaderString(HttpHeaders.LAST_MODIFIED), type(r.getEntity()), json.valueToTree(r.getEntity())));
+                keep(answer(user, key, fingerprint, r));
+            } else {
+                settle(id, user, key);
             }
             return r;
         } finally {
@@ -139,11 +175,71 @@ final class IdempotencyKeys implements AutoCloseable {
         }
     }
 
+    private Answer answer(String user, String key, String fingerprint, Response r) {
+        return new Answer(user, key, fingerprint, clock.instant(), r.getStatus(),
+                r.getLocation() == null ? null : r.getLocation().toString(),
+                r.getHeaderString("Preference-Applied"), r.getHeaderString(HttpHeaders.ETAG),
+                r.getHeaderString(HttpHeaders.LAST_MODIFIED), type(r.getEntity()), bytes(r.getEntity()));
+    }
+
+    private synchronized boolean unsettled(String id, String fingerprint) {
+        Begun b = begun.get(id);
+        return b != null && b.fingerprint.equals(fingerprint) && !b.at.plus(window).isBefore(clock.instant());
+    }
+
+    /** Records, on disk before the creation is carried out, that it is under way. */
+    private synchronized void begin(Begun b) {
+        String id = b.user + "\n" + b.key;
+        begun.remove(id);
+        begun.put(id, b);
+        write(line(b.user, b.key).put("fingerprint", b.fingerprint).put("at", b.at.toString()).put("begun", true));
+    }
+
+    /**
+     * Forgets a creation begun and refused (or failed), on disk before the refusal goes out: sent
+     * again, its names are not taken for its own (they may be another request's, which refused it).
+     */
+    private synchronized void settle(String id, String user, String key) {
+        begun.remove(id);
+        write(line(user, key).put("settled", true));
+    }
+
+    private ObjectNode line(String user, String key) {
+        return json.createObjectNode().put(FileFormat.FIELD, FORMAT).put("user", user).put("key", key);
+    }
+
+    /** Appends a line and forces it to disk; a failure is logged (only a retry after a restart would miss it). */
+    private void write(ObjectNode line) {
+        try {
+            out.write((json.writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8));
+            out.getFD().sync();
+            if (++lines > 2 * maxKeys) compact();
+        } catch (IOException e) {
+            log.warn("cannot keep Idempotency-Key in {}: {}", file, e.toString());
+        }
+    }
+
+    private byte[] bytes(Object body) {
+        try {
+            return json.writeValueAsBytes(body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private JsonNode tree(byte[] body) {
+        try {
+            return json.readTree(body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private Response replay(Answer a) {
         Object entity;
         try {
             Class<?> type = a.type.equals("list") ? VirtualRouterList.class : VirtualRouter.class;
-            entity = json.treeToValue(a.body, type);
+            entity = json.readValue(a.body, type);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -177,17 +273,13 @@ final class IdempotencyKeys implements AutoCloseable {
 
     /** Keeps an answer: on disk (forced) and in memory, within the bounds. */
     private synchronized void keep(Answer a) {
-        answers.remove(a.user + "\n" + a.key);
-        answers.put(a.user + "\n" + a.key, a);
+        String id = a.user + "\n" + a.key;
+        answers.remove(id);
+        answers.put(id, a);
+        begun.remove(id);
         trim();
-        try {
-            out.write(line(a));
-            out.getFD().sync();
-            if (++lines > 2 * maxKeys) compact();
-        } catch (IOException e) {
-            // The VR is created all the same; only a retry after a restart would not find the key.
-            log.warn("cannot keep Idempotency-Key in {}: {}", file, e.toString());
-        }
+        // The VR is created all the same when this fails; only a retry after a restart would not find the key.
+        write(line(a));
     }
 
     private void trim() {
@@ -197,31 +289,41 @@ final class IdempotencyKeys implements AutoCloseable {
             if (answers.size() <= maxKeys && !expired(oldest)) break;
             it.remove();
         }
+        begun.values().removeIf(b -> b.at.plus(window).isBefore(clock.instant()));
     }
 
-    private byte[] line(Answer a) throws IOException {
-        ObjectNode n = json.createObjectNode();
-        n.put(FileFormat.FIELD, FORMAT).put("user", a.user).put("key", a.key).put("fingerprint", a.fingerprint).put("at", a.at.toString())
+    private ObjectNode line(Answer a) {
+        ObjectNode n = line(a.user, a.key);
+        n.put("fingerprint", a.fingerprint).put("at", a.at.toString())
                 .put("status", a.status).put("location", a.location).put("preferenceApplied", a.preferenceApplied)
-                .put("etag", a.etag).put("lastModified", a.lastModified).put("type", a.type).set("body", a.body);
-        return (json.writeValueAsString(n) + "\n").getBytes(StandardCharsets.UTF_8);
+                .put("etag", a.etag).put("lastModified", a.lastModified).put("type", a.type).set("body", tree(a.body));
+        return n;
     }
 
+    /** Reads the file a line at a time: a file of many kept answers is never held whole (the heap is 64 MB). */
     private void load() throws IOException {
-        List<JsonNode> lines = readLines(file, json);
-        for (int i = 0; i < lines.size(); i++) {
-            JsonNode n = lines.get(i);
+        readLines(file, json, (number, n) -> {
             try {
-                Answer a = new Answer(n.get("user").asText(), n.get("key").asText(), n.get("fingerprint").asText(),
-                        Instant.parse(n.get("at").asText()), n.get("status").asInt(), text(n, "location"),
-                        text(n, "preferenceApplied"), text(n, "etag"), text(n, "lastModified"),
-                        n.get("type").asText(), n.has(FileFormat.FIELD) ? n.get("body") : format1Body(n.get("body")));
-                answers.remove(a.user + "\n" + a.key);
-                answers.put(a.user + "\n" + a.key, a);
+                String id = n.get("user").asText() + "\n" + n.get("key").asText();
+                if (n.has("settled")) {
+                    begun.remove(id);
+                } else if (n.has("begun")) {
+                    begun.remove(id);
+                    begun.put(id, new Begun(n.get("user").asText(), n.get("key").asText(), n.get("fingerprint").asText(),
+                            Instant.parse(n.get("at").asText())));
+                } else {
+                    Answer a = new Answer(n.get("user").asText(), n.get("key").asText(), n.get("fingerprint").asText(),
+                            Instant.parse(n.get("at").asText()), n.get("status").asInt(), text(n, "location"),
+                            text(n, "preferenceApplied"), text(n, "etag"), text(n, "lastModified"),
+                            n.get("type").asText(), bytes(n.has(FileFormat.FIELD) ? n.get("body") : format1Body(n.get("body"))));
+                    answers.remove(id);
+                    answers.put(id, a);
+                    begun.remove(id);
+                }
             } catch (RuntimeException torn) {
-                log.warn("{} line {}: a line that cannot be read is dropped", file, i + 1);
+                log.warn("{} line {}: a line that cannot be read is dropped", file, number);
             }
-        }
+        });
         trim();
     }
 
@@ -245,14 +347,18 @@ final class IdempotencyKeys implements AutoCloseable {
      * interface's check, before the server writes anything at start-up.
      */
     static void check(Path dataDir) throws IOException {
-        readLines(dataDir.resolve(FILE), ModelJson.mapper());
+        readLines(dataDir.resolve(FILE), ModelJson.mapper(), (number, line) -> { });
     }
 
-    /** The file's lines as JSON (null for a line that is not), refusing one in a newer format rather than dropping it. */
-    private static List<JsonNode> readLines(Path file, ObjectMapper json) throws IOException {
-        List<JsonNode> lines = new ArrayList<>();
+    /**
+     * Hands each line of the file, as JSON (null for a line that is not), with its number to {@code each},
+     * one at a time; refuses a line in a newer format rather than dropping it.
+     */
+    private static void readLines(Path file, ObjectMapper json, BiConsumer<Integer, JsonNode> each) throws IOException {
+        int number = 0;
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             for (String l; (l = in.readLine()) != null; ) {
+                number++;
                 JsonNode n;
                 try {
                     n = json.readTree(l);
@@ -260,13 +366,12 @@ final class IdempotencyKeys implements AutoCloseable {
                     n = null;
                 }
                 JsonNode stated = n == null ? null : n.get(FileFormat.FIELD);
-                if (stated != null) FileFormat.readable(file, " line " + (lines.size() + 1), stated.asInt(), FORMAT);
-                lines.add(n);
+                if (stated != null) FileFormat.readable(file, " line " + number, stated.asInt(), FORMAT);
+                each.accept(number, n);
             }
         } catch (NoSuchFileException none) {
             // No key kept yet.
         }
-        return lines;
     }
 
     private static String text(JsonNode n, String field) {
@@ -274,16 +379,20 @@ final class IdempotencyKeys implements AutoCloseable {
         return v == null || v.isNull() ? null : v.asText();
     }
 
-    /** Writes the kept answers to a new file that replaces the old one whole. */
+    /** Writes the kept answers (and the creations begun and never answered) to a new file that replaces the old one whole. */
     private void compact() throws IOException {
         if (out != null) out.close();
         Path next = file.resolveSibling(FILE + ".new");
         try (FileOutputStream o = new FileOutputStream(next.toFile())) {
-            for (Answer a : answers.values()) o.write(line(a));
+            for (Answer a : answers.values()) o.write((json.writeValueAsString(line(a)) + "\n").getBytes(StandardCharsets.UTF_8));
+            for (Begun b : begun.values()) {
+                ObjectNode n = line(b.user, b.key).put("fingerprint", b.fingerprint).put("at", b.at.toString()).put("begun", true);
+                o.write((json.writeValueAsString(n) + "\n").getBytes(StandardCharsets.UTF_8));
+            }
             o.getFD().sync();
         }
         Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        lines = answers.size();
+        lines = answers.size() + begun.size();
         out = new FileOutputStream(file.toFile(), true);
     }
 

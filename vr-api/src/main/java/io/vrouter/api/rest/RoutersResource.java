@@ -131,7 +131,10 @@ public class RoutersResource {
         return idempotency.once(key, keyOwner(), "POST", "/api/v1/routers", request, () -> {
             if (request == null) throw new ValidationException("body", "a VR description is required");
             return written(service().apply(ChangeSet.builder().create(request).build()).only(), p, true);
-        });
+        }, () -> request == null ? Optional.empty() : madeBefore(List.of(request)).map(vrs -> {
+            VirtualRouter vr = vrs.get(0);
+            return Response.accepted(p.minimal() ? identity(vr) : vr).location(location(vr.vmIndex)).build();
+        }));
     }
 
     @POST
@@ -154,7 +157,25 @@ public class RoutersResource {
             ChangeSet.Builder set = ChangeSet.builder();
             for (VirtualRouter vr : request.virtualRouter) set.create(vr);
             return writtenAll(service().apply(set.build()), p, Response.Status.CREATED);
-        });
+        }, () -> madeBefore(request.virtualRouter).map(vrs -> Response.accepted(new VirtualRouterList(vrs.size(), 0,
+                vrs.size(), p.minimal() ? vrs.stream().map(RoutersResource::identity).toList() : vrs)).build()));
+    }
+
+    /**
+     * The VRs a creation asked for, as they are now, when every one of them exists under its name (and
+     * its vmIndex, when it asked for one) and the caller sees it; else empty. For a creation sent
+     * again under an Idempotency-Key whose first sending was carried out and never answered: the
+     * server died in between (IdempotencyKeys).
+     */
+    private Optional<List<VirtualRouter>> madeBefore(List<VirtualRouter> asked) {
+        List<VirtualRouter> made = new ArrayList<>(asked.size());
+        for (VirtualRouter a : asked) {
+            if (a == null || a.vmName == null) return Optional.empty();
+            Optional<VirtualRouter> vr = service().findByName(a.vmName).flatMap(service()::get);
+            if (vr.isEmpty() || (a.vmIndex != null && !a.vmIndex.equals(vr.get().vmIndex))) return Optional.empty();
+            made.add(vr.get());
+        }
+        return Optional.of(made);
     }
 
     @PATCH
@@ -502,7 +523,7 @@ public class RoutersResource {
             }
         }
         VirtualRouter body = done.orElse(accepted.accepted());
-        URI location = uri().getBaseUriBuilder().path("api/v1/routers").path(Integer.toString(body.vmIndex)).build();
+        URI location = location(body.vmIndex);
         Response.ResponseBuilder r = done.isPresent()
                 ? (creation ? Response.created(location) : Response.ok())
                 : Response.accepted().location(location);
@@ -510,6 +531,10 @@ public class RoutersResource {
         r.header("Preference-Applied", prefer.applied());
         if (version != null) Validators.validators(r, version, false);
         return r.entity(prefer.minimal() ? identity(body) : body).build();
+    }
+
+    private URI location(int vmIndex) {
+        return uri().getBaseUriBuilder().path("api/v1/routers").path(Integer.toString(vmIndex)).build();
     }
 
     /** The VR named, not represented: what {@code Prefer: return=minimal} answers. */
