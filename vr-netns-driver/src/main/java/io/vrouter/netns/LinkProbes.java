@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -48,11 +49,13 @@ final class LinkProbes implements AutoCloseable {
     }
 
     private final String ip;
+    private final long counterMaxAgeNanos;
     private final Changes changes;
     private final Map<String, Probe> probes = new ConcurrentHashMap<>();
 
-    LinkProbes(String ip, ScheduledExecutorService timer, Changes changes) {
+    LinkProbes(String ip, Duration counterMaxAge, ScheduledExecutorService timer, Changes changes) {
         this.ip = ip;
+        this.counterMaxAgeNanos = counterMaxAge.toNanos();
         this.changes = changes;
         // A link goes down with no line from ping (its replies just stop): look every second.
         timer.scheduleWithFixedDelay(this::tell, 1, 1, TimeUnit.SECONDS);
@@ -98,13 +101,13 @@ final class LinkProbes implements AutoCloseable {
 
     /**
      * The probed interface's counters, read in the VR's namespace through the probe process's
-     * /proc/PID/net/dev: no process of vrouter's own need enter the namespace to read them.
+     * /proc/PID/net/dev (no process of vrouter's own need enter the namespace), at most once per
+     * netns.counter-max-age, as the host's are: a walk reads them for every interface of every VR.
      */
     Optional<HostLinks.Counters> counters(int vm, int n) {
         Probe p = probes.get(key(vm, n));
         if (p == null || !p.process.isAlive()) return Optional.empty();
-        return Optional.ofNullable(HostLinks.readNetDev(Path.of("/proc", Long.toString(p.process.pid()),
-                "net", "dev")).get(Names.vrSide(n)));
+        return Optional.ofNullable(p.counters(counterMaxAgeNanos));
     }
 
     private void tell() {
@@ -136,6 +139,18 @@ final class LinkProbes implements AutoCloseable {
         /** The last probes by sequence number: the round trip in microseconds, or -1 when unanswered. */
         private final Deque<long[]> window = new ArrayDeque<>();
         private volatile long lastReply;
+        private HostLinks.Counters counters;
+        private long countersAt;
+
+        synchronized HostLinks.Counters counters(long maxAgeNanos) {
+            if (countersAt == 0 || System.nanoTime() - countersAt > maxAgeNanos) {
+                counters = HostLinks.readNetDev(Path.of("/proc", Long.toString(process.pid()), "net", "dev"))
+                        .get(Names.vrSide(n));
+                countersAt = System.nanoTime();
+            }
+            return counters;
+        }
+
         /** The status last told; starts down, as a link is until its far end answers. */
         volatile LinkStatus told = LinkStatus.DOWN;
 

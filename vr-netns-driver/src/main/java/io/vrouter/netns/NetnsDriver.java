@@ -149,7 +149,7 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
         this.commands = new Commands(settings.ip(), settings.commandTimeout(), timers);
         this.peerLinks = new PeerLinks(names, commands);
         this.vxlanLinks = new VxlanLinks(names, commands);
-        this.probes = new LinkProbes(settings.ip(), timers, (vm, n, now) -> {
+        this.probes = new LinkProbes(settings.ip(), settings.counterMaxAge(), timers, (vm, n, now) -> {
             DriverListener l = listener;
             if (l != null) l.linkChanged(vm, n, now);
         });
@@ -489,10 +489,7 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
         List<String> inside = new ArrayList<>(List.of("link set dev lo up"));
         for (Plan p : plans) inside.addAll(configureInside(p, false));
         read(v, inside);
-        // A new interface has no shaper: only a rate set makes one (a process per interface otherwise).
-        for (Plan p : plans) {
-            if (p.rateIn != null || p.rateOut != null) applyRates(v, p.index, !p.bridged(), p.rateIn, p.rateOut);
-        }
+        for (Plan p : plans) shapeNew(v, p);
         if (v.record.template().equals(Bird.TEMPLATE)) Bird.writeConfig(v.dir, v.vmIndex, routerId(v.vmIndex, plans));
     }
 
@@ -836,7 +833,7 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
             try {
                 attach(v, List.of(p), List.of());
                 read(v, configureInside(p, v.record.power().equals(HostRecord.RUNNING)));
-                if (p.rateIn != null || p.rateOut != null) applyRates(v, p.index, !p.bridged(), p.rateIn, p.rateOut);
+                shapeNew(v, p);
                 if (!p.bridged() && v.record.power().equals(HostRecord.RUNNING)) {
                     probes.probe(vmIndex, p.index, v.netns);
                     if (p.type == LinkType.PEER) probes.again(p.farVm, p.farIf);
@@ -1104,6 +1101,11 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
             if (mark == null) throw new DriverException("NO_SUCH_INTERFACE", "VR " + vmIndex + " has no interface " + iface.vmNetworkConfigIndex);
             applyRates(v, iface.vmNetworkConfigIndex, hostless(mark), iface.vmNetworkConfigRateIn, iface.vmNetworkConfigRateOut);
         });
+    }
+
+    /** A new interface has no shaper: only a rate set makes one (a tc process per interface otherwise). */
+    private void shapeNew(Vr v, Plan p) throws DriverException {
+        if (p.rateIn != null || p.rateOut != null) applyRates(v, p.index, !p.bridged(), p.rateIn, p.rateOut);
     }
 
     /**

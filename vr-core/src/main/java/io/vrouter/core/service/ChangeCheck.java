@@ -440,7 +440,7 @@ final class ChangeCheck {
                             + (type == LinkType.PEER ? " (its vmNetworkConfigRateOut)" : ""));
                 }
                 if (type.usesHostNic() && !caller.provider() && !granted(n.vmNetworkConfigParent)
-                        && (before == null || before.interfaces().stream().noneMatch(b -> ChangeSet.sameAttachment(b, n)))) {
+                        && attachedAnew(before, n)) {
                     throw new AccessDeniedException("vmNetworkConfigParent", "host NICs and underlays are the infrastructure"
                             + " provider's: user '" + caller.user() + "' of tenant '" + caller.tenant() + "' cannot attach a "
                             + type.label() + " interface to '" + n.vmNetworkConfigParent + "', which the provider has not"
@@ -450,6 +450,11 @@ final class ChangeCheck {
                 throw e.at(row.vmIndex, n.vmNetworkConfigIndex);
             }
         }
+    }
+
+    /** Whether the change attaches the interface anew: the row is new, or had no interface attached just so. */
+    private static boolean attachedAnew(VmConfigEntry before, VmNetworkConfigEntry n) {
+        return before == null || before.interfaces().stream().noneMatch(b -> ChangeSet.sameAttachment(b, n));
     }
 
     /** Whether the provider granted the caller's tenant this host device as an underlay or NIC. */
@@ -480,7 +485,7 @@ final class ChangeCheck {
             inSet.add(t.vmIndex());
             if (t.after() != null) after.put(t.vmIndex(), t.after());
             if (t.after() != null && t.after().interfaces().stream().anyMatch(n -> LinkType.of(n) == LinkType.PEER
-                    && (t.before() == null || t.before().interfaces().stream().noneMatch(b -> ChangeSet.sameAttachment(b, n))))) {
+                    && attachedAnew(t.before(), n))) {
                 linking.add(t);
             }
         }
@@ -494,7 +499,7 @@ final class ChangeCheck {
             for (VmNetworkConfigEntry n : t.after().interfaces()) {
                 if (LinkType.of(n) != LinkType.PEER) continue;
                 // A link declared before is left as it is, even when its far VR has gone since.
-                if (t.before() != null && t.before().interfaces().stream().anyMatch(b -> ChangeSet.sameAttachment(b, n))) continue;
+                if (!attachedAnew(t.before(), n)) continue;
                 End here = new End(t.vmIndex(), n.vmNetworkConfigIndex);
                 End far = End.far(n);
                 try {
