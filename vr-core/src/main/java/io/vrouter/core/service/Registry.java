@@ -442,8 +442,8 @@ final class Registry {
         publish(r, type, previous, r.reason);
     }
 
-    private void publish(VrRecord r, VrEvent.Type type, OperState previous, String reason) {
-        touch(r);
+    /** An event of the VR as it is now: what every event says of its VR. */
+    private VrEvent event(VrRecord r, VrEvent.Type type, OperState previous, String reason) {
         VrEvent e = new VrEvent();
         e.timestamp = Instant.now().toString();
         e.type = type;
@@ -455,6 +455,12 @@ final class Registry {
         e.previousOperState = previous;
         e.reason = reason;
         e.vmConfigTenant = r.config.vmConfigTenant;
+        return e;
+    }
+
+    private void publish(VrRecord r, VrEvent.Type type, OperState previous, String reason) {
+        touch(r);
+        VrEvent e = event(r, type, previous, reason);
         // A change of state tells its author when it is the first event of the author's set (it tells the set's leaves).
         if (type != VrEvent.Type.STATE_CHANGED || r.hasUntold()) e.changedBy = r.changedBy;
         e.changes = LeafChanges.withState(r.takeUntold(), r.vmIndex, previous, e.vmOperState);
@@ -542,17 +548,7 @@ final class Registry {
             VrRecord r = routers.get(vmIndex);
             if (r == null) return;
             log.info("VR {} ({}): the link of interface {} is {}", vmIndex, r.config.vmName, networkIndex, now.label());
-            VrEvent e = new VrEvent();
-            e.timestamp = Instant.now().toString();
-            e.type = VrEvent.Type.LINK_CHANGED;
-            e.vmIndex = r.vmIndex;
-            e.vmName = r.config.vmName;
-            e.vmUUID = uuid(r, e.type);
-            e.vmAdminState = r.config.vmAdminState;
-            e.vmOperState = r.operState;
-            e.previousOperState = r.operState;
-            e.reason = "the link of interface " + networkIndex + " is " + now.label();
-            e.vmConfigTenant = r.config.vmConfigTenant;
+            VrEvent e = event(r, VrEvent.Type.LINK_CHANGED, r.operState, "the link of interface " + networkIndex + " is " + now.label());
             LinkStatus before = now == LinkStatus.UP ? LinkStatus.DOWN : LinkStatus.UP;
             e.changes = List.of(new VrEvent.LeafChange(Schema.Table.NETWORK.tableName(), vmIndex, networkIndex,
                     Schema.Network.LINK_STATUS.field(), before, now));
