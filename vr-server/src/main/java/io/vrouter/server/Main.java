@@ -18,13 +18,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code java -jar vrouter.jar [options]}: starts every management interface on one service.
+ * {@code java -jar vrouter.jar [options]}: starts every management interface not turned off (its port
+ * {@code off}) on one service.
  * Settings come from, lowest first: defaults, {@code --config FILE} (Java properties whose keys are
  * the long option names), environment variables ({@code VROUTER_REST_PORT} for {@code --rest-port}),
  * and the command line.
  */
 @Command(name = "vrouter", mixinStandardHelpOptions = true, versionProvider = Main.Version.class, sortOptions = false,
-        description = "Provisions virtual routers on a hypervisor and manages them over REST, SNMP and NETCONF.")
+        description = "Provisions virtual routers on a hypervisor and manages them over REST, SNMP, NETCONF and gNMI.")
 public final class Main implements Callable<Integer> {
     private static final Logger log = LoggerFactory.getLogger(Main.class);
 
@@ -34,14 +35,21 @@ public final class Main implements Callable<Integer> {
     String dataDir;
     @Option(names = "--bind", paramLabel = "ADDR", description = "Address every interface listens on (default: 127.0.0.1).")
     String bind;
-    @Option(names = "--rest-port", paramLabel = "N", description = "REST port (default: 8080).")
-    Integer restPort;
-    @Option(names = "--snmp-port", paramLabel = "N", description = "SNMP UDP port (default: 1161).")
-    Integer snmpPort;
-    @Option(names = "--netconf-port", paramLabel = "N", description = "NETCONF over SSH port (default: 8830).")
-    Integer netconfPort;
-    @Option(names = "--gnmi-port", paramLabel = "N|off", description = "gNMI (gRPC) port (default: 9339; off: no gNMI).")
+    @Option(names = "--rest-port", paramLabel = "N|off", converter = PortOrOff.class,
+            description = "REST and RESTCONF port (default: 8080; off: no REST, RESTCONF nor console).")
+    String restPort;
+    @Option(names = "--snmp-port", paramLabel = "N|off", converter = PortOrOff.class,
+            description = "SNMP UDP port (default: 1161; off: no SNMP).")
+    String snmpPort;
+    @Option(names = "--netconf-port", paramLabel = "N|off", converter = PortOrOff.class,
+            description = "NETCONF over SSH port (default: 8830; off: no NETCONF).")
+    String netconfPort;
+    @Option(names = "--gnmi-port", paramLabel = "N|off", converter = PortOrOff.class,
+            description = "gNMI (gRPC) port (default: 9339; off: no gNMI).")
     String gnmiPort;
+    @Option(names = "--console", paramLabel = "on|off",
+            description = "The web console's files at / on the REST port (default: on; off: REST and RESTCONF alone).")
+    String console;
     @Option(names = "--driver", paramLabel = "sim|xen|netns|libvirt",
             description = "Hypervisor driver (default: sim, the simulated hypervisor; netns: Linux namespaces on this host;"
                     + " libvirt: QEMU virtual machines through libvirt).")
@@ -166,6 +174,7 @@ public final class Main implements Callable<Integer> {
         put(values, "snmp-port", snmpPort);
         put(values, "netconf-port", netconfPort);
         put(values, "gnmi-port", gnmiPort);
+        put(values, "console", console);
         put(values, "driver", driver);
         put(values, "sim-latency", simLatency);
         put(values, "recover", recover);
@@ -178,6 +187,21 @@ public final class Main implements Callable<Integer> {
 
     private static void put(Map<String, String> values, String key, Object value) {
         if (value != null) values.put(key, value.toString());
+    }
+
+    /** A port number, or {@code off}: an interface turned off loads none of its classes. */
+    static final class PortOrOff implements CommandLine.ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            if (value.trim().equalsIgnoreCase("off")) return "off";
+            try {
+                int port = Integer.parseInt(value.trim());
+                if (port >= 0 && port <= 65535) return Integer.toString(port);
+            } catch (NumberFormatException notANumber) {
+                // said below
+            }
+            throw new CommandLine.TypeConversionException("'" + value + "' is neither a port (0 to 65535) nor off");
+        }
     }
 
     static final class Version implements CommandLine.IVersionProvider {

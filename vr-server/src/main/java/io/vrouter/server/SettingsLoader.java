@@ -17,7 +17,7 @@ import java.util.Properties;
 public final class SettingsLoader {
     /** The keys that environment variables may set: {@code VROUTER_REST_PORT} sets {@code rest-port}. */
     public static final List<String> KEYS = List.of("config", "data-dir", "bind", "rest-port", "snmp-port", "netconf-port",
-            "gnmi-port", "driver", "sim-latency", "snmp-trap-target");
+            "gnmi-port", "console", "driver", "sim-latency", "snmp-trap-target");
 
     private SettingsLoader() {
     }

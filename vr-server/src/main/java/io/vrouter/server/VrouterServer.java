@@ -18,6 +18,7 @@ import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.persistence.ConfigStore;
 import io.vrouter.core.persistence.EventLog;
 import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.InterfaceProvider;
 import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
 import java.io.IOException;
@@ -37,7 +38,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The whole server: one service on one driver, and every management interface found on the class
- * path (REST, SNMP, NETCONF) on top of it.
+ * path (REST, SNMP, NETCONF, gNMI) and not turned off on top of it.
  */
 public final class VrouterServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(VrouterServer.class);
@@ -76,10 +77,16 @@ public final class VrouterServer implements AutoCloseable {
         credentials.throttle().bindTo(registry);
         credentials.snmpThrottle().bindTo(registry);
 
+        // An interface turned off is never created: none of its classes load, none of its threads start.
         List<ManagementInterface> found = new ArrayList<>();
-        ServiceLoader.load(ManagementInterface.class).forEach(mi -> {
-            if (!excluded.contains(mi.name())) found.add(mi);
-        });
+        for (InterfaceProvider p : ServiceLoader.load(InterfaceProvider.class)) {
+            if (excluded.contains(p.name())) continue;
+            if (p.off(settings)) {
+                log.info("{} off ({}-port=off)", p.name(), p.name());
+            } else {
+                found.add(p.create());
+            }
+        }
         try {
             // Every file is read before any is written: a start refused for a damaged one changes nothing.
             for (ManagementInterface mi : found) mi.check(settings);

@@ -55,6 +55,30 @@ class MainTest {
     }
 
     @Test
+    void interfacesTurnedOffInTheFileTheEnvironmentOrTheCommandLineAreNeverCreated() throws Exception {
+        Path file = dir.resolve("vrouter.properties");
+        Files.writeString(file, "netconf-port = off\nconsole = off\n");
+        Settings s = Main.parse(new String[] {"--config", file.toString(), "--data-dir", dir.resolve("data").toString(),
+                "--rest-port", "0", "--gnmi-port", "off"}, Map.of("VROUTER_SNMP_PORT", "off"));
+        try (VrouterServer server = VrouterServer.start(s)) {
+            assertThat(server.interfaces()).extracting(mi -> mi.name()).containsExactly("rest");
+            int port = ((RestInterface) server.interfaces().get(0)).port();
+            HttpResponse<String> console = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + port + "/")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(console.statusCode()).as("console=off serves no console").isEqualTo(404);
+        }
+    }
+
+    @Test
+    void aPortIsANumberOrOff() {
+        StringWriter err = new StringWriter();
+        CommandLine cli = Main.commandLine();
+        cli.setErr(new PrintWriter(err));
+        assertThat(cli.execute("--snmp-port", "of")).isEqualTo(2);
+        assertThat(err.toString()).contains("'of' is neither a port (0 to 65535) nor off");
+    }
+
+    @Test
     void aMissingConfigFileIsAnError() {
         assertThatThrownBy(() -> Main.parse(new String[] {"--config", dir.resolve("nope").toString()}, Map.of()))
                 .hasMessageContaining("cannot read config file");

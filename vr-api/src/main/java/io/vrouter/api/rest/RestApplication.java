@@ -37,7 +37,8 @@ public final class RestApplication {
         rc.register(OpenApiDocument.class);
         rc.register(SessionResource.class);
         rc.register(TenantsResource.class);
-        rc.register(ConsoleResource.class);
+        // console=off: REST and RESTCONF alone, the console's class and files never loaded.
+        if (context.settings().getBoolean("console", true)) rc.register(ConsoleResource.class);
         Restconf.register(rc);
         rc.register(JacksonFeature.withoutExceptionMappers());
         rc.register(new JsonMapping());
