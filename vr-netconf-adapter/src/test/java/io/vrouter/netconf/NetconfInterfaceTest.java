@@ -10,6 +10,7 @@ import io.vrouter.core.driver.sim.SimulatedDriver;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.persistence.ConfigStore;
 import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.core.spi.InterfaceProvider;
 import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
 import io.vrouter.netconf.transport.FrameDecoder;
@@ -105,8 +106,9 @@ class NetconfInterfaceTest {
 
     @Test
     void isFoundThroughServiceLoader() {
-        assertThat(ServiceLoader.load(ManagementInterface.class).stream().map(p -> p.type().getName()))
-                .contains(NetconfInterface.class.getName());
+        assertThat(ServiceLoader.load(InterfaceProvider.class).stream().map(ServiceLoader.Provider::get)
+                .filter(p -> p.name().equals("netconf")).map(p -> p.create().getClass().getName()))
+                .containsExactly(NetconfInterface.class.getName());
     }
 
     @Test

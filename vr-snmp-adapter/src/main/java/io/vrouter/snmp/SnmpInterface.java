@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The SNMP management interface: NEW-VMM-MIB over SNMPv2c and SNMPv3 on UDP (127.0.0.1:1161 by
- * default, {@code --snmp-port}), found by the server through {@link java.util.ServiceLoader}.
+ * default, {@code --snmp-port}), created by the server through {@link SnmpInterfaceProvider}
+ * unless {@code snmp-port} is {@code off}.
  */
 public final class SnmpInterface implements ManagementInterface {
     private static final Logger log = LoggerFactory.getLogger(SnmpInterface.class);

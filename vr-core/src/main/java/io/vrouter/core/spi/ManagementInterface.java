@@ -1,9 +1,9 @@
 package io.vrouter.core.spi;
 
 /**
- * One management interface hosted by the server (REST, SNMP, NETCONF). Implementations are found
- * with {@link java.util.ServiceLoader}, need a public no-argument constructor, and hold no VR state
- * of their own: everything goes through {@link ServerContext#service()}.
+ * One management interface hosted by the server (REST, SNMP, NETCONF, gNMI). The server finds each
+ * through its {@link InterfaceProvider} and creates it only when it is on. Implementations hold no VR
+ * state of their own: everything goes through {@link ServerContext#service()}.
  */
 public interface ManagementInterface extends AutoCloseable {
     /** Short name for logs and metrics tags: rest, snmp, netconf. */
