@@ -37,6 +37,8 @@ public final class ServerProcess implements AutoCloseable {
     public int netconfPort;
     public int gnmiPort;
     private final List<String> extraArgs;
+    /** Environment variables the launcher gets besides the jar and Java's (JAVA_OPTS, say). */
+    private final java.util.Map<String, String> env;
     /** A command the launcher runs under (nohup), or none. */
     private final List<String> wrapper;
     private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -45,7 +47,8 @@ public final class ServerProcess implements AutoCloseable {
     private Path log;
     private int starts;
 
-    private ServerProcess(Path dir, int restPort, List<String> extraArgs, List<String> wrapper, String host) throws IOException {
+    private ServerProcess(Path dir, int restPort, List<String> extraArgs, List<String> wrapper, String host,
+                          java.util.Map<String, String> env) throws IOException {
         this.dir = dir;
         this.host = host;
         this.dataDir = dir.resolve("data");
@@ -55,6 +58,7 @@ public final class ServerProcess implements AutoCloseable {
         this.gnmiPort = freeTcpPort();
         this.extraArgs = extraArgs;
         this.wrapper = List.copyOf(wrapper);
+        this.env = java.util.Map.copyOf(env);
     }
 
     /** Starts a server in the directory (its data directory is {@code dir/data}) and waits until it is ready. */
@@ -89,9 +93,19 @@ public final class ServerProcess implements AutoCloseable {
         return start(List.of(), "127.0.0.1", dir, restPort, extraArgs);
     }
 
+    /** Starts a server as {@link #start(Path, String...)} does, the launcher given these environment variables too. */
+    public static ServerProcess startWithEnv(java.util.Map<String, String> env, Path dir, String... extraArgs) throws Exception {
+        return start(List.of(), "127.0.0.1", dir, freeTcpPort(), env, extraArgs);
+    }
+
     private static ServerProcess start(List<String> wrapper, String host, Path dir, int restPort, String... extraArgs) throws Exception {
+        return start(wrapper, host, dir, restPort, java.util.Map.of(), extraArgs);
+    }
+
+    private static ServerProcess start(List<String> wrapper, String host, Path dir, int restPort,
+                                       java.util.Map<String, String> env, String... extraArgs) throws Exception {
         Files.createDirectories(dir);
-        ServerProcess s = new ServerProcess(dir, restPort, List.of(extraArgs), wrapper, host);
+        ServerProcess s = new ServerProcess(dir, restPort, List.of(extraArgs), wrapper, host, env);
         for (int attempt = 1; ; attempt++) {
             try {
                 s.launch();
@@ -121,16 +135,27 @@ public final class ServerProcess implements AutoCloseable {
         // As the README starts it: the launcher with the product's JVM settings, on the JDK running the tests.
         Path launcher = Path.of("..", "bin", "vrouter").toAbsolutePath().normalize();
         List<String> cmd = new ArrayList<>(wrapper);
-        cmd.addAll(List.of(launcher.toString(), "--data-dir", dataDir.toString(),
-                "--rest-port", Integer.toString(restPort), "--snmp-port", Integer.toString(snmpPort),
-                "--netconf-port", Integer.toString(netconfPort)));
-        // A test that sets gNMI's port itself (off, say) says so once: the launcher refuses it twice.
-        if (!extraArgs.contains("--gnmi-port")) cmd.addAll(List.of("--gnmi-port", Integer.toString(gnmiPort)));
+        cmd.addAll(List.of(launcher.toString(), "--data-dir", dataDir.toString()));
+        // A test that sets a port itself (off, say) says so once: the launcher refuses an option twice.
+        for (String option : new String[] {"--rest-port", "--snmp-port", "--netconf-port", "--gnmi-port"}) {
+            if (extraArgs.contains(option)) continue;
+            int port = switch (option) {
+                case "--rest-port" -> restPort;
+                case "--snmp-port" -> snmpPort;
+                case "--netconf-port" -> netconfPort;
+                default -> gnmiPort;
+            };
+            cmd.addAll(List.of(option, Integer.toString(port)));
+        }
         cmd.addAll(extraArgs);
+        // Without REST there is no /health/ready: ready once the server logs that it started.
+        boolean restOff = extraArgs.indexOf("--rest-port") >= 0
+                && extraArgs.get(extraArgs.indexOf("--rest-port") + 1).equals("off");
         log = dir.resolve("server-" + (++starts) + ".log");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().put("VROUTER_JAR", jar);
         pb.environment().put("JAVA_HOME", Path.of(System.getProperty("java.home")).toString());
+        pb.environment().putAll(env);
         process = pb.start();
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < end) {
@@ -143,7 +168,9 @@ public final class ServerProcess implements AutoCloseable {
                 throw new IllegalStateException(message);
             }
             try {
-                if (get("/health/ready").statusCode() == 200) return;
+                if (restOff ? Files.readString(log).contains("vrouter started in") : get("/health/ready").statusCode() == 200) {
+                    return;
+                }
             } catch (IOException notYet) {
                 // not listening yet
             }
