@@ -2,7 +2,7 @@
 # The evaluation of issue 6: the paper's Section IV (seed 000) for SNMPv2c, SNMPv3, NETCONF, REST/XML and
 # REST/JSON, beside Net-SNMP's snmpd and yuma123's netconfd, as CSV, a Markdown report and PNG plots.
 #
-#   integration-tests/bench.sh [--quick] [--build] [--out DIR] [--netns | --links | --libvirt | --restconf | --core | --telemetry | --kill-recovery]
+#   integration-tests/bench.sh [--quick] [--build] [--out DIR] [--netns | --links | --libvirt | --restconf | --core | --telemetry | --footprint | --kill-recovery]
 #
 # --quick: fewer cycles and points, under 5 minutes. --build: package the server first even if
 # vr-server/target/vrouter.jar exists. Default output: integration-tests/target/bench.
@@ -26,6 +26,10 @@
 # time, server CPU), ON_CHANGE beside snmptrapd, RSS with and without gNMI, Telegraf with the README's
 # configuration (telemetry.md, telemetry.json); about 8 minutes, 2 with --quick (no 10,000 rows), so not part
 # of the full run, whose --quick keeps under 5 minutes.
+# --footprint: only each interface's footprint (issue 37): RSS with 1,000 VRs after the mixed workload with every
+# interface, with REST and RESTCONF alone (no console), SNMP alone, NETCONF alone and gNMI alone (the others'
+# ports off), beside the paper's figure and the peer in the same run (snmpd; netconfd and its sshd); REST alone's
+# floor, FootprintFloor with its classes (interfaces.md, interfaces.json). About 5 minutes.
 # --kill-recovery: only the long form of KillRecoveryIT's kill -9 rounds (issue 39): KILL_ROUNDS kills (default 300,
 # about 15 s each on 2 cores; 20 with --quick) of the server under two tenants' writers on REST, the idempotent
 # batch, RESTCONF, NETCONF and SNMP, every acknowledgement checked after each restart (kill-recovery.txt, written
@@ -51,6 +55,7 @@ libvirt=false
 restconf=false
 core=false
 telemetry=false
+footprint=false
 killrecovery=false
 out=integration-tests/target/bench
 while [ $# -gt 0 ]; do
@@ -63,10 +68,11 @@ while [ $# -gt 0 ]; do
     --restconf) restconf=true; shift ;;
     --core) core=true; shift ;;
     --telemetry) telemetry=true; shift ;;
+    --footprint) footprint=true; shift ;;
     --out) out=$2; shift 2 ;;
     --out=*) out=${1#--out=}; shift ;;
     --kill-recovery) killrecovery=true; shift ;;
-    -h|--help) sed -n 2,41p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,45p "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -166,6 +172,9 @@ if $telemetry; then
       || echo "Telegraf did not build: the report says so" >&2
   fi
   exec python3 -m vrbench telemetry "${quick[@]}" --out "$out" --jar "$repo/$jar" --launcher "$repo/bin/vrouter"
+fi
+if $footprint; then
+  exec python3 -m vrbench interfaces --out "$out" --jar "$repo/$jar" --launcher "$repo/bin/vrouter" --repo "$repo"
 fi
 if $links; then
   exec python3 -m vrbench links "${quick[@]}" --out "$out" --jar "$repo/$jar" --launcher "$repo/bin/vrouter" --repo "$repo"

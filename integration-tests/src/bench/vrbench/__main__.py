@@ -4,6 +4,7 @@
     python3 -m vrbench report --out DIR     (the report and plots again, from a run's CSV files)
     python3 -m vrbench walk --port N --oid OID --repeat R --pid PID     (used inside the snmpd namespace)
     python3 -m vrbench telemetry [--quick] --out DIR --jar ... --launcher bin/vrouter     (gNMI beside SNMP, issue 24)
+    python3 -m vrbench interfaces --out DIR --jar ... --launcher bin/vrouter --repo .     (RSS of each interface alone, issue 37)
 
 bench.sh at the top of integration-tests installs what this needs and calls `run`.
 """
@@ -296,6 +297,11 @@ def main(argv=None):
     rc.add_argument("--out", required=True)
     rc.add_argument("--jar", required=True)
     rc.add_argument("--launcher")
+    fi = sub.add_parser("interfaces", help="RSS of each interface alone, 1,000 VRs after the mixed workload (issue 37)")
+    fi.add_argument("--out", required=True)
+    fi.add_argument("--jar", required=True)
+    fi.add_argument("--launcher", required=True)
+    fi.add_argument("--repo", required=True)
     tm = sub.add_parser("telemetry", help="gNMI beside SNMP GETBULK (issue 24): bytes, time, CPU, ON_CHANGE, RSS")
     tm.add_argument("--quick", action="store_true")
     tm.add_argument("--out", required=True)
@@ -314,6 +320,9 @@ def main(argv=None):
     if a.cmd == "restconf":
         from . import restconf
         return restconf.run(a)
+    if a.cmd == "interfaces":
+        from . import interfaces
+        return interfaces.run(a)
     if a.cmd == "telemetry":
         from . import telemetry
         return telemetry.run(a)
