@@ -241,7 +241,9 @@ def markdown(meta, rows, floor, peer):
                 "alone is %s MB above it." % (_mb(rest["rss_mixed_kb"]), verdict, floor.get("loaded", 0), floor["threads"],
                                               rest["heap_bytes"] / 2**20, _mb(floor["rss_kb"]),
                                               _mb(rest["rss_mixed_kb"] - floor["rss_kb"]))]
-        nmt = sorted(floor["nmt"], key=lambda n: -n["committed_kb"])[:5]
+        # the categories, not the totals nor the thread count that nmt_summary adds
+        nmt = sorted((n for n in floor["nmt"] if n["category"][0].isupper() and "view" not in n["category"]),
+                     key=lambda n: -n["committed_kb"])[:5]
         out.append("Of the floor, by Native Memory Tracking (committed): " + ", ".join(
             "%s %s MB" % (n["category"], _mb(n["committed_kb"])) for n in nmt) + ".")
     return "\n".join(out) + "\n"
