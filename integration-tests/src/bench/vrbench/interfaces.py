@@ -101,6 +101,14 @@ def _writes(client, server):
 WORKLOADS = {"rest": _rest, "snmp": _snmp, "netconf": _netconf, "gnmi": _gnmi}
 
 
+def _by_library(classes):
+    counts = {}
+    for c in classes:
+        lib = phases.library_of(c)
+        counts[lib] = counts.get(lib, 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: -kv[1]))
+
+
 def heap_after_gc(pid):
     """Heap in use after a full GC (bytes), from jcmd: the servers without REST have no /metrics."""
     subprocess.run(["jcmd", str(pid), "GC.run"], capture_output=True, timeout=60)
@@ -135,7 +143,8 @@ def measure(jar, launcher, work, seed_data, name, what, off):
         heap = heap_after_gc(server.pid)
         row = dict(config=name, what=what, interfaces=", ".join(on), vrs=VRS, rss_start_kb=rss_start, rss_mixed_kb=rss,
                    threads=threads, threads_mixed=threads, classes=len(classes), heap_bytes=heap,
-                   workload_s=workload_s, server=what, cmd=" ".join(server.cmd[:1] + server.extra_args))
+                   workload_s=workload_s, server=what, cmd=" ".join(server.cmd[:1] + server.extra_args),
+                   libraries=_by_library(classes))
         log("  %s: RSS %.1f MB with %d VRs, %.1f MB after the workload (%d threads, %d classes, heap %.1f MiB)"
             % (what, rss_start / 1024, VRS, rss / 1024, threads, len(classes), heap / 2**20))
         return row, classes
@@ -244,6 +253,7 @@ def markdown(meta, rows, floor, peer):
         # the categories, not the totals nor the thread count that nmt_summary adds
         nmt = sorted((n for n in floor["nmt"] if n["category"][0].isupper() and "view" not in n["category"]),
                      key=lambda n: -n["committed_kb"])[:5]
+        out.append("Its classes by library: " + ", ".join("%s %d" % kv for kv in rest["libraries"].items()) + ".")
         out.append("Of the floor, by Native Memory Tracking (committed): " + ", ".join(
             "%s %s MB" % (n["category"], _mb(n["committed_kb"])) for n in nmt) + ".")
     return "\n".join(out) + "\n"
