@@ -554,7 +554,8 @@ final class SetTransaction {
                     ? PDU.wrongValue : PDU.inconsistentValue;
             case NOT_FOUND -> PDU.inconsistentName;
             case FAILED -> PDU.commitFailed;
-            case UNAVAILABLE, QUOTA -> PDU.resourceUnavailable;
+            // LOCKED: running is locked by another session (a NETCONF <lock>); the message names it.
+            case UNAVAILABLE, QUOTA, LOCKED -> PDU.resourceUnavailable;
             // RFC 3416 4.2.5: a variable outside the requester's view is noAccess; another tenant's
             // VR is answered as one that does not exist.
             case DENIED -> e instanceof AccessDeniedException d && d.hidden() ? PDU.inconsistentName : PDU.noAccess;

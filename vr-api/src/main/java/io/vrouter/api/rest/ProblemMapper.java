@@ -112,6 +112,8 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
                     : Response.Status.FORBIDDEN;
             // A tenant's quota or the host's capacity: the request conflicts with what is committed already.
             case QUOTA -> Response.Status.CONFLICT;
+            // Running is locked by another session (a NETCONF <lock>): try again once it is let go.
+            case LOCKED -> Response.Status.CONFLICT;
         };
     }
 

@@ -89,6 +89,8 @@ final class RestconfError extends RuntimeException {
                     ? new RestconfError(404, "application", "invalid-value", null, null, m)
                     : new RestconfError(403, "application", "access-denied", null, path, m);
             case QUOTA -> new RestconfError(409, "application", "resource-denied", null, path, m);
+            // Running is locked by another session: NETCONF's tag for an edit of a locked datastore (the message names the session).
+            case LOCKED -> new RestconfError(409, "protocol", "in-use", null, null, m);
         };
     }
 

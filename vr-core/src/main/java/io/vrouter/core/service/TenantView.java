@@ -138,6 +138,21 @@ public final class TenantView implements VirtualRouters {
     }
 
     @Override
+    public void lockRunning(Caller holder) {
+        core.lockRunning(holder);
+    }
+
+    @Override
+    public boolean unlockRunning(Caller holder) {
+        return core.unlockRunning(holder);
+    }
+
+    @Override
+    public Optional<Caller> runningLockHolder(Caller scopeOf) {
+        return core.runningLockHolder(scopeOf);
+    }
+
+    @Override
     public List<VmConfigEntry> validate(ChangeSet set) {
         return core.validate(set.by(caller));
     }

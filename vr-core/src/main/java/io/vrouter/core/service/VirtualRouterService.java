@@ -1,5 +1,6 @@
 package io.vrouter.core.service;
 
+import io.vrouter.core.config.Caller;
 import io.vrouter.core.config.Tenants;
 import io.vrouter.core.driver.ConfigRefusedException;
 import io.vrouter.core.driver.DriverException;
@@ -50,6 +51,7 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
     private final Registry registry;
     private final Executor executor;
     private final Scheduler scheduler;
+    private final RunningLocks locks = new RunningLocks();
     private volatile List<VmRuntime> unresolved = List.of();
 
     public VirtualRouterService(HypervisorDriver driver, ConfigStore store, VrMetrics metrics) {
@@ -324,6 +326,7 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
         synchronized (registry.lock) {
             registry.conditions(set);
             List<Target> targets = registry.checker().check(set);
+            locks.check(set.caller(), targets);
             long record = registry.journal(targets);
             ChangeRun run = scheduler.newRun(ChangeRun.Mode.UNDO, registry.register(targets, set.caller()));
             // The VRs as accepted, before their work can start.
@@ -367,6 +370,23 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
             if (t.after() != null) rows.add(t.after().copy());
         }
         return rows;
+    }
+
+    // ---------------------------------------------------------------- running's lock
+
+    @Override
+    public void lockRunning(Caller holder) {
+        locks.lock(holder);
+    }
+
+    @Override
+    public boolean unlockRunning(Caller holder) {
+        return locks.unlock(holder);
+    }
+
+    @Override
+    public Optional<Caller> runningLockHolder(Caller scopeOf) {
+        return locks.holder(scopeOf);
     }
 
     /** A VR's part of an accepted set: its row as accepted, and its view once the set is done. */

@@ -47,7 +47,12 @@ public abstract class VrException extends RuntimeException {
          */
         DENIED,
         /** A tenant's quota or the host's capacity (times its overcommit) would be exceeded. */
-        QUOTA
+        QUOTA,
+        /**
+         * Running's lock is held by another session ({@link LockDeniedException#holder}): nothing
+         * changed; the change may be sent again once the lock is let go.
+         */
+        LOCKED
     }
 
     private final Reason reason;

@@ -84,6 +84,23 @@ public interface VirtualRouters {
     /** Checks a change set as {@link #apply} does and changes nothing; returns the rows it would make. */
     List<VmConfigEntry> validate(ChangeSet set);
 
+    // ---------------------------------------------------------------- running's lock (RFC 6241 section 7.5)
+
+    /**
+     * Takes running's lock for the holder's session ({@link Caller#session}, not 0): until it is let
+     * go, {@link #apply} and {@link #accept} refuse with {@link io.vrouter.core.service.LockDeniedException}
+     * every set of another caller that touches a VR the lock covers (the provider's: all; a tenant's:
+     * its own), whatever its interface. Throws that exception, naming the holder, when a lock of
+     * another session is in the way.
+     */
+    void lockRunning(Caller holder);
+
+    /** Lets go of the holder's session's lock (its unlock, or its end); false when it held none. */
+    boolean unlockRunning(Caller holder);
+
+    /** The session holding the lock of the caller's scope (its tenant's, or the provider's), if any. */
+    Optional<Caller> runningLockHolder(Caller scopeOf);
+
     // ---------------------------------------------------------------- events
 
     /** Every change of a VR, numbered, with a replay of what a subscriber missed. */

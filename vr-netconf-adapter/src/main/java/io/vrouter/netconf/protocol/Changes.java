@@ -2,6 +2,7 @@ package io.vrouter.netconf.protocol;
 
 import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.service.AccessDeniedException;
+import io.vrouter.core.service.LockDeniedException;
 import io.vrouter.core.service.VrException;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.edit.ConfigData;
@@ -86,6 +87,10 @@ final class Changes {
                     ? new RpcError(Type.APPLICATION, "data-missing", null, path, e.getMessage())
                     : new RpcError(Type.APPLICATION, "access-denied", null, null, e.getMessage());
             case QUOTA -> new RpcError(Type.APPLICATION, "resource-denied", null, path, e.getMessage());
+            // Running is locked by a session of another scope (the provider's lock, for a tenant's session):
+            // as for a datastore locked by a session of the same scope (Datastores.checkWritable).
+            case LOCKED -> new RpcError(Type.PROTOCOL, "in-use", null, null, e.getMessage())
+                    .info("session-id", String.valueOf(((LockDeniedException) e).holderSession()));
         };
         return field == null || field.equals("body") ? r : r.info("bad-element", field);
     }

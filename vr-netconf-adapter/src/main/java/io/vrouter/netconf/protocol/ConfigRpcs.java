@@ -379,7 +379,7 @@ final class ConfigRpcs {
     Outcome lock(Element op, boolean lock) throws RpcError {
         Datastores.Name target = datastore(op, "target");
         if (lock) {
-            who.scope().datastores().lock(target, who.sessionId());
+            who.scope().datastores().lock(target, who.caller());
         } else {
             who.scope().datastores().unlock(target, who.sessionId());
         }

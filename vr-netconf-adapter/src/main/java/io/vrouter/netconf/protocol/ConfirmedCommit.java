@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vrouter.core.model.ModelJson;
 import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.config.Caller;
+import io.vrouter.core.config.Credentials;
 import io.vrouter.core.service.ChangeSet;
 import io.vrouter.core.service.VrException;
 import io.vrouter.yang.Ns;
@@ -226,7 +228,8 @@ public final class ConfirmedCommit {
         ChangeSet set = ChangeSet.between(now, back);
         log.info("NETCONF confirmed commit not confirmed ({}): restoring VRs {}", why, touched);
         try {
-            if (!set.isEmpty()) service.apply(set);
+            // the server's own act (RFC 6241 8.4), whoever holds running's lock now
+            if (!set.isEmpty()) service.as(new Caller("vrouter", tenant, Credentials.Role.OPERATOR, "netconf", null, Caller.RESTORING)).apply(set);
             ConfigChange.between(null, now, back).ifPresent(n -> ctx.publish(n, tenant));
         } catch (VrException e) {
             log.error("NETCONF confirmed commit ({}): the service refused to restore VRs {}: {}", why, touched, e.getMessage());

@@ -101,7 +101,10 @@ public final class NetconfSession {
      */
     public NetconfSession(NetconfServerContext ctx, Caller caller, InputStream in, OutputStream out, Runnable closeTransport) {
         this.ctx = ctx;
-        this.who = new Requester(ctx.nextSessionId(), caller, ctx.service().as(caller), ctx.scope(caller.tenant()),
+        int id = ctx.nextSessionId();
+        // The session's changes carry its id, by which the core tells the holder of running's lock from the others.
+        Caller inSession = caller.inSession(id);
+        this.who = new Requester(id, inSession, ctx.service().as(inSession), ctx.scope(caller.tenant()),
                 ctx.nacm().access(caller));
         this.configRpcs = new ConfigRpcs(ctx, who, () -> {
             Subscription own = subscription;

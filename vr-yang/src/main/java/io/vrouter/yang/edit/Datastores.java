@@ -1,7 +1,9 @@
 package io.vrouter.yang.edit;
 
+import io.vrouter.core.config.Caller;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.service.ChangeSet;
+import io.vrouter.core.service.LockDeniedException;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.core.service.VrException;
 import io.vrouter.yang.edit.EditError.Kind;
@@ -19,8 +21,9 @@ import java.util.Map;
  * <p>Running is the service itself. The candidate is either "clean", following running, or a copy
  * that edits changed, kept with the running configuration it started from (its base). Commit applies
  * the difference between base and candidate to the service, so that VRs created or removed over REST
- * or SNMP while the candidate was being edited are left alone. Locks exclude other sessions; REST and
- * SNMP do not take them. A caller that reads, edits and writes a datastore holds this object's
+ * or SNMP while the candidate was being edited are left alone. Locks exclude other sessions; running's
+ * is the core's too ({@code VirtualRouters.lockRunning}), so that it stops every other interface's
+ * changes as well (docs/adr/0020). A caller that reads, edits and writes a datastore holds this object's
  * monitor throughout.
  *
  * <p>With tenants, a server keeps one set per tenant, over the view of its tenant
@@ -35,6 +38,8 @@ public final class Datastores {
     private ConfigData candidate;
     private ConfigData candidateBase;
     private int runningLock;
+    /** The session holding running's lock, as the core knows it; null when none. */
+    private Caller runningHolder;
     private int candidateLock;
     private Instant runningLockTime;
     private Instant candidateLockTime;
@@ -187,14 +192,23 @@ public final class Datastores {
         }
     }
 
-    public synchronized void lock(Name ds, int sessionId) {
+    /** Takes the datastore's lock for the holder's session ({@link Caller#session}); running's in the core as well. */
+    public synchronized void lock(Name ds, Caller holderSession) {
+        int sessionId = holderSession.session();
         int holder = ds == Name.RUNNING ? runningLock : candidateLock;
         if (holder != 0) throw EditError.lock(Kind.LOCK_DENIED, holder, "the lock is held by session " + holder);
         if (ds == Name.CANDIDATE && candidate != null) {
             throw EditError.lock(Kind.LOCK_DENIED, 0, "the candidate has changes that are neither committed nor discarded");
         }
         if (ds == Name.RUNNING) {
+            try {
+                service.lockRunning(holderSession);
+            } catch (LockDeniedException e) {
+                // a session of another scope holds a lock covering this one's VRs (the provider's, or a tenant's)
+                throw EditError.lock(Kind.LOCK_DENIED, e.holderSession(), e.getMessage());
+            }
             runningLock = sessionId;
+            runningHolder = holderSession;
             runningLockTime = Instant.now();
         } else {
             candidateLock = sessionId;
@@ -209,15 +223,21 @@ public final class Datastores {
                     ? "the datastore is not locked" : "the lock is held by session " + holder);
         }
         if (ds == Name.RUNNING) {
-            runningLock = 0;
+            unlockRunning();
         } else {
             candidateLock = 0;
         }
     }
 
+    private void unlockRunning() {
+        service.unlockRunning(runningHolder);
+        runningLock = 0;
+        runningHolder = null;
+    }
+
     /** Releases a closing session's locks; its candidate changes go with its candidate lock (RFC 6241 8.3.5.2). */
     public synchronized void release(int sessionId) {
-        if (runningLock == sessionId) runningLock = 0;
+        if (runningLock == sessionId) unlockRunning();
         if (candidateLock == sessionId) {
             candidateLock = 0;
             discardCandidate();

@@ -2,6 +2,8 @@ package io.vrouter.yang.edit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vrouter.core.config.Caller;
+import io.vrouter.core.config.Credentials.Role;
 import io.vrouter.core.driver.sim.LatencyProfile;
 import io.vrouter.core.driver.sim.SimulatedDriver;
 import io.vrouter.core.metrics.VrMetrics;
@@ -38,6 +40,11 @@ class DatastoresTest {
         service.close();
     }
 
+    /** An operator's NETCONF session. */
+    static Caller session(int id) {
+        return new Caller("admin", null, Role.OPERATOR, "netconf", null).inSession(id);
+    }
+
     static VmConfigEntry named(int vmIndex, String name) {
         VmConfigEntry c = new VmConfigEntry();
         c.vmIndex = vmIndex;
@@ -47,13 +54,13 @@ class DatastoresTest {
 
     @Test
     void aLockExcludesOtherSessionsUntilUnlockedOrReleased() {
-        ds.lock(Name.RUNNING, 7);
+        ds.lock(Name.RUNNING, session(7));
         assertThat(ds.lockHolder(Name.RUNNING)).isEqualTo(7);
         ds.checkWritable(Name.RUNNING, 7);
         EditError inUse = catchEdit(() -> ds.checkWritable(Name.RUNNING, 8));
         assertThat(inUse.kind()).isEqualTo(Kind.IN_USE);
         assertThat(inUse.holder()).isEqualTo(7);
-        EditError denied = catchEdit(() -> ds.lock(Name.RUNNING, 8));
+        EditError denied = catchEdit(() -> ds.lock(Name.RUNNING, session(8)));
         assertThat(denied.kind()).isEqualTo(Kind.LOCK_DENIED);
         assertThat(denied.holder()).isEqualTo(7);
         EditError notHeld = catchEdit(() -> ds.unlock(Name.RUNNING, 8));
@@ -78,9 +85,9 @@ class DatastoresTest {
         assertThat(ds.read(Name.RUNNING).get(2)).isNull();
         assertThat(service.getConfig(2)).isEmpty();
         // a candidate with changes cannot be locked
-        assertThat(catchEdit(() -> ds.lock(Name.CANDIDATE, 3)).kind()).isEqualTo(Kind.LOCK_DENIED);
+        assertThat(catchEdit(() -> ds.lock(Name.CANDIDATE, session(3))).kind()).isEqualTo(Kind.LOCK_DENIED);
         ds.discardCandidate();
-        ds.lock(Name.CANDIDATE, 3);
+        ds.lock(Name.CANDIDATE, session(3));
         ds.storeCandidate(cb[0], cb[1]);
         ds.release(3);
         assertThat(ds.candidateModified()).isFalse();
