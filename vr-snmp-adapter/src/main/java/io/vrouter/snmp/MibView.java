@@ -22,6 +22,7 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 import org.snmp4j.agent.MOScope;
+import org.snmp4j.agent.request.SubRequest;
 import org.snmp4j.smi.Gauge32;
 import org.snmp4j.smi.Integer32;
 import org.snmp4j.smi.OID;
@@ -48,6 +49,14 @@ final class MibView {
 
     /** One instance and its value. */
     record Cell(OID oid, Variable value) {
+        /** Answers a GETNEXT's sub-request with this instance, when there is one (null: none in its scope). */
+        static boolean answer(SubRequest<?> sr, Cell cell) {
+            if (cell == null) return false;
+            sr.getVariableBinding().setOid(cell.oid);
+            sr.getVariableBinding().setVariable(cell.value);
+            sr.completed();
+            return true;
+        }
     }
 
     /** A row of a table: its index after the vmIndex (empty for one row per VR), its data, its RowStatus. */
