@@ -69,9 +69,14 @@ final class VmmInstrumentation implements GenericManagedObject {
         return principals.of(request.getSecurityModel(), request.getSecurityName().getValue(), peer);
     }
 
-    /** The instances as the caller may see them: its tenant's rows only, the counts of its VRs. */
+    /**
+     * The instances as the caller may see them: a tenant's user its tenant's rows only, the counts of
+     * its VRs; the provider every VR and every tenant's rows waiting after createAndWait.
+     */
     private MibView viewOf(Caller caller) {
-        return new MibView(service.as(caller), service, pending(caller));
+        PendingRows everyTenants = PendingRows.union(pending);
+        return new MibView(service.as(caller), service, caller.tenant() == null ? everyTenants : pending(caller),
+                everyTenants);
     }
 
     /** The view of the request's caller, made at its first use; the server's own when there is no request. */
