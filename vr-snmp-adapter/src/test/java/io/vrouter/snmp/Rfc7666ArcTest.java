@@ -131,6 +131,18 @@ class Rfc7666ArcTest {
     }
 
     @Test
+    void aLargeGetBulkAnsweredInPassesIsTheWalk() throws Exception {
+        Map<OID, Variable> walked = walk(RFC, null);
+        PDU pdu = new PDU();
+        pdu.setType(PDU.GETBULK);
+        pdu.add(new VariableBinding(RFC));
+        pdu.setMaxRepetitions(300);
+        PDU r = a.client.send(pdu, a.v2c("public")).getResponse();
+        List<OID> bulk = r.getVariableBindings().stream().map(VariableBinding::getOid).filter(o -> o.startsWith(RFC)).toList();
+        assertThat(bulk).isEqualTo(new ArrayList<>(walked.keySet()));
+    }
+
+    @Test
     void aGetNamesOneVrAndAMissingInstanceIsNoSuchInstance() throws Exception {
         OID vmEntry = VmmMib.sub(RFC_OBJECTS, 4, 1);
         PDU r = a.send(a.v2c("public"), PDU.GET, new VariableBinding(cell(vmEntry, 2, 2)),
