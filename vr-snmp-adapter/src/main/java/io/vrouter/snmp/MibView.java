@@ -22,6 +22,7 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.IntStream;
 import org.snmp4j.agent.MOScope;
+import org.snmp4j.agent.request.SubRequest;
 import org.snmp4j.smi.Gauge32;
 import org.snmp4j.smi.Integer32;
 import org.snmp4j.smi.OID;
@@ -48,6 +49,14 @@ final class MibView {
 
     /** One instance and its value. */
     record Cell(OID oid, Variable value) {
+        /** Answers a GETNEXT's sub-request with this instance, when there is one (null: none in its scope). */
+        static boolean answer(SubRequest<?> sr, Cell cell) {
+            if (cell == null) return false;
+            sr.getVariableBinding().setOid(cell.oid);
+            sr.getVariableBinding().setVariable(cell.value);
+            sr.completed();
+            return true;
+        }
     }
 
     /** A row of a table: its index after the vmIndex (empty for one row per VR), its data, its RowStatus. */
@@ -62,6 +71,8 @@ final class MibView {
     /** The port itself, for the one global fact: which vmIndex no VR holds (vmConfigNextAvailableVmIndex). */
     private final VirtualRouters all;
     private final PendingRows pending;
+    /** The rows waiting after createAndWait of every tenant: their indices are no one's next (vmConfigNextAvailableVmIndex). */
+    private final PendingRows held;
     private final Integer only;
     private TreeMap<OID, Variable> scalars;
     private final Map<Integer, Optional<VirtualRouter>> state = new HashMap<>();
@@ -76,14 +87,20 @@ final class MibView {
      * not null; {@code all} is the port itself.
      */
     MibView(VirtualRouters service, VirtualRouters all, PendingRows pending, Integer only) {
+        this(service, all, pending, pending, only);
+    }
+
+    /** {@code pending}: the waiting rows the caller sees; {@code held}: every tenant's. */
+    MibView(VirtualRouters service, VirtualRouters all, PendingRows pending, PendingRows held) {
+        this(service, all, pending, held, null);
+    }
+
+    private MibView(VirtualRouters service, VirtualRouters all, PendingRows pending, PendingRows held, Integer only) {
         this.service = service;
         this.all = all;
         this.pending = pending;
+        this.held = held;
         this.only = only;
-    }
-
-    MibView(VirtualRouters service, VirtualRouters all, PendingRows pending) {
-        this(service, all, pending, null);
     }
 
     /** The value of one instance, or null when there is no such instance. */
@@ -213,7 +230,7 @@ final class MibView {
         m.put(scalar(VM_TABLE_LAST_CHANGE), new TimeTicks(nonNegative(h.vmTableLastChange)));
         m.put(scalar(VM_PER_VM_NOTIFICATIONS_ENABLED), Codec.truth(h.vmPerVMNotificationsEnabled));
         m.put(scalar(VM_BULK_NOTIFICATIONS_ENABLED), Codec.truth(h.vmBulkNotificationsEnabled));
-        m.put(scalar(VM_CONFIG_NEXT_AVAILABLE_VM_INDEX), new Integer32(nextFree(all, pending)));
+        m.put(scalar(VM_CONFIG_NEXT_AVAILABLE_VM_INDEX), new Integer32(nextFree(all, held)));
         m.put(scalar(VM_CONFIGURED_VMS), new Gauge32(h.vmConfiguredVMs));
         m.put(scalar(VM_ACTIVE_VMS), new Gauge32(h.vmActiveVMs));
         m.put(scalar(VM_HV_CPUS), new Integer32(h.vmHvCpus == null ? 0 : h.vmHvCpus));

@@ -55,11 +55,18 @@ final class Notifier implements AutoCloseable {
         return t;
     });
     private final AutoCloseable subscription;
+    /** Also send each notification RFC 7666 defines in its own form, under mib-2.236 (snmp.trap.vm-mib). */
+    private final boolean alsoVmMib;
 
     Notifier(VirtualRouters service, NotificationOriginator originator, SysUpTime sysUpTime) {
+        this(service, originator, sysUpTime, false);
+    }
+
+    Notifier(VirtualRouters service, NotificationOriginator originator, SysUpTime sysUpTime, boolean alsoVmMib) {
         this.service = service;
         this.originator = originator;
         this.sysUpTime = sysUpTime;
+        this.alsoVmMib = alsoVmMib;
         this.bulkTimer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         this.subscription = service.events().subscribe(this::onEvent);
     }
@@ -127,8 +134,7 @@ final class Notifier implements AutoCloseable {
             OID bulkOid = new OID(perVm);
             bulkOid.set(bulkOid.size() - 1, perVm.last() + 10);
             try {
-                originator.notify(new OctetString(), bulkOid, Uptime.of(sysUpTime),
-                        new VariableBinding[]{new VariableBinding(scalar(VM_AFFECTED_VMS), vmList(indices))});
+                notify(bulkOid, new VariableBinding[]{new VariableBinding(scalar(VM_AFFECTED_VMS), vmList(indices))});
             } catch (RuntimeException ex) {
                 log.warn("could not send the bulk notification {}: {}", bulkOid, ex.toString());
             }
@@ -143,7 +149,7 @@ final class Notifier implements AutoCloseable {
                 new VariableBinding(cell(VM_NETWORK_ENTRY, Schema.Network.LINK_STATUS.snmpColumn(), e.vmIndex, c.networkIndex()),
                         new Integer32(((LinkStatus) c.after()).code()))};
         try {
-            originator.notify(new OctetString(), VM_LINK_STATUS_CHANGED, Uptime.of(sysUpTime), vbs);
+            notify(VM_LINK_STATUS_CHANGED, vbs);
         } catch (RuntimeException ex) {
             log.warn("could not send the notification for {}: {}", e, ex.toString());
         }
@@ -154,11 +160,27 @@ final class Notifier implements AutoCloseable {
         int i = e.vmIndex;
         VariableBinding[] vbs = varbinds(e, e.vmUUID);
         try {
-            originator.notify(new OctetString(), trap, Uptime.of(sysUpTime), vbs);
+            notify(trap, vbs);
             log.debug("sent {} for VR {}", trap, i);
         } catch (RuntimeException ex) {
             log.warn("could not send the notification for {}: {}", e, ex.toString());
         }
+    }
+
+    /**
+     * Sends a NEW-VMM-MIB notification, and with snmp.trap.vm-mib the same in RFC 7666's VM-MIB
+     * (vmMIB, mib-2.236: its notification and objects are NEW-VMM-MIB's under the other arc, vmName
+     * vmTable's column 2 there) when RFC 7666 defines it (not vmLinkStatusChanged).
+     */
+    private void notify(OID trap, VariableBinding[] vbs) {
+        originator.notify(new OctetString(), trap, Uptime.of(sysUpTime), vbs);
+        OID rfcTrap = alsoVmMib ? Rfc7666Instrumentation.toRfc(trap) : null;
+        if (rfcTrap == null) return;
+        VariableBinding[] rfcVbs = new VariableBinding[vbs.length];
+        for (int n = 0; n < vbs.length; n++) {
+            rfcVbs[n] = new VariableBinding(Rfc7666Instrumentation.toRfc(vbs[n].getOid()), vbs[n].getVariable());
+        }
+        originator.notify(new OctetString(), rfcTrap, Uptime.of(sysUpTime), rfcVbs);
     }
 
     /**

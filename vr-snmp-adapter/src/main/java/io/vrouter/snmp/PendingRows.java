@@ -2,6 +2,7 @@ package io.vrouter.snmp;
 
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
+import java.util.Map;
 import java.util.NavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 
@@ -66,6 +67,24 @@ final class PendingRows {
 
     void removeNet(int vmIndex, int netIndex) {
         nets.remove(netKey(vmIndex, netIndex));
+    }
+
+    /**
+     * The waiting rows of every tenant, as the provider sees them (a copy, for one request): each
+     * configuration row with vmConfigTenant naming the tenant whose row it is (the key of
+     * {@code byTenant}, "" the provider's). The rows stay theirs to complete or destroy.
+     */
+    static PendingRows union(Map<String, PendingRows> byTenant) {
+        PendingRows all = new PendingRows();
+        byTenant.forEach((tenant, rows) -> {
+            for (ConfigRow r : rows.configs().values()) {
+                VmConfigEntry e = r.entry().copy();
+                if (!tenant.isEmpty()) e.vmConfigTenant = tenant;
+                all.putConfig(new ConfigRow(e, r.createdNanos()));
+            }
+            rows.nets().values().forEach(all::putNet);
+        });
+        return all;
     }
 
     private void purge() {

@@ -56,7 +56,8 @@ public final class SnmpInterface implements ManagementInterface {
             throw e;
         }
         agent = starting;
-        notifier = new Notifier(context.service(), agent.notificationOriginator(), agent.sysUpTime());
+        notifier = new Notifier(context.service(), agent.notificationOriginator(), agent.sysUpTime(),
+                started.getBoolean("snmp.trap.vm-mib", false));
     }
 
     /**
@@ -79,7 +80,7 @@ public final class SnmpInterface implements ManagementInterface {
         }
         started.logNeedsRestart(settings, log, "bind", "snmp-port", "snmp.v2c", "snmp.community.read",
                 "snmp.community.write", "snmp.user.", "snmp.v3.replay-protection", "snmp.sysName", "snmp.sysContact",
-                "snmp.sysLocation");
+                "snmp.sysLocation", "snmp.trap.vm-mib");
         return agent == null ? () -> { } : agent.reloadNotifications(next);
     }
 

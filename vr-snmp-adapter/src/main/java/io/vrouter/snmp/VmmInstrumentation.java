@@ -69,13 +69,18 @@ final class VmmInstrumentation implements GenericManagedObject {
         return principals.of(request.getSecurityModel(), request.getSecurityName().getValue(), peer);
     }
 
-    /** The instances as the caller may see them: its tenant's rows only, the counts of its VRs. */
+    /**
+     * The instances as the caller may see them: a tenant's user its tenant's rows only, the counts of
+     * its VRs; the provider every VR and every tenant's rows waiting after createAndWait.
+     */
     private MibView viewOf(Caller caller) {
-        return new MibView(service.as(caller), service, pending(caller));
+        PendingRows everyTenants = PendingRows.union(pending);
+        return new MibView(service.as(caller), service, caller.tenant() == null ? everyTenants : pending(caller),
+                everyTenants);
     }
 
     /** The view of the request's caller, made at its first use; the server's own when there is no request. */
-    private MibView view(Request<?, ?, ?> request) {
+    MibView view(Request<?, ?, ?> request) {
         if (request == null) return viewOf(Caller.SYSTEM);
         MibView cached = (MibView) request.getProcessingUserObject(VIEW);
         if (cached == null) {
@@ -113,9 +118,12 @@ final class VmmInstrumentation implements GenericManagedObject {
      */
     @Override
     public OID find(MOQuery query, Function<OID, Boolean> filter) {
-        Request<?, ?, ?> request = query instanceof MOQueryWithSource q && q.getSource() instanceof Request<?, ?, ?> r
-                ? r : null;
-        return oidOf(view(request).first(query.getScope(), filter));
+        return oidOf(view(requestOf(query)).first(query.getScope(), filter));
+    }
+
+    /** The request a lookup is made for, or null. */
+    static Request<?, ?, ?> requestOf(MOQuery query) {
+        return query instanceof MOQueryWithSource q && q.getSource() instanceof Request<?, ?, ?> r ? r : null;
     }
 
     @Override
@@ -139,12 +147,7 @@ final class VmmInstrumentation implements GenericManagedObject {
 
     @Override
     public boolean next(SubRequest<?> sr, Function<OID, Boolean> filter) {
-        MibView.Cell cell = view(sr.getRequest()).first(sr.getScope(), filter);
-        if (cell == null) return false;
-        sr.getVariableBinding().setOid(cell.oid());
-        sr.getVariableBinding().setVariable(cell.value());
-        sr.completed();
-        return true;
+        return MibView.Cell.answer(sr, view(sr.getRequest()).first(sr.getScope(), filter));
     }
 
     private static final List<OID> ENTRIES = java.util.Arrays.stream(Schema.Table.values())
@@ -201,8 +204,9 @@ final class VmmInstrumentation implements GenericManagedObject {
         SetTransaction tx = new SetTransaction(service, caller, pending(caller));
         request.setProcessingUserObject(TRANSACTION, tx);
         try {
-            // VACM's write views hold nothing but NEW-VMM-MIB, so every varbind of a SET that gets here
-            // is ours and nothing can refuse the PDU after this: the set is applied now, checked once.
+            // When every varbind is ours nothing can refuse the PDU after this: the set is applied now,
+            // checked once. Otherwise (the system group, RFC 7666's VM-MIB, which refuses every SET in
+            // its prepare) it is applied in commit, which a refusal elsewhere never reaches.
             tx.prepare(subs, subs.size() == request.size());
             for (SubRequest<?> s : subs) s.getStatus().setPhaseComplete(true);
         } catch (SetTransaction.SetError e) {

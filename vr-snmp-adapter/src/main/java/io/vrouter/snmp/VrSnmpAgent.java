@@ -92,6 +92,8 @@ final class VrSnmpAgent {
     private final SystemGroup system;
     private final EngineState engine;
     private final VmmInstrumentation instrumentation;
+    /** RFC 7666's VM-MIB, read through NEW-VMM-MIB's instrumentation. */
+    private final Rfc7666Instrumentation rfc7666;
     private final VrMetrics metrics;
     private final DefaultMOServer server = new DefaultMOServer();
     private final AuthThrottle throttle;
@@ -572,6 +574,7 @@ final class VrSnmpAgent {
         this.metrics = metrics;
         this.engine = EngineState.loadAndBoot(stateDir);
         this.instrumentation = new VmmInstrumentation(service, new Principals(config));
+        this.rfc7666 = new Rfc7666Instrumentation(instrumentation);
         this.address = new UdpAddress(InetAddress.getByName(config.bind()), config.port());
         this.manager = new Manager(engine, dispatcher, server, config.v2c(), TimedCommandProcessor::new,
                 (session, upTime) -> notifications = new NotificationQueues(session, config, engine.engineId(), upTime,
@@ -630,6 +633,7 @@ final class VrSnmpAgent {
         manager.initialize();
         try {
             server.register(instrumentation, null);
+            server.register(rfc7666, null);
         } catch (DuplicateRegistrationException e) {
             throw new IllegalStateException(e);
         }
@@ -663,6 +667,7 @@ final class VrSnmpAgent {
             }
         }
         server.unregister(instrumentation, null);
+        server.unregister(rfc7666, null);
     }
 
     private void addUsers() {
@@ -698,21 +703,25 @@ final class VrSnmpAgent {
             vacm.addGroup(SecurityModel.SECURITY_MODEL_USM, new OctetString(u.name()),
                     !u.write() ? READ_GROUP : u.tenant() == null ? WRITE_GROUP : TENANT_WRITE_GROUP, StorageType.volatile_);
         }
-        // Readers: the VR MIB, the system and snmp groups, the engine (snmpEngineID, snmpEngineBoots);
-        // never the security configuration (USM, VACM, community, target tables).
-        for (OID subtree : new OID[]{VmmMib.ROOT, new OID("1.3.6.1.2.1.1"), new OID("1.3.6.1.2.1.11"),
-                new OID("1.3.6.1.6.3.10.2.1")}) {
+        // Readers: the VR MIBs (NEW-VMM-MIB, RFC 7666's VM-MIB), the system and snmp groups, the engine
+        // (snmpEngineID, snmpEngineBoots); never the security configuration (USM, VACM, community, target tables).
+        for (OID subtree : new OID[]{VmmMib.ROOT, Rfc7666Instrumentation.ROOT, new OID("1.3.6.1.2.1.1"),
+                new OID("1.3.6.1.2.1.11"), new OID("1.3.6.1.6.3.10.2.1")}) {
             vacm.addViewTreeFamily(READ_VIEW, subtree, new OctetString(), VacmMIB.vacmViewIncluded, StorageType.volatile_);
         }
-        // Writers: the VR MIB, and sysContact, sysName and sysLocation (SystemGroup says which of them are writable).
-        vacm.addViewTreeFamily(WRITE_VIEW, VmmMib.ROOT, new OctetString(), VacmMIB.vacmViewIncluded, StorageType.volatile_);
+        // Writers: the VR MIBs (RFC 7666's is read-only: in the view so that a SET there is notWritable,
+        // as its objects are, not noAccess), and sysContact, sysName and sysLocation (SystemGroup says
+        // which of them are writable).
+        for (OID subtree : new OID[]{VmmMib.ROOT, Rfc7666Instrumentation.ROOT}) {
+            vacm.addViewTreeFamily(WRITE_VIEW, subtree, new OctetString(), VacmMIB.vacmViewIncluded, StorageType.volatile_);
+            vacm.addViewTreeFamily(TENANT_WRITE_VIEW, subtree, new OctetString(), VacmMIB.vacmViewIncluded,
+                    StorageType.volatile_);
+        }
         for (SystemGroup.Field f : SystemGroup.Field.values()) {
             vacm.addViewTreeFamily(WRITE_VIEW, f.instance, new OctetString(), VacmMIB.vacmViewIncluded, StorageType.volatile_);
         }
         // A tenant's writers: the same, but the notification switches, which are the router's (noAccess).
         // Which rows a tenant's user may read and change is not VACM's: the core's view of the user decides.
-        vacm.addViewTreeFamily(TENANT_WRITE_VIEW, VmmMib.ROOT, new OctetString(), VacmMIB.vacmViewIncluded,
-                StorageType.volatile_);
         for (OID routers : new OID[]{VmmMib.scalar(VmmMib.VM_PER_VM_NOTIFICATIONS_ENABLED),
                 VmmMib.scalar(VmmMib.VM_BULK_NOTIFICATIONS_ENABLED)}) {
             vacm.addViewTreeFamily(TENANT_WRITE_VIEW, routers, new OctetString(), VacmMIB.vacmViewExcluded,

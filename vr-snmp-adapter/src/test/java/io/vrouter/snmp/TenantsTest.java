@@ -57,7 +57,9 @@ class TenantsTest {
             "snmp.user.inp", "SHA:inpauthpass:AES:inpprivpass:write",
             "snmp.user.alice", "SHA:aliceauthpass:AES:aliceprivpass:write@acme",
             "snmp.user.ann", "SHA:annauthpass1:AES:annprivpass1:read@acme",
-            "snmp.user.bob", "SHA:bobauthpass:AES:bobprivpass:write@bravo");
+            "snmp.user.bob", "SHA:bobauthpass:AES:bobprivpass:write@bravo",
+            "tenant.capped", "vcpus=2, memory=1024",
+            "snmp.user.carl", "SHA:carlauthpass:AES:carlprivpass:write@capped");
     private static final int A = 1;
     private static final int B = 2;
     private static final int P = 3;
@@ -71,7 +73,7 @@ class TenantsTest {
     void start() throws Exception {
         a = new SnmpTestAgent(dir, LatencyProfile.NONE, SETTINGS);
         a.service.useTenants(Tenants.from(Settings.of(SETTINGS)));
-        for (String user : List.of("inp", "alice", "ann", "bob")) {
+        for (String user : List.of("inp", "alice", "ann", "bob", "carl")) {
             String auth = user.equals("ann") ? "annauthpass1" : user + "authpass";
             String priv = user.equals("ann") ? "annprivpass1" : user + "privpass";
             a.client.getUSM().addUser(new UsmUser(new OctetString(user), AuthSHA.ID, new OctetString(auth),
@@ -332,7 +334,16 @@ class TenantsTest {
         assertNoError(set("alice", vb(cfg(VM_CONFIG_ROW_STATUS, 10), new Integer32(CREATE_AND_WAIT))));
         assertThat(get("alice", cfg(VM_CONFIG_ROW_STATUS, 10))).isEqualTo(new Integer32(NOT_READY));
         assertThat(get("bob", cfg(VM_CONFIG_ROW_STATUS, 10))).isEqualTo(Null.noSuchInstance);
-        assertThat(get("inp", cfg(VM_CONFIG_ROW_STATUS, 10))).isEqualTo(Null.noSuchInstance);
+        // The provider sees every tenant's waiting rows, and whose they are; no one is offered their index.
+        assertThat(get("inp", cfg(VM_CONFIG_ROW_STATUS, 10))).isEqualTo(new Integer32(NOT_READY));
+        assertThat(get("inp", cfg(TENANT, 10))).isEqualTo(new OctetString("acme"));
+        assertThat(walk("inp", 50)).containsKey(cfg(VM_CONFIG_ROW_STATUS, 10));
+        assertThat(walk("bob", 50)).doesNotContainKey(cfg(VM_CONFIG_ROW_STATUS, 10));
+        assertNoError(set("alice", vb(cfg(VM_CONFIG_ROW_STATUS, 4), new Integer32(CREATE_AND_WAIT))));
+        for (String user : List.of("inp", "bob", "alice")) {
+            assertThat(get(user, scalar(VM_CONFIG_NEXT_AVAILABLE_VM_INDEX))).as(user).isEqualTo(new Integer32(5));
+        }
+        assertNoError(set("alice", vb(cfg(VM_CONFIG_ROW_STATUS, 4), new Integer32(DESTROY))));
         assertNoError(set("alice", vb(cfg(VM_NAME, 10), new OctetString("a2")),
                 vb(cfg(VM_CONFIG_ROW_STATUS, 10), new Integer32(ACTIVE))));
         assertThat(a.service.getConfig(10).orElseThrow().vmConfigTenant).isEqualTo("acme");
@@ -381,6 +392,32 @@ class TenantsTest {
                 vb(cfg(VM_NAME, 20), new OctetString("for-acme")), vb(cfg(TENANT, 20), new OctetString("acme"))));
         assertThat(get("alice", cfg(VM_NAME, 20))).isEqualTo(new OctetString("for-acme"));
         assertThat(create("alice", 21, "a-over").getErrorStatus()).isEqualTo(PDU.resourceUnavailable);
+    }
+
+    /**
+     * SNMP has no field for the text REST, RESTCONF and NETCONF give with a refusal; what it has says
+     * which limit it was: resourceUnavailable against the varbind of the column the limit is about
+     * (vmConfigCpuNumber: vCPUs, vmConfigMemory: memory, the RowStatus: the number of VRs). The
+     * README's table says so.
+     */
+    @Test
+    void aRefusedQuotaIsTheVarbindOfTheColumnItLimits() throws Exception {
+        PDU cpus = set("carl", vb(cfg(VM_CONFIG_ROW_STATUS, 30), new Integer32(CREATE_AND_GO)),
+                vb(cfg(VM_NAME, 30), new OctetString("c1")), vb(cfg(VM_CONFIG_MEMORY, 30), new Integer32(512)),
+                vb(cfg(VM_CONFIG_CPU_NUMBER, 30), new Integer32(4)));
+        assertThat(cpus.getErrorStatus()).as(cpus.toString()).isEqualTo(PDU.resourceUnavailable);
+        assertThat(cpus.getErrorIndex()).as("vmConfigCpuNumber").isEqualTo(4);
+        PDU memory = set("carl", vb(cfg(VM_CONFIG_ROW_STATUS, 30), new Integer32(CREATE_AND_GO)),
+                vb(cfg(VM_CONFIG_MEMORY, 30), new Integer32(2048)), vb(cfg(VM_NAME, 30), new OctetString("c1")));
+        assertThat(memory.getErrorStatus()).as(memory.toString()).isEqualTo(PDU.resourceUnavailable);
+        assertThat(memory.getErrorIndex()).as("vmConfigMemory").isEqualTo(2);
+        // acme's number of VRs: its RowStatus.
+        assertNoError(create("alice", 31, "a2"));
+        PDU vrs = set("alice", vb(cfg(VM_NAME, 32), new OctetString("a3")),
+                vb(cfg(VM_CONFIG_ROW_STATUS, 32), new Integer32(CREATE_AND_GO)));
+        assertThat(vrs.getErrorStatus()).as(vrs.toString()).isEqualTo(PDU.resourceUnavailable);
+        assertThat(vrs.getErrorIndex()).as("vmConfigRowStatus").isEqualTo(2);
+        assertThat(a.service.indices()).containsExactly(A, B, P, 31);
     }
 
     @Test

@@ -395,6 +395,43 @@ class SnmpCliIT {
     }
 
     /**
+     * An NMS that knows RFC 7666 and not NEW-VMM-MIB: net-snmp with the RFC's own VM-MIB text (and the
+     * IANA module it imports; its other imports, SNMP-FRAMEWORK-MIB and UUID-TC-MIB, only name textual
+     * conventions, and net-snmp goes on without them) walks vmMIB (mib-2.236) and reads by name the
+     * same VR, with the values NEW-VMM-MIB gives it in the same request; a SET there is notWritable.
+     */
+    @Test
+    void rfc7666sOwnMibReadsTheSameVrWithTheSameValuesAndCannotWrite() throws Exception {
+        extractMibs();
+        String[] vmMib = {"-M", baseMibs + ":" + Path.of("../vr-snmp-adapter/src/test/resources/rfc7666").toAbsolutePath(),
+                "-m", "+VM-MIB"};
+        assertThat(snmp("snmpset", v2c("private"), ROW_STATUS + 97, "i", "4", NAME + 97, "s", "rfc-seen").exit()).isZero();
+        awaitOperState(97, 4);
+        String[] read = {"-v2c", "-c", "public", "-t", "8", "-r", "0"};
+        ServerProcess.Result walk = cli(concat(new String[]{"snmpbulkwalk", "-Oq"}, read, vmMib, new String[]{agent(), "VM-MIB::vmMIB"}));
+        assertThat(walk.exit()).as(walk.toString()).isZero();
+        assertThat(walk.out()).contains("VM-MIB::vmName.97 \"rfc-seen\"", "VM-MIB::vmAdminState.97 running",
+                "VM-MIB::vmOperState.97 running", "VM-MIB::vmNumber.0 ", "VM-MIB::vmCpuCoreTime.97.1 ",
+                "VM-MIB::vmStorageResourceID.97.");
+        assertThat(walk.out()).as("NEW-VMM-MIB's own columns stay under its arc").doesNotContain("vmRouteEntries", ".18.97");
+        // RFC 7666's object and NEW-VMM-MIB's, pairwise in one request (one picture of the VR).
+        ServerProcess.Result pairs = cli(concat(new String[]{"snmpget", "-Oqv", "-OU"}, read, vmMib, new String[]{agent(),
+                "VM-MIB::vmName.97", NAME + 97, "VM-MIB::vmAdminState.97", CONFIG + "2.97",
+                "VM-MIB::vmUUID.97", MIB + ".1.4.1.3.97", "VM-MIB::vmCurMem.97", MIB + ".1.4.1.13.97",
+                "VM-MIB::vmUpTime.97", MIB + ".1.4.1.16.97", "VM-MIB::vmCpuTime.97", MIB + ".1.4.1.17.97"}));
+        assertThat(pairs.exit()).as(pairs.toString()).isZero();
+        List<String> values = pairs.out().lines().toList();
+        assertThat(values).hasSize(12);
+        assertThat(values.subList(0, 4)).containsExactly("\"rfc-seen\"", "\"rfc-seen\"", "running", "1");
+        // From vmUUID on: the same text (vmAdminState above: the RFC's label, NEW-VMM-MIB's number, not loaded here).
+        for (int i = 4; i < values.size(); i += 2) assertThat(values.get(i)).as("pair " + i / 2).isEqualTo(values.get(i + 1));
+        ServerProcess.Result set = cli(concat(new String[]{"snmpset"}, new String[]{"-v2c", "-c", "private", "-t", "8", "-r", "0"},
+                vmMib, new String[]{agent(), "VM-MIB::vmName.97", "s", "renamed"}));
+        assertThat(set.err()).contains("notWritable");
+        assertThat(server.get("/api/v1/routers/97").body()).contains("\"rfc-seen\"");
+    }
+
+    /**
      * vmUUID as net-snmp shows it with the MIB is REST's string, leading zeros and all (issue 38 item
      * 2: with "4x-2x-2x-2x-6x" each group was one number, and a group starting with 0 came out short).
      */

@@ -287,6 +287,40 @@ public final class Schema {
     /** The state tables, in the order of the YANG module (and of SNMP). */
     public static final List<Table> STATE_TABLES = List.of(Table.VM, Table.CPU, Table.CPU_AFFINITY, Table.STORAGE, Table.NETWORK);
 
+    /**
+     * RFC 7666's VM-MIB (mib-2.236), which the SNMP agent also serves, read-only, from these tables:
+     * a state table's columns up to the last that RFC 7666 defines are its columns, at the same
+     * number under its arc (NEW-VMM-MIB's vmTable columns 18 and up and vmNetworkTable's 6 and up
+     * are additions), and vmName and vmAdminState, which NEW-VMM-MIB moved to vmConfigTable, are
+     * vmTable's columns 2 and 5 there.
+     */
+    public static final class Rfc7666 {
+        private Rfc7666() {
+        }
+
+        /** The last column RFC 7666 defines in a table, 0 for the tables it does not have. */
+        public static int lastColumn(Table t) {
+            return switch (t) {
+                case VM -> Vm.CPU_TIME.snmpColumn();
+                case CPU -> Cpu.CORE_TIME.snmpColumn();
+                case CPU_AFFINITY -> CpuAffinity.AFFINITY.snmpColumn();
+                case STORAGE -> Storage.WRITE_LATENCY.snmpColumn();
+                case NETWORK -> Network.PHYS_ADDRESS.snmpColumn();
+                case CONFIG, NETWORK_CONFIG -> 0;
+            };
+        }
+
+        /** vmConfigTable's columns that are vmTable's in RFC 7666, by their vmTable column. */
+        public static final Map<Integer, ConfigColumn> VM_COLUMNS_FROM_CONFIG = Map.of(
+                2, ConfigColumn.VM_NAME, 5, ConfigColumn.VM_ADMIN_STATE);
+
+        /**
+         * The column whose syntax RFC 7666 defines otherwise: vmNetworkParent is there the parent's
+         * ifIndex (InterfaceIndexOrZero), here the host network's name.
+         */
+        public static final Column<?> OTHER_SYNTAX = Network.PARENT;
+    }
+
     private static final Map<String, Column<?>> BY_LEAF = byLeaf();
 
     private static Map<String, Column<?>> byLeaf() {

@@ -94,17 +94,15 @@ class ReconciliationTest {
         // The start-up's last look at the host comes late (a loaded machine), after the run has had
         // every chance to crash the VR: it must not take the VR back to the host's power state.
         AtomicBoolean late = new AtomicBoolean();
-        f = new ServiceFixture(dir, host -> {
+        f = new ServiceFixture(dir, (host, events) -> {
             host.failOnce("addInterface", a, "injected: no br9 on this host");
             host.beforeInspect = () -> {
                 if (!Thread.currentThread().getName().equals("main") || late.getAndSet(true)) return;
+                // Be later than the crash, if a run could make it now: its event, not a moment after its failed call.
                 long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-                while (host.callsOf(a).size() < 2 && System.nanoTime() < end) Thread.onSpinWait();
-                try {
-                    // a run that has made its failed call marks the crash at once: be later than that
-                    Thread.sleep(200);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+                while (events.stream().noneMatch(e -> e.vmIndex == a && e.vmOperState == OperState.CRASHED)
+                        && System.nanoTime() < end) {
+                    Thread.onSpinWait();
                 }
             };
         });

@@ -10,6 +10,7 @@ import io.vrouter.core.persistence.ConfigStore;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /** A service on a simulated host kept in a data directory, with every event it publishes recorded. */
@@ -40,16 +41,26 @@ final class ServiceFixture implements AutoCloseable {
         this(dataDir, LatencyProfile.NONE, false, beforeStart);
     }
 
+    /** The same, the host's hooks also given the list of events, which fills while the service starts. */
+    ServiceFixture(Path dataDir, BiConsumer<RecordingDriver, List<VrEvent>> beforeStart) throws Exception {
+        this(dataDir, LatencyProfile.NONE, false, beforeStart);
+    }
+
     private ServiceFixture(Path dataDir, LatencyProfile latency, boolean recover) throws Exception {
         this(dataDir, latency, recover, host -> { });
     }
 
     private ServiceFixture(Path dataDir, LatencyProfile latency, boolean recover, Consumer<RecordingDriver> beforeStart)
             throws Exception {
+        this(dataDir, latency, recover, (host, events) -> beforeStart.accept(host));
+    }
+
+    private ServiceFixture(Path dataDir, LatencyProfile latency, boolean recover,
+                           BiConsumer<RecordingDriver, List<VrEvent>> beforeStart) throws Exception {
         this.dataDir = dataDir;
         this.driver = new SimulatedDriver(latency, dataDir.resolve("sim-host.journal"));
         this.recorder = new RecordingDriver(driver);
-        beforeStart.accept(recorder);
+        beforeStart.accept(recorder, events);
         this.service = new VirtualRouterService(recorder, new ConfigStore(dataDir, recover), VrMetrics.inMemory());
         service.events().subscribe(events::add);
         try {

@@ -12,6 +12,7 @@ import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.persistence.ConfigStore;
+import io.vrouter.core.service.EventFence;
 import io.vrouter.core.service.SingleVr;
 import io.vrouter.core.service.VirtualRouterService;
 import java.nio.file.Path;
@@ -66,20 +67,12 @@ class ReconfigureTest {
 
     /**
      * The VR's CONFIG_CHANGED events, which the service publishes once per reconfigure after its driver
-     * call, so after the reply: waits (10 s at most) for {@code atLeast} of them, then a moment longer for
-     * any more, and counts them.
+     * call, so after the reply: counted once a later change of the VR is done and told
+     * ({@link EventFence}), so that every event the edit was to cause is in, however late.
      */
-    long configChanged(int vmIndex, int atLeast) throws InterruptedException {
-        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(10).toNanos();
-        while (countConfigChanged(vmIndex) < atLeast && System.nanoTime() < deadline) Thread.sleep(10);
-        Thread.sleep(200);
-        return countConfigChanged(vmIndex);
-    }
-
-    private long countConfigChanged(int vmIndex) {
-        synchronized (events) {
-            return events.stream().filter(e -> e.vmIndex == vmIndex && e.type == VrEvent.Type.CONFIG_CHANGED).count();
-        }
+    long configChanged(int vmIndex) throws Exception {
+        return EventFence.before(service, events, vmIndex).stream()
+                .filter(e -> e.vmIndex == vmIndex && e.type == VrEvent.Type.CONFIG_CHANGED).count();
     }
 
     @Test
@@ -94,7 +87,7 @@ class ReconfigureTest {
         assertThat(e.vmConfigAutoStart).isTrue();
         assertThat(e.vmAdminState).isEqualTo(AdminState.SHUTDOWN);
         assertThat(service.findByName("a")).isEmpty();
-        assertThat(configChanged(1, 1)).isEqualTo(1);
+        assertThat(configChanged(1)).isEqualTo(1);
         // A rename and auto-start need no stop.
         assertThat(c.rpc(edit("running", leaves(2, "<vmName>b2</vmName><vmConfigAutoStart>true</vmConfigAutoStart>"), "")))
                 .contains("<ok/>");
@@ -102,10 +95,10 @@ class ReconfigureTest {
         assertThat(config(2).vmConfigAutoStart).isTrue();
         assertThat(config(2).vmAdminState).isEqualTo(AdminState.RUNNING);
         // Unchanged values ask nothing of the service (once the rename's event is in, so it is not counted).
-        assertThat(configChanged(2, 1)).isEqualTo(1);
+        assertThat(configChanged(2)).isEqualTo(1);
         events.clear();
         assertThat(c.rpc(edit("running", leaves(2, "<vmName>b2</vmName><vmConfigMemory>512</vmConfigMemory>"), ""))).contains("<ok/>");
-        assertThat(configChanged(2, 0)).isZero();
+        assertThat(configChanged(2)).isZero();
     }
 
     @Test
