@@ -52,6 +52,13 @@ import javax.net.ssl.SSLContext;
  * {@link #hangCleanShutdown}, {@link #expireSessions}) and act as another tool on the host would
  * ({@link #setPowerState}, {@link #destroyVm}); {@link #leaks()} lists what exists beyond the
  * initial objects.
+ *
+ * <p>As xapi does (XenAPI reference: VIF, network, VM.add_to_VCPUs_params_live): a domain's VIFs are
+ * plugged while it runs; {@code network.create} makes an internal network (no PIF, bridge
+ * {@code xapiN}), {@code network.destroy} refuses one with VIFs ({@code NETWORK_CONTAINS_VIF}); a VIF's
+ * {@code ratelimit} ({@code qos_algorithm_params:kbps}, kilobytes per second) reaches the backend only
+ * when it is plugged ({@link #appliedRate}), a VM's {@code VCPUs_params:weight} when it starts or
+ * through {@code VM.add_to_VCPUs_params_live} on a running VM ({@link #schedulerWeight}).
  */
 public final class FakeXenServer implements AutoCloseable {
     public static final String USER = "root";
