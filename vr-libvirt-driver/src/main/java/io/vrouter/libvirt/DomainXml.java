@@ -26,8 +26,14 @@ final class DomainXml {
     /** The guest's name of a disk-booting VR's NoCloud seed drive. */
     static final String SEED_TARGET = "sda";
 
-    /** One interface: its vmNetworkConfigIndex, bridge, MAC and day-0 address ({@code 192.0.2.1/25}, or null). */
-    record Nic(int index, String bridge, String mac, String address) {
+    /**
+     * One interface: its vmNetworkConfigIndex, bridge, MAC and day-0 address ({@code 192.0.2.1/25}, or null);
+     * a peer link's end has no bridge but its {@link LibvirtLinks.Peer}.
+     */
+    record Nic(int index, String bridge, String mac, String address, LibvirtLinks.Peer peer) {
+        Nic(int index, String bridge, String mac, String address) {
+            this(index, bridge, mac, address, null);
+        }
     }
 
     /** What the driver reads back from a domain's XML. */
@@ -66,7 +72,9 @@ final class DomainXml {
             cmdline.append(" vrouter.if").append(n.index()).append('=').append(n.mac());
             if (n.address() != null) cmdline.append(',').append(n.address());
             metaNics.append("<vr:interface index='").append(n.index()).append("' mac='").append(n.mac()).append("'")
-                    .append(n.address() == null ? "" : " address='" + n.address() + "'").append("/>");
+                    .append(n.address() == null ? "" : " address='" + n.address() + "'")
+                    .append(n.peer() == null ? "" : " peer='" + n.peer().farVm() + "." + n.peer().farIf() + "' local-port='"
+                            + n.peer().localPort() + "' remote-port='" + n.peer().remotePort() + "'").append("/>");
             devices.append(interfaceXml(n));
         }
         String os = boot.seed() != null ? "<boot dev='hd'/>"
@@ -108,6 +116,7 @@ final class DomainXml {
 
     /** A NIC's device element: virtio, on its bridge, with its MAC (also what hot-plug attaches and detaches). */
     static String interfaceXml(Nic n) {
+        if (n.peer() != null) return LibvirtLinks.interfaceXml(n.mac(), n.peer());
         return "<interface type='bridge'><source bridge='" + esc(n.bridge()) + "'/><mac address='" + n.mac()
                 + "'/><model type='virtio'/></interface>";
     }
@@ -124,8 +133,10 @@ final class DomainXml {
         for (int i = 0; i < mi.getLength(); i++) {
             Element e = (Element) mi.item(i);
             String address = e.getAttribute("address");
+            String[] peer = e.getAttribute("peer").split("\\.");
             declared.add(new Nic(Integer.parseInt(e.getAttribute("index")), null, e.getAttribute("mac"),
-                    address.isEmpty() ? null : address));
+                    address.isEmpty() ? null : address, peer.length < 2 ? null : new LibvirtLinks.Peer(Integer.parseInt(peer[0]),
+                    Integer.parseInt(peer[1]), Integer.parseInt(e.getAttribute("local-port")), Integer.parseInt(e.getAttribute("remote-port")))));
             indexesByMac.add(e.getAttribute("mac"));
         }
         List<Nic> nics = new ArrayList<>();
@@ -137,7 +148,7 @@ final class DomainXml {
             int at = indexesByMac.indexOf(mac);
             if (at < 0) continue; // a NIC added by hand: not one of the VR's interfaces
             Nic d = declared.get(at);
-            nics.add(new Nic(d.index(), attr(e, "source", "bridge"), mac, d.address()));
+            nics.add(new Nic(d.index(), attr(e, "source", "bridge"), mac, d.address(), d.peer()));
         }
         long memoryKib = Long.parseLong(text(doc, "memory", "0"));
         String unit = ((Element) doc.getElementsByTagName("memory").item(0)).getAttribute("unit");

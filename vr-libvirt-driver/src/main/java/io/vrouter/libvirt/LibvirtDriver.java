@@ -1,13 +1,17 @@
 package io.vrouter.libvirt;
 
+import io.vrouter.core.driver.CpuWeights;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
+import io.vrouter.core.driver.Links;
 import io.vrouter.core.driver.PowerState;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.InetAddressType;
+import io.vrouter.core.model.LinkStatus;
+import io.vrouter.core.model.LinkType;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmCpuEntry;
 import io.vrouter.core.model.VmEntry;
@@ -55,7 +59,7 @@ import org.slf4j.LoggerFactory;
  * logged to a file. The domain's metadata carries the vmIndex: the marker that says a domain is vrouter's. Every step looks at the domain before it acts, so a step re-run after a
  * crash finds its work done.
  */
-public final class LibvirtDriver implements HypervisorDriver {
+public final class LibvirtDriver implements HypervisorDriver, CpuWeights, Links {
     private static final Logger log = LoggerFactory.getLogger(LibvirtDriver.class);
     private static final Pattern BRIDGE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,14}");
     private static final Pattern ADDRESS = Pattern.compile("[0-9A-Fa-f:.]{2,45}");
@@ -241,9 +245,9 @@ public final class LibvirtDriver implements HypervisorDriver {
         // A provisioning cut short (a kill -9) may have defined the domain already: defined again, with its MACs.
         List<DomainXml.Nic> before = existing.isPresent() ? ours(existing.get()).nics() : List.of();
         List<DomainXml.Nic> nics = new ArrayList<>();
-        for (VmNetworkConfigEntry n : config.interfaces()) nics.add(nic(n, before));
+        for (VmNetworkConfigEntry n : config.interfaces()) nics.add(nic(i, n, before));
         try {
-            define(i, config.vmName, template, cpus(config), memory(config), nics, () -> { });
+            define(i, config.vmName, template, cpus(config), memory(config), LibvirtWeights.shares(config), nics, () -> { });
             autostart(i, config);
         } catch (DriverException e) {
             // libvirt refused the domain after its bridges and run directory were made: a first try leaves nothing.
@@ -269,7 +273,11 @@ public final class LibvirtDriver implements HypervisorDriver {
 
     private void doReconfigure(VmConfigEntry config) throws DriverException {
         DomainXml.Parsed p = parsed(domain(config.vmIndex));
-        define(config.vmIndex, config.vmName, p.template(), cpus(config), memory(config), p.nics(), () -> { });
+        Domain d = domain(config.vmIndex);
+        int shares = LibvirtWeights.shares(config);
+        define(config.vmIndex, config.vmName, p.template(), cpus(config), memory(config), shares, p.nics(), () -> { });
+        // The definition holds for the next boot; a running VR takes its weight now.
+        if (active(d)) call("set CPU shares", () -> { LibvirtWeights.setLive(d, shares); return null; });
         autostart(config.vmIndex, config);
     }
 
@@ -284,7 +292,7 @@ public final class LibvirtDriver implements HypervisorDriver {
      * Defines (or defines again) the VR's domain: the one step that makes it exist, after its bridges and
      * its run directory, then the step that follows it while the bridges are held (a hot-plug).
      */
-    private void define(int vmIndex, String vmName, String template, int cpus, int memoryMib, List<DomainXml.Nic> nics,
+    private void define(int vmIndex, String vmName, String template, int cpus, int memoryMib, int shares, List<DomainXml.Nic> nics,
                         Step then) throws DriverException {
         if (!templates().contains(template)) {
             throw new DriverException("INVALID_CONFIG", "template '" + template + "' is not one of this host's: " + templates());
@@ -308,8 +316,8 @@ public final class LibvirtDriver implements HypervisorDriver {
         DomainXml.Boot boot = bootsItsKernel(template) ? DomainXml.Boot.direct(image(template, KERNEL), image(template, INITRD))
                 : DomainXml.Boot.fromDisk(NoCloudSeed.write(dir, name, vmName == null || vmName.isEmpty() ? name : vmName, nics,
                         image(template, NoCloudSeed.USER_DATA), settings.genisoimage(), settings.commandTimeout()));
-        String xml = DomainXml.build(name, uuid, vmIndex, vmName == null ? "" : vmName, template, accel.domainType(), cpus,
-                memoryMib, boot, dir.resolve(CONSOLE_LOG), nics, disk);
+        String xml = LibvirtWeights.withShares(DomainXml.build(name, uuid, vmIndex, vmName == null ? "" : vmName, template,
+                accel.domainType(), cpus, memoryMib, boot, dir.resolve(CONSOLE_LOG), nics, disk), shares);
         bridges.withBridges(bridgesOf(nics), () -> {
             Connect c = connection();
             call("define " + name, () -> c.domainDefineXML(xml));
@@ -496,10 +504,10 @@ public final class LibvirtDriver implements HypervisorDriver {
         Domain d = domain(vmIndex);
         DomainXml.Parsed p = parsed(d);
         if (p.nics().stream().anyMatch(n -> n.index() == iface.vmNetworkConfigIndex)) return;
-        DomainXml.Nic nic = nic(iface, List.of());
+        DomainXml.Nic nic = nic(vmIndex, iface, List.of());
         List<DomainXml.Nic> nics = new ArrayList<>(p.nics());
         nics.add(nic);
-        define(p.vmIndex(), p.vmName(), p.template(), p.vcpus(), (int) (p.memoryKib() / 1024), nics, () -> {
+        define(p.vmIndex(), p.vmName(), p.template(), p.vcpus(), (int) (p.memoryKib() / 1024), sharesOf(d), nics, () -> {
             if (active(d)) call("attach", () -> { d.attachDeviceFlags(DomainXml.interfaceXml(nic), AFFECT_LIVE); return null; });
         });
     }
@@ -515,9 +523,10 @@ public final class LibvirtDriver implements HypervisorDriver {
         Optional<DomainXml.Nic> nic = p.nics().stream().filter(n -> n.index() == networkIndex).findFirst();
         if (nic.isEmpty()) return;
         if (active(d)) call("detach", () -> { d.detachDeviceFlags(DomainXml.interfaceXml(nic.get()), AFFECT_LIVE); return null; });
-        define(p.vmIndex(), p.vmName(), p.template(), p.vcpus(), (int) (p.memoryKib() / 1024),
+        define(p.vmIndex(), p.vmName(), p.template(), p.vcpus(), (int) (p.memoryKib() / 1024), sharesOf(d),
                 p.nics().stream().filter(n -> n.index() != networkIndex).toList(), () -> { });
-        bridges.removeIfUnused(nic.get().bridge());
+        // A peer link's end is on no bridge.
+        if (nic.get().bridge() != null) bridges.removeIfUnused(nic.get().bridge());
     }
 
     private interface Step {
@@ -660,7 +669,8 @@ public final class LibvirtDriver implements HypervisorDriver {
             VmNetworkEntry ne = new VmNetworkEntry();
             ne.vmNetworkIndex = n.index();
             ne.vmNetworkIfIndex = tap == null ? 0 : ifIndex(tap);
-            ne.vmNetworkParent = n.bridge();
+            ne.vmNetworkParent = n.peer() == null ? n.bridge() : n.peer().mark();
+            if (n.peer() != null) ne.vmNetworkLinkStatus = up ? peerStatus(p.vmIndex(), n) : LinkStatus.UNKNOWN;
             ne.vmNetworkModel = "virtio";
             ne.vmNetworkPhysAddress = n.mac();
             if (tap != null) {
@@ -683,6 +693,25 @@ public final class LibvirtDriver implements HypervisorDriver {
         }
         List<VmStorageEntry> storage = p.disk() == null ? List.of() : List.of(storage(d, p.disk(), up));
         return new VmRuntime(p.vmIndex(), p.vmName(), power, e, cpus, storage, nets);
+    }
+
+    /**
+     * A running peer end's status: up while its far end's domain runs with an end naming this one, the two
+     * sockets then sending to each other. QEMU's UDP netdev has no carrier and libvirt no counters for it,
+     * so the link is told from the two domains' states, its delay and loss unmeasured.
+     */
+    private LinkStatus peerStatus(int vmIndex, DomainXml.Nic n) throws DriverException {
+        Optional<Domain> far = lookup(n.peer().farVm());
+        if (far.isEmpty() || !active(far.get())) return LinkStatus.DOWN;
+        DomainXml.Parsed fp = parsed(far.get());
+        boolean namesUs = fp != null && fp.nics().stream().anyMatch(f -> f.index() == n.peer().farIf() && f.peer() != null
+                && f.peer().farVm() == vmIndex && f.peer().farIf() == n.index());
+        return namesUs ? LinkStatus.UP : LinkStatus.DOWN;
+    }
+
+    @Override
+    public Set<LinkType> linkTypes() {
+        return EnumSet.of(LinkType.PEER);
     }
 
     /** The balloon's current size (KiB) from the guest's memory statistics, else libvirt's current allocation. */
@@ -830,6 +859,11 @@ public final class LibvirtDriver implements HypervisorDriver {
         return p;
     }
 
+    /** The CPU shares the domain's definition gives: kept when an interface changes. */
+    private int sharesOf(Domain d) throws DriverException {
+        return LibvirtWeights.sharesOf(call("xml", () -> d.getXMLDesc(XML_INACTIVE)));
+    }
+
     private DomainXml.Parsed parsed(Domain d) throws DriverException {
         return DomainXml.parse(call("xml", () -> d.getXMLDesc(XML_INACTIVE)));
     }
@@ -856,13 +890,14 @@ public final class LibvirtDriver implements HypervisorDriver {
     }
 
     /** One interface as the domain will have it: every operator string checked, the MAC kept or made. */
-    private static DomainXml.Nic nic(VmNetworkConfigEntry n, List<DomainXml.Nic> before) throws DriverException {
-        String bridge = n.vmNetworkConfigParent;
-        if (bridge == null || !BRIDGE.matcher(bridge).matches()) {
+    private static DomainXml.Nic nic(int vmIndex, VmNetworkConfigEntry n, List<DomainXml.Nic> before) throws DriverException {
+        LibvirtLinks.Peer peer = LinkType.of(n) == LinkType.PEER ? LibvirtLinks.peer(vmIndex, n) : null;
+        String bridge = peer == null ? n.vmNetworkConfigParent : null;
+        if (peer == null && (bridge == null || !BRIDGE.matcher(bridge).matches())) {
             throw new DriverException("INVALID_CONFIG", "vmNetworkConfigParent '" + bridge + "' is not a Linux bridge name"
                     + " (1 to 15 letters, digits, '.', '_' or '-', starting with a letter or digit)");
         }
-        if (Bridges.isNonBridge(bridge)) {
+        if (peer == null && Bridges.isNonBridge(bridge)) {
             throw new DriverException("INVALID_CONFIG", "vmNetworkConfigParent '" + bridge + "' is an interface of the host that is not a bridge");
         }
         String address = null;
@@ -880,7 +915,7 @@ public final class LibvirtDriver implements HypervisorDriver {
             mac = before.stream().filter(b -> b.index() == n.vmNetworkConfigIndex).map(DomainXml.Nic::mac).findFirst()
                     .orElseGet(() -> "52:54:00:" + HexFormat.ofDelimiter(":").formatHex(randomBytes(3)));
         }
-        return new DomainXml.Nic(n.vmNetworkConfigIndex, bridge, mac.toLowerCase(java.util.Locale.ROOT), address);
+        return new DomainXml.Nic(n.vmNetworkConfigIndex, bridge, mac.toLowerCase(java.util.Locale.ROOT), address, peer);
     }
 
     private static byte[] randomBytes(int n) {

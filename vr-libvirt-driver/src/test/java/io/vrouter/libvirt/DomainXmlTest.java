@@ -38,4 +38,19 @@ class DomainXmlTest {
                 .contains("vrouter.if1=52:54:00:3a:41:07,192.0.2.1/25")
                 .doesNotContain("<boot dev=").doesNotContain("device='cdrom'");
     }
+
+    @Test
+    void aPeerEndIsAUdpSocketNetdevToItsFarEndsPortAndReadsBackAsOne() throws Exception {
+        DomainXml.Nic end = new DomainXml.Nic(2, null, "52:54:00:00:05:02", "203.0.113.1/29",
+                new LibvirtLinks.Peer(6, 1, LibvirtLinks.port(5, 2), LibvirtLinks.port(6, 1)));
+        String xml = DomainXml.build("vrouter-5", null, 5, "edge5", "bird", "qemu", 1, 512,
+                DomainXml.Boot.direct(Path.of("/img/bird/vmlinuz"), Path.of("/img/bird/initrd.img")), RUN.resolve("console.log"),
+                List.of(NICS.get(0), end), null);
+
+        assertThat(xml).contains("<interface type='udp'><mac address='52:54:00:00:05:02'/><source address='127.0.0.1' port='40080'>"
+                + "<local address='127.0.0.1' port='40065'/></source><model type='virtio'/></interface>");
+        assertThat(DomainXml.bridges(xml)).containsExactly("br-a");
+        DomainXml.Parsed p = DomainXml.parse(xml.replace("<memory unit='MiB'>512</memory>", "<memory unit='KiB'>524288</memory>"));
+        assertThat(p.nics()).containsExactly(NICS.get(0), end);
+    }
 }

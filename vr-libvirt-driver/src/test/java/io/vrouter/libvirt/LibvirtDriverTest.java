@@ -302,6 +302,96 @@ class LibvirtDriverTest {
         assertThat(Bridges.isBridge(q)).isFalse();
     }
 
+    private static VmNetworkConfigEntry peer(int index, int farVm, int farIf, String address, int prefixLength) {
+        VmNetworkConfigEntry n = iface(index, null, address, prefixLength);
+        n.vmNetworkConfigLinkType = io.vrouter.core.model.LinkType.PEER;
+        n.vmNetworkConfigPeerRouter = farVm;
+        n.vmNetworkConfigPeerInterface = farIf;
+        return n;
+    }
+
+    private io.vrouter.core.model.LinkStatus linkStatus(int vmIndex, int n) {
+        return driver.inspect(vmIndex).flatMap(v -> v.networks().stream().filter(i -> i.vmNetworkIndex == n).findFirst())
+                .map(i -> i.vmNetworkLinkStatus).orElse(null);
+    }
+
+    @Test
+    void twoVrsOnAPeerLinkOfQemuUdpSocketsLearnAndForwardAcrossItWithNoBridge() throws Exception {
+        String x = host.bridge("x");
+        String y = host.bridge("y");
+        VmConfigEntry left = router(13, x, x);
+        left.vmNetworkConfigTable = List.of(iface(1, x, "192.0.2.1", 25), peer(2, 14, 1, "203.0.113.1", 29));
+        VmConfigEntry right = router(14, y, y);
+        right.vmNetworkConfigTable = List.of(peer(1, 13, 2, "203.0.113.2", 29), iface(2, y, "198.51.100.1", 25));
+        try {
+            for (VmConfigEntry c : List.of(left, right)) {
+                driver.provision(c);
+                driver.start(c.vmIndex);
+            }
+            // Each end a virtio NIC on a UDP socket netdev to the other's port: no bridge, no tap for the link.
+            String live = TestHost.ok("virsh", "-c", settings.uri(), "dumpxml", settings.domainName(13));
+            assertThat(live).contains("<interface type='udp'>").contains("port='" + LibvirtLinks.port(14, 1) + "'")
+                    .contains("port='" + LibvirtLinks.port(13, 2) + "'");
+            assertThat(DomainXml.bridges(live)).containsExactly(x);
+            assertThat(TestHost.ok("ss", "-uln")).contains("127.0.0.1:" + LibvirtLinks.port(13, 2));
+            for (String br : List.of(x, y)) host.allowBridged(br);
+            String h1 = host.hostOn(x, "192.0.2.10/25", "192.0.2.1");
+            host.hostOn(y, "198.51.100.10/25", "198.51.100.1");
+            assertThat(await(() -> reaches(h1, "198.51.100.10"), BOOT_SECONDS))
+                    .as("OSPF and a ping across the link; consoles:\n%s\n%s", console(13), console(14)).isTrue();
+            assertThat(TestHost.sh("ip", "netns", "exec", h1, "ping", "-c", "1", "-w", "10", "198.51.100.10").out()).contains("ttl=62");
+            assertThat(await(() -> linkStatus(13, 2) == io.vrouter.core.model.LinkStatus.UP
+                    && linkStatus(14, 1) == io.vrouter.core.model.LinkStatus.UP, 30)).isTrue();
+            assertThat(driver.inspect(13).orElseThrow().networks().get(1).vmNetworkParent).isEqualTo("peer:14.1");
+
+            // The hosts first: a test host's port keeps the driver from removing a bridge it made.
+            host.removeHosts();
+            driver.destroy(14);
+            assertThat(await(() -> linkStatus(13, 2) == io.vrouter.core.model.LinkStatus.DOWN, 30)).as("down at the end left").isTrue();
+            driver.destroy(13);
+            for (String br : List.of(x, y)) assertThat(Bridges.isBridge(br)).as(br).isFalse();
+        } finally {
+            host.removeHosts();
+            driver.destroy(13);
+            driver.destroy(14);
+        }
+    }
+
+    /** The running domain's cpu_shares as libvirt reports them now. */
+    private String liveShares(int vmIndex) throws Exception {
+        return TestHost.ok("virsh", "-c", settings.uri(), "schedinfo", settings.domainName(vmIndex)).lines()
+                .filter(l -> l.startsWith("cpu_shares")).map(l -> l.replaceAll("\\D", "")).findFirst().orElse("");
+    }
+
+    private String definition(int vmIndex) throws Exception {
+        return TestHost.ok("virsh", "-c", settings.uri(), "dumpxml", "--inactive", settings.domainName(vmIndex));
+    }
+
+    @Test
+    void aCpuWeightIsTheDomainsCpuSharesInItsDefinitionAndSetLiveOnARunningVr() throws Exception {
+        String z = host.bridge("z");
+        VmConfigEntry c = router(12, z, z);
+        c.vmNetworkConfigTable = List.of(iface(1, z, "192.0.2.1", 25));
+        c.vmConfigCpuWeight = 400;
+        try {
+            driver.provision(c);
+            assertThat(definition(12)).contains("<shares>4096</shares>");
+            driver.start(12);
+            assertThat(liveShares(12)).isEqualTo("4096");
+
+            c.vmConfigCpuWeight = 50;
+            driver.reconfigure(c);
+            assertThat(liveShares(12)).as("set on the running QEMU").isEqualTo("512");
+            assertThat(definition(12)).as("and kept for its next boot").contains("<shares>512</shares>");
+            assertThat(domainActive(12)).isTrue();
+            // An interface change defines the domain again: the weight stays.
+            driver.addInterface(12, iface(2, z, "198.51.100.1", 25));
+            assertThat(definition(12)).contains("<shares>512</shares>");
+        } finally {
+            driver.destroy(12);
+        }
+    }
+
     @Test
     void aDomainOfTheSameNameThatIsNotVroutersIsNeverTouched() throws Exception {
         String name = settings.domainName(6);

@@ -94,6 +94,7 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
     private final HostMonitor monitor;
     private final PeerLinks peerLinks;
     private final VxlanLinks vxlanLinks;
+    private final MacvlanLinks macvlanLinks;
     private final LinkProbes probes;
     private volatile DriverListener listener;
     private volatile String problem;
@@ -148,7 +149,9 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
         this.refresher = Executors.newSingleThreadScheduledExecutor(daemonThreads("netns-refresh"));
         this.commands = new Commands(settings.ip(), settings.commandTimeout(), timers);
         this.peerLinks = new PeerLinks(names, commands);
-        this.vxlanLinks = new VxlanLinks(names, commands);
+        MovedIn movedIn = new MovedIn(names, commands);
+        this.vxlanLinks = new VxlanLinks(movedIn);
+        this.macvlanLinks = new MacvlanLinks(movedIn);
         this.probes = new LinkProbes(settings.ip(), settings.counterMaxAge(), timers, (vm, n, now) -> {
             DriverListener l = listener;
             if (l != null) l.linkChanged(vm, n, now);
@@ -334,14 +337,15 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
             return switch (type) {
                 case PEER -> PeerLinks.mark(farVm, farIf);
                 case VXLAN -> VxlanLinks.mark(vni, remote, parent);
+                case MACVLAN -> MacvlanLinks.mark(parent);
                 default -> parent;
             };
         }
     }
 
-    /** Whether a host record's entry is a link with no host side (peer, VXLAN), not a bridge. */
+    /** Whether a host record's entry is a link with no host side (peer, VXLAN, macvlan), not a bridge. */
     private static boolean hostless(String mark) {
-        return PeerLinks.isMark(mark) || VxlanLinks.isMark(mark);
+        return PeerLinks.isMark(mark) || VxlanLinks.isMark(mark) || MacvlanLinks.isMark(mark);
     }
 
     private Plan plan(int vmIndex, VmNetworkConfigEntry n) throws DriverException {
@@ -353,6 +357,15 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
                 return new Plan(n.vmNetworkConfigIndex, type, null, hostVeth, Names.mac(n), Names.address(n),
                         n.vmNetworkConfigPeerRouter, n.vmNetworkConfigPeerInterface, 0, null,
                         n.vmNetworkConfigRateIn, n.vmNetworkConfigRateOut);
+            }
+            if (type == LinkType.MACVLAN) {
+                if (!HostLinks.exists(n.vmNetworkConfigParent) || HostLinks.isBridge(n.vmNetworkConfigParent)) {
+                    throw new ConfigRefusedException("vmNetworkConfigParent", "there is no NIC '" + n.vmNetworkConfigParent
+                            + "' on this host for a macvlan link" + (HostLinks.isBridge(n.vmNetworkConfigParent)
+                            ? " ('" + n.vmNetworkConfigParent + "' is a bridge: attach as a bridge link)" : ""));
+                }
+                return new Plan(n.vmNetworkConfigIndex, type, n.vmNetworkConfigParent, hostVeth, Names.mac(n), Names.address(n),
+                        0, 0, 0, null, n.vmNetworkConfigRateIn, n.vmNetworkConfigRateOut);
             }
             if (type == LinkType.VXLAN) {
                 if (!HostLinks.exists(n.vmNetworkConfigParent)) {
@@ -383,7 +396,7 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
             if (LinkType.of(n) == LinkType.PEER) {
                 // The far end waits on the host under its own name while this end is not declared.
                 names.checkFits(n.vmNetworkConfigPeerRouter, n.vmNetworkConfigPeerInterface);
-            } else if (LinkType.of(n) == LinkType.VXLAN) {
+            } else if (LinkType.of(n).usesHostNic()) {
                 names.checkDevice(n.vmNetworkConfigParent);
             } else {
                 names.checkBridge(n.vmNetworkConfigParent);
@@ -543,6 +556,7 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
         for (Plan p : plans) {
             if (p.type == LinkType.PEER) peerLinks.join(v.netns, v.vmIndex, p.index, p.farVm, p.farIf, p.mac);
             if (p.type == LinkType.VXLAN) vxlanLinks.join(v.netns, v.vmIndex, p.index, p.vni, p.remote, p.parent, p.mac);
+            if (p.type == LinkType.MACVLAN) macvlanLinks.join(v.netns, v.vmIndex, p.index, p.parent, p.mac);
             // A link's two ends are all its link has, their MACs unique (the service sees to it): duplicate
             // address detection would only keep the link-local address, and so the probe, waiting 1 to 2 s.
             if (!p.bridged()) {
@@ -864,6 +878,7 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
                 int[] far = PeerLinks.far(mark);
                 peerLinks.leave(v.netns, v.vmIndex, n, far[0], far[1]);
             } else {
+                // A VXLAN or macvlan device is the VR's alone: deleting it is all.
                 vxlanLinks.leave(v.netns, n);
             }
             v.record = v.record.withInterface(n, null);
@@ -1054,7 +1069,8 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
         VmNetworkEntry ne = new VmNetworkEntry();
         ne.vmNetworkIndex = n;
         ne.vmNetworkIfIndex = 0;
-        ne.vmNetworkModel = VxlanLinks.isMark(v.record.interfaces().get(n)) ? "vxlan" : "veth";
+        String mark = v.record.interfaces().get(n);
+        ne.vmNetworkModel = VxlanLinks.isMark(mark) ? "vxlan" : MacvlanLinks.isMark(mark) ? "macvlan" : "veth";
         ne.vmNetworkParent = v.record.interfaces().get(n);
         NsView.Link inside = v.view.links().get(Names.vrSide(n));
         ne.vmNetworkPhysAddress = inside == null ? null : inside.mac();
@@ -1084,7 +1100,7 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
 
     @Override
     public Set<LinkType> linkTypes() {
-        return EnumSet.of(LinkType.PEER, LinkType.VXLAN);
+        return EnumSet.of(LinkType.PEER, LinkType.VXLAN, LinkType.MACVLAN);
     }
 
     /** A peer or VXLAN link has no host side to shape what the VR receives: the far end's rate out does. */

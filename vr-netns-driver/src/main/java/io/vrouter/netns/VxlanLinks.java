@@ -1,7 +1,6 @@
 package io.vrouter.netns;
 
 import io.vrouter.core.driver.DriverException;
-import java.util.List;
 
 /**
  * VXLAN links to a VR on another router (docs/adr/0018-links.md): the VR's interface is a VXLAN
@@ -16,12 +15,10 @@ final class VxlanLinks {
     static final int PORT = 4789;
     private static final String MARK = "vxlan:";
 
-    private final Names names;
-    private final Commands commands;
+    private final MovedIn moved;
 
-    VxlanLinks(Names names, Commands commands) {
-        this.names = names;
-        this.commands = commands;
+    VxlanLinks(MovedIn moved) {
+        this.moved = moved;
     }
 
     /** What the host record keeps of a VXLAN interface in place of a bridge. */
@@ -39,21 +36,11 @@ final class VxlanLinks {
      * made in vrouter's namespace is made again.
      */
     void join(String netns, int vm, int n, int vni, String remote, String underlay, String mac) throws DriverException {
-        String dev = Names.vrSide(n);
-        if (commands.exists(netns, dev)) return;
-        // Made under the host-side name of the interface, which no other interface of the host has.
-        String made = names.hostVeth(vm, n);
-        if (HostLinks.exists(made)) commands.ip("link", "del", "dev", made);
-        commands.batch(null, false, List.of(
-                "link add name " + made + " type vxlan id " + vni + " remote " + remote + " dstport " + PORT
-                        + " dev " + underlay + (mac == null ? "" : " address " + mac),
-                "link set dev " + made + " netns " + netns));
-        commands.batch(netns, false, List.of("link set dev " + made + " name " + dev, "link set dev " + dev + " alias " + dev));
+        moved.make(netns, vm, n, "type vxlan id " + vni + " remote " + remote + " dstport " + PORT + " dev " + underlay, mac);
     }
 
     /** Deletes interface n of the VR: the device, and with it its socket. Safe to run again. */
     void leave(String netns, int n) throws DriverException {
-        String dev = Names.vrSide(n);
-        if (commands.exists(netns, dev)) commands.batch(netns, false, List.of("link del dev " + dev));
+        moved.delete(netns, n);
     }
 }

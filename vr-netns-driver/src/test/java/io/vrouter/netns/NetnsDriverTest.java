@@ -206,6 +206,45 @@ class NetnsDriverTest {
         assertThat(HostLinks.exists(waiting1)).isFalse();
     }
 
+    @Test
+    void aMacvlanLinkPutsTheVrOnAHostNicWithNoBridgeOrHostSide() throws Exception {
+        // Not 192.0.2.0/24: this host's own eth0 is on it, and the host would answer ARP for its address on the NIC.
+        String outside = host.behindNic("198.51.100.1/24");
+        String nic = outside + "x";
+        VmNetworkConfigEntry uplink = iface(1, nic, "198.51.100.2", 24);
+        uplink.vmNetworkConfigLinkType = io.vrouter.core.model.LinkType.MACVLAN;
+        uplink.vmNetworkConfigRateOut = 20_000;
+        driver.provision(vr(1, NetnsDriver.KERNEL, uplink));
+        driver.start(1);
+        // The VR's interface is a macvlan on the NIC, moved into its namespace: no bridge, no veth, nothing on the host.
+        JsonNode eth1 = JSON.readTree(ok("ip", "-n", ns(1), "-j", "-d", "link", "show", "dev", "eth1")).get(0);
+        assertThat(eth1.path("linkinfo").path("info_kind").asText()).isEqualTo("macvlan");
+        assertThat(eth1.path("linkinfo").path("info_data").path("mode").asText()).isEqualTo("bridge");
+        assertThat(eth1.path("master").isMissingNode()).isTrue();
+        assertThat(HostLinks.exists(host.prefix + "1-1")).isFalse();
+        assertThat(host.reaches(ns(1), "198.51.100.1")).isTrue();
+        assertThat(host.reaches(outside, "198.51.100.2")).isTrue();
+        assertThat(ok("ip", "netns", "exec", ns(1), "tc", "qdisc", "show", "dev", "eth1")).contains("tbf");
+        VmNetworkEntry seen = driver.inspect(1).orElseThrow().networks().get(0);
+        assertThat(seen.vmNetworkModel).isEqualTo("macvlan");
+        // The router's probe hears the NIC's segment (the outside answers all-nodes): the uplink is up.
+        assertThat(TestHost.await(() -> linkStatus(1, 1) == io.vrouter.core.model.LinkStatus.UP, 10)).as(heard::toString).isTrue();
+
+        // A NIC that is not there, or a bridge, is refused before anything is made.
+        VmNetworkConfigEntry missing = iface(2, host.prefix + "nonic", "198.51.100.3", 24);
+        missing.vmNetworkConfigLinkType = io.vrouter.core.model.LinkType.MACVLAN;
+        assertThatThrownBy(() -> driver.addInterface(1, missing)).isInstanceOf(DriverException.class).hasMessageContaining("no NIC");
+        host.ownBridge(host.bridge("m"));
+        missing.vmNetworkConfigParent = host.bridge("m");
+        assertThatThrownBy(() -> driver.addInterface(1, missing)).isInstanceOf(DriverException.class).hasMessageContaining("is a bridge");
+        assertThat(ok("ip", "-n", ns(1), "-o", "link", "show")).doesNotContain("eth2");
+
+        // Removing the interface deletes the macvlan; the NIC, the provider's, stays.
+        driver.removeInterface(1, 1);
+        assertThat(TestHost.sh("ip", "-n", ns(1), "link", "show", "dev", "eth1").exit()).isNotZero();
+        assertThat(HostLinks.exists(nic)).isTrue();
+    }
+
     /** The CPU time the process has had, in clock ticks (utime + stime of /proc/PID/stat). */
     private static long cpuTicks(long pid) throws Exception {
         String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));

@@ -58,15 +58,25 @@ public final class TestHost implements AutoCloseable {
 
     /** A host on a bridge: a namespace with one interface, an address and a default route. */
     public String hostOn(String bridge, String address, String gateway) throws IOException, InterruptedException {
+        String ns = behindNic(address);
+        ok("ip", "link", "set", "dev", ns + "x", "master", bridge);
+        ok("ip", "-n", ns, "route", "add", "default", "via", gateway);
+        return ns;
+    }
+
+    /**
+     * The outside world behind a host NIC: a namespace whose eth0 has the address, at the far end of a
+     * veth whose host side, {@code <namespace>x} and up, stands for the NIC. Returns the namespace.
+     */
+    public String behindNic(String address) throws IOException, InterruptedException {
         String ns = prefix + "h" + (netns.size() + 1);
         ok("ip", "netns", "add", ns);
         netns.add(ns);
         ok("ip", "link", "add", ns + "x", "type", "veth", "peer", "name", "eth0", "netns", ns);
-        ok("ip", "link", "set", "dev", ns + "x", "master", bridge, "up");
+        ok("ip", "link", "set", "dev", ns + "x", "up");
         ok("ip", "-n", ns, "addr", "add", address, "dev", "eth0");
         ok("ip", "-n", ns, "link", "set", "dev", "eth0", "up");
         ok("ip", "-n", ns, "link", "set", "dev", "lo", "up");
-        ok("ip", "-n", ns, "route", "add", "default", "via", gateway);
         return ns;
     }
 

@@ -166,6 +166,10 @@ final class XenCache {
         return table("vif").values().stream().filter(v -> vmRef.equals(v.path("VM").asText())).toList();
     }
 
+    synchronized List<JsonNode> vifsOn(String networkRef) {
+        return table("vif").values().stream().filter(v -> networkRef.equals(v.path("network").asText())).toList();
+    }
+
     synchronized List<JsonNode> vbdsOf(String vmRef) {
         return table("vbd").values().stream().filter(v -> vmRef.equals(v.path("VM").asText())).toList();
     }

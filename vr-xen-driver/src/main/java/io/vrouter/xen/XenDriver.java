@@ -2,14 +2,18 @@ package io.vrouter.xen;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vrouter.core.driver.CpuWeights;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
+import io.vrouter.core.driver.Links;
 import io.vrouter.core.driver.PowerState;
+import io.vrouter.core.driver.RateLimits;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.InetAddressType;
+import io.vrouter.core.model.LinkType;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmCpuEntry;
 import io.vrouter.core.model.VmEntry;
@@ -24,11 +28,13 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.OptionalInt;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -43,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * thread keeps current with {@code event.from}; the same feed tells the {@link DriverListener} of
  * power changes and deletions made outside vrouter.
  */
-public final class XenDriver implements HypervisorDriver {
+public final class XenDriver implements HypervisorDriver, Links, RateLimits, CpuWeights {
     private static final Logger log = LoggerFactory.getLogger(XenDriver.class);
     /** The other_config key that marks a VM as a VR and holds its vmIndex. */
     public static final String MARKER = "vrouter-vmIndex";
@@ -60,6 +66,7 @@ public final class XenDriver implements HypervisorDriver {
     private final XenSettings settings;
     private final XenApiClient api;
     private final XenCache cache = new XenCache();
+    private final XenLinks links;
     private final long connectedMillis = System.currentTimeMillis();
     private volatile DriverListener listener;
     private volatile boolean closed;
@@ -70,6 +77,7 @@ public final class XenDriver implements HypervisorDriver {
     private XenDriver(XenSettings settings, XenApiClient api) {
         this.settings = settings;
         this.api = api;
+        this.links = new XenLinks(api);
     }
 
     /** Logs in, loads the host's objects and starts following its events. */
@@ -229,10 +237,11 @@ public final class XenDriver implements HypervisorDriver {
             api.call("VM.set_is_a_template", vm, false);
             setCpus(vm, config.vmConfigCpuNumber == null ? VmConfigEntry.Defaults.CPU_NUMBER : config.vmConfigCpuNumber);
             setMemory(vm, (config.vmConfigMemory == null ? VmConfigEntry.Defaults.MEMORY_MIB : config.vmConfigMemory) * MIB);
+            links.setWeight(vm, Integer.toString(XenLinks.xenWeight(config)), false);
             if (Boolean.TRUE.equals(config.vmConfigAutoStart)) api.call("VM.add_to_other_config", vm, "auto_poweron", "true");
             // The template's own interfaces are not the VR's.
             for (JsonNode vif : api.call("VM.get_VIFs", vm)) api.call("VIF.destroy", vif.asText());
-            for (VmNetworkConfigEntry n : config.interfaces()) createVif(vm, n, false);
+            for (VmNetworkConfigEntry n : config.interfaces()) createVif(config.vmIndex, vm, n, false);
             // The disks carry the marker too, so that one left behind by a failed removal is found again.
             for (String vdi : ownedDisks(vm)) {
                 api.call("VDI.remove_from_other_config", vdi, MARKER);
@@ -304,6 +313,12 @@ public final class XenDriver implements HypervisorDriver {
             if (was.path("other_config").has("auto_poweron")) changes.add(new Change("auto-start", off, () -> api.call(
                     "VM.add_to_other_config", vm, "auto_poweron", was.path("other_config").path("auto_poweron").asText())));
             if (autoStart) changes.add(new Change("auto-start", on, off));
+        }
+        String weight = Integer.toString(XenLinks.xenWeight(config));
+        String weightWas = was.path("VCPUs_params").path("weight").asText("");
+        if (!weight.equals(weightWas)) {
+            boolean running = power(was) == PowerState.RUNNING;
+            changes.add(new Change("CPU weight", () -> links.setWeight(vm, weight, running), () -> links.setWeight(vm, weightWas, running)));
         }
         List<Change> made = new ArrayList<>();
         for (Change c : changes) {
@@ -445,7 +460,7 @@ public final class XenDriver implements HypervisorDriver {
         step("addInterface", () -> {
             Optional<String> old = findVif(vm, iface.vmNetworkConfigIndex);
             if (old.isPresent()) destroyVif(old.get());
-            createVif(vm, iface, running);
+            createVif(vmIndex, vm, iface, running);
             return null;
         });
         settle(vmIndex, vm, rec -> cache.vifsOf(vm).stream().anyMatch(v -> nicIndex(v) == iface.vmNetworkConfigIndex));
@@ -464,6 +479,40 @@ public final class XenDriver implements HypervisorDriver {
             return null;
         });
         settle(vmIndex, vm, rec -> cache.vifsOf(vm).stream().noneMatch(v -> nicIndex(v) == networkIndex));
+    }
+
+    // ---------------------------------------------------------------- behaviours: links, rates, CPU weights (XenLinks)
+
+    @Override
+    public Set<LinkType> linkTypes() {
+        return EnumSet.of(LinkType.PEER);
+    }
+
+    /** XenServer's ratelimit holds back what the guest sends; nothing limits what it receives. */
+    @Override
+    public boolean limitsIngress(LinkType type) {
+        return false;
+    }
+
+    @Override
+    public void setRates(int vmIndex, VmNetworkConfigEntry iface) throws DriverException {
+        int index = iface.vmNetworkConfigIndex;
+        ours(vmIndex, () -> {
+            if (iface.vmNetworkConfigRateIn != null) {
+                throw new DriverException("NOT_SUPPORTED", "XenServer limits only what a VR sends on an interface "
+                        + "(vmNetworkConfigRateOut), not what it receives (vmNetworkConfigRateIn)");
+            }
+            String vm = requireVm(vmIndex);
+            String vif = step("setRates", () -> findVif(vm, index)).orElseThrow(() ->
+                    new DriverException("NO_SUCH_INTERFACE", "VR " + vmIndex + " has no interface " + index));
+            step("setRates", () -> {
+                links.setRate(vif, iface.vmNetworkConfigRateOut);
+                return null;
+            });
+            String kbps = iface.vmNetworkConfigRateOut == null ? "" : Long.toString(XenLinks.kbytesPerSecond(iface.vmNetworkConfigRateOut));
+            settle(vmIndex, vm, rec -> cache.vifsOf(vm).stream().anyMatch(v -> nicIndex(v) == index
+                    && v.path("qos_algorithm_params").path("kbps").asText("").equals(kbps)));
+        });
     }
 
     // ---------------------------------------------------------------- reads
@@ -553,6 +602,9 @@ public final class XenDriver implements HypervisorDriver {
             n.vmNetworkParent = settings.parentFor(net);
             n.vmNetworkModel = "xen-netfront";
             n.vmNetworkPhysAddress = vif.path("MAC").asText();
+            if (vif.path("other_config").has(XenLinks.PEER_END)) {
+                n.vmNetworkLinkStatus = XenLinks.status(vif, cache.vifsOn(vif.path("network").asText()));
+            }
             nets.add(n);
             String addr = vif.path("other_config").path(NIC_ADDRESS).asText("");
             if (routerAddr == null && !addr.isEmpty() && !addr.contains(":")) routerAddr = addr;
@@ -635,8 +687,11 @@ public final class XenDriver implements HypervisorDriver {
         return Optional.empty();
     }
 
-    private void createVif(String vm, VmNetworkConfigEntry n, boolean plug) throws XenApiException {
-        String network = findNetwork(n.vmNetworkConfigParent);
+    private void createVif(int vmIndex, String vm, VmNetworkConfigEntry n, boolean plug) throws XenApiException {
+        links.createOn(vmIndex, n, this::findNetwork, network -> createVif(vm, n, network, plug));
+    }
+
+    private void createVif(String vm, VmNetworkConfigEntry n, String network, boolean plug) throws XenApiException {
         ObjectNode rec = api.json().createObjectNode();
         rec.put("device", Integer.toString(n.vmNetworkConfigIndex - 1));
         rec.put("network", network);
@@ -646,15 +701,16 @@ public final class XenDriver implements HypervisorDriver {
         ObjectNode oc = rec.putObject("other_config");
         oc.put(NIC_MARKER, Integer.toString(n.vmNetworkConfigIndex));
         if (n.vmNetworkConfigAddress != null) oc.put(NIC_ADDRESS, n.vmNetworkConfigAddress);
-        rec.put("qos_algorithm_type", "");
-        rec.putObject("qos_algorithm_params");
+        XenLinks.describe(rec, n);
         String vif = api.call("VIF.create", rec).asText();
         if (plug) api.call("VIF.plug", vif);
     }
 
     private void destroyVif(String vif) throws XenApiException {
+        String network = api.call("VIF.get_network", vif).asText();
         if (api.call("VIF.get_currently_attached", vif).asBoolean()) api.call("VIF.unplug", vif);
         api.call("VIF.destroy", vif);
+        links.dropIfUnused(network);
     }
 
     private void setCpus(String vm, int n) throws XenApiException {
@@ -706,7 +762,11 @@ public final class XenDriver implements HypervisorDriver {
     /** Destroys the VM and its own disks. */
     private void destroyVmAndDisks(String vm) throws XenApiException {
         List<String> owned = ownedDisks(vm);
+        List<String> networks = new ArrayList<>();
+        for (JsonNode vif : api.call("VM.get_VIFs", vm)) networks.add(api.call("VIF.get_network", vif.asText()).asText());
         api.call("VM.destroy", vm);
+        // VM.destroy takes the VIFs with it; a peer link's network goes with its last end.
+        for (String network : networks) links.dropIfUnused(network);
         for (String vdi : owned) {
             try {
                 api.call("VDI.destroy", vdi);

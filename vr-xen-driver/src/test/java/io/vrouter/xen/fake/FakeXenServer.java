@@ -52,6 +52,13 @@ import javax.net.ssl.SSLContext;
  * {@link #hangCleanShutdown}, {@link #expireSessions}) and act as another tool on the host would
  * ({@link #setPowerState}, {@link #destroyVm}); {@link #leaks()} lists what exists beyond the
  * initial objects.
+ *
+ * <p>As xapi does (XenAPI reference: VIF, network, VM.add_to_VCPUs_params_live): a domain's VIFs are
+ * plugged while it runs; {@code network.create} makes an internal network (no PIF, bridge
+ * {@code xapiN}), {@code network.destroy} refuses one with VIFs ({@code NETWORK_CONTAINS_VIF}); a VIF's
+ * {@code ratelimit} ({@code qos_algorithm_params:kbps}, kilobytes per second) reaches the backend only
+ * when it is plugged ({@link #appliedRate}), a VM's {@code VCPUs_params:weight} when it starts or
+ * through {@code VM.add_to_VCPUs_params_live} on a running VM ({@link #schedulerWeight}).
  */
 public final class FakeXenServer implements AutoCloseable {
     public static final String USER = "root";
@@ -128,7 +135,11 @@ public final class FakeXenServer implements AutoCloseable {
             db.get("SR").get(sr).put("type", "ext");
             for (String n : NETWORKS) {
                 String net = create("network", rec("name_label", n));
-                db.get("network").get(net).put("bridge", "xenbr" + (db.get("network").size() - 1));
+                ObjectNode nr = db.get("network").get(net);
+                nr.put("bridge", "xenbr" + (db.get("network").size() - 1)).put("MTU", 1500);
+                nr.putArray("VIFs");
+                // A host network has its NIC's PIF on it; the PIF objects themselves are not modelled.
+                nr.putArray("PIFs").add("OpaqueRef:pif-eth" + (db.get("network").size() - 1));
             }
             String dom0 = newVm("Control domain on host: fake-host", false);
             db.get("VM").get(dom0).put("is_control_domain", true).put("power_state", "Running");
@@ -397,6 +408,7 @@ public final class FakeXenServer implements AutoCloseable {
                 .put("memory_static_min", 128 * 1048576L).put("memory_static_max", 512 * 1048576L)
                 .put("memory_dynamic_min", 512 * 1048576L).put("memory_dynamic_max", 512 * 1048576L)
                 .put("domid", -1).put("resident_on", "OpaqueRef:NULL");
+        vm.putObject("VCPUs_params");
         vm.putArray("VBDs");
         vm.putArray("VIFs");
         return create("VM", vm);
@@ -425,9 +437,13 @@ public final class FakeXenServer implements AutoCloseable {
         ObjectNode r = rec("VM", vm, "network", network, "device", device, "MAC", m);
         r.put("MTU", 1500).put("currently_attached", "Running".equals(db.get("VM").get(vm).path("power_state").asText()));
         r.putObject("other_config");
+        r.put("qos_algorithm_type", "");
+        r.putObject("qos_algorithm_params");
         String vif = create("VIF", r);
         ((ArrayNode) db.get("VM").get(vm).get("VIFs")).add(vif);
         modified("VM", vm);
+        ((ArrayNode) db.get("network").get(network).get("VIFs")).add(vif);
+        modified("network", network);
         return vif;
     }
 
@@ -444,6 +460,7 @@ public final class FakeXenServer implements AutoCloseable {
         for (String f : List.of("VCPUs_max", "VCPUs_at_startup", "memory_static_min", "memory_static_max",
                 "memory_dynamic_min", "memory_dynamic_max")) v.set(f, s.get(f));
         v.set("other_config", s.get("other_config").deepCopy());
+        v.set("VCPUs_params", s.get("VCPUs_params").deepCopy());
         for (JsonNode vbdRef : s.path("VBDs")) {
             ObjectNode vbd = db.get("VBD").get(vbdRef.asText());
             ObjectNode vdi = db.get("VDI").get(vbd.path("VDI").asText());
@@ -478,7 +495,12 @@ public final class FakeXenServer implements AutoCloseable {
             }
             remove("VBD", vbd.asText());
         }
-        for (JsonNode vif : v.path("VIFs")) remove("VIF", vif.asText());
+        // As xapi does, the VM's VIFs go with it (and off their networks).
+        for (JsonNode vif : v.path("VIFs")) {
+            offNetwork(vif.asText(), db.get("VIF").get(vif.asText()));
+            remove("VIF", vif.asText());
+        }
+        appliedWeights.remove(vm);
         remove("VM_metrics", v.path("metrics").asText());
         remove("VM", vm);
     }
@@ -527,8 +549,66 @@ public final class FakeXenServer implements AutoCloseable {
             throw new Failure("VM_BAD_POWER_STATE", vm, expected.split("\\|")[0].toLowerCase(Locale.ROOT), now.toLowerCase(Locale.ROOT));
         }
         v.put("power_state", to);
+        boolean domain = to.equals("Running") || to.equals("Paused");
+        // A domain's VIFs are plugged while it exists, and its backend takes their rates and its weight then.
+        for (JsonNode vif : v.path("VIFs")) {
+            ObjectNode f = db.get("VIF").get(vif.asText());
+            if (f.path("currently_attached").asBoolean() == domain) continue;
+            f.put("currently_attached", domain);
+            if (domain) applyRate(vif.asText(), f); else appliedRates.remove(vif.asText());
+            modified("VIF", vif.asText());
+        }
+        if (domain && !now.equals("Running") && !now.equals("Paused")) appliedWeights.put(vm, weightOf(v));
+        if (!domain) appliedWeights.remove(vm);
         updateMetrics(v);
         modified("VM", vm);
+    }
+
+    // ---------------------------------------------------------------- what the hypervisor enforces
+
+    /** What netback enforces per plugged VIF (kbps, kilobytes per second), set only when the VIF is plugged, as xapi does. */
+    private final Map<String, Long> appliedRates = new HashMap<>();
+    /** The credit scheduler's weight of each running domain. */
+    private final Map<String, Integer> appliedWeights = new HashMap<>();
+
+    private void applyRate(String vifRef, ObjectNode vif) {
+        String kbps = vif.path("qos_algorithm_params").path("kbps").asText("");
+        if ("ratelimit".equals(vif.path("qos_algorithm_type").asText()) && !kbps.isEmpty()) {
+            appliedRates.put(vifRef, Long.parseLong(kbps));
+        } else {
+            appliedRates.remove(vifRef);
+        }
+    }
+
+    private static int weightOf(JsonNode vm) {
+        String w = vm.path("VCPUs_params").path("weight").asText("");
+        return w.isEmpty() ? 256 : Integer.parseInt(w);
+    }
+
+    /** The rate (kilobytes per second) the backend holds the VR's interface n (vmNetworkConfigIndex) to, or null for none. */
+    public synchronized Long appliedRate(String vmName, int n) {
+        String vm = ref("VM", vmName);
+        for (JsonNode vif : db.get("VM").get(vm).path("VIFs")) {
+            ObjectNode f = db.get("VIF").get(vif.asText());
+            if (f.path("other_config").path("vrouter-networkIndex").asText().equals(Integer.toString(n))) return appliedRates.get(vif.asText());
+        }
+        throw new IllegalArgumentException(vmName + " has no interface " + n);
+    }
+
+    /** The running domain's scheduler weight, or null when it does not run. */
+    public synchronized Integer schedulerWeight(String vmName) {
+        return appliedWeights.get(ref("VM", vmName));
+    }
+
+    private void offNetwork(String vifRef, ObjectNode vif) {
+        ObjectNode net = db.get("network").get(vif.path("network").asText());
+        if (net == null) return;
+        ArrayNode left = json.createArrayNode();
+        net.path("VIFs").forEach(x -> {
+            if (!x.asText().equals(vifRef)) left.add(x);
+        });
+        net.set("VIFs", left);
+        modified("network", vif.path("network").asText());
     }
 
     // ---------------------------------------------------------------- JSON-RPC
@@ -720,6 +800,40 @@ public final class FakeXenServer implements AutoCloseable {
                 modified("VM", self);
                 return ok;
             }
+            case "network.create": {
+                JsonNode r = a.get(0);
+                for (String f : List.of("name_label", "name_description", "MTU", "other_config")) {
+                    if (!r.has(f)) throw new Failure("FIELD_MISSING", f);
+                }
+                ObjectNode n = rec("name_label", r.path("name_label").asText(), "name_description", r.path("name_description").asText());
+                n.put("MTU", r.path("MTU").asLong());
+                n.set("other_config", r.get("other_config").deepCopy());
+                // xapi names an internal network's bridge xapiN; with no PIF it reaches no NIC.
+                n.put("bridge", "xapi" + refs.get());
+                n.putArray("VIFs");
+                n.putArray("PIFs");
+                return text(create("network", n));
+            }
+            case "network.destroy": {
+                ObjectNode n = require("network", self);
+                if (n.path("VIFs").size() > 0) {
+                    List<String> p = new ArrayList<>();
+                    n.path("VIFs").forEach(x -> p.add(x.asText()));
+                    throw new Failure("NETWORK_CONTAINS_VIF", p.toArray(String[]::new));
+                }
+                remove("network", self);
+                return ok;
+            }
+            case "VM.add_to_VCPUs_params_live": {
+                ObjectNode v = require("VM", self);
+                if (!v.path("power_state").asText().equals("Running")) {
+                    throw new Failure("VM_BAD_POWER_STATE", self, "running", v.path("power_state").asText().toLowerCase(Locale.ROOT));
+                }
+                ((ObjectNode) v.get("VCPUs_params")).put(a.get(1).asText(), a.get(2).asText());
+                if (a.get(1).asText().equals("weight")) appliedWeights.put(self, weightOf(v));
+                modified("VM", self);
+                return ok;
+            }
             case "VIF.create": {
                 JsonNode r = a.get(0);
                 for (String f : List.of("device", "network", "VM", "MAC", "MTU", "other_config", "qos_algorithm_type", "qos_algorithm_params")) {
@@ -728,6 +842,8 @@ public final class FakeXenServer implements AutoCloseable {
                 require("VM", r.path("VM").asText());
                 String vif = newVif(r.path("VM").asText(), r.path("network").asText(), r.path("device").asText(), r.path("MAC").asText());
                 db.get("VIF").get(vif).set("other_config", r.get("other_config").deepCopy());
+                db.get("VIF").get(vif).set("qos_algorithm_type", r.get("qos_algorithm_type").deepCopy());
+                db.get("VIF").get(vif).set("qos_algorithm_params", r.get("qos_algorithm_params").deepCopy());
                 db.get("VIF").get(vif).put("currently_attached", false);
                 modified("VIF", vif);
                 return text(vif);
@@ -739,11 +855,13 @@ public final class FakeXenServer implements AutoCloseable {
                     throw new Failure("VM_BAD_POWER_STATE", vm, "running", db.get("VM").get(vm).path("power_state").asText().toLowerCase(Locale.ROOT));
                 }
                 f.put("currently_attached", true);
+                applyRate(self, f);
                 modified("VIF", self);
                 return ok;
             }
             case "VIF.unplug": {
                 require("VIF", self).put("currently_attached", false);
+                appliedRates.remove(self);
                 modified("VIF", self);
                 return ok;
             }
@@ -759,6 +877,7 @@ public final class FakeXenServer implements AutoCloseable {
                 });
                 vm.set("VIFs", left);
                 modified("VM", f.path("VM").asText());
+                offNetwork(self, f);
                 remove("VIF", self);
                 return ok;
             }
