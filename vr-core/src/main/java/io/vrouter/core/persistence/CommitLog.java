@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
  * back) and one JSON line per commit, or per commit undone later ({@code {"undone":N,"reason":...}}).
  * A line is written at once, not forced to disk, as the replay log's events are: the operating system
  * has it when the process dies, {@code kill -9} included; a power failure may cost the last few. A
- * line that cannot be read (torn by a crash) is dropped with a warning at opening. When the lines
+ * line that cannot be read (torn by a crash) is dropped with a warning at opening, and the file
+ * written without it at the next commit (opening writes nothing, so that a start refused for another
+ * file leaves the data directory as it was). When the lines
  * reach a quarter more than the depth, the file is rewritten with the last {@code depth} commits
  * beside it, forced to disk, and renamed over it, so that a crash leaves the old file or the new.
  * Without a directory ({@link #inMemory}) it keeps the same history in memory only.
@@ -47,6 +49,8 @@ public final class CommitLog implements AutoCloseable {
     private final Deque<Commit> kept = new ArrayDeque<>();
     private long lastNumber;
     private int lines;
+    /** The file is to be written anew (it is missing, or has lines to drop) at the first write, not at opening. */
+    private boolean rewriteFirst;
     private FileOutputStream out;
 
     private CommitLog(Path file, int depth) {
@@ -113,7 +117,7 @@ public final class CommitLog implements AutoCloseable {
     private void write(Object line) {
         if (file == null) return;
         try {
-            if (++lines > depth + Math.max(16, depth / 4)) {
+            if (++lines > depth + Math.max(16, depth / 4) || rewriteFirst) {
                 rewrite();
                 return;
             }
@@ -150,11 +154,13 @@ public final class CommitLog implements AutoCloseable {
         }
         Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         lines = kept.size();
+        rewriteFirst = false;
     }
 
     private void load() throws IOException {
+        // Written at the first commit, not now: a start refused later (a damaged journal) writes nothing.
         if (!Files.exists(file)) {
-            rewrite();
+            rewriteFirst = true;
             return;
         }
         int unreadable = 0;
@@ -192,8 +198,8 @@ public final class CommitLog implements AutoCloseable {
             }
             lines = n;
         }
-        // A torn line would spoil the next append's line: rewrite without it.
-        if (unreadable > 0) rewrite();
+        // A torn line would spoil the next append's line: written without it at the first write.
+        rewriteFirst = unreadable > 0;
     }
 
     @Override

@@ -33,14 +33,27 @@ class CommitLogTest {
     }
 
     @Test
+    void openingAMissingLogCreatesNoFileUntilTheFirstCommit() throws Exception {
+        try (CommitLog log = CommitLog.open(dir, 50)) {
+            assertThat(Files.exists(dir.resolve(CommitLog.FILE))).isFalse();
+            log.append(commit());
+        }
+        try (CommitLog log = CommitLog.open(dir, 50)) {
+            assertThat(log.all()).extracting(c -> c.number).containsExactly(1L);
+        }
+    }
+
+    @Test
     void aLineTornByACrashIsDroppedAndTheRestKept() throws Exception {
         try (CommitLog log = CommitLog.open(dir, 50)) {
             log.append(commit());
             log.append(commit());
         }
         Files.writeString(dir.resolve(CommitLog.FILE), "{\"number\":3,\"ti", StandardOpenOption.APPEND);
+        byte[] torn = Files.readAllBytes(dir.resolve(CommitLog.FILE));
         try (CommitLog log = CommitLog.open(dir, 50)) {
             assertThat(log.all()).extracting(c -> c.number).containsExactly(1L, 2L);
+            assertThat(Files.readAllBytes(dir.resolve(CommitLog.FILE))).as("opening writes nothing").isEqualTo(torn);
             assertThat(log.append(commit()).number).isEqualTo(3);
         }
         try (CommitLog log = CommitLog.open(dir, 50)) {
