@@ -33,7 +33,10 @@ import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The gNMI service: Capabilities, Get and Subscribe over the NEW-VMM-MIB data tree and openconfig-interfaces; Set is not offered. */
+/**
+ * The gNMI service: Capabilities, Get and Subscribe over the NEW-VMM-MIB data tree and openconfig-interfaces;
+ * Set on NEW-VMM-MIB's configuration.
+ */
 final class GnmiService extends gNMIGrpc.gNMIImplBase {
     private static final Logger log = LoggerFactory.getLogger(GnmiService.class);
     /** The gNMI version of the vendored gnmi.proto (its file option gnmi_service). */
@@ -177,10 +180,15 @@ final class GnmiService extends gNMIGrpc.gNMIImplBase {
                 Authentication.CLIENT.get(), Authentication.VIEW.get());
     }
 
+    /** Set: one change set through the caller's view, all or nothing ({@link GnmiSet}). */
     @Override
     public void set(SetRequest request, StreamObserver<SetResponse> reply) {
-        reply.onError(Status.UNIMPLEMENTED.withDescription("Set is not offered over gNMI: change the configuration"
-                + " over REST, RESTCONF, NETCONF or SNMP").asRuntimeException());
+        try {
+            reply.onNext(GnmiSet.set(Authentication.VIEW.get(), request));
+            reply.onCompleted();
+        } catch (RuntimeException e) {
+            reply.onError(status(e));
+        }
     }
 
     /** What a failure tells the client: a status it was given, or INTERNAL without the exception's text. */

@@ -16,6 +16,7 @@ import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.driver.HypervisorDriverProvider;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.persistence.ConfigStore;
+import io.vrouter.core.persistence.CommitLog;
 import io.vrouter.core.persistence.EventLog;
 import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.core.spi.InterfaceProvider;
@@ -100,6 +101,7 @@ public final class VrouterServer implements AutoCloseable {
         service.useTenants(Tenants.from(settings));
         service.events().recordTo(EventLog.open(dataDir, settings.getInt("events.replay-max", 10_000),
                 settings.getDuration("events.replay-age", "7d")));
+        service.recordHistoryTo(CommitLog.open(dataDir, settings.getInt("history.depth", 50)));
         context = new ServerContext(service, settings, credentials, metrics);
         try {
             service.start();

@@ -7,6 +7,10 @@ public final class Ns {
     public static final String VMM_MODULE = "NEW-VMM-MIB";
     public static final String VMM_PREFIX = "new-vmm-mib";
     public static final String VMM_REVISION = "2026-11-28";
+    /** The history of commits and the rollback (docs/adr/0021-history-and-rollback.md). */
+    public static final String HISTORY = "urn:vrouter:yang:vrouter-history";
+    public static final String HISTORY_MODULE = "vrouter-history";
+    public static final String HISTORY_REVISION = "2026-12-02";
     /** RFC 6241 base. */
     public static final String BASE = "urn:ietf:params:xml:ns:netconf:base:1.0";
     /** RFC 5277 notifications. */

@@ -85,7 +85,7 @@ public class OpenApiDocument {
                     .addSecurityItem(new SecurityRequirement().addList("basic"));
             Reader reader = new Reader(new SwaggerConfiguration().openAPI(base).sortOutput(true));
             Set<Class<?>> resources = new LinkedHashSet<>(List.of(RoutersResource.class, HypervisorResource.class,
-                    EventsResource.class, SessionResource.class, TenantsResource.class));
+                    EventsResource.class, SessionResource.class, TenantsResource.class, CommitsResource.class));
             OpenAPI read = new SpecFilter().filter(reader.read(resources), new ParameterConstraints(), Map.of(), Map.of(),
                     Map.of());
             RequestSchemas.declare(read);

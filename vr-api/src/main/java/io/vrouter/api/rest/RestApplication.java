@@ -37,6 +37,7 @@ public final class RestApplication {
         rc.register(OpenApiDocument.class);
         rc.register(SessionResource.class);
         rc.register(TenantsResource.class);
+        rc.register(CommitsResource.class);
         // console=off: REST and RESTCONF alone, the console's class and files never loaded.
         if (context.settings().getBoolean("console", true)) rc.register(ConsoleResource.class);
         Restconf.register(rc);

@@ -79,13 +79,23 @@ public class RestconfResource {
     }
 
     /**
-     * {@code /restconf/operations} (RFC 8040 section 3.3.2): none. NEW-VMM-MIB has no RPC or action;
-     * starting, stopping, suspending a VR are writes of vmAdminState, as over SNMP and NETCONF.
+     * {@code /restconf/operations} (RFC 8040 section 3.3.2): vrouter-history's. NEW-VMM-MIB has no RPC
+     * or action; starting, stopping, suspending a VR are writes of vmAdminState, as over SNMP and NETCONF.
      */
     @GET
     @Path("operations")
     public Response operations() {
-        return document(DataNode.inner(Ns.RESTCONF, "operations"), DataNode.UNBOUNDED, null, headers()).build();
+        DataNode.Inner ops = DataNode.inner(Ns.RESTCONF, "operations");
+        for (String name : HistoryOperations.NAMES) ops.add(DataNode.empty(Ns.HISTORY, name));
+        return document(ops, DataNode.UNBOUNDED, null, headers()).build();
+    }
+
+    /** An operation (RFC 8040 section 4.4.2): its output, or 204 when it has none. */
+    @POST
+    @Path("operations/{operation}")
+    public Response operation(@PathParam("operation") String operation, byte[] body) {
+        InNode input = body == null || body.length == 0 ? null : InNode.read(body, Encoding.sent(headers())).get(0);
+        return document(HistoryOperations.invoke(service(), operation, input), DataNode.UNBOUNDED, null, headers()).build();
     }
 
     /** A module's text, where the YANG library's {@code location} points (RFC 8040 section 3.7). */

@@ -133,7 +133,11 @@ class RestconfTest {
                 .contains("<yang-library-version>2019-01-04</yang-library-version>");
         assertThat(getJson("/restconf/yang-library-version").path("ietf-restconf:yang-library-version").asText())
                 .isEqualTo("2019-01-04");
-        assertThat(getJson("/restconf/operations").path("ietf-restconf:operations").size()).isZero();
+        // vrouter-history's RPCs, each an empty leaf as RFC 8040 section 3.3.2 lists them (issue 35)
+        JsonNode ops = getJson("/restconf/operations").path("ietf-restconf:operations");
+        assertThat(ops.has("vrouter-history:get-commits")).isTrue();
+        assertThat(ops.has("vrouter-history:rollback")).isTrue();
+        assertThat(get("/restconf/operations", XML).body()).contains("<rollback xmlns=\"urn:vrouter:yang:vrouter-history\"/>");
     }
 
     @Test

@@ -83,9 +83,14 @@ public class VrEvent {
     /**
      * One leaf's change: its table and row (vmIndex, and vmNetworkConfigIndex in vmNetworkConfigTable,
      * else null), the leaf by its model name (the YANG leaf's and the MIB object's descriptor), and its
-     * values before and after (null: absent, as in a row created or removed).
+     * values before and after (null: absent, as in a row created or removed). The history's commits
+     * carry them in text form (docs/adr/0021-history-and-rollback.md), which is what REST documents.
      */
-    public record LeafChange(String table, int vmIndex, Integer networkIndex, String leaf, Object before, Object after) {
+    public record LeafChange(String table, int vmIndex, Integer networkIndex, String leaf,
+                             @io.swagger.v3.oas.annotations.media.Schema(type = "string",
+                                     description = "the value before, in text form; absent when it had none") Object before,
+                             @io.swagger.v3.oas.annotations.media.Schema(type = "string",
+                                     description = "the value after, in text form; absent when it has none") Object after) {
     }
 
     @XmlType(name = "vrEventType")

@@ -61,6 +61,8 @@ final class ChangeRun {
     final List<ChangeRun> dependents = new ArrayList<>();
     /** Set (under the write lock) when a set this one depends on failed: it then does nothing. */
     volatile ChangeFailedException abortedBy;
+    /** The set's number in the history (0: none, as a reconciling run has), to mark it undone there. */
+    long commit;
     /** VRs whose VM this set destroyed: they cannot be put back. */
     final List<VrRecord> destroyed = Collections.synchronizedList(new ArrayList<>());
 

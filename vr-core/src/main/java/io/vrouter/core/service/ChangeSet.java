@@ -67,11 +67,14 @@ public final class ChangeSet {
     private final List<Change> changes;
     private final List<Condition> conditions;
     private final Caller caller;
+    /** The commit of the history this set rolls back to, or null (docs/adr/0021-history-and-rollback.md). */
+    private final Long rollbackTo;
 
-    private ChangeSet(List<Change> changes, List<Condition> conditions, Caller caller) {
+    private ChangeSet(List<Change> changes, List<Condition> conditions, Caller caller, Long rollbackTo) {
         this.changes = List.copyOf(changes);
         this.conditions = List.copyOf(conditions);
         this.caller = Objects.requireNonNull(caller, "caller");
+        this.rollbackTo = rollbackTo;
     }
 
     /**
@@ -85,7 +88,17 @@ public final class ChangeSet {
 
     /** The same set asked for by the caller. */
     public ChangeSet by(Caller caller) {
-        return caller == this.caller ? this : new ChangeSet(changes, conditions, caller);
+        return caller == this.caller ? this : new ChangeSet(changes, conditions, caller, rollbackTo);
+    }
+
+    /** The same set, recorded in the history as rolling back to that commit. */
+    ChangeSet rollingBackTo(long commit) {
+        return new ChangeSet(changes, conditions, caller, commit);
+    }
+
+    /** The commit this set rolls back to, or null. */
+    public Long rollbackTo() {
+        return rollbackTo;
     }
 
     public List<Change> changes() {
@@ -106,7 +119,7 @@ public final class ChangeSet {
 
     /** A set of one change. */
     public static ChangeSet of(Change change) {
-        return new ChangeSet(List.of(change), List.of(), Caller.SYSTEM);
+        return new ChangeSet(List.of(change), List.of(), Caller.SYSTEM, null);
     }
 
     @Override
@@ -162,7 +175,7 @@ public final class ChangeSet {
         }
 
         public ChangeSet build() {
-            return new ChangeSet(changes, conditions, Caller.SYSTEM);
+            return new ChangeSet(changes, conditions, Caller.SYSTEM, null);
         }
     }
 

@@ -21,6 +21,7 @@ import io.vrouter.core.model.VmNetworkEntry;
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.model.LinkStatus;
 import io.vrouter.core.model.Schema;
+import io.vrouter.core.persistence.CommitLog;
 import io.vrouter.core.persistence.ConfigStore;
 import io.vrouter.core.service.ChangeCheck.Kind;
 import io.vrouter.core.service.ChangeCheck.Target;
@@ -52,6 +53,8 @@ final class Registry {
 
     private final HypervisorDriver driver;
     private final ConfigStore store;
+    /** The committed sets, numbered (docs/adr/0021-history-and-rollback.md); in memory until the server gives it a file. */
+    private volatile CommitLog history = CommitLog.inMemory(50);
     private final EventBus events = new EventBus();
     final ConcurrentSkipListMap<Integer, VrRecord> routers = new ConcurrentSkipListMap<>();
     /** vmName to vmIndex, as the rows have it; a removed VR keeps its name until its VM is gone. */
@@ -88,6 +91,14 @@ final class Registry {
 
     EventBus events() {
         return events;
+    }
+
+    CommitLog history() {
+        return history;
+    }
+
+    void recordHistoryTo(CommitLog log) {
+        history = log;
     }
 
     ConfigStore store() {

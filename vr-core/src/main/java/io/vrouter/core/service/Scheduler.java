@@ -116,7 +116,9 @@ final class Scheduler {
             Map<Integer, VmConfigEntry> puts = new LinkedHashMap<>();
             Set<Integer> removes = new LinkedHashSet<>();
             for (ChangeRun x : all) {
-                registry.putBack(x, x == run ? error.getMessage() : x.abortedBy.getMessage(), puts, removes);
+                String reason = x == run ? error.getMessage() : x.abortedBy.getMessage();
+                registry.putBack(x, reason, puts, removes);
+                if (x.commit > 0) registry.history().undone(x.commit, reason);
             }
             puts.keySet().removeAll(removes);
             ConfigStore.Change record = registry.store().change();

@@ -4,6 +4,7 @@ import io.vrouter.core.config.Caller;
 import io.vrouter.core.config.Tenants;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.Commit;
 import io.vrouter.core.model.Commitment;
 import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.OperState;
@@ -155,6 +156,35 @@ public final class TenantView implements VirtualRouters {
     @Override
     public List<VmConfigEntry> validate(ChangeSet set) {
         return core.validate(set.by(caller));
+    }
+
+    // ---------------------------------------------------------------- history: the caller's VRs' part of it
+
+    @Override
+    public List<Commit> commits() {
+        List<Commit> all = core.commits();
+        if (caller.provider()) return all;
+        List<Commit> mine = new java.util.ArrayList<>();
+        for (Commit c : all) {
+            Commit part = c.only(vr -> caller.sees(vr.tenant()) || ownedBefore(c, vr.vmIndex()));
+            if (!part.vrs.isEmpty()) mine.add(part);
+        }
+        return mine;
+    }
+
+    /** Whether the commit took the VR from the caller's tenant (the provider gave it to another). */
+    private boolean ownedBefore(Commit c, int vmIndex) {
+        for (VrEvent.LeafChange l : c.changes) {
+            if (l.vmIndex() == vmIndex && l.leaf().equals("vmConfigTenant") && l.before() != null
+                    && caller.sees(l.before().toString())) return true;
+        }
+        return false;
+    }
+
+    @Override
+    public Applied rollback(long number) {
+        if (core instanceof VirtualRouterService s) return s.rollback(number, caller, commits());
+        throw new UnsupportedOperationException("rollback needs the core service");
     }
 
     // ---------------------------------------------------------------- events

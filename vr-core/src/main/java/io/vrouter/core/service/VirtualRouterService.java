@@ -8,11 +8,13 @@ import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.Commit;
 import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VirtualRouterList;
 import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.persistence.CommitLog;
 import io.vrouter.core.persistence.ConfigStore;
 import io.vrouter.core.service.ChangeCheck.Kind;
 import io.vrouter.core.service.ChangeCheck.Target;
@@ -329,6 +331,8 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
             locks.check(set.caller(), targets);
             long record = registry.journal(targets);
             ChangeRun run = scheduler.newRun(ChangeRun.Mode.UNDO, registry.register(targets, set.caller()));
+            Commit commit = History.commitOf(targets, set.caller(), set.rollbackTo());
+            if (commit != null) run.commit = registry.history().append(commit).number;
             // The VRs as accepted, before their work can start.
             List<Accepted> accepted = new ArrayList<>(run.targets.size());
             for (Target t : run.targets) accepted.add(accepted(run, t.record()));
@@ -348,7 +352,7 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
                 }
                 durable.complete(null);
                 events.deliver(lastEvent);
-            });
+            }, run.commit);
         }
     }
 
@@ -389,6 +393,41 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
         return locks.holder(scopeOf);
     }
 
+    // ---------------------------------------------------------------- history and rollback
+
+    /**
+     * Keeps the history of committed sets in this log from now on (the server's: {@code commits.log}
+     * in the data directory, {@code history.depth} deep); until then, the last 50 in memory.
+     */
+    public void recordHistoryTo(CommitLog log) {
+        registry.history().close();
+        registry.recordHistoryTo(log);
+    }
+
+    @Override
+    public List<Commit> commits() {
+        return registry.history().all();
+    }
+
+    /**
+     * Applies, as {@link #apply} does, the one set that brings every VR back to what it was after
+     * commit {@code number}: refused whole when any part breaks a rule (a quota, a template gone, the
+     * host's capacity), undone whole when the host fails it.
+     */
+    @Override
+    public Applied rollback(long number) {
+        return rollback(number, Caller.SYSTEM, commits());
+    }
+
+    /** The rollback as the caller sees the history (a tenant's: its VRs' commits only), stamped with the caller. */
+    Applied rollback(long number, Caller caller, List<Commit> seen) {
+        ChangeSet set = History.rollbackTo(number, seen);
+        if (set.isEmpty()) {
+            throw new ValidationException("commit", "nothing to roll back: the configuration is as commit " + number + " left it");
+        }
+        return apply(set.by(caller));
+    }
+
     /** A VR's part of an accepted set: its row as accepted, and its view once the set is done. */
     private Accepted accepted(ChangeRun run, VrRecord r) {
         CompletableFuture<Optional<VirtualRouter>> completion = run.outcome.handle((v, e) -> {
@@ -410,6 +449,7 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
         executor.close();
         driver.close();
         registry.store().close();
+        registry.history().close();
         registry.events().close();
     }
 }

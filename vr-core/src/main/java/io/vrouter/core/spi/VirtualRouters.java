@@ -4,6 +4,7 @@ import io.vrouter.core.config.Caller;
 import io.vrouter.core.config.Tenants;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.model.AdminState;
+import io.vrouter.core.model.Commit;
 import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VirtualRouterList;
@@ -100,6 +101,23 @@ public interface VirtualRouters {
 
     /** The session holding the lock of the caller's scope (its tenant's, or the provider's), if any. */
     Optional<Caller> runningLockHolder(Caller scopeOf);
+
+    // ---------------------------------------------------------------- history (docs/adr/0021-history-and-rollback.md)
+
+    /**
+     * The committed change sets the history keeps, oldest first, numbered, with who, when, from which
+     * interface and their leaf changes (a tenant's user: the commits touching its VRs, with only
+     * their parts).
+     */
+    List<Commit> commits();
+
+    /**
+     * Applies one new change set that brings the VRs back to what they were after commit
+     * {@code number} (a tenant's user: its own VRs), through the same checks as any other; refused
+     * whole, changing nothing, when any part of it cannot be done. A commit the history does not
+     * keep is a {@link io.vrouter.core.service.NotFoundException}.
+     */
+    Applied rollback(long number);
 
     // ---------------------------------------------------------------- events
 

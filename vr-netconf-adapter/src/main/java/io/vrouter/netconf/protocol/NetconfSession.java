@@ -503,6 +503,11 @@ public final class NetconfSession {
         } else if (Ns.NMDA.equals(ns) && "edit-data".equals(name)) {
             writer(name);
             return configRpcs.editData(op);
+        } else if (Ns.HISTORY.equals(ns) && "get-commits".equals(name)) {
+            return HistoryOps.getCommits(who, op);
+        } else if (Ns.HISTORY.equals(ns) && "rollback".equals(name)) {
+            writer(name);
+            return HistoryOps.rollback(who, op);
         }
         throw new RpcError(Type.PROTOCOL, "operation-not-supported", null, null,
                 "unknown operation '" + name + "' in namespace '" + ns + "'").info("bad-element", name);
