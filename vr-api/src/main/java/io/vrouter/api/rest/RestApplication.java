@@ -37,6 +37,7 @@ public final class RestApplication {
         rc.register(OpenApiDocument.class);
         rc.register(SessionResource.class);
         rc.register(TenantsResource.class);
+        rc.register(BackupResource.class);
         rc.register(ConsoleResource.class);
         Restconf.register(rc);
         rc.register(JacksonFeature.withoutExceptionMappers());
