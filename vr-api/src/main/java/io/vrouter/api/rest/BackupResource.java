@@ -71,7 +71,7 @@ public class BackupResource {
                 .entity(new RestoreAnswer(report.created(), done, report.routers())).build();
     }
 
-    private static void providerOnly() {
+    static void providerOnly() {
         Caller c = ((CallerPrincipal) CurrentRequest.get().getSecurityContext().getUserPrincipal()).caller();
         if (!c.provider()) {
             throw new AccessDeniedException("backup", "a backup holds every tenant's VRs: only the provider's users may"

@@ -3,6 +3,7 @@ package io.vrouter.api.rest;
 import io.vrouter.api.console.ConsoleResource;
 import io.vrouter.api.restconf.Restconf;
 import io.vrouter.core.metrics.VrMetrics;
+import io.vrouter.core.migration.Peers;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.core.spi.ServerContext;
 import org.glassfish.jersey.internal.inject.AbstractBinder;
@@ -38,6 +39,9 @@ public final class RestApplication {
         rc.register(SessionResource.class);
         rc.register(TenantsResource.class);
         rc.register(BackupResource.class);
+        MigrationResource migration = new MigrationResource(Peers.from(context.settings()));
+        rc.register(migration);
+        rc.register(migration.source());
         rc.register(ConsoleResource.class);
         Restconf.register(rc);
         rc.register(JacksonFeature.withoutExceptionMappers());

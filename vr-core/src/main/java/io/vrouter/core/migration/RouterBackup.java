@@ -34,11 +34,16 @@ public class RouterBackup {
 
     /** Every VR the caller's view shows, in vmIndex order. */
     public static RouterBackup of(VirtualRouters view) {
+        return of(view, List.copyOf(view.indices()));
+    }
+
+    /** The given VRs (a migration's one), those that exist. */
+    public static RouterBackup of(VirtualRouters view, List<Integer> indices) {
         RouterBackup b = new RouterBackup();
         b.format = FORMAT;
         b.taken = Instant.now().toString();
         b.driver = view.driverName();
-        for (int vmIndex : List.copyOf(view.indices())) {
+        for (int vmIndex : indices) {
             view.getConfig(vmIndex).ifPresent(row -> b.routers.add(BackedUpRouter.of(row,
                     view.get(vmIndex).map(vr -> vr.vmEntry == null ? null : vr.vmEntry.vmUUID).orElse(null))));
         }
