@@ -87,6 +87,8 @@ class RestBackupTest {
         assertThat(report.get("routers")).extracting(r -> r.get("vmName").asText() + " " + r.get("vmIndex").asInt() + " "
                 + r.get("action").asText()).containsExactly("edge 4 created", "acme-l 7 created", "acme-r 8 created");
         assertThat(rows(restB)).isEqualTo(rows(restA));
+        assertThat(json.readTree(restB.get("/api/v1/routers/4", RestTenantsTest.INP, JSON).body()).get("vmEntry").get("vmUUID"))
+                .isEqualTo(backup.get("routers").get(0).get("vmUUID"));
 
         HttpResponse<String> again = restB.post("/api/v1/backup", RestTenantsTest.INP, JSON, saved.body());
         assertThat(again.statusCode()).as(again.body()).isEqualTo(200);

@@ -85,6 +85,7 @@ class RestMigrationTest {
                    "vmNetworkConfigAddressType":"ipv4","vmNetworkConfigAddress":"192.0.2.21","vmNetworkConfigPrefixLength":24,
                    "vmNetworkConfigRateIn":10000,"vmNetworkConfigRateOut":30000}]}""");
         String row = rows(restA).get("mover");
+        String uuid = json.readTree(restA.get("/api/v1/routers/" + i, INP, JSON).body()).get("vmEntry").get("vmUUID").asText();
         HttpResponse<String> r = migrate(i, "b");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         JsonNode moved = json.readTree(r.body());
@@ -94,6 +95,7 @@ class RestMigrationTest {
         assertThat(onB.get("vmName").asText()).isEqualTo("mover");
         assertThat(onB.get("vmEntry").get("vmOperState").asText()).isEqualTo("running");
         assertThat(rows(restB).get("mover")).isEqualTo(row);
+        assertThat(onB.get("vmEntry").get("vmUUID").asText()).as("its identity").isEqualTo(uuid);
         assertThat(restA.get("/api/v1/routers/" + i, INP, JSON).statusCode()).isEqualTo(404);
         assertThat(rows(restA)).doesNotContainKey("mover");
     }

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -117,12 +118,46 @@ public final class Restore {
                 found.put(b.vmIndex, same(now, row) ? Action.PRESENT : Action.DIFFERS);
             }
         }
-        Applied applied = set.isEmpty() ? null : view.apply(set.build());
+        List<VmConfigEntry> kept = keepUuids(view, backup, missing, indexHere);
+        Applied applied;
+        try {
+            applied = set.isEmpty() ? null : view.apply(set.build());
+        } catch (RuntimeException refused) {
+            for (VmConfigEntry row : kept) view.keepUuid(row.vmIndex, row.vmName, null);
+            throw refused;
+        }
         List<Outcome> outcomes = new ArrayList<>();
         for (BackedUpRouter b : backup.routers) {
             outcomes.add(new Outcome(b.vmName, b.vmIndex, indexHere.get(b.vmIndex), found.get(b.vmIndex)));
         }
         return new Report(outcomes, applied);
+    }
+
+    /**
+     * Tells the driver the vmUUID of each VR about to be made, unless a VR here has it already (a backup
+     * restored beside its own router's VRs); the rows whose UUID the driver keeps.
+     */
+    private static List<VmConfigEntry> keepUuids(VirtualRouters view, RouterBackup backup, List<BackedUpRouter> missing,
+                                                 Map<Integer, Integer> indexHere) {
+        Set<String> here = new HashSet<>();
+        for (int i : List.copyOf(view.indices())) {
+            view.get(i).map(vr -> vr.vmEntry == null ? null : vr.vmEntry.vmUUID).ifPresent(here::add);
+        }
+        List<VmConfigEntry> kept = new ArrayList<>();
+        for (BackedUpRouter b : missing) {
+            if (b.vmUUID == null || here.contains(b.vmUUID)) continue;
+            UUID uuid;
+            try {
+                uuid = UUID.fromString(b.vmUUID);
+            } catch (IllegalArgumentException e) {
+                throw new ValidationException("vmUUID", b.vmName + "'s vmUUID '" + b.vmUUID + "' is no UUID");
+            }
+            VmConfigEntry row = new VmConfigEntry();
+            row.vmIndex = indexHere.get(b.vmIndex);
+            row.vmName = b.vmName;
+            if (view.keepUuid(row.vmIndex, row.vmName, uuid)) kept.add(row);
+        }
+        return kept;
     }
 
     private static void checkNames(RouterBackup backup) {

@@ -155,6 +155,9 @@ class RestoreTest {
         assertThat(report.routers()).extracting(o -> o.vmName() + " " + o.backedUpIndex() + "->" + o.vmIndex() + " " + o.action())
                 .containsExactly("edge 3->3 CREATED", "left 5->5 CREATED", "right 6->6 CREATED", "far 9->9 CREATED");
         assertHolds(wiped, backup);
+        // Its identity too: each VR has its vmUUID back.
+        assertThat(backup.routers).allSatisfy(b -> assertThat(wiped.get(b.vmIndex).orElseThrow().vmEntry.vmUUID)
+                .as(b.vmName).isEqualTo(b.vmUUID));
         assertThat(wiped.get(3).orElseThrow().operState()).isEqualTo(OperState.RUNNING);
         assertThat(wiped.get(9).orElseThrow().operState()).isEqualTo(OperState.SHUTDOWN);
         assertThat(json(RouterBackup.of(wiped).routers.stream().map(BackedUpRouter::row).toList()))
@@ -181,6 +184,7 @@ class RestoreTest {
         assertThat(report.routers()).extracting(o -> o.vmName() + " " + o.action())
                 .containsExactly("edge DIFFERS", "left CREATED", "right CREATED", "far PRESENT");
         assertThat(report.created()).isEqualTo(2);
+        assertThat(a.get(5).orElseThrow().vmEntry.vmUUID).isEqualTo(backup.routers.get(1).vmUUID);
         assertThat(a.getConfig(3).orElseThrow().vmConfigDescription).isEqualTo("changed since");
         assertThat(json(a.getConfig(5).orElseThrow())).isEqualTo(json(backup.routers.get(1).row()));
         assertThat(json(a.getConfig(6).orElseThrow())).isEqualTo(json(backup.routers.get(2).row()));
@@ -201,6 +205,7 @@ class RestoreTest {
         assertThat(b.getConfig(1).orElseThrow().vmName).isEqualTo("left");
         assertThat(b.getConfig(6).orElseThrow().interfaces().get(0).vmNetworkConfigPeerRouter).isEqualTo(1);
         assertThat(b.getConfig(1).orElseThrow().interfaces().get(0).vmNetworkConfigPeerRouter).isEqualTo(6);
+        assertThat(b.get(1).orElseThrow().vmEntry.vmUUID).isEqualTo(backup.routers.get(1).vmUUID);
     }
 
     @Test
