@@ -129,8 +129,11 @@ class MigrationIT {
         String uuid = routers[0].router(i).path("vmEntry").path("vmUUID").asText();
         assertThat(TestHost.ok("ip", "netns", "list")).contains(two.vrPrefix[0] + i);
 
+        long began = System.nanoTime();
         HttpResponse<String> moved = migrate(i, "b");
         assertThat(moved.statusCode()).as(moved.body()).isEqualTo(200);
+        // For the report: the move's time, from the request to B's copy up and A's gone.
+        System.out.printf("MigrationIT: one netns VR moved from A to B in %d ms%n", (System.nanoTime() - began) / 1_000_000);
         int there = JSON.readTree(moved.body()).get("peerIndex").asInt();
         assertThat(there).as("its vmIndex, free on B").isEqualTo(3);
         assertThat(rows(1).get("mover")).isEqualTo(row);
