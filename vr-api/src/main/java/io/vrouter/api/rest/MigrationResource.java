@@ -11,6 +11,7 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.vrouter.core.migration.Migration;
 import io.vrouter.core.migration.PeerClient;
+import io.vrouter.core.migration.PeerWatch;
 import io.vrouter.core.migration.Peers;
 import io.vrouter.core.migration.Restore;
 import io.vrouter.core.migration.RouterBackup;
@@ -42,6 +43,11 @@ public class MigrationResource {
 
     MigrationResource(Peers peers) {
         peers.all().forEach((name, peer) -> clients.put(name, new PeerClient(peer)));
+    }
+
+    /** A watch of the peers' /health, every {@code every}, for this router's /health. */
+    PeerWatch watch(java.time.Duration every) {
+        return new PeerWatch(clients, every);
     }
 
     /** The source's side, a resource of its own: its path is longer than the routers' resource's, so it is matched first. */
@@ -81,14 +87,8 @@ public class MigrationResource {
         BackupResource.providerOnly();
         List<PeerState> out = new ArrayList<>();
         for (PeerClient c : clients.values()) {
-            String problem = null;
-            try {
-                PeerClient.Answer a = c.health();
-                if (!a.ok()) problem = "its /health answers " + a.status();
-            } catch (PeerClient.Unreachable e) {
-                problem = e.getMessage();
-            }
-            out.add(new PeerState(c.peer().name(), c.peer().uri().toString(), problem == null, problem));
+            PeerWatch.Reach r = PeerWatch.probe(c);
+            out.add(new PeerState(r.name(), c.peer().uri().toString(), r.reachable(), r.problem()));
         }
         return out;
     }

@@ -43,7 +43,8 @@ class RestMigrationTest {
         Map<String, String> settings = new HashMap<>(RestTenantsTest.TENANTS);
         settings.putAll(Map.of("peer.b", "http://127.0.0.1:" + b.port(), "peer.b.user", "inp", "peer.b.password", "inp",
                 "peer.bad", "http://127.0.0.1:" + b.port(), "peer.bad.user", "inp", "peer.bad.password", "wrong",
-                "peer.gone", "http://127.0.0.1:" + dead, "peer.gone.user", "inp", "peer.gone.password", "inp"));
+                "peer.gone", "http://127.0.0.1:" + dead, "peer.gone.user", "inp", "peer.gone.password", "inp",
+                "peers.health-interval", "200ms"));
         a = RestServer.start("vrouter-migrate-a", settings);
         restA = new RestClient(a.port());
         restB = new RestClient(b.port());
@@ -123,12 +124,28 @@ class RestMigrationTest {
         assertThat(refusals.get(4)).contains("'nope' is no peer of this router (its peers: b, bad, gone)");
     }
 
+    /** Polling /health until the first probe of every peer is done (it runs on a thread of its own). */
+    private static boolean sleepABit() throws InterruptedException {
+        Thread.sleep(50);
+        return true;
+    }
+
     @Test
-    void peersAreListedWithTheirReachabilityToTheProviderAlone() throws Exception {
+    void peersAreListedWithTheirReachabilityToTheProviderAloneAndOnHealth() throws Exception {
         assertThat(restA.get("/api/v1/peers", RestTenantsTest.ALICE, JSON).statusCode()).isEqualTo(403);
         JsonNode peers = json.readTree(restA.get("/api/v1/peers", INP, JSON).body());
         assertThat(peers).extracting(p -> p.get("name").asText() + " " + p.get("reachable").asBoolean())
                 .containsExactly("b true", "bad true", "gone false");
+        // /health (no login) says which peers answer, as last probed.
+        long end = System.nanoTime() + 10_000_000_000L;
+        JsonNode health;
+        do {
+            health = json.readTree(restA.get("/health", null, JSON).body());
+        } while (health.path("peers").size() < 3 && System.nanoTime() < end && sleepABit());
+        assertThat(health.get("status").asText()).isEqualTo("UP");
+        assertThat(health.get("peers")).extracting(p -> p.get("name").asText() + " " + p.get("reachable").asBoolean())
+                .containsExactly("b true", "bad true", "gone false");
+        assertThat(json.readTree(restB.get("/health", null, JSON).body()).has("peers")).as("a router without peers").isFalse();
         // The destination's side is the provider's: a tenant's user cannot push a VR in.
         assertThat(restB.post("/api/v1/migrations", "Basic " + java.util.Base64.getEncoder().encodeToString("alice:alice".getBytes()),
                 JSON, "{\"format\":1,\"routers\":[]}").statusCode()).isEqualTo(403);
