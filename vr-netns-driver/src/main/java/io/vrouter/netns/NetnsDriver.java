@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vrouter.core.driver.ConfigRefusedException;
 import io.vrouter.core.driver.CpuWeights;
+import io.vrouter.core.driver.KeptUuids;
 import io.vrouter.core.driver.Links;
 import io.vrouter.core.driver.RateLimits;
 import io.vrouter.core.driver.DriverException;
@@ -59,7 +60,7 @@ import org.slf4j.LoggerFactory;
  * kept current by {@link HostMonitor}'s netlink events, sysfs and bounded polls, never from a
  * process per read.
  */
-public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, CpuWeights {
+public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, CpuWeights, KeptUuids {
     private static final Logger log = LoggerFactory.getLogger(NetnsDriver.class);
     public static final String KERNEL = "kernel";
     static final int CAP_NET_ADMIN = 12;
@@ -75,6 +76,7 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
     private final Cgroups cgroups;
     private final Bird bird;
     private final List<String> templates;
+    private final KeptUuids.Told keptUuids = new KeptUuids.Told();
     private final HostLinks hostLinks;
     private final String bridgeAlias;
     private final String version;
@@ -435,7 +437,8 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
             TreeMap<Integer, String> ifaces = new TreeMap<>();
             plans.forEach(p -> ifaces.put(p.index, p.mark()));
             if (rec == null) {
-                rec = new HostRecord(i, config.vmName, template, UUID.randomUUID(), true, HostRecord.HALTED, 0, ifaces,
+                UUID kept = keptUuids.take(i, config.vmName);
+                rec = new HostRecord(i, config.vmName, template, kept != null ? kept : UUID.randomUUID(), true, HostRecord.HALTED, 0, ifaces,
                         cpus(config), memory(config), Boolean.TRUE.equals(config.vmConfigAutoStart));
             }
             // Written first: whatever is built after it is found again if vrouter stops half-way.
@@ -1097,6 +1100,11 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
     }
 
     // ---------------------------------------------------------------- behaviours: links, rates, CPU weights
+
+    @Override
+    public void keepUuid(int vmIndex, String vmName, UUID uuid) {
+        keptUuids.put(vmIndex, vmName, uuid);
+    }
 
     @Override
     public Set<LinkType> linkTypes() {

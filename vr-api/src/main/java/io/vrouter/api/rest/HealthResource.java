@@ -19,8 +19,16 @@ public class HealthResource {
     /** The whole host's, not a caller's: health asks for no login. */
     private final VirtualRouters service;
 
+    /** The peers as last probed, empty when there are none. */
+    private final java.util.function.Supplier<java.util.List<io.vrouter.core.migration.PeerWatch.Reach>> peers;
+
     HealthResource(VirtualRouters service) {
+        this(service, java.util.List::of);
+    }
+
+    HealthResource(VirtualRouters service, java.util.function.Supplier<java.util.List<io.vrouter.core.migration.PeerWatch.Reach>> peers) {
         this.service = service;
+        this.peers = peers;
     }
 
     @GET
@@ -40,6 +48,13 @@ public class HealthResource {
         h.status = h.driverProblem == null && h.storageProblem == null ? "UP" : "DOWN";
         h.routers = service.indices().size();
         h.unresolvedVms = service.unresolved().size();
+        for (io.vrouter.core.migration.PeerWatch.Reach r : peers.get()) {
+            if (h.peers == null) h.peers = new java.util.ArrayList<>();
+            Health.Peer p = new Health.Peer();
+            p.name = r.name();
+            p.reachable = r.reachable();
+            h.peers.add(p);
+        }
         return h;
     }
 

@@ -3,6 +3,8 @@ package io.vrouter.api.rest;
 import io.vrouter.api.console.ConsoleResource;
 import io.vrouter.api.restconf.Restconf;
 import io.vrouter.core.metrics.VrMetrics;
+import io.vrouter.core.migration.PeerWatch;
+import io.vrouter.core.migration.Peers;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.core.spi.ServerContext;
 import org.glassfish.jersey.internal.inject.AbstractBinder;
@@ -32,11 +34,16 @@ public final class RestApplication {
         rc.register(RoutersResource.class);
         rc.register(HypervisorResource.class);
         rc.register(EventsResource.class);
-        rc.register(new HealthResource(context.service())); // public: the whole host, no caller
+        MigrationResource migration = new MigrationResource(Peers.from(context.settings()));
+        PeerWatch peers = migration.watch(context.settings().getDuration("peers.health-interval", "10s"));
+        rc.register(new HealthResource(context.service(), peers::reach)); // public: the whole host, no caller
         rc.register(MetricsResource.class);
         rc.register(OpenApiDocument.class);
         rc.register(SessionResource.class);
         rc.register(TenantsResource.class);
+        rc.register(BackupResource.class);
+        rc.register(migration);
+        rc.register(migration.source());
         rc.register(CommitsResource.class);
         // console=off: REST and RESTCONF alone, the console's class and files never loaded.
         if (context.settings().getBoolean("console", true)) rc.register(ConsoleResource.class);
@@ -73,6 +80,7 @@ public final class RestApplication {
             @Override
             public void onShutdown(Container container) {
                 keys.close();
+                peers.close();
             }
         });
         rc.register(new AbstractBinder() {

@@ -243,6 +243,11 @@ public final class TenantView implements VirtualRouters {
     }
 
     @Override
+    public boolean keepUuid(int vmIndex, String vmName, java.util.UUID uuid) {
+        return caller.provider() && core.keepUuid(vmIndex, vmName, uuid);
+    }
+
+    @Override
     public Set<AdminState> adminStates() {
         return core.adminStates();
     }

@@ -88,6 +88,13 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
     }
 
     @Override
+    public boolean keepUuid(int vmIndex, String vmName, java.util.UUID uuid) {
+        Optional<io.vrouter.core.driver.KeptUuids> kept = driver.behaviour(io.vrouter.core.driver.KeptUuids.class);
+        kept.ifPresent(k -> k.keepUuid(vmIndex, vmName, uuid));
+        return kept.isPresent();
+    }
+
+    @Override
     public Set<AdminState> adminStates() {
         return driver.adminStates();
     }

@@ -139,6 +139,15 @@ public interface VirtualRouters {
 
     String driverName();
 
+    /**
+     * Asks the driver to give the VR about to be created as {@code vmIndex} and {@code vmName} this
+     * vmUUID (a VR restored or moved here keeps its identity); null forgets it. False when the driver
+     * cannot (its host gives a new UUID), or the caller is not the provider's.
+     */
+    default boolean keepUuid(int vmIndex, String vmName, java.util.UUID uuid) {
+        return false;
+    }
+
     /** The admin states the driver can bring a VR to. */
     Set<AdminState> adminStates();
 

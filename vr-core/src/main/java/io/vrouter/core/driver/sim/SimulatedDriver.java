@@ -21,6 +21,7 @@ import io.vrouter.core.model.VmNetworkEntry;
 import io.vrouter.core.model.LinkStatus;
 import io.vrouter.core.model.LinkType;
 import io.vrouter.core.driver.CpuWeights;
+import io.vrouter.core.driver.KeptUuids;
 import io.vrouter.core.driver.Links;
 import io.vrouter.core.driver.RateLimits;
 import io.vrouter.core.model.VmStorageEntry;
@@ -56,7 +57,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>VM names are unique on the host. Tests can make an operation fail with {@link #failOn}.
  */
-public final class SimulatedDriver implements HypervisorDriver, Links, RateLimits, CpuWeights {
+public final class SimulatedDriver implements HypervisorDriver, Links, RateLimits, CpuWeights, KeptUuids {
     private static final Logger log = LoggerFactory.getLogger(SimulatedDriver.class);
 
     /** One simulated VM. Mutated only by the driver call that owns its vmIndex. */
@@ -93,6 +94,7 @@ public final class SimulatedDriver implements HypervisorDriver, Links, RateLimit
     }
 
     private final LatencyProfile latency;
+    private final KeptUuids.Told keptUuids = new KeptUuids.Told();
     private final Path journal;
     private final ObjectMapper json = ModelJson.mapper();
     private final ConcurrentSkipListMap<Integer, SimVm> vms = new ConcurrentSkipListMap<>();
@@ -224,6 +226,8 @@ public final class SimulatedDriver implements HypervisorDriver, Links, RateLimit
         vm.memoryMiB = config.vmConfigMemory;
         vm.autoStart = Boolean.TRUE.equals(config.vmConfigAutoStart);
         vm.cpuWeight = config.vmConfigCpuWeight;
+        UUID kept = keptUuids.take(config.vmIndex, config.vmName);
+        if (kept != null) vm.uuid = kept.toString();
         vm.uuid();
         synchronized (vms) {
             plug(vm, config.interfaces());
@@ -670,5 +674,10 @@ public final class SimulatedDriver implements HypervisorDriver, Links, RateLimit
                 log.warn("closing {} failed", journal, e);
             }
         }
+    }
+
+    @Override
+    public void keepUuid(int vmIndex, String vmName, UUID uuid) {
+        keptUuids.put(vmIndex, vmName, uuid);
     }
 }

@@ -1,0 +1,153 @@
+package io.vrouter.api.rest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.ServerSocket;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * A VR moved between two servers over REST: it arrives on the peer with its row whole and is gone from
+ * the source; refusals (its name taken there, its tenant not declared there, a peer that does not
+ * answer, the peer refusing the login, a name that is no peer) leave both routers as they were.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RestMigrationTest {
+    private static final String JSON = "application/json";
+    private static final String INP = RestTenantsTest.INP;
+    private final ObjectMapper json = new ObjectMapper();
+    private RestServer a;
+    private RestServer b;
+    private RestClient restA;
+    private RestClient restB;
+
+    @BeforeAll
+    void start() throws Exception {
+        // B declares acme but not bravo; A knows B as peer b, B under a wrong password as peer bad, and a dead port as gone.
+        b = RestServer.start("vrouter-migrate-b", Map.of("tenant.acme", "", "user.inp", "operator:inp",
+                "user.alice", "operator@acme:alice"));
+        int dead;
+        try (ServerSocket s = new ServerSocket(0)) {
+            dead = s.getLocalPort();
+        }
+        Map<String, String> settings = new HashMap<>(RestTenantsTest.TENANTS);
+        settings.putAll(Map.of("peer.b", "http://127.0.0.1:" + b.port(), "peer.b.user", "inp", "peer.b.password", "inp",
+                "peer.bad", "http://127.0.0.1:" + b.port(), "peer.bad.user", "inp", "peer.bad.password", "wrong",
+                "peer.gone", "http://127.0.0.1:" + dead, "peer.gone.user", "inp", "peer.gone.password", "inp",
+                "peers.health-interval", "200ms"));
+        a = RestServer.start("vrouter-migrate-a", settings);
+        restA = new RestClient(a.port());
+        restB = new RestClient(b.port());
+    }
+
+    @AfterAll
+    void stop() {
+        if (a != null) a.close();
+        if (b != null) b.close();
+    }
+
+    private int create(RestClient rest, String auth, String body) throws Exception {
+        HttpResponse<String> r = rest.post("/api/v1/routers?wait=10s", auth, JSON, body);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
+        return json.readTree(r.body()).get("vmIndex").asInt();
+    }
+
+    private HttpResponse<String> migrate(int vmIndex, String peer) throws Exception {
+        return restA.post("/api/v1/routers/" + vmIndex + "/migrate", INP, JSON, "{\"peer\":\"" + peer + "\"}");
+    }
+
+    /** Every VR's configured row on a router, without its vmIndex and state, by name. */
+    private Map<String, String> rows(RestClient rest) throws Exception {
+        Map<String, String> rows = new HashMap<>();
+        for (JsonNode vr : json.readTree(rest.get("/api/v1/routers", INP, JSON).body()).get("virtualRouter")) {
+            ObjectNode row = (ObjectNode) vr.deepCopy();
+            row.remove(List.of("vmIndex", "vmEntry", "vmNetworkTable", "vmCpuTable", "vmStorageTable"));
+            rows.put(vr.get("vmName").asText(), row.toString());
+        }
+        return rows;
+    }
+
+    @Test
+    void aVrMovesWithItsRowAndIsGoneFromTheSource() throws Exception {
+        int i = create(restA, INP, """
+                {"vmName":"mover","vmConfigCpuNumber":2,"vmConfigMemory":768,"vmConfigDescription":"moves to b",
+                 "vmConfigCpuWeight":250,"vmConfigTenant":"acme","vmNetworkConfigTable":[
+                  {"vmNetworkConfigIndex":1,"vmNetworkConfigParent":"br0","vmNetworkConfigPhysAddress":"02:00:5e:00:53:21",
+                   "vmNetworkConfigAddressType":"ipv4","vmNetworkConfigAddress":"192.0.2.21","vmNetworkConfigPrefixLength":24,
+                   "vmNetworkConfigRateIn":10000,"vmNetworkConfigRateOut":30000}]}""");
+        String row = rows(restA).get("mover");
+        String uuid = json.readTree(restA.get("/api/v1/routers/" + i, INP, JSON).body()).get("vmEntry").get("vmUUID").asText();
+        HttpResponse<String> r = migrate(i, "b");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
+        JsonNode moved = json.readTree(r.body());
+        assertThat(moved.get("peer").asText()).isEqualTo("b");
+        int there = moved.get("peerIndex").asInt();
+        JsonNode onB = json.readTree(restB.get("/api/v1/routers/" + there, INP, JSON).body());
+        assertThat(onB.get("vmName").asText()).isEqualTo("mover");
+        assertThat(onB.get("vmEntry").get("vmOperState").asText()).isEqualTo("running");
+        assertThat(rows(restB).get("mover")).isEqualTo(row);
+        assertThat(onB.get("vmEntry").get("vmUUID").asText()).as("its identity").isEqualTo(uuid);
+        assertThat(restA.get("/api/v1/routers/" + i, INP, JSON).statusCode()).isEqualTo(404);
+        assertThat(rows(restA)).doesNotContainKey("mover");
+    }
+
+    @Test
+    void aRefusedMoveLeavesBothRoutersAsTheyWere() throws Exception {
+        int taken = create(restA, INP, "{\"vmName\":\"taken\"}");
+        create(restB, INP, "{\"vmName\":\"taken\",\"vmConfigDescription\":\"b's own\"}");
+        int bravo = create(restA, INP, "{\"vmName\":\"bravo-vr\",\"vmConfigTenant\":\"bravo\"}");
+        Map<String, String> beforeA = rows(restA);
+        Map<String, String> beforeB = rows(restB);
+        List<String> refusals = new ArrayList<>();
+        for (Object[] c : new Object[][] {{taken, "b", 409}, {bravo, "b", 400}, {taken, "gone", 502}, {taken, "bad", 502},
+            {taken, "nope", 400}}) {
+            HttpResponse<String> r = migrate((Integer) c[0], (String) c[1]);
+            assertThat(r.statusCode()).as(c[1] + ": " + r.body()).isEqualTo(c[2]);
+            refusals.add(json.readTree(r.body()).get("detail").asText());
+            assertThat(rows(restA)).isEqualTo(beforeA);
+            assertThat(rows(restB)).isEqualTo(beforeB);
+        }
+        assertThat(refusals.get(0)).contains("taken on this router").contains("stays here");
+        assertThat(refusals.get(1)).contains("bravo");
+        assertThat(refusals.get(2)).contains("does not answer");
+        assertThat(refusals.get(3)).contains("refused this router's login as user 'inp'");
+        assertThat(refusals.get(4)).contains("'nope' is no peer of this router (its peers: b, bad, gone)");
+    }
+
+    /** Polling /health until the first probe of every peer is done (it runs on a thread of its own). */
+    private static boolean sleepABit() throws InterruptedException {
+        Thread.sleep(50);
+        return true;
+    }
+
+    @Test
+    void peersAreListedWithTheirReachabilityToTheProviderAloneAndOnHealth() throws Exception {
+        assertThat(restA.get("/api/v1/peers", RestTenantsTest.ALICE, JSON).statusCode()).isEqualTo(403);
+        JsonNode peers = json.readTree(restA.get("/api/v1/peers", INP, JSON).body());
+        assertThat(peers).extracting(p -> p.get("name").asText() + " " + p.get("reachable").asBoolean())
+                .containsExactly("b true", "bad true", "gone false");
+        // /health (no login) says which peers answer, as last probed.
+        long end = System.nanoTime() + 10_000_000_000L;
+        JsonNode health;
+        do {
+            health = json.readTree(restA.get("/health", null, JSON).body());
+        } while (health.path("peers").size() < 3 && System.nanoTime() < end && sleepABit());
+        assertThat(health.get("status").asText()).isEqualTo("UP");
+        assertThat(health.get("peers")).extracting(p -> p.get("name").asText() + " " + p.get("reachable").asBoolean())
+                .containsExactly("b true", "bad true", "gone false");
+        assertThat(json.readTree(restB.get("/health", null, JSON).body()).has("peers")).as("a router without peers").isFalse();
+        // The destination's side is the provider's: a tenant's user cannot push a VR in.
+        assertThat(restB.post("/api/v1/migrations", "Basic " + java.util.Base64.getEncoder().encodeToString("alice:alice".getBytes()),
+                JSON, "{\"format\":1,\"routers\":[]}").statusCode()).isEqualTo(403);
+    }
+}

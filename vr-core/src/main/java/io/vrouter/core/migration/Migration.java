@@ -1,0 +1,109 @@
+package io.vrouter.core.migration;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.vrouter.core.model.ModelJson;
+import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.service.ChangeSet;
+import io.vrouter.core.service.ConflictException;
+import io.vrouter.core.service.NotFoundException;
+import io.vrouter.core.service.ValidationException;
+import io.vrouter.core.service.VrException;
+import io.vrouter.core.service.VrException.Reason;
+import io.vrouter.core.spi.VirtualRouters;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Moves one VR to a peer: the source sends the VR's row and identity (a {@link RouterBackup} of one VR)
+ * to the destination's {@code POST /api/v1/migrations}, which admits it as any creation there (its
+ * tenants and quotas, its capacity, its names) and makes it, waiting until it is up; only then does
+ * the source remove its copy. A refusal, an unreachable peer or a destination that fails midway
+ * (its change set undone whole) leaves the VR running here and nothing there.
+ */
+public final class Migration {
+    /** What the destination path of a move is on a peer's REST interface. */
+    public static final String INCOMING = "/api/v1/migrations";
+    /** How long the destination may take to make the VR and bring it up. */
+    public static final Duration DESTINATION_WAIT = Duration.ofMinutes(2);
+
+    /** A move done: the VR's name, its vmIndex here (now gone) and on the peer. */
+    public record Moved(String vmName, String peer, int vmIndex, int peerIndex) {
+    }
+
+    private Migration() {
+    }
+
+    /**
+     * Moves the VR, returning once it runs on the peer and is gone from here.
+     *
+     * @throws MigrationRefusedException when the peer refused it or could not be asked (nothing changed)
+     */
+    public static Moved move(VirtualRouters view, int vmIndex, PeerClient peer) {
+        VmConfigEntry row = view.getConfig(vmIndex).orElseThrow(() -> new NotFoundException("no VR " + vmIndex));
+        RouterBackup one = RouterBackup.of(view, List.of(vmIndex));
+        PeerClient.Answer answer;
+        try {
+            answer = peer.post(INCOMING + "?wait=" + DESTINATION_WAIT.toSeconds() + "s", one.toJson(),
+                    DESTINATION_WAIT.plusSeconds(10));
+        } catch (PeerClient.Unreachable e) {
+            throw new MigrationRefusedException(Reason.FAILED, e.getMessage() + "; VR " + row.vmName + " stays here");
+        }
+        if (answer.status() != 201) throw refusal(peer, row, answer);
+        int peerIndex = peerIndex(answer, row);
+        view.apply(ChangeSet.builder().remove(vmIndex).build()).completion().join();
+        return new Moved(row.vmName, peer.peer().name(), vmIndex, peerIndex);
+    }
+
+    private static MigrationRefusedException refusal(PeerClient peer, VmConfigEntry row, PeerClient.Answer answer) {
+        String name = peer.peer().name();
+        String detail = detail(answer);
+        String stays = "; VR " + row.vmName + " stays here";
+        return switch (answer.status()) {
+            case 400 -> new MigrationRefusedException(Reason.INVALID, "peer " + name + " refused the VR: " + detail + stays);
+            case 409 -> new MigrationRefusedException(Reason.STATE, "peer " + name + " refused the VR: " + detail + stays);
+            case 401 -> new MigrationRefusedException(Reason.FAILED, "peer " + name + " refused this router's login as user '"
+                    + peer.peer().user() + "' (setting peer." + name + ".user and .password)" + stays);
+            case 403 -> new MigrationRefusedException(Reason.FAILED, "user '" + peer.peer().user() + "' may not move VRs to peer "
+                    + name + " (it must be one of the provider's operators there): " + detail + stays);
+            case 202 -> new MigrationRefusedException(Reason.FAILED, "peer " + name + " did not bring the VR up within "
+                    + DESTINATION_WAIT.toSeconds() + " s; it is removed there when it fails, and stays here" + stays);
+            default -> new MigrationRefusedException(Reason.FAILED, "peer " + name + " answered " + answer.status() + ": "
+                    + detail + stays);
+        };
+    }
+
+    /** The peer's problem details' detail, or its body. */
+    private static String detail(PeerClient.Answer answer) {
+        try {
+            JsonNode p = ModelJson.mapper().readTree(answer.body());
+            if (p != null && p.hasNonNull("detail")) return p.get("detail").asText();
+        } catch (IOException notJson) {
+            // its body, then
+        }
+        String body = answer.body() == null ? "" : answer.body().strip();
+        return body.length() > 300 ? body.substring(0, 300) + "..." : body;
+    }
+
+    private static int peerIndex(PeerClient.Answer answer, VmConfigEntry row) {
+        try {
+            return ModelJson.mapper().readTree(answer.body()).get("routers").get(0).get("vmIndex").asInt();
+        } catch (IOException | NullPointerException e) {
+            throw new MigrationRefusedException(Reason.FAILED, "the peer's answer names no vmIndex for " + row.vmName
+                    + ": " + answer.body());
+        }
+    }
+
+    /**
+     * The destination's side: makes the one VR of {@code incoming} here, refusing it when its name is
+     * taken (a migration never merges into an existing VR).
+     */
+    public static Restore.Report receive(VirtualRouters view, RouterBackup incoming) {
+        if (incoming.routers.size() != 1) throw new ValidationException("routers", "a migration carries exactly one VR");
+        String name = incoming.routers.get(0).vmName;
+        if (name != null && view.findByName(name).isPresent()) {
+            throw new ConflictException(VrException.Reason.NOT_UNIQUE, "vmName", "vmName " + name + " is taken on this router");
+        }
+        return Restore.run(view, incoming);
+    }
+}
