@@ -3,6 +3,8 @@ package io.vrouter.libvirt;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
+import io.vrouter.core.driver.Interfaces;
+import io.vrouter.core.driver.PowerStates;
 import io.vrouter.core.driver.PowerState;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.model.AdminState;
@@ -55,7 +57,7 @@ import org.slf4j.LoggerFactory;
  * logged to a file. The domain's metadata carries the vmIndex: the marker that says a domain is vrouter's. Every step looks at the domain before it acts, so a step re-run after a
  * crash finds its work done.
  */
-public final class LibvirtDriver implements HypervisorDriver {
+public final class LibvirtDriver implements HypervisorDriver, PowerStates, Interfaces {
     private static final Logger log = LoggerFactory.getLogger(LibvirtDriver.class);
     private static final Pattern BRIDGE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,14}");
     private static final Pattern ADDRESS = Pattern.compile("[0-9A-Fa-f:.]{2,45}");
@@ -206,10 +208,10 @@ public final class LibvirtDriver implements HypervisorDriver {
         return Files.isReadable(templateDir.resolve(KERNEL)) && Files.isReadable(templateDir.resolve(INITRD));
     }
 
-    /** Every admin state: suspend is libvirt's managed save. */
+    /** Pause and suspend, which is libvirt's managed save. */
     @Override
-    public Set<AdminState> adminStates() {
-        return EnumSet.allOf(AdminState.class);
+    public Set<AdminState> suspendStates() {
+        return EnumSet.of(AdminState.PAUSED, AdminState.SUSPENDED);
     }
 
     @Override

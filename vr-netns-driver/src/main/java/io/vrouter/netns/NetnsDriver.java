@@ -9,6 +9,8 @@ import io.vrouter.core.driver.RateLimits;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
+import io.vrouter.core.driver.Interfaces;
+import io.vrouter.core.driver.PowerStates;
 import io.vrouter.core.driver.PowerState;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.model.AdminState;
@@ -59,7 +61,7 @@ import org.slf4j.LoggerFactory;
  * kept current by {@link HostMonitor}'s netlink events, sysfs and bounded polls, never from a
  * process per read.
  */
-public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, CpuWeights {
+public final class NetnsDriver implements HypervisorDriver, PowerStates, Interfaces, Links, RateLimits, CpuWeights {
     private static final Logger log = LoggerFactory.getLogger(NetnsDriver.class);
     public static final String KERNEL = "kernel";
     static final int CAP_NET_ADMIN = 12;
@@ -251,9 +253,9 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
     }
 
     @Override
-    public Set<AdminState> adminStates() {
+    public Set<AdminState> suspendStates() {
         // A namespace has no memory image to save to disk: pause (the freezer) yes, suspend no.
-        return EnumSet.of(AdminState.RUNNING, AdminState.PAUSED, AdminState.SHUTDOWN);
+        return EnumSet.of(AdminState.PAUSED);
     }
 
     @Override

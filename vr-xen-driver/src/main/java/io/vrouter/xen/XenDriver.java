@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
+import io.vrouter.core.driver.Interfaces;
+import io.vrouter.core.driver.PowerStates;
 import io.vrouter.core.driver.PowerState;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.model.AdminState;
@@ -43,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * thread keeps current with {@code event.from}; the same feed tells the {@link DriverListener} of
  * power changes and deletions made outside vrouter.
  */
-public final class XenDriver implements HypervisorDriver {
+public final class XenDriver implements HypervisorDriver, PowerStates, Interfaces {
     private static final Logger log = LoggerFactory.getLogger(XenDriver.class);
     /** The other_config key that marks a VM as a VR and holds its vmIndex. */
     public static final String MARKER = "vrouter-vmIndex";

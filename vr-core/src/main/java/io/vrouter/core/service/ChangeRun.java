@@ -1,6 +1,7 @@
 package io.vrouter.core.service;
 
 import io.vrouter.core.driver.DriverException;
+import io.vrouter.core.driver.Interfaces;
 import io.vrouter.core.driver.RateLimits;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.ConfigColumn;
@@ -582,10 +583,10 @@ final class ChangeRun {
 
         private void attach(boolean add) throws DriverException {
             if (add) {
-                executor.call("addInterface", () -> executor.driver().addInterface(r.vmIndex, iface));
+                executor.call("addInterface", () -> executor.behaviour(Interfaces.class).addInterface(r.vmIndex, iface));
                 executor.recordGeneratedMacs(r);
             } else {
-                executor.call("removeInterface", () -> executor.driver().removeInterface(r.vmIndex, iface.vmNetworkConfigIndex));
+                executor.call("removeInterface", () -> executor.behaviour(Interfaces.class).removeInterface(r.vmIndex, iface.vmNetworkConfigIndex));
             }
             registry.configChanged(r);
         }

@@ -4,6 +4,7 @@ import io.vrouter.core.config.Tenants;
 import io.vrouter.core.driver.ConfigRefusedException;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.HypervisorDriver;
+import io.vrouter.core.driver.PowerStates;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.model.AdminState;
@@ -85,7 +86,7 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
 
     @Override
     public Set<AdminState> adminStates() {
-        return driver.adminStates();
+        return PowerStates.of(driver);
     }
 
     @Override

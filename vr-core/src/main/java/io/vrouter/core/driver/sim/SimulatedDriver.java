@@ -6,6 +6,8 @@ import io.vrouter.core.config.Build;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
+import io.vrouter.core.driver.Interfaces;
+import io.vrouter.core.driver.PowerStates;
 import io.vrouter.core.driver.PowerState;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.model.AdminState;
@@ -56,7 +58,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>VM names are unique on the host. Tests can make an operation fail with {@link #failOn}.
  */
-public final class SimulatedDriver implements HypervisorDriver, Links, RateLimits, CpuWeights {
+public final class SimulatedDriver implements HypervisorDriver, PowerStates, Interfaces, Links, RateLimits, CpuWeights {
     private static final Logger log = LoggerFactory.getLogger(SimulatedDriver.class);
 
     /** One simulated VM. Mutated only by the driver call that owns its vmIndex. */
@@ -127,9 +129,18 @@ public final class SimulatedDriver implements HypervisorDriver, Links, RateLimit
         this.adminStates = EnumSet.copyOf(states);
     }
 
+    /** The pause and suspend the host offers; none left, it offers no {@link PowerStates} at all. */
     @Override
-    public Set<AdminState> adminStates() {
-        return adminStates;
+    public Set<AdminState> suspendStates() {
+        Set<AdminState> states = EnumSet.of(AdminState.PAUSED, AdminState.SUSPENDED);
+        states.retainAll(adminStates);
+        return states;
+    }
+
+    @Override
+    public <B> Optional<B> behaviour(Class<B> type) {
+        if (type == PowerStates.class && suspendStates().isEmpty()) return Optional.empty();
+        return HypervisorDriver.super.behaviour(type);
     }
 
     /** Records every link type; a peer link is up while both ends are declared and their VMs run. */
