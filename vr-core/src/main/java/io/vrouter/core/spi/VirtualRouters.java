@@ -8,12 +8,6 @@ import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VirtualRouterList;
 import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.core.service.Applied;
-import io.vrouter.core.service.ChangeSet;
-import io.vrouter.core.service.Events;
-import io.vrouter.core.service.TenantView;
-import io.vrouter.core.service.RouterQuery;
-import io.vrouter.core.service.Version;
 import java.util.List;
 import java.util.NavigableSet;
 import java.util.Optional;
@@ -65,15 +59,13 @@ public interface VirtualRouters {
      * quotas, and recorded with its events. Every interface reads and writes through the view of the
      * user a request or session authenticated as; this is the one place tenants are enforced.
      */
-    default VirtualRouters as(Caller caller) {
-        return new TenantView(this, caller);
-    }
+    VirtualRouters as(Caller caller);
 
     // ---------------------------------------------------------------- writes
 
     /**
      * Checks a change set against the VRs as they are and accepts it whole, durable before this
-     * returns, or throws the {@link io.vrouter.core.service.VrException} naming what is wrong and
+     * returns, or throws the {@link io.vrouter.core.spi.VrException} naming what is wrong and
      * changes nothing.
      */
     Applied apply(ChangeSet set);

@@ -9,6 +9,9 @@ import io.vrouter.core.driver.PowerStates;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
+import io.vrouter.core.spi.Applied;
+import io.vrouter.core.spi.ChangeSet;
+import io.vrouter.core.spi.NotSupportedException;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
