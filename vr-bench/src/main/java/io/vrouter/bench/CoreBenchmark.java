@@ -6,7 +6,7 @@ import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.persistence.ConfigStore;
-import io.vrouter.core.service.ChangeSet;
+import io.vrouter.core.spi.ChangeSet;
 import io.vrouter.core.service.VirtualRouterService;
 import java.io.IOException;
 import java.nio.file.Files;

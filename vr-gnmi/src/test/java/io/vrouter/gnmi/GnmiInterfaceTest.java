@@ -17,6 +17,7 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.TlsChannelCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.MetadataUtils;
+import io.vrouter.core.config.Caller;
 import io.vrouter.core.config.Credentials;
 import io.vrouter.core.config.Keystores;
 import io.vrouter.core.config.Settings;
@@ -26,7 +27,8 @@ import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.persistence.ConfigStore;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
-import io.vrouter.core.service.ChangeSet;
+import io.vrouter.core.spi.ChangeSet;
+import io.vrouter.core.service.TenantView;
 import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.core.spi.ServerContext;
 import io.vrouter.core.spi.VirtualRouters;
@@ -367,7 +369,8 @@ class GnmiInterfaceTest {
         port = (VirtualRouters) Proxy.newProxyInstance(VirtualRouters.class.getClassLoader(),
                 new Class<?>[] {VirtualRouters.class}, (proxy, method, args) -> {
                     if (method.getName().equals("getConfig")) rowReads.computeIfAbsent((Integer) args[0], k -> new AtomicInteger()).incrementAndGet();
-                    // as(caller) among them: the caller's view reads through this proxy too
+                    // the caller's view reads through this proxy too
+                    if (method.getName().equals("as")) return new TenantView((VirtualRouters) proxy, (Caller) args[0]);
                     if (method.isDefault()) return InvocationHandler.invokeDefault(proxy, method, args);
                     try {
                         return method.invoke(real, args);

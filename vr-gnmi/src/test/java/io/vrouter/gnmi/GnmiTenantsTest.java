@@ -16,7 +16,7 @@ import io.vrouter.core.config.Caller;
 import io.vrouter.core.config.Credentials.Role;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
-import io.vrouter.core.service.ChangeSet;
+import io.vrouter.core.spi.ChangeSet;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

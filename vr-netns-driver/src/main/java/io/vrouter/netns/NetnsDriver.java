@@ -1,7 +1,5 @@
 package io.vrouter.netns;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vrouter.core.driver.ConfigRefusedException;
 import io.vrouter.core.driver.CpuWeights;
 import io.vrouter.core.driver.KeptUuids;
@@ -10,25 +8,21 @@ import io.vrouter.core.driver.RateLimits;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
-import io.vrouter.core.driver.PowerState;
+import io.vrouter.core.driver.Interfaces;
+import io.vrouter.core.driver.PowerStates;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.model.AdminState;
+import io.vrouter.netns.Vr.Observed;
 import io.vrouter.core.model.Hypervisor;
-import io.vrouter.core.model.InetAddressType;
-import io.vrouter.core.model.LinkStatus;
 import io.vrouter.core.model.LinkType;
 import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.core.model.VmCpuEntry;
-import io.vrouter.core.model.VmEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
-import io.vrouter.core.model.VmNetworkEntry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -42,7 +36,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -57,10 +50,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Every step is idempotent and checks before it acts, so that a step re-driven after a crash is
  * safe. What the driver did is recorded in {@link HostRecord} (the marker); reads come from a cache
- * kept current by {@link HostMonitor}'s netlink events, sysfs and bounded polls, never from a
- * process per read.
+ * ({@link NetnsCache}) kept current by {@link HostMonitor}'s netlink events, sysfs and bounded polls,
+ * never from a process per read, and are made into a VR's state by {@link NetnsReads}. This class is
+ * the driver's lifecycle, power states, interfaces and the tc shaping of rates and weights.
  */
-public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, CpuWeights, KeptUuids {
+public final class NetnsDriver implements HypervisorDriver, PowerStates, Interfaces, Links, RateLimits, CpuWeights, KeptUuids {
     private static final Logger log = LoggerFactory.getLogger(NetnsDriver.class);
     public static final String KERNEL = "kernel";
     static final int CAP_NET_ADMIN = 12;
@@ -80,16 +74,10 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
     private final HostLinks hostLinks;
     private final String bridgeAlias;
     private final String version;
-    private final ObjectMapper json = new ObjectMapper();
     private final ScheduledExecutorService timers;
-    /** Reads namespaces one at a time: events never turn into a burst of processes. */
-    private final ScheduledExecutorService refresher;
-    private final Map<Integer, Vr> vrs = new ConcurrentHashMap<>();
-    /** nsid to vmIndex of the VRs whose namespace could not have its own nsid (NSID_BASE + vmIndex). */
-    private final Map<Integer, Integer> nsids = new ConcurrentHashMap<>();
-    /** nsids of namespaces that are not ours. */
-    private final Set<Integer> foreign = ConcurrentHashMap.newKeySet();
-    private volatile long nsidsReadAt;
+    /** Its VRs and what it knows of them, kept current by the monitor's events and bounded polls. */
+    private final NetnsCache cache;
+    private final NetnsReads reads;
     private final Map<String, Object> bridgeLocks = new ConcurrentHashMap<>();
     /** Told the parent each time one has been looked up on the host, before the look is acted on: tests hold races open here. */
     volatile Consumer<String> parentLookedUp = parent -> { };
@@ -98,72 +86,31 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
     private final VxlanLinks vxlanLinks;
     private final MacvlanLinks macvlanLinks;
     private final LinkProbes probes;
-    private volatile DriverListener listener;
-    private volatile String problem;
-
-    /** One VR as the driver knows it. */
-    private static final class Vr {
-        final int vmIndex;
-        final String netns;
-        final Path dir;
-        volatile HostRecord record;
-        volatile NsView view = NsView.EMPTY;
-        /** The routes added by hand while it ran, put back when it starts again. */
-        volatile List<String> staticRoutes = List.of();
-        /** Its host-side interfaces by interface index, as sysfs last showed them; absent when gone. Set with reported. */
-        volatile Map<Integer, HostLinks.Link> links = Map.of();
-        /** What the listener was last told (or would have been, had no operation been under way); guarded by this. */
-        Observed reported = Observed.GONE;
-        /** Operations of ours under way; changed under this. */
-        final AtomicInteger busy = new AtomicInteger();
-        /**
-         * Counts the starts and ends of our operations, guarded by this: a look at the host that
-         * an operation began or ended during may show half its work, and is not kept.
-         */
-        long operations;
-        final AtomicBoolean refreshQueued = new AtomicBoolean();
-        volatile long eventAt;
-        volatile long viewAt;
-        volatile Cgroups.Usage usage = Cgroups.Usage.NONE;
-        volatile long usageAt;
-
-        Vr(int vmIndex, String netns, Path dir) {
-            this.vmIndex = vmIndex;
-            this.netns = netns;
-            this.dir = dir;
-        }
-    }
-
-    /** The VR's state as the host shows it, and what about the host made it so. */
-    private record Observed(PowerState power, String what) {
-        static final Observed GONE = new Observed(null, "gone");
-
-        boolean gone() {
-            return power == null;
-        }
-    }
 
     private NetnsDriver(NetnsSettings settings, Cgroups cgroups) {
         this.settings = settings;
         this.names = new Names(settings.prefix());
         this.cgroups = cgroups;
         this.timers = Executors.newScheduledThreadPool(1, daemonThreads("netns-timer"));
-        this.refresher = Executors.newSingleThreadScheduledExecutor(daemonThreads("netns-refresh"));
         this.commands = new Commands(settings.ip(), settings.commandTimeout(), timers);
         this.peerLinks = new PeerLinks(names, commands);
         MovedIn movedIn = new MovedIn(names, commands);
         this.vxlanLinks = new VxlanLinks(movedIn);
         this.macvlanLinks = new MacvlanLinks(movedIn);
+        this.bird = new Bird(settings.bird(), commands, settings.stopTimeout());
+        // Reads namespaces one at a time: events never turn into a burst of processes.
+        this.cache = new NetnsCache(settings, names, commands, cgroups, bird,
+                Executors.newSingleThreadScheduledExecutor(daemonThreads("netns-refresh")));
         this.probes = new LinkProbes(settings.ip(), settings.counterMaxAge(), timers, (vm, n, now) -> {
-            DriverListener l = listener;
+            DriverListener l = cache.listener();
             if (l != null) l.linkChanged(vm, n, now);
         });
-        this.bird = new Bird(settings.bird(), commands, settings.stopTimeout());
         this.templates = bird.installed() ? List.of(KERNEL, Bird.TEMPLATE) : List.of(KERNEL);
         this.hostLinks = new HostLinks(settings.counterMaxAge());
         this.bridgeAlias = "vrouter:" + settings.prefix();
         this.version = kernelRelease();
-        this.monitor = new HostMonitor(settings.ip(), new Events());
+        this.reads = new NetnsReads(settings, names, cgroups, hostLinks, probes);
+        this.monitor = new HostMonitor(settings.ip(), cache.new Events());
     }
 
     private static java.util.concurrent.ThreadFactory daemonThreads(String name) {
@@ -207,9 +154,9 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
             throw new DriverException("NOT_PERMITTED", "--driver netns cannot use " + settings.runDir() + " or "
                     + HostMonitor.NETNS_DIR + ": " + e.getMessage(), e);
         }
-        d.timers.scheduleWithFixedDelay(d::checkDaemons, settings.daemonCheckInterval().toMillis(),
+        d.timers.scheduleWithFixedDelay(d.cache::checkDaemons, settings.daemonCheckInterval().toMillis(),
                 settings.daemonCheckInterval().toMillis(), TimeUnit.MILLISECONDS);
-        d.timers.scheduleWithFixedDelay(d::resync, settings.resyncInterval().toMillis(),
+        d.timers.scheduleWithFixedDelay(d.cache::resync, settings.resyncInterval().toMillis(),
                 settings.resyncInterval().toMillis(), TimeUnit.MILLISECONDS);
         if (Cgroups.read(BR_NETFILTER).equals("1")) {
             log.warn("br_netfilter is on (net.bridge.bridge-nf-call-iptables=1, as Docker sets it): traffic between VRs"
@@ -256,9 +203,9 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
     }
 
     @Override
-    public Set<AdminState> adminStates() {
+    public Set<AdminState> suspendStates() {
         // A namespace has no memory image to save to disk: pause (the freezer) yes, suspend no.
-        return EnumSet.of(AdminState.RUNNING, AdminState.PAUSED, AdminState.SHUTDOWN);
+        return EnumSet.of(AdminState.PAUSED);
     }
 
     @Override
@@ -275,12 +222,12 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
 
     @Override
     public Optional<String> problem() {
-        return Optional.ofNullable(problem);
+        return cache.problem();
     }
 
     @Override
     public void setListener(DriverListener listener) {
-        this.listener = listener;
+        cache.setListener(listener);
     }
 
     // ---------------------------------------------------------------- lifecycle
@@ -301,7 +248,7 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
             throw new DriverException(Commands.FAILED, operation + " of VR " + vr.vmIndex + ": " + e.getMessage(), e);
         } finally {
             // Settled before it stops being ours, so that no event in between is taken for an outside change.
-            Look now = look(vr);
+            NetnsCache.Look now = cache.look(vr);
             synchronized (vr) {
                 vr.links = now.links();
                 vr.reported = now.observed();
@@ -312,11 +259,11 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
     }
 
     private Vr vr(int vmIndex) {
-        return vrs.computeIfAbsent(vmIndex, i -> new Vr(i, names.netns(i), settings.runDir().resolve(names.netns(i))));
+        return cache.vr(vmIndex);
     }
 
     private Vr require(int vmIndex) throws DriverException {
-        Vr vr = vrs.get(vmIndex);
+        Vr vr = cache.get(vmIndex).orElse(null);
         if (vr == null || vr.record == null) {
             throw new DriverException("NO_SUCH_VR", "VR " + vmIndex + " has no namespace on this host");
         }
@@ -346,7 +293,7 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
     }
 
     /** Whether a host record's entry is a link with no host side (peer, VXLAN, macvlan), not a bridge. */
-    private static boolean hostless(String mark) {
+    static boolean hostless(String mark) {
         return PeerLinks.isMark(mark) || VxlanLinks.isMark(mark) || MacvlanLinks.isMark(mark);
     }
 
@@ -497,14 +444,14 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
                 throw e;
             }
             log.info("VR {}: nsid {} is taken, its namespace got another", v.vmIndex, nsidOf(v.vmIndex));
-            readNsids();
+            cache.readNsids();
             attach(v, plans, List.of());
         }
         commands.run(List.of(settings.ip(), "netns", "exec", v.netns, "sysctl", "-q", "-w",
                 "net.ipv4.ip_forward=1", "net.ipv6.conf.all.forwarding=1"), null);
         List<String> inside = new ArrayList<>(List.of("link set dev lo up"));
         for (Plan p : plans) inside.addAll(configureInside(p, false));
-        read(v, inside);
+        cache.read(v, inside);
         for (Plan p : plans) shapeNew(v, p);
         if (v.record.template().equals(Bird.TEMPLATE)) Bird.writeConfig(v.dir, v.vmIndex, routerId(v.vmIndex, plans));
     }
@@ -633,14 +580,14 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
                 withBridges(v.record.interfaces().values().stream().filter(b -> !hostless(b)).distinct().sorted().toList(),
                         () -> commands.batch(null, false, host));
             }
-            read(v, inside);
+            cache.read(v, inside);
             probeLinks(v);
             // Links coming down took the routes through them; the ones added by hand come back.
-            if (!v.staticRoutes.isEmpty()) read(v, v.staticRoutes, true);
+            if (!v.staticRoutes.isEmpty()) cache.read(v, v.staticRoutes, true);
             if (v.record.template().equals(Bird.TEMPLATE) && Bird.pid(v.dir).isEmpty()) {
                 long pid = bird.start(v.netns, v.dir, cgroups, v.netns);
                 log.debug("VR {}: bird runs as pid {}", vmIndex, pid);
-                refreshRib(v);
+                cache.refreshRib(v);
             }
             boolean wasUp = !v.record.power().equals(HostRecord.HALTED) && v.record.startedAt() > 0;
             v.record = v.record.withPower(HostRecord.RUNNING, wasUp ? v.record.startedAt() : System.currentTimeMillis());
@@ -657,7 +604,7 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
             probes.stopAll(vmIndex);
             List<String> inside = new ArrayList<>();
             for (int n : v.record.interfaces().keySet()) inside.add("link set dev " + Names.vrSide(n) + " down");
-            read(v, inside);
+            cache.read(v, inside);
             v.view = v.view.withRib(Optional.empty());
             v.record = v.record.withPower(HostRecord.HALTED, 0);
             v.record.write(v.dir);
@@ -676,7 +623,7 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
             List<String> inside = new ArrayList<>();
             for (int n : v.record.interfaces().keySet()) inside.add("link set dev " + Names.vrSide(n) + " down");
             probes.stopAll(vmIndex);
-            read(v, inside);
+            cache.read(v, inside);
             cgroups.freeze(v.netns, true);
             v.record = v.record.withPower(HostRecord.PAUSED, v.record.startedAt());
             v.record.write(v.dir);
@@ -690,8 +637,7 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
             ours(vr, "removing", this::teardown);
         } finally {
             if (vr.record == null) {
-                vrs.remove(vmIndex, vr);
-                nsids.values().removeIf(v -> v == vmIndex);
+                cache.forget(vr);
             }
         }
     }
@@ -849,7 +795,7 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
             v.record.write(v.dir);
             try {
                 attach(v, List.of(p), List.of());
-                read(v, configureInside(p, v.record.power().equals(HostRecord.RUNNING)));
+                cache.read(v, configureInside(p, v.record.power().equals(HostRecord.RUNNING)));
                 shapeNew(v, p);
                 if (!p.bridged() && v.record.power().equals(HostRecord.RUNNING)) {
                     probes.probe(vmIndex, p.index, v.netns);
@@ -868,7 +814,7 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
         Vr vr = require(vmIndex);
         ours(vr, "removing an interface", v -> {
             detach(v, networkIndex);
-            read(v, List.of());
+            cache.read(v, List.of());
         });
     }
 
@@ -910,20 +856,20 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
 
     @Override
     public Optional<VmRuntime> inspect(int vmIndex) {
-        Vr vr = vrs.get(vmIndex);
+        Vr vr = cache.get(vmIndex).orElse(null);
         if (vr == null || vr.record == null) return Optional.empty();
         Observed o;
         synchronized (vr) {
             o = vr.reported;
         }
         if (o.gone()) return Optional.empty();
-        return Optional.of(runtime(vr, o.power()));
+        return Optional.of(reads.runtime(vr, o.power()));
     }
 
     /** As {@link #inspect} reports it, from the record alone: every event asks for it. */
     @Override
     public Optional<String> uuid(int vmIndex) {
-        Vr vr = vrs.get(vmIndex);
+        Vr vr = cache.get(vmIndex).orElse(null);
         HostRecord rec = vr == null ? null : vr.record;
         if (rec == null) return Optional.empty();
         synchronized (vr) {
@@ -941,7 +887,7 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
         } catch (IOException e) {
             throw new DriverException(Commands.FAILED, "cannot list " + settings.runDir() + ": " + e.getMessage(), e);
         }
-        readNsids();
+        cache.readNsids();
         for (Path dir : dirs) {
             OptionalInt index = names.vmIndexOfNetns(dir.getFileName().toString());
             if (index.isEmpty() || !Files.exists(dir.resolve(HostRecord.FILE))) continue;
@@ -965,20 +911,20 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
                 continue;
             }
             v.record = rec;
-            v.staticRoutes = readStaticRoutes(v.dir);
+            v.staticRoutes = NetnsCache.readStaticRoutes(v.dir);
             try {
-                read(v, List.of());
+                cache.read(v, List.of());
             } catch (DriverException e) {
                 log.warn("VR {}: reading its namespace failed: {}", v.vmIndex, e.getMessage());
             }
-            if (rec.template().equals(Bird.TEMPLATE)) refreshRib(v);
+            if (rec.template().equals(Bird.TEMPLATE)) cache.refreshRib(v);
             if (rec.power().equals(HostRecord.RUNNING)) probeLinks(v);
-            Look now = look(v);
+            NetnsCache.Look now = cache.look(v);
             synchronized (v) {
                 v.links = now.links();
                 v.reported = now.observed();
             }
-            out.add(runtime(v, now.observed().power()));
+            out.add(reads.runtime(v, now.observed().power()));
         }
         return out;
     }
@@ -989,100 +935,7 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
         } catch (DriverException e) {
             log.error("VR {}: {}", v.vmIndex, e.getMessage());
         }
-        vrs.remove(v.vmIndex, v);
-    }
-
-    private VmRuntime runtime(Vr v, PowerState power) {
-        HostRecord r = v.record;
-        NsView view = v.view;
-        boolean up = power == PowerState.RUNNING || power == PowerState.PAUSED;
-        Cgroups.Usage usage = usage(v);
-        VmEntry e = new VmEntry();
-        e.vmUUID = r.uuid().toString();
-        e.vmOSType = r.template();
-        e.vmAutoStart = r.autoStart() ? VmEntry.AutoStart.ENABLED : VmEntry.AutoStart.DISABLED;
-        // A namespace does not outlive the host's next boot; vrouter then builds it again.
-        e.vmPersistent = VmEntry.Persistent.TRANSIENT;
-        e.vmCurCpuNumber = up ? r.cpus() : 0;
-        e.vmMinCpuNumber = 1;
-        e.vmMaxCpuNumber = r.cpus();
-        e.vmMemUnit = 1024;
-        e.vmCurMem = usage.memoryBytes() / 1024;
-        e.vmMinMem = 0L;
-        e.vmMaxMem = (long) r.memoryMib() * 1024;
-        e.vmUpTime = up && r.startedAt() > 0 ? Math.max(0, System.currentTimeMillis() - r.startedAt()) / 10 : 0L;
-        e.vmCpuTime = usage.cpuNanos() / 1000;
-        e.vmFibEntries = view.fibEntries();
-        e.vmRouteEntries = view.rib().map(Bird.Rib::routes).orElse(view.fibEntries());
-        e.vmRoutingProtocols = view.rib().map(rib -> String.join(",", rib.protocols()))
-                .orElse(view.routeProtocols().contains("boot") || view.routeProtocols().contains("static") ? "static" : "");
-        String addr = view.rib().map(Bird.Rib::routerId).orElse(null);
-        if (addr == null) addr = firstAddress(view, false);
-        if (addr == null) addr = firstAddress(view, true);
-        e.vmRouterAddrType = addr == null ? null : addr.contains(":") ? InetAddressType.IPV6 : InetAddressType.IPV4;
-        e.vmRouterAddr = addr;
-
-        List<VmCpuEntry> cpus = new ArrayList<>();
-        long[] per = usage.perCpuNanos();
-        for (int c = 0; c < per.length; c++) cpus.add(cpu(c + 1, per[c] / 1000, c + 1));
-        if (per.length == 0) cpus.add(cpu(1, usage.cpuNanos() / 1000, 0));
-
-        List<VmNetworkEntry> nets = new ArrayList<>();
-        for (Map.Entry<Integer, String> i : r.interfaces().entrySet()) {
-            int n = i.getKey();
-            String h = names.hostVeth(v.vmIndex, n);
-            if (hostless(i.getValue())) {
-                nets.add(linkEntry(v, n, power));
-                continue;
-            }
-            Optional<HostLinks.Link> host = Optional.ofNullable(v.links.get(n));
-            VmNetworkEntry ne = new VmNetworkEntry();
-            ne.vmNetworkIndex = n;
-            ne.vmNetworkIfIndex = host.map(HostLinks.Link::ifindex).orElse(0);
-            ne.vmNetworkParent = host.map(HostLinks.Link::master).orElse(i.getValue());
-            ne.vmNetworkModel = "veth";
-            NsView.Link inside = view.links().get(Names.vrSide(n));
-            ne.vmNetworkPhysAddress = inside == null ? null : inside.mac();
-            hostLinks.counters(h).ifPresent(c -> counters(ne, c, true));
-            nets.add(ne);
-        }
-        return new VmRuntime(v.vmIndex, r.vmName(), power, e, cpus, List.of(), nets);
-    }
-
-    /**
-     * The interface's counters from a device's: the VR's own device counts as they are, the host side
-     * of a veth counts what it sends as what the VR receives, and the other way round.
-     */
-    private static void counters(VmNetworkEntry ne, HostLinks.Counters c, boolean hostSide) {
-        ne.vmNetworkInOctets = hostSide ? c.txBytes() : c.rxBytes();
-        ne.vmNetworkInPkts = hostSide ? c.txPackets() : c.rxPackets();
-        ne.vmNetworkOutOctets = hostSide ? c.rxBytes() : c.txBytes();
-        ne.vmNetworkOutPkts = hostSide ? c.rxPackets() : c.txPackets();
-        ne.vmNetworkInErrors = hostSide ? c.txErrors() : c.rxErrors();
-        ne.vmNetworkInDiscards = hostSide ? c.txDropped() : c.rxDropped();
-        ne.vmNetworkOutErrors = hostSide ? c.rxErrors() : c.txErrors();
-        ne.vmNetworkOutDiscards = hostSide ? c.rxDropped() : c.txDropped();
-    }
-
-    /**
-     * A peer or VXLAN link's end: no host side; its counters read in its namespace through the probe
-     * (absent while the VR is not running), its health as the router's probe measures it.
-     */
-    private VmNetworkEntry linkEntry(Vr v, int n, PowerState power) {
-        VmNetworkEntry ne = new VmNetworkEntry();
-        ne.vmNetworkIndex = n;
-        ne.vmNetworkIfIndex = 0;
-        String mark = v.record.interfaces().get(n);
-        ne.vmNetworkModel = VxlanLinks.isMark(mark) ? "vxlan" : MacvlanLinks.isMark(mark) ? "macvlan" : "veth";
-        ne.vmNetworkParent = v.record.interfaces().get(n);
-        NsView.Link inside = v.view.links().get(Names.vrSide(n));
-        ne.vmNetworkPhysAddress = inside == null ? null : inside.mac();
-        if (power == PowerState.RUNNING) probes.counters(v.vmIndex, n).ifPresent(c -> counters(ne, c, false));
-        LinkProbes.Health health = power == PowerState.RUNNING ? probes.health(v.vmIndex, n) : LinkProbes.Health.UNKNOWN;
-        ne.vmNetworkLinkStatus = health.status();
-        ne.vmNetworkLinkDelay = health.delayMicros();
-        ne.vmNetworkLinkLoss = health.lossPercent();
-        return ne;
+        cache.forget(v);
     }
 
     /**
@@ -1165,305 +1018,11 @@ public final class NetnsDriver implements HypervisorDriver, Links, RateLimits, C
         return Math.max(kbits * 1000L / 8 / 50, 15_140);
     }
 
-    private static VmCpuEntry cpu(int index, long micros, int phys) {
-        VmCpuEntry c = new VmCpuEntry();
-        c.vmCpuIndex = index;
-        c.vmCpuCoreTime = micros;
-        c.vmCpuPhysIndex = phys;
-        c.vmCpuAffinity = VmCpuEntry.Affinity.UNKNOWN;
-        return c;
-    }
-
-    /** The first global address of the VR's interfaces (eth1, eth2, ...), IPv4 or IPv6. */
-    private static String firstAddress(NsView view, boolean v6) {
-        return view.links().values().stream()
-                .filter(l -> Names.networkIndexOfVrSide(l.name()).isPresent())
-                .sorted(Comparator.comparingInt(l -> Names.networkIndexOfVrSide(l.name()).getAsInt()))
-                .flatMap(l -> l.addresses().stream())
-                .filter(a -> a.contains(":") == v6)
-                .map(a -> a.substring(0, a.indexOf('/')))
-                .findFirst().orElse(null);
-    }
-
-    /** The VR's cgroup accounting, read at most once per netns.counter-max-age. */
-    private Cgroups.Usage usage(Vr v) {
-        if (System.nanoTime() - v.usageAt > settings.counterMaxAge().toNanos()) {
-            v.usage = cgroups.usage(v.netns);
-            v.usageAt = System.nanoTime();
-        }
-        return v.usage;
-    }
-
-    // ---------------------------------------------------------------- the cache
-
-    /**
-     * Runs the batch in the namespace followed by the view's queries: the changes and the reading of
-     * their result are one process.
-     */
-    private void read(Vr v, List<String> changes) throws DriverException {
-        read(v, changes, false);
-    }
-
-    /**
-     * Runs the changes in the namespace followed by the view's queries (the changes and the reading
-     * of their result are one process) and shows what it read. {@code force}: every line tried, the
-     * ones that fail logged.
-     */
-    private void read(Vr v, List<String> changes, boolean force) throws DriverException {
-        List<String> lines = new ArrayList<>(changes);
-        lines.addAll(NsView.QUERY);
-        long started = System.nanoTime();
-        String out = force ? commands.batchForce(v.netns, lines) : commands.batch(v.netns, true, lines);
-        try {
-            show(v, NsView.parse(json, out).withRib(v.view.rib()), started);
-        } catch (IOException e) {
-            throw new DriverException(Commands.FAILED, "reading namespace " + v.netns + ": " + e.getMessage(), e);
-        }
-    }
-
-    /**
-     * Shows a reading of the namespace unless a later one is shown already; while the VR runs with every interface up, the routes added
-     * by hand in it are remembered (file {@code static-routes}), to be put back when it starts again.
-     */
-    private void show(Vr v, NsView view, long started) {
-        synchronized (v) {
-            // A reading that started before the one shown (a slow refresh beside an operation) is stale.
-            if (started < v.viewAt) return;
-            v.viewAt = started;
-            v.view = view;
-        }
-        HostRecord r = v.record;
-        if (r == null || !r.power().equals(HostRecord.RUNNING) || !view.interfacesUp() || view.staticRoutes().equals(v.staticRoutes)) {
-            return;
-        }
-        v.staticRoutes = view.staticRoutes();
-        try {
-            Files.write(v.dir.resolve(STATIC_ROUTES), v.staticRoutes);
-        } catch (IOException e) {
-            log.warn("VR {}: cannot keep its static routes: {}", v.vmIndex, e.getMessage());
-        }
-    }
-
-    private static List<String> readStaticRoutes(Path dir) {
-        try {
-            List<String> lines = new ArrayList<>();
-            for (String line : Files.readAllLines(dir.resolve(STATIC_ROUTES))) {
-                // Only what show() wrote: lines NsView made from the kernel's own JSON.
-                if (line.startsWith("route replace ") && line.matches("[a-z0-9A-F.:/ ]+")) lines.add(line);
-            }
-            return List.copyOf(lines);
-        } catch (IOException none) {
-            return List.of();
-        }
-    }
-
-    private void refreshRib(Vr v) {
-        if (!v.record.template().equals(Bird.TEMPLATE) || cgroups.frozen(v.netns)) return;
-        v.view = v.view.withRib(bird.rib(v.dir));
-    }
-
-    /** The VR's host-side interfaces, read from sysfs now. */
-    private Map<Integer, HostLinks.Link> readLinks(Vr v) {
-        HostRecord r = v.record;
-        if (r == null) return Map.of();
-        Map<Integer, HostLinks.Link> links = new HashMap<>();
-        for (Map.Entry<Integer, String> i : r.interfaces().entrySet()) {
-            if (hostless(i.getValue())) continue;
-            HostLinks.read(names.hostVeth(v.vmIndex, i.getKey())).ifPresent(l -> links.put(i.getKey(), l));
-        }
-        return Map.copyOf(links);
-    }
-
-    /** One look at the VR on the host: its links and what they and the rest show. */
-    private record Look(Map<Integer, HostLinks.Link> links, Observed observed) {
-    }
-
-    private Look look(Vr v) {
-        Map<Integer, HostLinks.Link> links = readLinks(v);
-        return new Look(links, observe(v, links));
-    }
-
-    /** What the host shows of the VR (its host-side interfaces as given), against what the driver last made of it. */
-    private Observed observe(Vr v, Map<Integer, HostLinks.Link> links) {
-        HostRecord r = v.record;
-        if (r == null || !Files.exists(HostMonitor.NETNS_DIR.resolve(v.netns))) return Observed.GONE;
-        if (r.provisioning()) return new Observed(PowerState.HALTED, null);
-        if (cgroups.frozen(v.netns)) {
-            return new Observed(PowerState.PAUSED, r.power().equals(HostRecord.PAUSED) ? null : "its processes were frozen");
-        }
-        switch (r.power()) {
-            case HostRecord.HALTED:
-                return new Observed(PowerState.HALTED, null);
-            case HostRecord.PAUSED:
-                return new Observed(PowerState.CRASHED, "its processes were thawed while it was paused");
-            default:
-                for (Map.Entry<Integer, String> i : r.interfaces().entrySet()) {
-                    int n = i.getKey();
-                    // A link going down is the link's health (vmNetworkLinkStatus), not the VR's.
-                    if (hostless(i.getValue())) continue;
-                    HostLinks.Link l = links.get(n);
-                    String h = names.hostVeth(v.vmIndex, n);
-                    if (l == null) return new Observed(PowerState.CRASHED, "interface " + n + " (" + h + ") was deleted");
-                    if (!l.up()) return new Observed(PowerState.CRASHED, "interface " + n + " was set down on the host (" + h + ")");
-                    if (!l.carrier()) return new Observed(PowerState.CRASHED, "interface " + n + " was set down in the VR ("
-                            + Names.vrSide(n) + ")");
-                    if (!i.getValue().equals(l.master())) return new Observed(PowerState.CRASHED, "interface " + n + " ("
-                            + h + ") was taken off bridge " + i.getValue());
-                }
-                if (r.template().equals(Bird.TEMPLATE) && Bird.pid(v.dir).isEmpty()) {
-                    return new Observed(PowerState.CRASHED, "its routing daemon (bird) is not running");
-                }
-                return new Observed(PowerState.RUNNING, null);
-        }
-    }
-
-    /**
-     * Looks at the VR again and tells the listener when it changed while no operation of ours was
-     * under way. A look that an operation of ours began or ended during is dropped: it may show half
-     * of the operation's work (an interface not up yet), and the operation's own look at its end
-     * has the say; kept, it made our own changes look like outside ones (a crash, then a recovery).
-     */
-    private void reobserve(Vr v) {
-        if (v.record == null) return;
-        long operations;
-        synchronized (v) {
-            if (v.busy.get() > 0) return;
-            operations = v.operations;
-        }
-        Look look = look(v);
-        Observed now = look.observed();
-        Observed before;
-        synchronized (v) {
-            if (v.operations != operations) return;
-            v.links = look.links();
-            before = v.reported;
-            v.reported = now;
-        }
-        DriverListener l = listener;
-        if (l == null || now.equals(before) || v.record == null) return;
-        if (now.gone()) {
-            log.warn("VR {}: namespace {} was deleted outside vrouter", v.vmIndex, v.netns);
-            l.vmVanished(v.vmIndex);
-        } else {
-            log.info("VR {} is now {} on the host{}", v.vmIndex, now.power(), now.what() == null ? "" : ": " + now.what());
-            l.powerStateChanged(v.vmIndex, now.power(), now.what());
-        }
-    }
-
-    /** Queues a reading of the VR's namespace, at most one at a time per VR and netns.refresh-delay after the event. */
-    private void queueRefresh(Vr v) {
-        v.eventAt = System.nanoTime();
-        if (!v.refreshQueued.compareAndSet(false, true)) return;
-        refresher.schedule(() -> {
-            v.refreshQueued.set(false);
-            // An operation of ours reads the namespace when it is done: the event is looked at after it.
-            if (v.busy.get() > 0) {
-                queueRefresh(v);
-                return;
-            }
-            // A reading started after the event: nothing new to read.
-            if (v.record == null || v.viewAt > v.eventAt) return;
-            try {
-                read(v, List.of());
-                refreshRib(v);
-            } catch (DriverException e) {
-                log.debug("VR {}: reading its namespace failed: {}", v.vmIndex, e.getMessage());
-            }
-            reobserve(v);
-        }, settings.refreshDelay().toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    /** Learns the nsids of the VRs whose namespaces got another than their own, and of the host's other namespaces. */
-    private void readNsids() {
-        nsidsReadAt = System.nanoTime();
-        try {
-            Map<Integer, Integer> ours = new ConcurrentHashMap<>();
-            Set<Integer> others = ConcurrentHashMap.newKeySet();
-            for (JsonNode n : json.readTree(commands.ip("-j", "netns", "list-id"))) {
-                int nsid = n.path("nsid").asInt();
-                OptionalInt i = names.vmIndexOfNetns(n.path("name").asText(""));
-                if (i.isPresent()) ours.put(nsid, i.getAsInt());
-                else others.add(nsid);
-            }
-            nsids.keySet().retainAll(ours.keySet());
-            nsids.putAll(ours);
-            foreign.retainAll(others);
-            foreign.addAll(others);
-        } catch (DriverException | IOException e) {
-            log.debug("reading the host's nsids failed: {}", e.getMessage());
-        }
-    }
-
-    /** Bounded poll: the routing daemons of running VRs (they die without a netlink event). */
-    private void checkDaemons() {
-        try {
-            for (Vr v : vrs.values()) {
-                HostRecord r = v.record;
-                if (r != null && r.template().equals(Bird.TEMPLATE) && r.power().equals(HostRecord.RUNNING)) reobserve(v);
-            }
-        } catch (RuntimeException e) {
-            log.error("checking the routing daemons failed", e);
-        }
-    }
-
-    /** Bounded poll: every VR read again from sysfs, in case an event was missed. */
-    private void resync() {
-        try {
-            for (Vr v : vrs.values()) reobserve(v);
-        } catch (RuntimeException e) {
-            log.error("resynchronising with the host failed", e);
-        }
-    }
-
-    /** The monitor's events. */
-    private final class Events implements HostMonitor.Sink {
-        @Override
-        public void hostLinkChanged(String name) {
-            OptionalInt index = names.vmIndexOfHostVeth(name);
-            if (index.isEmpty()) return;
-            Vr v = vrs.get(index.getAsInt());
-            if (v == null) return;
-            reobserve(v);
-        }
-
-        @Override
-        public void netnsChanged(int nsid) {
-            Integer index = nsid >= NSID_BASE ? Integer.valueOf(nsid - NSID_BASE) : nsids.get(nsid);
-            // Another namespace of the host (a container's, another server's) is looked up once, not per event.
-            if (index == null && !foreign.contains(nsid) && System.nanoTime() - nsidsReadAt > 200_000_000L) {
-                readNsids();
-                index = nsids.get(nsid);
-            }
-            Vr v = index == null ? null : vrs.get(index);
-            if (v != null) queueRefresh(v);
-        }
-
-        @Override
-        public void netnsRemoved(String name) {
-            OptionalInt index = names.vmIndexOfNetns(name);
-            Vr v = index.isEmpty() ? null : vrs.get(index.getAsInt());
-            if (v != null) reobserve(v);
-        }
-
-        @Override
-        public void resync() {
-            readNsids();
-            NetnsDriver.this.resync();
-            vrs.values().forEach(NetnsDriver.this::queueRefresh);
-        }
-
-        @Override
-        public void problem(String why) {
-            if (why != null) log.warn("{}", why);
-            problem = why;
-        }
-    }
-
     @Override
     public void close() {
         monitor.close();
         probes.close();
-        refresher.shutdownNow();
+        cache.close();
         timers.shutdownNow();
     }
 }

@@ -407,7 +407,7 @@ class NetnsDriverTest {
         assertThatThrownBy(() -> driver.suspend(1, AdminState.SUSPENDED)).isInstanceOf(DriverException.class)
                 .hasMessageContaining("cannot suspend");
         assertThat(power(1)).isEqualTo(PowerState.PAUSED);
-        assertThat(driver.adminStates()).doesNotContain(AdminState.SUSPENDED);
+        assertThat(driver.suspendStates()).doesNotContain(AdminState.SUSPENDED);
 
         driver.start(1);
         assertThat(power(1)).isEqualTo(PowerState.RUNNING);

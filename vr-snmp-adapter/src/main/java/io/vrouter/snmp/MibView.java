@@ -7,6 +7,7 @@ import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.InetAddressType;
 import io.vrouter.core.model.NetworkColumn;
+import io.vrouter.core.model.Scalar;
 import io.vrouter.core.model.Schema;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VmConfigEntry;
@@ -222,23 +223,25 @@ final class MibView {
         if (scalars != null) return scalars;
         TreeMap<OID, Variable> m = new TreeMap<>();
         Hypervisor h = service.hypervisor();
-        m.put(scalar(VM_HV_SOFTWARE), Codec.text(h.vmHvSoftware));
-        m.put(scalar(VM_HV_VERSION), Codec.text(h.vmHvVersion));
-        m.put(scalar(VM_HV_OBJECT_ID), objectId(h.vmHvObjectID));
-        m.put(scalar(VM_HV_UP_TIME), new TimeTicks(nonNegative(h.vmHvUpTime)));
-        m.put(scalar(VM_NUMBER), new Integer32(h.vmNumber));
-        m.put(scalar(VM_TABLE_LAST_CHANGE), new TimeTicks(nonNegative(h.vmTableLastChange)));
-        m.put(scalar(VM_PER_VM_NOTIFICATIONS_ENABLED), Codec.truth(h.vmPerVMNotificationsEnabled));
-        m.put(scalar(VM_BULK_NOTIFICATIONS_ENABLED), Codec.truth(h.vmBulkNotificationsEnabled));
-        m.put(scalar(VM_CONFIG_NEXT_AVAILABLE_VM_INDEX), new Integer32(nextFree(all, held)));
-        m.put(scalar(VM_CONFIGURED_VMS), new Gauge32(h.vmConfiguredVMs));
-        m.put(scalar(VM_ACTIVE_VMS), new Gauge32(h.vmActiveVMs));
-        m.put(scalar(VM_HV_CPUS), new Integer32(h.vmHvCpus == null ? 0 : h.vmHvCpus));
-        m.put(scalar(VM_HV_MEMORY), new Integer32(h.vmHvMemory == null ? 0 : h.vmHvMemory));
-        m.put(scalar(VM_COMMITTED_CPUS), new Gauge32(Codec.unsigned32(h.vmCommittedCpus)));
-        m.put(scalar(VM_COMMITTED_MEMORY), new Gauge32(Codec.unsigned32(h.vmCommittedMemory)));
+        for (Scalar s : Scalar.values()) {
+            // The next free index skips the rows createAndWait holds, which only the agent knows.
+            Object v = s == Scalar.CONFIG_NEXT_AVAILABLE_VM_INDEX ? nextFree(all, held) : s.get(h);
+            m.put(scalar(VmmMib.scalar(s)), encode(s.syntax(), v));
+        }
         scalars = m;
         return m;
+    }
+
+    /** A scalar's value in its SNMP syntax. */
+    private static Variable encode(Scalar.Syntax syntax, Object v) {
+        return switch (syntax) {
+            case TEXT -> Codec.text((String) v);
+            case OBJECT_ID -> objectId((String) v);
+            case TIME_TICKS -> new TimeTicks(nonNegative((Long) v));
+            case INTEGER32 -> new Integer32((Integer) v);
+            case TRUTH -> Codec.truth((Boolean) v);
+            case GAUGE32 -> v instanceof Long l ? new Gauge32(Codec.unsigned32(l)) : new Gauge32((Integer) v);
+        };
     }
 
     /** The next available index, skipping the indices that createAndWait rows hold. */

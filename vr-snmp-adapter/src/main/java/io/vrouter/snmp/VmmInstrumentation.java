@@ -3,6 +3,7 @@ package io.vrouter.snmp;
 import static io.vrouter.snmp.VmmMib.*;
 
 import io.vrouter.core.config.Caller;
+import io.vrouter.core.model.Scalar;
 import io.vrouter.core.model.Schema;
 import io.vrouter.core.spi.VirtualRouters;
 import java.util.ArrayList;
@@ -166,10 +167,8 @@ final class VmmInstrumentation implements GenericManagedObject {
 
     /** True when the OID names an instance of a defined object (a column or a scalar). */
     static boolean isObject(OID oid) {
-        for (OID scalar : List.of(VM_HV_SOFTWARE, VM_HV_VERSION, VM_HV_OBJECT_ID, VM_HV_UP_TIME, VM_NUMBER,
-                VM_TABLE_LAST_CHANGE, VM_PER_VM_NOTIFICATIONS_ENABLED, VM_BULK_NOTIFICATIONS_ENABLED,
-                VM_CONFIG_NEXT_AVAILABLE_VM_INDEX, VM_CONFIGURED_VMS, VM_ACTIVE_VMS, VM_HV_CPUS, VM_HV_MEMORY,
-                VM_COMMITTED_CPUS, VM_COMMITTED_MEMORY)) {
+        for (Scalar s : Scalar.values()) {
+            OID scalar = VmmMib.scalar(s);
             if (oid.startsWith(scalar) && oid.size() > scalar.size()) return true;
         }
         return MibView.isColumnInstance(oid);

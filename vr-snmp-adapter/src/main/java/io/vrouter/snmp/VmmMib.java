@@ -1,5 +1,6 @@
 package io.vrouter.snmp;
 
+import io.vrouter.core.model.Scalar;
 import io.vrouter.core.model.Schema;
 import org.snmp4j.smi.OID;
 
@@ -40,6 +41,11 @@ public final class VmmMib {
     public static final OID VM_HV_MEMORY = sub(OBJECTS, 18);
     public static final OID VM_COMMITTED_CPUS = sub(OBJECTS, 19);
     public static final OID VM_COMMITTED_MEMORY = sub(OBJECTS, 20);
+
+    /** A scalar's OID (without the instance's .0), from the schema's declaration. */
+    public static OID scalar(Scalar s) {
+        return s.group().snmpArc() == 0 ? sub(OBJECTS, s.snmpArc()) : sub(OBJECTS, s.group().snmpArc(), s.snmpArc());
+    }
 
     /** vmEntry columns (RFC 7666 numbering; 2 and 5, vmName and vmAdminState, moved to vmConfigEntry): the schema's. */
     public static final int VM_UUID = Schema.Vm.UUID.snmpColumn(), VM_OPER_STATE = Schema.Vm.OPER_STATE.snmpColumn(),

@@ -3,6 +3,8 @@ package io.vrouter.snmp;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
+import io.vrouter.core.driver.Interfaces;
+import io.vrouter.core.driver.PowerStates;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.driver.sim.LatencyProfile;
 import io.vrouter.core.driver.sim.SimulatedDriver;
@@ -23,7 +25,7 @@ import java.util.function.Predicate;
  * for its thread, destroy() waits for it too, so the VR is surely there when that thread reads it.
  * Its provision() can be held the same way: the VR stays being made until the test lets it go.
  */
-final class HoldingDriver implements HypervisorDriver {
+final class HoldingDriver implements HypervisorDriver, PowerStates, Interfaces {
     final SimulatedDriver host = new SimulatedDriver(LatencyProfile.NONE);
     final CountDownLatch held = new CountDownLatch(1);
     private volatile Predicate<String> threadName;
@@ -60,7 +62,7 @@ final class HoldingDriver implements HypervisorDriver {
     @Override public String name() { return host.name(); }
     @Override public Hypervisor hypervisor() { return host.hypervisor(); }
     @Override public List<String> templates() { return host.templates(); }
-    @Override public Set<AdminState> adminStates() { return host.adminStates(); }
+    @Override public Set<AdminState> suspendStates() { return host.suspendStates(); }
     @Override
     public void provision(VmConfigEntry c) throws DriverException {
         CountDownLatch r = provisionRelease;

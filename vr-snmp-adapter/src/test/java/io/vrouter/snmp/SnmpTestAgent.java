@@ -5,7 +5,6 @@ import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.driver.sim.LatencyProfile;
 import io.vrouter.core.driver.sim.SimulatedDriver;
 import io.vrouter.core.metrics.VrMetrics;
-import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.persistence.ConfigStore;
 import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.core.spi.VirtualRouters;

@@ -85,8 +85,8 @@ final class XenCache {
     /** A note of a power change of one of our VMs that no operation of ours is under way for. */
     private Optional<Runnable> powerChange(JsonNode old, JsonNode snap, DriverListener listener) {
         OptionalInt idx = vmIndexOf(snap);
-        PowerState was = XenDriver.power(old);
-        PowerState now = XenDriver.power(snap);
+        PowerState was = XenReads.power(old);
+        PowerState now = XenReads.power(snap);
         if (listener == null || idx.isEmpty() || was == now || busy.contains(idx.getAsInt())) return Optional.empty();
         int i = idx.getAsInt();
         return Optional.of(() -> listener.powerStateChanged(i, now));

@@ -1,12 +1,18 @@
 package io.vrouter.xen;
 
+import static io.vrouter.xen.XenReads.nicIndex;
+import static io.vrouter.xen.XenReads.parsePower;
+import static io.vrouter.xen.XenReads.power;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vrouter.core.driver.CpuWeights;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
+import io.vrouter.core.driver.Interfaces;
 import io.vrouter.core.driver.Links;
+import io.vrouter.core.driver.PowerStates;
 import io.vrouter.core.driver.PowerState;
 import io.vrouter.core.driver.RateLimits;
 import io.vrouter.core.driver.VmRuntime;
@@ -15,17 +21,8 @@ import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.InetAddressType;
 import io.vrouter.core.model.LinkType;
 import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.core.model.VmCpuEntry;
-import io.vrouter.core.model.VmEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
-import io.vrouter.core.model.VmNetworkEntry;
-import io.vrouter.core.model.VmStorageEntry;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
@@ -41,7 +38,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * VRs as XenServer (XCP-ng) VMs, through XenAPI's JSON-RPC endpoint.
+ * VRs as XenServer (XCP-ng) VMs, through XenAPI's JSON-RPC endpoint: the driver's lifecycle, power
+ * states and interfaces are here; its reads are {@link XenReads}, and the host's objects they read are
+ * a {@link XenCache} that the {@link XenEventFeed} keeps current.
  *
  * <p>A VR's VM is a clone (or, with {@code xen.sr}, a copy) of a template, marked as ours by the
  * key {@value #MARKER} in its other_config. Long operations run as XenAPI tasks ({@code Async.*})
@@ -49,7 +48,7 @@ import org.slf4j.LoggerFactory;
  * thread keeps current with {@code event.from}; the same feed tells the {@link DriverListener} of
  * power changes and deletions made outside vrouter.
  */
-public final class XenDriver implements HypervisorDriver, Links, RateLimits, CpuWeights {
+public final class XenDriver implements HypervisorDriver, PowerStates, Interfaces, Links, RateLimits, CpuWeights {
     private static final Logger log = LoggerFactory.getLogger(XenDriver.class);
     /** The other_config key that marks a VM as a VR and holds its vmIndex. */
     public static final String MARKER = "vrouter-vmIndex";
@@ -59,25 +58,21 @@ public final class XenDriver implements HypervisorDriver, Links, RateLimits, Cpu
     static final String TEMPLATE_KEY = "vrouter-template";
     /** Set on a VM from its clone until its provisioning is complete: a VM still carrying it is half built. */
     public static final String PROVISIONING = "vrouter-provisioning";
-    static final List<String> EVENT_CLASSES = List.of("VM", "VM_metrics", "VIF", "VBD", "VDI", "network", "host");
-    private static final long MIB = 1024L * 1024L;
-    private static final DateTimeFormatter XAPI_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HH:mm:ss'Z'", Locale.ROOT);
+    private static final long MIB = XenReads.MIB;
 
     private final XenSettings settings;
     private final XenApiClient api;
     private final XenCache cache = new XenCache();
     private final XenLinks links;
-    private final long connectedMillis = System.currentTimeMillis();
-    private volatile DriverListener listener;
-    private volatile boolean closed;
-    /** Why the event feed is not current, or null while it is. */
-    private volatile String feedProblem;
-    private Thread events;
+    private final XenEventFeed feed;
+    private final XenReads reads;
 
     private XenDriver(XenSettings settings, XenApiClient api) {
         this.settings = settings;
         this.api = api;
         this.links = new XenLinks(api);
+        this.feed = new XenEventFeed(settings, api, cache);
+        this.reads = new XenReads(settings, cache);
     }
 
     /** Logs in, loads the host's objects and starts following its events. */
@@ -87,10 +82,7 @@ public final class XenDriver implements HypervisorDriver, Links, RateLimits, Cpu
         XenDriver d = new XenDriver(settings, api);
         try {
             api.login();
-            String token = d.sync();
-            d.events = new Thread(() -> d.follow(token), "xen-events");
-            d.events.setDaemon(true);
-            d.events.start();
+            d.feed.start();
         } catch (XenApiException e) {
             api.close();
             throw new DriverException(e.code(), "cannot connect to XenAPI at " + api.endpoint() + ": " + e.getMessage(), e);
@@ -123,76 +115,30 @@ public final class XenDriver implements HypervisorDriver, Links, RateLimits, Cpu
         return api;
     }
 
-    // ---------------------------------------------------------------- events
+    // ---------------------------------------------------------------- observation: XenReads, XenEventFeed
 
-    /** Loads every object of the classes followed, with {@code event.from} and an empty token. */
-    private String sync() throws XenApiException {
-        JsonNode batch = api.call(settings.callTimeout(), "event.from", EVENT_CLASSES, "", 0.0);
-        List<Runnable> notes = cache.replaceAll(batch.path("events"), listener);
-        notes.forEach(Runnable::run);
-        return batch.path("token").asText();
+    @Override
+    public Hypervisor hypervisor() {
+        return reads.hypervisor();
     }
 
-    private void follow(String token) {
-        long pause = settings.retryBackoff().toMillis();
-        double wait = settings.eventTimeout().toMillis() / 1000.0;
-        Duration httpTimeout = settings.eventTimeout().plus(settings.callTimeout());
-        while (!closed) {
-            try {
-                JsonNode batch = api.call(httpTimeout, "event.from", EVENT_CLASSES, token, wait);
-                for (Runnable note : cache.apply(batch.path("events"), listener)) note.run();
-                token = batch.path("token").asText(token);
-                pause = settings.retryBackoff().toMillis();
-                feedProblem = null;
-            } catch (XenApiException e) {
-                if (closed) return;
-                feedProblem = "XenAPI event feed from " + api.endpoint() + " lost: " + e.getMessage();
-                log.warn("following XenAPI events failed: {}; resynchronising in {} ms", e.getMessage(), pause);
-                try {
-                    Thread.sleep(pause);
-                    pause = Math.min(pause * 2, 10_000);
-                    token = sync();
-                } catch (InterruptedException ie) {
-                    return;
-                } catch (XenApiException again) {
-                    log.debug("resynchronisation failed: {}", again.getMessage());
-                }
-            } catch (RuntimeException e) {
-                if (closed) return;
-                log.error("unexpected failure following XenAPI events", e);
-                try {
-                    Thread.sleep(1000);
-                } catch (InterruptedException ie) {
-                    return;
-                }
-            }
-        }
+    @Override
+    public Optional<VmRuntime> inspect(int vmIndex) {
+        return reads.inspect(vmIndex);
     }
 
     @Override
     public Optional<String> problem() {
-        return Optional.ofNullable(feedProblem);
+        return feed.problem();
     }
 
     @Override
     public void setListener(DriverListener listener) {
-        this.listener = listener;
+        feed.setListener(listener);
     }
 
-    // ---------------------------------------------------------------- the host
-
-    @Override
-    public Hypervisor hypervisor() {
-        Hypervisor h = new Hypervisor();
-        Optional<JsonNode> host = cache.host();
-        JsonNode sw = host.map(x -> x.path("software_version")).orElse(null);
-        h.vmHvSoftware = sw == null ? "XenServer" : sw.path("product_brand").asText("XenServer");
-        h.vmHvVersion = sw == null ? "" : sw.path("product_version").asText(sw.path("platform_version").asText(""));
-        h.vmHvObjectID = "0.0";
-        long bootMillis = host.map(x -> x.path("other_config").path("boot_time").asText(""))
-                .filter(s -> !s.isEmpty()).map(s -> (long) (Double.parseDouble(s) * 1000)).orElse(connectedMillis);
-        h.vmHvUpTime = Math.max(0, System.currentTimeMillis() - bootMillis) / 10;
-        return h;
+    private void settle(int vmIndex, String vm, Predicate<JsonNode> done) {
+        feed.settle(vmIndex, vm, done);
     }
 
     // ---------------------------------------------------------------- lifecycle
@@ -256,7 +202,7 @@ public final class XenDriver implements HypervisorDriver, Links, RateLimits, Cpu
         java.util.Set<Integer> nics = new java.util.HashSet<>();
         config.interfaces().forEach(n -> nics.add(n.vmNetworkConfigIndex));
         settle(config.vmIndex, vm, rec -> XenCache.vmIndexOf(rec).isPresent() && !rec.path("other_config").has(PROVISIONING)
-                && cache.vifsOf(vm).stream().map(XenDriver::nicIndex).collect(java.util.stream.Collectors.toSet()).equals(nics));
+                && cache.vifsOf(vm).stream().map(XenReads::nicIndex).collect(java.util.stream.Collectors.toSet()).equals(nics));
     }
 
     @Override
@@ -515,12 +461,7 @@ public final class XenDriver implements HypervisorDriver, Links, RateLimits, Cpu
         });
     }
 
-    // ---------------------------------------------------------------- reads
-
-    @Override
-    public Optional<VmRuntime> inspect(int vmIndex) {
-        return cache.vmRef(vmIndex).flatMap(ref -> cache.vm(ref).map(rec -> runtime(ref, rec)));
-    }
+    // ---------------------------------------------------------------- reconciliation: what is ours on the host
 
     @Override
     public List<VmRuntime> list() throws DriverException {
@@ -541,109 +482,10 @@ public final class XenDriver implements HypervisorDriver, Links, RateLimits, Cpu
                 continue;
             }
             cache.putVm(e.getKey(), (ObjectNode) e.getValue());
-            out.add(runtime(e.getKey(), e.getValue()));
+            out.add(reads.runtime(e.getKey(), e.getValue()));
         }
         out.sort(Comparator.comparingInt(VmRuntime::vmIndex));
         return out;
-    }
-
-    private VmRuntime runtime(String ref, JsonNode vm) {
-        int vmIndex = XenCache.vmIndexOf(vm).orElse(0);
-        PowerState power = power(vm);
-        boolean up = power == PowerState.RUNNING || power == PowerState.PAUSED;
-        JsonNode metrics = cache.get("vm_metrics", vm.path("metrics").asText()).orElse(null);
-        long uptimeMillis = 0;
-        if (up && metrics != null) {
-            Instant started = parseDate(metrics.path("start_time").asText(""));
-            if (started != null && started.toEpochMilli() > 0) uptimeMillis = Math.max(0, System.currentTimeMillis() - started.toEpochMilli());
-        }
-        int vcpusMax = vm.path("VCPUs_max").asInt(1);
-        int vcpus = up && metrics != null ? metrics.path("VCPUs_number").asInt(vm.path("VCPUs_at_startup").asInt(1)) : 0;
-
-        VmEntry e = new VmEntry();
-        e.vmUUID = vm.path("uuid").asText();
-        e.vmOSType = vm.path("other_config").path(TEMPLATE_KEY).asText("");
-        e.vmAutoStart = "true".equals(vm.path("other_config").path("auto_poweron").asText())
-                ? VmEntry.AutoStart.ENABLED : VmEntry.AutoStart.DISABLED;
-        e.vmPersistent = VmEntry.Persistent.PERSISTENT;
-        e.vmCurCpuNumber = vcpus;
-        e.vmMinCpuNumber = 1;
-        e.vmMaxCpuNumber = vcpusMax;
-        e.vmMemUnit = (int) MIB;
-        e.vmCurMem = up && metrics != null ? metrics.path("memory_actual").asLong() / MIB : 0L;
-        e.vmMinMem = vm.path("memory_dynamic_min").asLong() / MIB;
-        e.vmMaxMem = vm.path("memory_static_max").asLong() / MIB;
-        e.vmUpTime = uptimeMillis / 10;
-
-        // VM_metrics carries each vCPU's utilisation (0..1), not a CPU-time counter: CPU time is
-        // estimated as utilisation times uptime.
-        List<VmCpuEntry> cpus = new ArrayList<>();
-        long total = 0;
-        for (int i = 0; i < Math.max(vcpus, 0); i++) {
-            double util = metrics == null ? 0 : metrics.path("VCPUs_utilisation").path(Integer.toString(i)).asDouble(0);
-            VmCpuEntry c = new VmCpuEntry();
-            c.vmCpuIndex = i + 1;
-            c.vmCpuCoreTime = (long) (util * uptimeMillis * 1000);
-            total += c.vmCpuCoreTime;
-            String phys = metrics == null ? "" : metrics.path("VCPUs_CPU").path(Integer.toString(i)).asText("");
-            c.vmCpuPhysIndex = phys.isEmpty() ? 0 : Integer.parseInt(phys) + 1;
-            c.vmCpuAffinity = VmCpuEntry.Affinity.UNKNOWN;
-            cpus.add(c);
-        }
-        e.vmCpuTime = total;
-
-        List<VmNetworkEntry> nets = new ArrayList<>();
-        String routerAddr = null;
-        for (JsonNode vif : cache.vifsOf(ref)) {
-            VmNetworkEntry n = new VmNetworkEntry();
-            n.vmNetworkIndex = nicIndex(vif);
-            n.vmNetworkIfIndex = 0;
-            String net = cache.get("network", vif.path("network").asText()).map(x -> x.path("name_label").asText()).orElse("");
-            n.vmNetworkParent = settings.parentFor(net);
-            n.vmNetworkModel = "xen-netfront";
-            n.vmNetworkPhysAddress = vif.path("MAC").asText();
-            if (vif.path("other_config").has(XenLinks.PEER_END)) {
-                n.vmNetworkLinkStatus = XenLinks.status(vif, cache.vifsOn(vif.path("network").asText()));
-            }
-            nets.add(n);
-            String addr = vif.path("other_config").path(NIC_ADDRESS).asText("");
-            if (routerAddr == null && !addr.isEmpty() && !addr.contains(":")) routerAddr = addr;
-        }
-        nets.sort(Comparator.comparingInt(n -> n.vmNetworkIndex));
-        e.vmRouteEntries = 0L;
-        e.vmFibEntries = 0L;
-        e.vmRoutingProtocols = "";
-        e.vmRouterAddrType = routerAddr == null ? null : InetAddressType.IPV4;
-        e.vmRouterAddr = routerAddr;
-
-        List<VmStorageEntry> disks = new ArrayList<>();
-        for (JsonNode vbd : cache.vbdsOf(ref)) {
-            VmStorageEntry s = new VmStorageEntry();
-            String dev = vbd.path("userdevice").asText("0");
-            s.vmStorageIndex = dev.chars().allMatch(Character::isDigit) && !dev.isEmpty() ? Integer.parseInt(dev) + 1 : disks.size() + 1;
-            s.vmStorageParent = 0;
-            Optional<JsonNode> vdi = cache.get("vdi", vbd.path("VDI").asText());
-            s.vmStorageSourceType = vdi.isPresent() ? VmStorageEntry.SourceType.BLOCK : VmStorageEntry.SourceType.UNKNOWN;
-            s.vmStorageSourceTypeString = vdi.map(v -> v.path("type").asText("")).orElse("");
-            s.vmStorageResourceID = vdi.map(v -> v.path("uuid").asText("")).orElse("");
-            s.vmStorageAccess = "RO".equals(vbd.path("mode").asText())
-                    ? VmStorageEntry.Access.READONLY : VmStorageEntry.Access.READWRITE;
-            boolean cd = "CD".equals(vbd.path("type").asText());
-            s.vmStorageMediaType = cd ? VmStorageEntry.MediaType.OPTICAL_DISK : VmStorageEntry.MediaType.HARD_DISK;
-            s.vmStorageMediaTypeString = cd ? "opticalDisk" : "hardDisk";
-            s.vmStorageSizeUnit = (int) MIB;
-            s.vmStorageDefinedSize = vdi.map(v -> v.path("virtual_size").asLong() / MIB).orElse(0L);
-            s.vmStorageAllocatedSize = vdi.map(v -> v.path("physical_utilisation").asLong() / MIB).orElse(0L);
-            s.vmStorageReadIOs = 0L;
-            s.vmStorageWriteIOs = 0L;
-            s.vmStorageReadOctets = 0L;
-            s.vmStorageWriteOctets = 0L;
-            s.vmStorageReadLatency = 0L;
-            s.vmStorageWriteLatency = 0L;
-            disks.add(s);
-        }
-        disks.sort(Comparator.comparingInt(s -> s.vmStorageIndex));
-        return new VmRuntime(vmIndex, vm.path("name_label").asText(), power, e, cpus, disks, nets);
     }
 
     // ---------------------------------------------------------------- helpers
@@ -799,38 +641,7 @@ public final class XenDriver implements HypervisorDriver, Links, RateLimits, Cpu
     }
 
     private PowerState powerOf(int vmIndex) {
-        return cache.vmRef(vmIndex).flatMap(cache::vm).map(XenDriver::power).orElse(PowerState.HALTED);
-    }
-
-    static PowerState power(JsonNode vm) {
-        return parsePower(vm.path("power_state").asText("Halted"));
-    }
-
-    static PowerState parsePower(String s) {
-        try {
-            return PowerState.valueOf(s.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            return PowerState.HALTED;
-        }
-    }
-
-    static int nicIndex(JsonNode vif) {
-        String marked = vif.path("other_config").path(NIC_MARKER).asText("");
-        if (!marked.isEmpty()) return Integer.parseInt(marked);
-        return vif.path("device").asInt(0) + 1;
-    }
-
-    static Instant parseDate(String s) {
-        if (s.isEmpty()) return null;
-        try {
-            return LocalDateTime.parse(s, XAPI_DATE).toInstant(ZoneOffset.UTC);
-        } catch (DateTimeParseException e) {
-            try {
-                return Instant.parse(s);
-            } catch (DateTimeParseException again) {
-                return null;
-            }
-        }
+        return cache.vmRef(vmIndex).flatMap(cache::vm).map(XenReads::power).orElse(PowerState.HALTED);
     }
 
     /**
@@ -900,33 +711,9 @@ public final class XenDriver implements HypervisorDriver, Links, RateLimits, Cpu
         return new DriverException(e.code(), "XenAPI " + operation + ": " + e.getMessage(), e);
     }
 
-    /**
-     * Waits until the event feed shows the VM as the operation left it, so that {@link #inspect}
-     * agrees with what was just done; reads the VM directly when the feed is late.
-     */
-    private void settle(int vmIndex, String vm, Predicate<JsonNode> done) {
-        if (cache.await(vm, done, settings.callTimeout().toMillis())) return;
-        log.debug("event feed late for VR {}; reading {} directly", vmIndex, vm);
-        try {
-            JsonNode rec = api.call("VM.get_record", vm);
-            cache.put("vm_metrics", rec.path("metrics").asText(), api.call("VM_metrics.get_record", rec.path("metrics").asText()));
-            for (JsonNode vif : rec.path("VIFs")) cache.put("vif", vif.asText(), api.call("VIF.get_record", vif.asText()));
-            for (JsonNode vbd : rec.path("VBDs")) {
-                JsonNode b = api.call("VBD.get_record", vbd.asText());
-                cache.put("vbd", vbd.asText(), b);
-                String vdi = b.path("VDI").asText("");
-                if (vdi.startsWith("OpaqueRef:") && !vdi.equals("OpaqueRef:NULL")) cache.put("vdi", vdi, api.call("VDI.get_record", vdi));
-            }
-            cache.put("vm", vm, rec);
-        } catch (XenApiException e) {
-            log.debug("reading {} failed: {}", vm, e.getMessage());
-        }
-    }
-
     @Override
     public void close() {
-        closed = true;
-        if (events != null) events.interrupt();
+        feed.close();
         api.close();
     }
 }

@@ -2,7 +2,7 @@ package io.vrouter.yang;
 
 import io.vrouter.core.model.Commit;
 import io.vrouter.core.model.VrEvent;
-import io.vrouter.core.service.Applied;
+import io.vrouter.core.spi.Applied;
 import io.vrouter.core.spi.VirtualRouters;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,6 +6,7 @@ import io.vrouter.core.model.Column;
 import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.NetworkColumn;
+import io.vrouter.core.model.Scalar;
 import io.vrouter.core.model.Schema;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VmConfigEntry;
@@ -71,29 +72,21 @@ public final class ModelTree {
 
     private static List<DataNode> stateNodes(VirtualRouters service) {
         List<DataNode> nodes = new ArrayList<>(2 + Schema.STATE_TABLES.size());
-        nodes.add(hypervisor(service));
-        nodes.add(objects(service));
+        Hypervisor h = service.hypervisor();
+        for (Scalar.Group g : Scalar.Group.values()) nodes.add(scalars(g, h));
         for (Schema.Table t : Schema.STATE_TABLES) nodes.add(table(service, t));
         return nodes;
     }
 
-    private static DataNode hypervisor(VirtualRouters service) {
-        Hypervisor h = service.hypervisor();
-        return DataNode.inner(VMM, "vmHypervisor")
-                .add("vmHvSoftware", h.vmHvSoftware).add("vmHvVersion", h.vmHvVersion)
-                .add("vmHvObjectID", h.vmHvObjectID).addUnsigned32("vmHvUpTime", h.vmHvUpTime);
-    }
-
-    private static DataNode objects(VirtualRouters service) {
-        Hypervisor h = service.hypervisor();
-        return DataNode.inner(VMM, "vmObjects")
-                .add("vmNumber", h.vmNumber).addUnsigned32("vmTableLastChange", h.vmTableLastChange)
-                .add("vmPerVMNotificationsEnabled", h.vmPerVMNotificationsEnabled)
-                .add("vmBulkNotificationsEnabled", h.vmBulkNotificationsEnabled)
-                .add("vmConfigNextAvailableVmIndex", h.vmConfigNextAvailableVmIndex)
-                .add("vmConfiguredVMs", h.vmConfiguredVMs).add("vmActiveVMs", h.vmActiveVMs)
-                .add("vmHvCpus", h.vmHvCpus == null ? 0 : h.vmHvCpus).add("vmHvMemory", h.vmHvMemory == null ? 0 : h.vmHvMemory)
-                .addUnsigned32("vmCommittedCpus", h.vmCommittedCpus).addUnsigned32("vmCommittedMemory", h.vmCommittedMemory);
+    /** A group of scalars (vmHypervisor, vmObjects) as the schema declares it; a Long is an unsigned 32-bit leaf. */
+    private static DataNode scalars(Scalar.Group group, Hypervisor h) {
+        DataNode.Inner node = DataNode.inner(VMM, group.yangName());
+        for (Scalar s : group.scalars()) {
+            Object v = s.get(h);
+            if (v instanceof Long l) node.addUnsigned32(s.leafName(), l);
+            else node.add(s.leafName(), v);
+        }
+        return node;
     }
 
     /** A state table: one VR view per step, turned into zero or more entries. */

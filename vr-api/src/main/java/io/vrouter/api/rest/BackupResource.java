@@ -12,7 +12,7 @@ import io.swagger.v3.oas.annotations.tags.Tag;
 import io.vrouter.core.config.Caller;
 import io.vrouter.core.migration.Restore;
 import io.vrouter.core.migration.RouterBackup;
-import io.vrouter.core.service.AccessDeniedException;
+import io.vrouter.core.spi.AccessDeniedException;
 import jakarta.inject.Singleton;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;

@@ -1,8 +1,8 @@
 package io.vrouter.api.rest;
 
 import io.vrouter.core.model.VirtualRouterList;
-import io.vrouter.core.service.RouterQuery;
-import io.vrouter.core.service.Version;
+import io.vrouter.core.spi.RouterQuery;
+import io.vrouter.core.spi.Version;
 import io.vrouter.core.spi.VirtualRouters;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.ext.WriterInterceptor;

@@ -9,7 +9,7 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.vrouter.core.migration.Migration;
 import io.vrouter.core.migration.PeerClient;
-import io.vrouter.core.service.ValidationException;
+import io.vrouter.core.spi.ValidationException;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;

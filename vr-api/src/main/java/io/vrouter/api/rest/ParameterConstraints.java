@@ -9,7 +9,7 @@ import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.SmiEnum;
-import io.vrouter.core.service.RouterQuery;
+import io.vrouter.core.spi.RouterQuery;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.List;

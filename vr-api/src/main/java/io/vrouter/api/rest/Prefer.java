@@ -1,6 +1,6 @@
 package io.vrouter.api.rest;
 
-import io.vrouter.core.service.ValidationException;
+import io.vrouter.core.spi.ValidationException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

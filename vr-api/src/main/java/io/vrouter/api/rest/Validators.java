@@ -1,8 +1,8 @@
 package io.vrouter.api.rest;
 
-import io.vrouter.core.service.PreconditionFailedException;
-import io.vrouter.core.service.ValidationException;
-import io.vrouter.core.service.Version;
+import io.vrouter.core.spi.PreconditionFailedException;
+import io.vrouter.core.spi.ValidationException;
+import io.vrouter.core.spi.Version;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import java.time.Instant;

@@ -2,7 +2,7 @@ package io.vrouter.api.restconf;
 
 import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.NetworkColumn;
-import io.vrouter.core.service.ChangeSet;
+import io.vrouter.core.spi.ChangeSet;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.Ns;
 import io.vrouter.yang.edit.ConfigData;

@@ -1,6 +1,6 @@
 package io.vrouter.api.restconf;
 
-import io.vrouter.core.persistence.EventLog;
+import io.vrouter.core.spi.ReplayLog;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.ModelTree;
@@ -77,7 +77,7 @@ final class Datastore {
         for (String c : CAPABILITIES) caps.addLeafList("capability", c);
         DataNode.Inner stream = DataNode.inner(m, "stream", "name").add("name", STREAM)
                 .add("description", "the VR notifications of NEW-VMM-MIB (vmRunning, vmShutdown, vmDeleted, ...)");
-        Optional<EventLog> log = service.events().replayLog();
+        Optional<? extends ReplayLog> log = service.events().replayLog();
         stream.add("replay-support", log.isPresent());
         log.ifPresent(l -> stream.add("replay-log-creation-time", l.created().toString()));
         for (Encoding e : Encoding.values()) {

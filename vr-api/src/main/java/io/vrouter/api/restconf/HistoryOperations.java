@@ -1,6 +1,6 @@
 package io.vrouter.api.restconf;
 
-import io.vrouter.core.service.VrException;
+import io.vrouter.core.spi.VrException;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.HistoryRpcs;

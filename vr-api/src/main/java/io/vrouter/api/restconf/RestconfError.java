@@ -1,7 +1,7 @@
 package io.vrouter.api.restconf;
 
-import io.vrouter.core.service.AccessDeniedException;
-import io.vrouter.core.service.VrException;
+import io.vrouter.core.spi.AccessDeniedException;
+import io.vrouter.core.spi.VrException;
 
 /**
  * One RESTCONF error (RFC 8040 section 7.1): error-type, error-tag, error-app-tag, error-path and

@@ -3,7 +3,7 @@ package io.vrouter.api.restconf;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.service.EventBus;
-import io.vrouter.core.service.Events;
+import io.vrouter.core.spi.Events;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.JsonOut;

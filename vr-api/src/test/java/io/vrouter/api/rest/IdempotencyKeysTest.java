@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vrouter.core.model.VirtualRouter;
-import io.vrouter.core.service.ConflictException;
+import io.vrouter.core.spi.ConflictException;
 import jakarta.ws.rs.core.Response;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,6 +1,6 @@
 package io.vrouter.core.migration;
 
-import io.vrouter.core.service.VrException;
+import io.vrouter.core.spi.VrException;
 
 /**
  * A move the destination refused, or that could not reach it: nothing changed on either router. The

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vrouter.core.model.ModelJson;
-import io.vrouter.core.service.ValidationException;
+import io.vrouter.core.spi.ValidationException;
 import io.vrouter.core.spi.VirtualRouters;
 import java.io.IOException;
 import java.time.Instant;

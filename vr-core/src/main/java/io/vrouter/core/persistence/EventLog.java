@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vrouter.core.model.ModelJson;
 import io.vrouter.core.model.VrEvent;
+import io.vrouter.core.spi.ReplayLog;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.FileOutputStream;
@@ -38,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * that was acknowledged. The file is rewritten without it (and without events over the limits) at
  * the first append, not at opening, so that a start refused for another file writes nothing.
  */
-public final class EventLog implements AutoCloseable {
+public final class EventLog implements ReplayLog, AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(EventLog.class);
     public static final String FILE = "events.log";
     private static final String HEADER = "vrouterEventLog";
@@ -188,6 +189,7 @@ public final class EventLog implements AutoCloseable {
     }
 
     /** When the log was created (RFC 5277's replayLogCreationTime). */
+    @Override
     public synchronized Instant created() {
         return created;
     }

@@ -4,19 +4,29 @@ import io.vrouter.core.config.Caller;
 import io.vrouter.core.config.Tenants;
 import io.vrouter.core.driver.ConfigRefusedException;
 import io.vrouter.core.driver.CpuWeights;
-import io.vrouter.core.driver.Links;
-import io.vrouter.core.driver.RateLimits;
 import io.vrouter.core.driver.HypervisorDriver;
+import io.vrouter.core.driver.Interfaces;
+import io.vrouter.core.driver.Links;
+import io.vrouter.core.driver.PowerStates;
+import io.vrouter.core.driver.RateLimits;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.Column;
 import io.vrouter.core.model.Commitment;
-import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.ConfigColumn;
+import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.LinkType;
 import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
-import io.vrouter.core.service.VrException.Reason;
+import io.vrouter.core.spi.AccessDeniedException;
+import io.vrouter.core.spi.ChangeSet;
+import io.vrouter.core.spi.ConflictException;
+import io.vrouter.core.spi.NotFoundException;
+import io.vrouter.core.spi.NotSupportedException;
+import io.vrouter.core.spi.QuotaExceededException;
+import io.vrouter.core.spi.ValidationException;
+import io.vrouter.core.spi.VrException.Reason;
+import io.vrouter.core.spi.VrException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -317,7 +327,7 @@ final class ChangeCheck {
         AdminState from = before.vmAdminState;
         AdminState to = after.vmAdminState;
         if (from != to) {
-            if (!driver.adminStates().contains(to)) {
+            if (!PowerStates.of(driver).contains(to)) {
                 throw new NotSupportedException("vmAdminState", "driver '" + driver.name() + "' cannot make a VR "
                         + to.label());
             }
@@ -417,6 +427,10 @@ final class ChangeCheck {
             if (row.vmConfigCpuWeight != null && driver.behaviour(CpuWeights.class).isEmpty()) {
                 throw new NotSupportedException("vmConfigCpuWeight", "driver '" + driver.name() + "' does not set CPU weights");
             }
+            if (before != null && driver.behaviour(Interfaces.class).isEmpty() && reattaches(before, row)) {
+                throw new NotSupportedException("vmNetworkConfigTable", "driver '" + driver.name() + "' does not attach or"
+                        + " detach interfaces of an existing VR: remove the VR and create it again with its new interfaces");
+            }
         } catch (VrException e) {
             throw e.at(row.vmIndex, null);
         }
@@ -450,6 +464,12 @@ final class ChangeCheck {
                 throw e.at(row.vmIndex, n.vmNetworkConfigIndex);
             }
         }
+    }
+
+    /** Whether the change attaches, detaches or re-attaches an interface of the VR (rates alone are set live). */
+    private static boolean reattaches(VmConfigEntry before, VmConfigEntry after) {
+        return after.interfaces().stream().anyMatch(n -> attachedAnew(before, n))
+                || before.interfaces().stream().anyMatch(n -> attachedAnew(after, n));
     }
 
     /** Whether the change attaches the interface anew: the row is new, or had no interface attached just so. */

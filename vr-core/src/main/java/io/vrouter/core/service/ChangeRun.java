@@ -1,6 +1,7 @@
 package io.vrouter.core.service;
 
 import io.vrouter.core.driver.DriverException;
+import io.vrouter.core.driver.Interfaces;
 import io.vrouter.core.driver.RateLimits;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.ConfigColumn;
@@ -9,6 +10,9 @@ import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.service.ChangeCheck.Kind;
 import io.vrouter.core.service.ChangeCheck.Target;
+import io.vrouter.core.spi.ChangeFailedException;
+import io.vrouter.core.spi.ChangeSet;
+import io.vrouter.core.spi.VrException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -17,8 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -584,10 +588,10 @@ final class ChangeRun {
 
         private void attach(boolean add) throws DriverException {
             if (add) {
-                executor.call("addInterface", () -> executor.driver().addInterface(r.vmIndex, iface));
+                executor.call("addInterface", () -> executor.behaviour(Interfaces.class).addInterface(r.vmIndex, iface));
                 executor.recordGeneratedMacs(r);
             } else {
-                executor.call("removeInterface", () -> executor.driver().removeInterface(r.vmIndex, iface.vmNetworkConfigIndex));
+                executor.call("removeInterface", () -> executor.behaviour(Interfaces.class).removeInterface(r.vmIndex, iface.vmNetworkConfigIndex));
             }
             registry.configChanged(r);
         }

@@ -2,6 +2,7 @@ package io.vrouter.core.service;
 
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.persistence.EventLog;
+import io.vrouter.core.spi.Events;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -46,36 +47,10 @@ public final class EventBus implements Events, AutoCloseable {
     private long sequence;
     private EventLog replayLog;
 
-    /** Who receives events, with what a replay tells besides them. */
-    public interface Subscriber {
-        void event(VrEvent e);
-
-        /** Every replayed event has been delivered; live events follow. */
-        default void replayComplete() {
-        }
-
-        /**
-         * Events the replay asked for are gone from the log (it keeps a bounded number for a bounded
-         * time): the first one asked for and the oldest one still kept (empty when none is).
-         */
-        default void replayGap(long firstAskedFor, Optional<Long> oldestKept) {
-        }
-    }
-
-    /** Where a replay starts. */
-    public sealed interface Replay {
-        /** The events after the one with this sequence number (REST's Last-Event-ID). */
-        record After(long sequence) implements Replay {
-        }
-
-        /** The events at or after this time (NETCONF's startTime). */
-        record Since(Instant time) implements Replay {
-        }
-
-        private boolean wants(VrEvent e) {
-            if (this instanceof After a) return e.sequence > a.sequence();
-            return !Instant.parse(e.timestamp).isBefore(((Since) this).time());
-        }
+    /** Whether a replay from this point delivers the event. */
+    private static boolean wants(Replay from, VrEvent e) {
+        if (from instanceof Replay.After a) return e.sequence > a.sequence();
+        return !Instant.parse(e.timestamp).isBefore(((Replay.Since) from).time());
     }
 
     /**
@@ -158,7 +133,7 @@ public final class EventBus implements Events, AutoCloseable {
     private static long handOver(List<VrEvent> events, Replay from, long seen, Subscriber s) {
         for (VrEvent e : events) {
             if (e.sequence <= seen) continue;
-            if (from.wants(e)) s.event(e);
+            if (wants(from, e)) s.event(e);
             seen = e.sequence;
         }
         return seen;

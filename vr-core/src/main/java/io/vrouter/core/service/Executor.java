@@ -3,6 +3,7 @@ package io.vrouter.core.service;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.driver.PowerState;
+import io.vrouter.core.driver.PowerStates;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.model.AdminState;
@@ -80,6 +81,15 @@ final class Executor implements AutoCloseable {
         return driver;
     }
 
+    /**
+     * The driver's behaviour of this type. The service's checks refuse a change needing one the driver
+     * lacks before anything changes, so a step missing it is a bug: refused as the driver would.
+     */
+    <B> B behaviour(Class<B> type) throws DriverException {
+        return driver.behaviour(type).orElseThrow(() -> new DriverException("NOT_SUPPORTED",
+                "driver '" + driver.name() + "' does not offer " + type.getSimpleName()));
+    }
+
     Registry registry() {
         return registry;
     }
@@ -143,7 +153,8 @@ final class Executor implements AutoCloseable {
                     throw new DriverException("BAD_POWER_STATE", "cannot be " + target.label() + " from " + now.label());
                 }
                 if (target == AdminState.SUSPENDED) registry.transition(r, OperState.SUSPENDING, null);
-                call(target.label(), () -> driver.suspend(r.vmIndex, target));
+                PowerStates power = behaviour(PowerStates.class);
+                call(target.label(), () -> power.suspend(r.vmIndex, target));
                 registry.transition(r, end, null);
             }
         }

@@ -1,5 +1,7 @@
 package io.vrouter.core.service;
 
+import io.vrouter.core.spi.ChangeSet;
+import io.vrouter.core.spi.NotFoundException;
 import io.vrouter.core.config.Caller;
 import io.vrouter.core.model.Column;
 import io.vrouter.core.model.Commit;

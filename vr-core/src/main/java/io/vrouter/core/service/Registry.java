@@ -12,25 +12,31 @@ import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.Commitment;
 import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.InetAddressType;
+import io.vrouter.core.model.LinkStatus;
 import io.vrouter.core.model.OperState;
+import io.vrouter.core.model.Schema;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.model.VmNetworkEntry;
 import io.vrouter.core.model.VrEvent;
-import io.vrouter.core.model.LinkStatus;
-import io.vrouter.core.model.Schema;
 import io.vrouter.core.persistence.CommitLog;
 import io.vrouter.core.persistence.ConfigStore;
 import io.vrouter.core.service.ChangeCheck.Kind;
 import io.vrouter.core.service.ChangeCheck.Target;
+import io.vrouter.core.spi.ChangeSet;
+import io.vrouter.core.spi.PreconditionFailedException;
+import io.vrouter.core.spi.Version;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -56,14 +62,14 @@ final class Registry {
     /** The committed sets, numbered (docs/adr/0021-history-and-rollback.md); in memory until the server gives it a file. */
     private volatile CommitLog history = CommitLog.inMemory(50);
     private final EventBus events = new EventBus();
-    final ConcurrentSkipListMap<Integer, VrRecord> routers = new ConcurrentSkipListMap<>();
+    private final ConcurrentSkipListMap<Integer, VrRecord> routers = new ConcurrentSkipListMap<>();
     /** vmName to vmIndex, as the rows have it; a removed VR keeps its name until its VM is gone. */
     private final ConcurrentHashMap<String, Integer> names = new ConcurrentHashMap<>();
     /**
      * Taken to check, record and schedule a change set (and to put one back), so that sets are
      * checked against each other in the order they are accepted. Reads never take it.
      */
-    final Object lock = new Object();
+    private final Object lock = new Object();
     /** Where the search for a free vmIndex starts: one past the last index created. */
     private final AtomicInteger nextIndex = new AtomicInteger(1);
     private final Map<OperState, AtomicInteger> stateCounts = new EnumMap<>(OperState.class);
@@ -77,6 +83,35 @@ final class Registry {
     private final Object versionLock = new Object();
     private long versionCount;
     private volatile Version storeVersion = nextVersion();
+
+    /**
+     * The lock that orders change sets: held to check, record and schedule one, to put one back, and
+     * to end a run's claims on its VRs, so that sets are checked against each other in the order they
+     * are accepted. Reads never take it; the registry's own methods that need it take it themselves.
+     */
+    Object changeLock() {
+        return lock;
+    }
+
+    /** Every VR's record, in vmIndex order: a live view that a concurrent change may change as it is read. */
+    Collection<VrRecord> records() {
+        return Collections.unmodifiableCollection(routers.values());
+    }
+
+    /** The vmIndex of every VR, ascending: a live view, as {@link #records}. */
+    NavigableSet<Integer> indices() {
+        return Collections.unmodifiableNavigableSet(routers.keySet());
+    }
+
+    /** The first vmIndex above this one that has a VR. */
+    Optional<Integer> indexAfter(int vmIndex) {
+        return Optional.ofNullable(routers.higherKey(vmIndex));
+    }
+
+    /** How many VRs there are. */
+    int size() {
+        return routers.size();
+    }
 
     Registry(HypervisorDriver driver, ConfigStore store, VrMetrics metrics) {
         this.driver = driver;

@@ -1,5 +1,6 @@
 package io.vrouter.core.service;
 
+import io.vrouter.core.spi.LockDeniedException;
 import io.vrouter.core.config.Caller;
 import io.vrouter.core.model.VmConfigEntry;
 import java.util.HashMap;

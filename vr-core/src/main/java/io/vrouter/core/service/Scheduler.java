@@ -4,6 +4,8 @@ import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.persistence.ConfigStore;
 import io.vrouter.core.service.ChangeCheck.Target;
+import io.vrouter.core.spi.ChangeFailedException;
+import io.vrouter.core.spi.VrException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -88,7 +90,7 @@ final class Scheduler {
     }
 
     private void finished(ChangeRun run) {
-        synchronized (registry.lock) {
+        synchronized (registry.changeLock()) {
             for (Target t : run.targets) {
                 vrTails.remove(t.vmIndex(), run);
                 if (t.before() != null) nameTails.remove(t.before().vmName, run);
@@ -104,7 +106,7 @@ final class Scheduler {
      */
     private void putBack(ChangeRun run) {
         VrException error = run.error();
-        synchronized (registry.lock) {
+        synchronized (registry.changeLock()) {
             List<ChangeRun> all = new ArrayList<>();
             collectDependents(run, all);
             for (ChangeRun d : all) {

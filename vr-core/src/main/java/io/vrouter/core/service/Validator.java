@@ -7,6 +7,7 @@ import io.vrouter.core.model.LinkType;
 import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
+import io.vrouter.core.spi.ValidationException;
 import java.math.BigInteger;
 import java.net.Inet6Address;
 import java.net.InetAddress;

@@ -5,6 +5,7 @@ import io.vrouter.core.config.Tenants;
 import io.vrouter.core.driver.ConfigRefusedException;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.HypervisorDriver;
+import io.vrouter.core.driver.PowerStates;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.model.AdminState;
@@ -18,9 +19,16 @@ import io.vrouter.core.persistence.CommitLog;
 import io.vrouter.core.persistence.ConfigStore;
 import io.vrouter.core.service.ChangeCheck.Kind;
 import io.vrouter.core.service.ChangeCheck.Target;
+import io.vrouter.core.spi.Accepted;
+import io.vrouter.core.spi.Applied;
+import io.vrouter.core.spi.ChangeFailedException;
+import io.vrouter.core.spi.ChangeSet;
+import io.vrouter.core.spi.RouterQuery;
+import io.vrouter.core.spi.ValidationException;
+import io.vrouter.core.spi.Version;
 import io.vrouter.core.spi.VirtualRouters;
+import io.vrouter.core.spi.VrException;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -83,6 +91,11 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
     }
 
     @Override
+    public VirtualRouters as(Caller caller) {
+        return new TenantView(this, caller);
+    }
+
+    @Override
     public String driverName() {
         return driver.name();
     }
@@ -96,7 +109,7 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
 
     @Override
     public Set<AdminState> adminStates() {
-        return driver.adminStates();
+        return PowerStates.of(driver);
     }
 
     @Override
@@ -155,11 +168,11 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
         registry.recordGeneratedMacs(adoptedVms);
         // A change reported while the rows were being registered found no row: look once more, before
         // any run starts (after, it could take a VR the run has just crashed back to the host's state).
-        for (VrRecord r : registry.routers.values()) {
+        for (VrRecord r : registry.records()) {
             driver.inspect(r.vmIndex).ifPresent(vm -> hostChanges.powerStateChanged(r.vmIndex, vm.power()));
         }
         CompletableFuture<Void> now = CompletableFuture.completedFuture(null);
-        synchronized (registry.lock) {
+        synchronized (registry.changeLock()) {
             // A removal or a creation on its own, as each VR's lane was; the adopted VRs in one run, for their renames.
             for (Target t : separate) scheduler.schedule(scheduler.newRun(ChangeRun.Mode.RECONCILE, List.of(t)), now);
             if (!drifted.isEmpty()) scheduler.schedule(scheduler.newRun(ChangeRun.Mode.RECONCILE, drifted), now);
@@ -244,20 +257,20 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
 
     @Override
     public NavigableSet<Integer> indices() {
-        return Collections.unmodifiableNavigableSet(registry.routers.keySet());
+        return registry.indices();
     }
 
     @Override
     public Optional<Integer> nextIndexAfter(int vmIndex) {
-        return Optional.ofNullable(registry.routers.higherKey(vmIndex));
+        return registry.indexAfter(vmIndex);
     }
 
     @Override
     public VirtualRouterList list(RouterQuery query, Predicate<VmConfigEntry> rows) {
         Pattern name = query.nameRegex();
-        List<VirtualRouter> page = new ArrayList<>(Math.min(query.limit(), registry.routers.size()));
+        List<VirtualRouter> page = new ArrayList<>(Math.min(query.limit(), registry.size()));
         int total = 0;
-        for (VrRecord r : registry.routers.values()) {
+        for (VrRecord r : registry.records()) {
             if (!rows.test(r.config)) continue;
             if (name != null && !name.matcher(r.config.vmName).matches()) continue;
             if (query.operState() != null && r.operState != query.operState()) continue;
@@ -332,7 +345,7 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
         if (set == null || set.isEmpty()) throw new ValidationException("body", "nothing to change");
         ConfigStore store = registry.store();
         EventBus events = registry.events();
-        synchronized (registry.lock) {
+        synchronized (registry.changeLock()) {
             registry.conditions(set);
             List<Target> targets = registry.checker().check(set);
             locks.check(set.caller(), targets);
@@ -372,7 +385,7 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
     public List<VmConfigEntry> validate(ChangeSet set) {
         if (set == null || set.isEmpty()) return List.of();
         List<Target> targets;
-        synchronized (registry.lock) {
+        synchronized (registry.changeLock()) {
             registry.conditions(set);
             targets = registry.checker().check(set);
         }

@@ -3,6 +3,7 @@ package io.vrouter.core.service;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VrEvent;
+import io.vrouter.core.spi.Version;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 

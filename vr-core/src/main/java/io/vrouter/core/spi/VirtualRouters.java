@@ -9,12 +9,6 @@ import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VirtualRouterList;
 import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.core.service.Applied;
-import io.vrouter.core.service.ChangeSet;
-import io.vrouter.core.service.Events;
-import io.vrouter.core.service.TenantView;
-import io.vrouter.core.service.RouterQuery;
-import io.vrouter.core.service.Version;
 import java.util.List;
 import java.util.NavigableSet;
 import java.util.Optional;
@@ -66,15 +60,13 @@ public interface VirtualRouters {
      * quotas, and recorded with its events. Every interface reads and writes through the view of the
      * user a request or session authenticated as; this is the one place tenants are enforced.
      */
-    default VirtualRouters as(Caller caller) {
-        return new TenantView(this, caller);
-    }
+    VirtualRouters as(Caller caller);
 
     // ---------------------------------------------------------------- writes
 
     /**
      * Checks a change set against the VRs as they are and accepts it whole, durable before this
-     * returns, or throws the {@link io.vrouter.core.service.VrException} naming what is wrong and
+     * returns, or throws the {@link io.vrouter.core.spi.VrException} naming what is wrong and
      * changes nothing.
      */
     Applied apply(ChangeSet set);
@@ -89,7 +81,7 @@ public interface VirtualRouters {
 
     /**
      * Takes running's lock for the holder's session ({@link Caller#session}, not 0): until it is let
-     * go, {@link #apply} and {@link #accept} refuse with {@link io.vrouter.core.service.LockDeniedException}
+     * go, {@link #apply} and {@link #accept} refuse with {@link io.vrouter.core.spi.LockDeniedException}
      * every set of another caller that touches a VR the lock covers (the provider's: all; a tenant's:
      * its own), whatever its interface. Throws that exception, naming the holder, when a lock of
      * another session is in the way.
@@ -115,7 +107,7 @@ public interface VirtualRouters {
      * Applies one new change set that brings the VRs back to what they were after commit
      * {@code number} (a tenant's user: its own VRs), through the same checks as any other; refused
      * whole, changing nothing, when any part of it cannot be done. A commit the history does not
-     * keep is a {@link io.vrouter.core.service.NotFoundException}.
+     * keep is a {@link io.vrouter.core.spi.NotFoundException}.
      */
     Applied rollback(long number);
 

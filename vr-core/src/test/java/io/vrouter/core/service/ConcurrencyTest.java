@@ -4,6 +4,7 @@ import static io.vrouter.core.service.ServiceFixture.vr;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.vrouter.core.model.OperState;
+import io.vrouter.core.spi.ConflictException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -100,7 +101,7 @@ class ConcurrencyTest {
             remover.get();
             pool.shutdown();
             assertThat(new HashSet<>(created)).hasSize(30).doesNotContainAnyElementsOf(live);
-            assertThat(f.service.list(io.vrouter.core.service.RouterQuery.all()).total).isEqualTo(40);
+            assertThat(f.service.list(io.vrouter.core.spi.RouterQuery.all()).total).isEqualTo(40);
             for (int i : created) {
                 var done = f.service.get(i).orElseThrow();
                 assertThat(done.operState()).isIn(OperState.PREPARING, OperState.RUNNING);

@@ -11,6 +11,8 @@ import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.persistence.ConfigStore;
+import io.vrouter.core.spi.ChangeSet;
+import io.vrouter.core.spi.RouterQuery;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package io.vrouter.core.service;
 
+import io.vrouter.core.spi.ChangeSet;
 import io.vrouter.core.model.VrEvent;
 import java.time.Duration;
 import java.util.ArrayList;

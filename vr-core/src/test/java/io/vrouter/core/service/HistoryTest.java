@@ -1,5 +1,11 @@
 package io.vrouter.core.service;
 
+import io.vrouter.core.spi.ChangeFailedException;
+import io.vrouter.core.spi.NotFoundException;
+import io.vrouter.core.spi.QuotaExceededException;
+import io.vrouter.core.spi.Accepted;
+import io.vrouter.core.spi.Applied;
+import io.vrouter.core.spi.ChangeSet;
 import static io.vrouter.core.service.ServiceFixture.vr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

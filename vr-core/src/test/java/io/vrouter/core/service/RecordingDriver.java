@@ -4,6 +4,8 @@ import io.vrouter.core.driver.ConfigRefusedException;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
+import io.vrouter.core.driver.Interfaces;
+import io.vrouter.core.driver.PowerStates;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.driver.sim.SimulatedDriver;
 import io.vrouter.core.model.AdminState;
@@ -21,7 +23,7 @@ import java.util.concurrent.CountDownLatch;
  * "reconfigure 2 b") and a call that can be held: the n-th call of an operation waits until
  * released, as a slow host would, or forever, as a host behind a crashed server does.
  */
-final class RecordingDriver implements HypervisorDriver {
+final class RecordingDriver implements HypervisorDriver, PowerStates, Interfaces {
     final SimulatedDriver host;
     final List<String> calls = new CopyOnWriteArrayList<>();
     private volatile String holdOperation;
@@ -40,6 +42,8 @@ final class RecordingDriver implements HypervisorDriver {
 
     /** Whether the host's behaviours (links, rates, CPU weights) are offered; a test turns them off. */
     volatile boolean behaviours = true;
+    /** Behaviours this driver does not offer, whatever the host does: a test's driver that lacks them. */
+    final Set<Class<?>> withheld = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     RecordingDriver(SimulatedDriver host) {
         this.host = host;
@@ -47,6 +51,9 @@ final class RecordingDriver implements HypervisorDriver {
 
     @Override
     public <B> Optional<B> behaviour(Class<B> type) {
+        if (withheld.contains(type)) return Optional.empty();
+        // Recorded here, offered as the host offers them.
+        if (type == PowerStates.class || type == Interfaces.class) return host.behaviour(type).map(h -> type.cast(this));
         if (!behaviours) return Optional.empty();
         if (type == io.vrouter.core.driver.RateLimits.class) {
             io.vrouter.core.driver.RateLimits rates = (vmIndex, iface) -> {
@@ -134,8 +141,8 @@ final class RecordingDriver implements HypervisorDriver {
     }
 
     @Override
-    public Set<AdminState> adminStates() {
-        return host.adminStates();
+    public Set<AdminState> suspendStates() {
+        return host.suspendStates();
     }
 
     @Override

@@ -1,5 +1,7 @@
 package io.vrouter.core.service;
 
+import io.vrouter.core.spi.ChangeSet;
+import io.vrouter.core.spi.LockDeniedException;
 import static io.vrouter.core.service.ServiceFixture.vr;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,7 +11,7 @@ import io.vrouter.core.config.Credentials.Role;
 import io.vrouter.core.config.Settings;
 import io.vrouter.core.config.Tenants;
 import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.core.service.VrException.Reason;
+import io.vrouter.core.spi.VrException.Reason;
 import io.vrouter.core.spi.VirtualRouters;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;

@@ -3,6 +3,9 @@ package io.vrouter.core.service;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
+import io.vrouter.core.spi.Accepted;
+import io.vrouter.core.spi.ChangeSet;
+import io.vrouter.core.spi.ValidationException;
 import java.util.List;
 
 /**

@@ -6,6 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.spi.Accepted;
+import io.vrouter.core.spi.ChangeSet;
+import io.vrouter.core.spi.NotFoundException;
+import io.vrouter.core.spi.PreconditionFailedException;
+import io.vrouter.core.spi.RouterQuery;
+import io.vrouter.core.spi.Version;
+import io.vrouter.core.spi.VrException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;

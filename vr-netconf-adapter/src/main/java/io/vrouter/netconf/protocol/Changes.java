@@ -1,9 +1,9 @@
 package io.vrouter.netconf.protocol;
 
 import io.vrouter.core.model.NetworkColumn;
-import io.vrouter.core.service.AccessDeniedException;
-import io.vrouter.core.service.LockDeniedException;
-import io.vrouter.core.service.VrException;
+import io.vrouter.core.spi.AccessDeniedException;
+import io.vrouter.core.spi.LockDeniedException;
+import io.vrouter.core.spi.VrException;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.edit.ConfigData;
 import io.vrouter.yang.edit.Datastores;

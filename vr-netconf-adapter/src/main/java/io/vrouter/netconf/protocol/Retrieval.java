@@ -1,7 +1,7 @@
 package io.vrouter.netconf.protocol;
 
 import io.vrouter.yang.edit.Datastores;
-import io.vrouter.core.persistence.EventLog;
+import io.vrouter.core.spi.ReplayLog;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.Ns;
 import io.vrouter.yang.DataNode;
@@ -288,7 +288,7 @@ final class Retrieval {
     private static DataNode streams(VirtualRouters service) {
         DataNode.Inner stream = DataNode.inner(Ns.STREAMS, "stream", "name").add("name", "NETCONF")
                 .add("description", "the VR notifications of NEW-VMM-MIB and the server's own of ietf-netconf-notifications");
-        Optional<EventLog> log = service.events().replayLog();
+        Optional<? extends ReplayLog> log = service.events().replayLog();
         stream.add("replaySupport", log.isPresent());
         log.ifPresent(l -> stream.add("replayLogCreationTime", l.created()));
         return DataNode.inner(Ns.STREAMS, "netconf").add(DataNode.inner(Ns.STREAMS, "streams").add(stream));

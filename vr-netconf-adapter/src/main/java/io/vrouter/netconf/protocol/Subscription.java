@@ -2,7 +2,7 @@ package io.vrouter.netconf.protocol;
 
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.service.EventBus;
-import io.vrouter.core.service.Events;
+import io.vrouter.core.spi.Events;
 import io.vrouter.yang.Notifications;
 import io.vrouter.yang.Ns;
 import io.vrouter.yang.DataNode;

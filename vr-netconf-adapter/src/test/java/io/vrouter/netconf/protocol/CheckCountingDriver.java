@@ -4,6 +4,8 @@ import io.vrouter.core.driver.ConfigRefusedException;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
+import io.vrouter.core.driver.Interfaces;
+import io.vrouter.core.driver.PowerStates;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.driver.sim.LatencyProfile;
 import io.vrouter.core.driver.sim.SimulatedDriver;
@@ -17,7 +19,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** The simulated host, counting how often the service has it check a VR's row (once per check of a change set). */
-final class CheckCountingDriver implements HypervisorDriver {
+final class CheckCountingDriver implements HypervisorDriver, PowerStates, Interfaces {
     private final SimulatedDriver host = new SimulatedDriver(LatencyProfile.NONE);
     final AtomicInteger checks = new AtomicInteger();
 
@@ -43,8 +45,8 @@ final class CheckCountingDriver implements HypervisorDriver {
     }
 
     @Override
-    public Set<AdminState> adminStates() {
-        return host.adminStates();
+    public Set<AdminState> suspendStates() {
+        return host.suspendStates();
     }
 
     @Override

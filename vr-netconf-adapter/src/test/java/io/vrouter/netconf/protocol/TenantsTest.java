@@ -183,7 +183,7 @@ class TenantsTest extends ServerFixture {
         io.vrouter.core.model.VmConfigEntry row = new io.vrouter.core.model.VmConfigEntry();
         row.vmIndex = 4;
         row.vmName = "acme-4";
-        service.as(overRest).apply(io.vrouter.core.service.ChangeSet.builder().create(row).build());
+        service.as(overRest).apply(io.vrouter.core.spi.ChangeSet.builder().create(row).build());
         String change = String.join("\n", until(alice, m -> m.contains("<netconf-config-change")));
         assertThat(change).contains("<changed-by><username>carol</username><session-id>0</session-id>"
                 + "<source-host>192.0.2.7</source-host></changed-by>", "<operation>create</operation>",

@@ -1,7 +1,7 @@
 package io.vrouter.yang.edit;
 
 import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.core.service.ChangeSet;
+import io.vrouter.core.spi.ChangeSet;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.ModelTree;
 import java.util.ArrayList;

@@ -2,10 +2,10 @@ package io.vrouter.yang.edit;
 
 import io.vrouter.core.config.Caller;
 import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.core.service.ChangeSet;
-import io.vrouter.core.service.LockDeniedException;
+import io.vrouter.core.spi.ChangeSet;
+import io.vrouter.core.spi.LockDeniedException;
 import io.vrouter.core.spi.VirtualRouters;
-import io.vrouter.core.service.VrException;
+import io.vrouter.core.spi.VrException;
 import io.vrouter.yang.edit.EditError.Kind;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -109,10 +109,10 @@ public final class Datastores {
 
     /**
      * What {@link #accept} did: the service's refusals, and what it accepted (null when nothing),
-     * whose {@link io.vrouter.core.service.Applied#awaitDurable} the caller calls once it lets go of this
+     * whose {@link io.vrouter.core.spi.Applied#awaitDurable} the caller calls once it lets go of this
      * object's monitor.
      */
-    public record Accepted(List<VrException> refused, io.vrouter.core.service.Applied applied) {
+    public record Accepted(List<VrException> refused, io.vrouter.core.spi.Applied applied) {
     }
 
     /**
@@ -132,8 +132,8 @@ public final class Datastores {
             ChangeSet set = edited.changesFrom(base);
             if (set.isEmpty()) return new Accepted(refused, null);
             try {
-                io.vrouter.core.service.Applied applied = via.accept(set);
-                for (io.vrouter.core.service.Accepted a : applied.routers()) {
+                io.vrouter.core.spi.Applied applied = via.accept(set);
+                for (io.vrouter.core.spi.Accepted a : applied.routers()) {
                     if (edited.get(a.accepted().vmIndex) != null) edited.put(a.accepted().copy());
                 }
                 return new Accepted(refused, applied);

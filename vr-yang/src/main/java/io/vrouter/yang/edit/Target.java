@@ -1,5 +1,6 @@
 package io.vrouter.yang.edit;
 
+import io.vrouter.core.model.Scalar;
 import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.model.Schema;
@@ -22,11 +23,11 @@ public record Target(Kind kind, int vmIndex, Integer networkIndex, ConfigColumn 
     public static final Target NETWORK_TABLE = new Target(Kind.NETWORK_TABLE, 0, null, null, null, null);
 
     /**
-     * The children of NEW-VMM-MIB that are state data: the two scalar groups (outside the schema
-     * table) and every table the schema table says is not configuration. Built once.
+     * The children of NEW-VMM-MIB that are state data: the scalar groups and every table the schema
+     * table says is not configuration. Built once.
      */
     private static final Set<String> STATE = Stream.concat(
-            Stream.of("vmHypervisor", "vmObjects"),
+            Stream.of(Scalar.Group.values()).map(Scalar.Group::yangName),
             Stream.of(Schema.Table.values()).filter(t -> !t.config()).map(Schema.Table::tableName))
             .collect(java.util.stream.Collectors.toUnmodifiableSet());
 

@@ -5,7 +5,7 @@ import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
-import io.vrouter.core.service.ChangeSet;
+import io.vrouter.core.spi.ChangeSet;
 import io.vrouter.yang.Ns;
 import io.vrouter.yang.edit.EditError.Kind;
 import java.util.ArrayList;

@@ -6,6 +6,8 @@ import io.vrouter.core.config.Build;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
+import io.vrouter.core.driver.Interfaces;
+import io.vrouter.core.driver.PowerStates;
 import io.vrouter.core.driver.PowerState;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.model.AdminState;
@@ -13,7 +15,7 @@ import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.InetAddressType;
 import io.vrouter.core.model.ModelJson;
 import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.core.service.StorageUnavailableException;
+import io.vrouter.core.spi.StorageUnavailableException;
 import io.vrouter.core.model.VmCpuEntry;
 import io.vrouter.core.model.VmEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
@@ -57,7 +59,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>VM names are unique on the host. Tests can make an operation fail with {@link #failOn}.
  */
-public final class SimulatedDriver implements HypervisorDriver, Links, RateLimits, CpuWeights, KeptUuids {
+public final class SimulatedDriver implements HypervisorDriver, PowerStates, Interfaces, Links, RateLimits, CpuWeights, KeptUuids {
     private static final Logger log = LoggerFactory.getLogger(SimulatedDriver.class);
 
     /** One simulated VM. Mutated only by the driver call that owns its vmIndex. */
@@ -129,9 +131,18 @@ public final class SimulatedDriver implements HypervisorDriver, Links, RateLimit
         this.adminStates = EnumSet.copyOf(states);
     }
 
+    /** The pause and suspend the host offers; none left, it offers no {@link PowerStates} at all. */
     @Override
-    public Set<AdminState> adminStates() {
-        return adminStates;
+    public Set<AdminState> suspendStates() {
+        Set<AdminState> states = EnumSet.of(AdminState.PAUSED, AdminState.SUSPENDED);
+        states.retainAll(adminStates);
+        return states;
+    }
+
+    @Override
+    public <B> Optional<B> behaviour(Class<B> type) {
+        if (type == PowerStates.class && suspendStates().isEmpty()) return Optional.empty();
+        return HypervisorDriver.super.behaviour(type);
     }
 
     /** Records every link type; a peer link is up while both ends are declared and their VMs run. */

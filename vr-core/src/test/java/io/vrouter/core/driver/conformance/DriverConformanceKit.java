@@ -7,8 +7,10 @@ import io.vrouter.core.driver.CpuWeights;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
+import io.vrouter.core.driver.Interfaces;
 import io.vrouter.core.driver.Links;
 import io.vrouter.core.driver.PowerState;
+import io.vrouter.core.driver.PowerStates;
 import io.vrouter.core.driver.RateLimits;
 import io.vrouter.core.driver.VmRuntime;
 import io.vrouter.core.model.AdminState;
@@ -32,8 +34,10 @@ import org.junit.jupiter.api.Test;
  * the driver on its host, what a VR's parents are there, how to break a provisioning half-way, how to
  * change a VR behind vrouter's back and what of the test is left on the host.
  *
- * <p>Nothing is skipped: an optional ability (pausing, suspending to disk) is what the driver's
- * {@link HypervisorDriver#adminStates()} declares; a driver that lacks one is asserted to refuse it
+ * <p>{@link io.vrouter.core.driver.Lifecycle} and {@link io.vrouter.core.driver.Observation} every
+ * driver has, and every driver is tested on. Each other behaviour ({@link PowerStates},
+ * {@link Interfaces}, {@link Links}, {@link RateLimits}, {@link CpuWeights}) is tested when the driver
+ * offers it; one it offers in part (pausing but not suspending, say) is asserted to refuse the rest
  * with a {@link DriverException} of code {@code NOT_SUPPORTED}, the VR unchanged, as the SPI documents.
  * Seeing a change made outside vrouter is not optional: every driver is asked to report one.
  *
@@ -201,16 +205,17 @@ public abstract class DriverConformanceKit {
         assertThat(power(2)).isEqualTo(PowerState.RUNNING);
         assertThat(vm(2).entry().vmCurCpuNumber).isEqualTo(1);
 
-        for (AdminState how : List.of(AdminState.PAUSED, AdminState.SUSPENDED)) {
+        Optional<PowerStates> states = driver.behaviour(PowerStates.class);
+        for (AdminState how : states.isPresent() ? List.of(AdminState.PAUSED, AdminState.SUSPENDED) : List.<AdminState>of()) {
             PowerState reached = how == AdminState.PAUSED ? PowerState.PAUSED : PowerState.SUSPENDED;
-            if (driver.adminStates().contains(how)) {
-                driver.suspend(2, how);
-                driver.suspend(2, how);
+            if (states.get().suspendStates().contains(how)) {
+                states.get().suspend(2, how);
+                states.get().suspend(2, how);
                 assertThat(power(2)).as(how.label()).isEqualTo(reached);
                 driver.start(2);
                 assertThat(power(2)).as("started from " + how.label()).isEqualTo(PowerState.RUNNING);
             } else {
-                assertThatThrownBy(() -> driver.suspend(2, how)).as("a driver without %s refuses it", how.label())
+                assertThatThrownBy(() -> states.get().suspend(2, how)).as("a driver without %s refuses it", how.label())
                         .isInstanceOfSatisfying(DriverException.class, e -> assertThat(e.code()).isEqualTo("NOT_SUPPORTED"));
                 assertThat(power(2)).as("a refused %s changes nothing", how.label()).isEqualTo(PowerState.RUNNING);
             }
@@ -222,41 +227,48 @@ public abstract class DriverConformanceKit {
         assertThat(vm(2).entry().vmCurCpuNumber).isZero();
         driver.start(2);
         assertThat(power(2)).as("started again").isEqualTo(PowerState.RUNNING);
-        if (driver.adminStates().contains(AdminState.PAUSED)) {
-            driver.suspend(2, AdminState.PAUSED);
+        if (PowerStates.of(driver).contains(AdminState.PAUSED)) {
+            states.get().suspend(2, AdminState.PAUSED);
             driver.stop(2);
             assertThat(power(2)).as("a paused VR stopped").isEqualTo(PowerState.HALTED);
         }
         assertThat(heard).as("the kit's own operations are not outside changes").isEmpty();
     }
 
+    /** The driver's {@link Interfaces}: the kit's tests of them pass only on a driver that offers them. */
+    private Interfaces interfaces() {
+        return driver.behaviour(Interfaces.class).orElseThrow();
+    }
+
     @Test
-    void interfacesAreAddedAndRemovedOnAStoppedAndOnARunningVrEachTwice() throws Exception {
+    void interfacesAreAddedAndRemovedOnAStoppedAndOnARunningVrEachTwiceOrAreNotOffered() throws Exception {
+        if (driver.behaviour(Interfaces.class).isEmpty()) return; // the service refuses such changes (BehavioursTest)
+        Interfaces plug = interfaces();
         driver.provision(vr(3, 1));
-        driver.addInterface(3, iface(3, 2));
-        driver.addInterface(3, iface(3, 2));
+        plug.addInterface(3, iface(3, 2));
+        plug.addInterface(3, iface(3, 2));
         assertThat(networkIndexes(3)).containsExactly(1, 2);
         assertThat(vm(3).networks().get(1).vmNetworkParent).isEqualTo(parent(2));
-        driver.removeInterface(3, 2);
-        driver.removeInterface(3, 2);
+        plug.removeInterface(3, 2);
+        plug.removeInterface(3, 2);
         assertThat(networkIndexes(3)).containsExactly(1);
 
         driver.start(3);
-        driver.addInterface(3, iface(3, 3));
-        driver.addInterface(3, iface(3, 3));
+        plug.addInterface(3, iface(3, 3));
+        plug.addInterface(3, iface(3, 3));
         assertThat(networkIndexes(3)).containsExactly(1, 3);
         assertThat(power(3)).isEqualTo(PowerState.RUNNING);
-        driver.removeInterface(3, 3);
+        plug.removeInterface(3, 3);
         // A guest may let a hot-plugged NIC go only once it has booted far enough.
         assertThat(await(() -> {
             try {
-                driver.removeInterface(3, 3);
+                plug.removeInterface(3, 3);
                 return networkIndexes(3).equals(List.of(1));
             } catch (DriverException e) {
                 return false;
             }
         }, WAIT_SECONDS)).as("interface 3 removed from the running VR: %s", driver.inspect(3)).isTrue();
-        driver.removeInterface(3, 7); // one it never had
+        plug.removeInterface(3, 7); // one it never had
         assertThat(power(3)).isEqualTo(PowerState.RUNNING);
     }
 
@@ -299,7 +311,9 @@ public abstract class DriverConformanceKit {
         assertThat(driver.inspect(6)).isEmpty();
         assertThatThrownBy(() -> driver.start(6)).isInstanceOf(DriverException.class);
         assertThatThrownBy(() -> driver.stop(6)).isInstanceOf(DriverException.class);
-        assertThatThrownBy(() -> driver.addInterface(6, iface(6, 1))).isInstanceOf(DriverException.class);
+        if (driver.behaviour(Interfaces.class).isPresent()) {
+            assertThatThrownBy(() -> interfaces().addInterface(6, iface(6, 1))).isInstanceOf(DriverException.class);
+        }
         assertThatThrownBy(() -> driver.reconfigure(vr(6, 1))).isInstanceOf(DriverException.class);
         assertThat(driver.inspect(6)).as("a refused operation makes nothing").isEmpty();
     }
@@ -396,8 +410,8 @@ public abstract class DriverConformanceKit {
         driver.destroy(2);
         assertThat(await(() -> linkStatus(1, 2) == LinkStatus.DOWN, WAIT_SECONDS)).as("down at the end left").isTrue();
         assertThat(power(1)).as("a link going down is not the VR's state").isEqualTo(PowerState.RUNNING);
-        driver.removeInterface(1, 2);
-        driver.removeInterface(1, 2);
+        interfaces().removeInterface(1, 2);
+        interfaces().removeInterface(1, 2);
         assertThat(networkIndexes(1)).containsExactly(1);
         assertThat(heard).as("the kit's own operations are not outside changes").isEmpty();
     }

@@ -1,4 +1,4 @@
-package io.vrouter.core.service;
+package io.vrouter.core.spi;
 
 import io.vrouter.core.model.VirtualRouter;
 import java.time.Duration;

@@ -1,4 +1,5 @@
-package io.vrouter.core.service;
+package io.vrouter.core.spi;
+
 
 /** The request is well formed and allowed, but the hypervisor driver in use cannot carry it out. */
 public class NotSupportedException extends VrException {

@@ -1,4 +1,5 @@
-package io.vrouter.core.service;
+package io.vrouter.core.spi;
+
 
 /** A change set's condition does not hold: what it was made against has changed since ({@link Reason#CHANGED}). */
 public class PreconditionFailedException extends VrException {

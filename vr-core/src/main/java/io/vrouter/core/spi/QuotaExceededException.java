@@ -1,4 +1,5 @@
-package io.vrouter.core.service;
+package io.vrouter.core.spi;
+
 
 /**
  * The change would take a tenant past one of its quotas, or commit more of the host's CPUs or memory

@@ -1,10 +1,10 @@
-package io.vrouter.core.service;
+package io.vrouter.core.spi;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * What {@link VirtualRouterService#apply} accepted: each VR as accepted (in the set's order), the
+ * What {@link VirtualRouters#apply} accepted: each VR as accepted (in the set's order), the
  * set's outcome, what makes its journal record durable ({@link #awaitDurable}), and its number in the
  * history (docs/adr/0021-history-and-rollback.md).
  */

@@ -1,4 +1,5 @@
-package io.vrouter.core.service;
+package io.vrouter.core.spi;
+
 
 /**
  * The data directory refused a write (read-only, full, failing): a change cannot be recorded, so

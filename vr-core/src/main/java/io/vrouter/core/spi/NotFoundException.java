@@ -1,4 +1,5 @@
-package io.vrouter.core.service;
+package io.vrouter.core.spi;
+
 
 /** No VR (or interface) with the given index. */
 public class NotFoundException extends VrException {

@@ -1,4 +1,5 @@
-package io.vrouter.core.service;
+package io.vrouter.core.spi;
+
 
 /** The request contradicts what exists: a duplicate name or index, or a state that forbids it. */
 public class ConflictException extends VrException {

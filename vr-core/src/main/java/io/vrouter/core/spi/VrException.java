@@ -1,4 +1,5 @@
-package io.vrouter.core.service;
+package io.vrouter.core.spi;
+
 
 /**
  * The one error of the service: a change it refuses, or one that failed on the hypervisor and was

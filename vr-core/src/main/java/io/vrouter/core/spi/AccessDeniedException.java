@@ -1,4 +1,5 @@
-package io.vrouter.core.service;
+package io.vrouter.core.spi;
+
 
 /**
  * The caller may not do this: change a VR of another tenant, give a VR to another tenant, change
@@ -15,7 +16,7 @@ public class AccessDeniedException extends VrException {
     }
 
     /** A VR of another tenant, which the caller cannot see: answer as for a VR that does not exist. */
-    static AccessDeniedException hiddenVr(int vmIndex) {
+    public static AccessDeniedException hiddenVr(int vmIndex) {
         return new AccessDeniedException(null, "no VR with vmIndex " + vmIndex, true);
     }
 

@@ -1,4 +1,4 @@
-package io.vrouter.core.service;
+package io.vrouter.core.spi;
 
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.OperState;
@@ -23,7 +23,7 @@ public record RouterQuery(String namePattern, OperState operState, AdminState ad
     }
 
     /** The name pattern as a regular expression: every {@code *} matches any run of characters. */
-    Pattern nameRegex() {
+    public Pattern nameRegex() {
         if (namePattern == null) return null;
         return Pattern.compile(Arrays.stream(namePattern.split("\\*", -1)).map(Pattern::quote)
                 .collect(Collectors.joining(".*")));

@@ -1,4 +1,4 @@
-package io.vrouter.core.service;
+package io.vrouter.core.spi;
 
 import java.time.Instant;
 

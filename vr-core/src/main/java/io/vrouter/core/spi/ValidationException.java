@@ -1,4 +1,5 @@
-package io.vrouter.core.service;
+package io.vrouter.core.spi;
+
 
 /** A field has a value the model does not allow, or a required field is absent. */
 public class ValidationException extends VrException {

@@ -1,4 +1,4 @@
-package io.vrouter.core.service;
+package io.vrouter.core.spi;
 
 import io.vrouter.core.config.Caller;
 import io.vrouter.core.model.ConfigColumn;
@@ -17,9 +17,9 @@ import java.util.function.Predicate;
 /**
  * What a request wants of any number of VRs, in one transaction: VRs to create, VRs to change (their
  * columns, admin state and interfaces: the row they should have) and VRs to remove. Interfaces build
- * one from their protocol and hand it to {@link VirtualRouterService#apply}, which checks all of it
+ * one from their protocol and hand it to {@link VirtualRouters#apply}, which checks all of it
  * against the VRs as they are, then carries it out whole or not at all; or to
- * {@link VirtualRouterService#validate}, which only checks.
+ * {@link VirtualRouters#validate}, which only checks.
  *
  * <p>A change of an existing VR is an {@link RowEdit} of a copy of its current row, made by the
  * service under its lock, so that two requests never work from a stale row: a merge of columns (REST
@@ -92,7 +92,7 @@ public final class ChangeSet {
     }
 
     /** The same set, recorded in the history as rolling back to that commit. */
-    ChangeSet rollingBackTo(long commit) {
+    public ChangeSet rollingBackTo(long commit) {
         return new ChangeSet(changes, conditions, caller, commit);
     }
 
@@ -263,7 +263,7 @@ public final class ChangeSet {
     }
 
     /** Whether two interfaces have the same index and the same columns but those a driver changes live (rates). */
-    static boolean sameAttachment(VmNetworkConfigEntry a, VmNetworkConfigEntry b) {
+    public static boolean sameAttachment(VmNetworkConfigEntry a, VmNetworkConfigEntry b) {
         if (!Objects.equals(a.vmNetworkConfigIndex, b.vmNetworkConfigIndex)) return false;
         for (NetworkColumn c : NetworkColumn.values()) {
             if (!c.live() && !Objects.equals(c.get(a), c.get(b))) return false;

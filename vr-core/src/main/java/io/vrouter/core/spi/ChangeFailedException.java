@@ -1,4 +1,5 @@
-package io.vrouter.core.service;
+package io.vrouter.core.spi;
+
 
 /**
  * A change the service accepted that then failed on the hypervisor (or could not run because a

@@ -1,4 +1,4 @@
-package io.vrouter.core.service;
+package io.vrouter.core.spi;
 
 import io.vrouter.core.config.Caller;
 
@@ -26,7 +26,7 @@ public class LockDeniedException extends VrException {
     }
 
     /** How the holder is named in messages: "NETCONF session 7 (user admin)". */
-    static String describe(Caller holder) {
+    public static String describe(Caller holder) {
         return holder.iface().toUpperCase(java.util.Locale.ROOT) + " session " + holder.session() + " (user " + holder.user() + ")";
     }
 }
