@@ -309,6 +309,25 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
     // ---------------------------------------------------------------- writes: change sets
 
     /**
+     * Done once every change accepted so far on these VRs has run to its end, its events told (a VR's
+     * lane): what tests wait on to prove that nothing more of those changes is still to come.
+     */
+    CompletableFuture<Void> lanesDone(int... vmIndices) {
+        List<CompletableFuture<Void>> lanes = new ArrayList<>();
+        synchronized (registry.changeLock()) {
+            for (int vmIndex : vmIndices) {
+                VrRecord r = registry.get(vmIndex);
+                if (r != null) {
+                    synchronized (r) {
+                        lanes.add(r.lane);
+                    }
+                }
+            }
+        }
+        return CompletableFuture.allOf(lanes.toArray(CompletableFuture[]::new));
+    }
+
+    /**
      * Checks a change set against the VRs as they are and, when every rule holds, accepts it: one
      * journal record makes it durable before this returns, the VRs show their new rows at once (a
      * flush of the disk before that), and the hypervisor work runs once the record is durable, after
