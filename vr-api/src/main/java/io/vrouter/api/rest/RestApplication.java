@@ -5,6 +5,7 @@ import io.vrouter.api.restconf.Restconf;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.core.spi.ServerContext;
+import io.vrouter.yang.DataGuard;
 import org.glassfish.jersey.internal.inject.AbstractBinder;
 import org.glassfish.jersey.process.internal.RequestScoped;
 import org.glassfish.jersey.jackson.JacksonFeature;
@@ -83,6 +84,8 @@ public final class RestApplication {
                 bind(context.metrics()).to(VrMetrics.class);
                 bind(lists).to(ListCache.class);
                 bind(keys).to(IdempotencyKeys.class);
+                // RESTCONF's access control: the application's, shared with NETCONF and gNMI
+                bind(context.shared(DataGuard.class).orElse(DataGuard.NONE)).to(DataGuard.class);
             }
         });
         rc.property(ServerProperties.WADL_FEATURE_DISABLE, true);

@@ -6,6 +6,9 @@ import static io.vrouter.api.rest.CurrentRequest.uri;
 
 import io.vrouter.api.rest.CurrentRequest;
 import io.vrouter.api.rest.Validators;
+import io.vrouter.core.config.Caller;
+import io.vrouter.yang.DataGuard;
+import jakarta.inject.Inject;
 import io.vrouter.yang.edit.Target;
 import io.vrouter.core.service.ChangeSet;
 import io.vrouter.core.service.Version;
@@ -51,6 +54,10 @@ import org.glassfish.jersey.server.ContainerRequest;
 public class RestconfResource {
     /** The revision of ietf-yang-library this server implements (RFC 8040 section 3.3.3). */
     static final String YANG_LIBRARY_REVISION = "2019-01-04";
+
+    /** Access control (NACM), the application's: the same data rules as NETCONF's. */
+    @Inject
+    private DataGuard guard;
 
 
     /** The RESTCONF root URL, as the client reached it (in the WAR, with its context path). */
@@ -127,7 +134,9 @@ public class RestconfResource {
         Version version = version(target); // before the representation (Version's contract)
         Response unchanged = Validators.notModified(request, false, version, true);
         if (unchanged != null) return unchanged;
-        DataNode node = Datastore.find(Datastore.root(service(), content, wd, base(uri)), target).node();
+        // what the caller may not read is left out, as from NETCONF's get (RFC 8341 3.4.5)
+        DataNode root = guard.access(CurrentRequest.caller()).readable(Datastore.root(service(), content, wd, base(uri)));
+        DataNode node = Datastore.find(root, target).node();
         if (fields != null) node = fields.select(node);
         return document(node, depth, version, request).build();
     }
@@ -276,6 +285,12 @@ public class RestconfResource {
         if (holds != null && !holds.test(now)) throw RestconfError.of(Validators.changed());
         ChangeSet.Builder set = edit.changes();
         if (set.isEmpty()) return null;
+        Caller caller = CurrentRequest.caller();
+        String denied = edit.deniedWrite(guard.access(caller));
+        if (denied != null) {
+            throw new RestconfError(403, "application", "access-denied", null, null, "access control (NACM) denies user '"
+                    + caller.user() + "' this change of " + denied);
+        }
         if (holds != null) {
             if (vmIndex != null && service().version(vmIndex).isPresent()) {
                 set.provided(vmIndex, holds);

@@ -1,6 +1,7 @@
 package io.vrouter.netconf.protocol;
 
-import io.vrouter.netconf.nacm.NacmConfig;
+import io.vrouter.yang.edit.Paths;
+import io.vrouter.yang.nacm.NacmConfig;
 import io.vrouter.netconf.protocol.RpcError.Type;
 import io.vrouter.netconf.xml.SecureXml;
 import io.vrouter.yang.Ns;

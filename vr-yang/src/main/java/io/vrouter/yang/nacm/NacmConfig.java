@@ -1,4 +1,4 @@
-package io.vrouter.netconf.nacm;
+package io.vrouter.yang.nacm;
 
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.WithDefaults;
@@ -35,7 +35,7 @@ public final class NacmConfig {
         public List<String> groups = new ArrayList<>();
         public List<Rule> rules = new ArrayList<>();
 
-        RuleList copy() {
+        public RuleList copy() {
             RuleList c = new RuleList();
             c.name = name;
             c.groups = new ArrayList<>(groups);
@@ -66,7 +66,7 @@ public final class NacmConfig {
             return parsedPath;
         }
 
-        Rule copy() {
+        public Rule copy() {
             Rule c = new Rule();
             c.name = name;
             c.moduleName = moduleName;
@@ -92,14 +92,14 @@ public final class NacmConfig {
         return c;
     }
 
-    RuleList ruleList(String name) {
+    public RuleList ruleList(String name) {
         for (RuleList l : ruleLists) {
             if (l.name.equals(name)) return l;
         }
         return null;
     }
 
-    static Rule rule(RuleList list, String name) {
+    public static Rule rule(RuleList list, String name) {
         for (Rule r : list.rules) {
             if (r.name.equals(name)) return r;
         }
