@@ -8,6 +8,7 @@ import io.vrouter.api.rest.CurrentRequest;
 import io.vrouter.api.rest.Validators;
 import io.vrouter.core.config.Caller;
 import io.vrouter.yang.DataGuard;
+import io.vrouter.yang.edit.Operation;
 import jakarta.inject.Inject;
 import io.vrouter.yang.edit.Target;
 import io.vrouter.core.service.ChangeSet;
@@ -135,7 +136,7 @@ public class RestconfResource {
         Response unchanged = Validators.notModified(request, false, version, true);
         if (unchanged != null) return unchanged;
         // what the caller may not read is left out, as from NETCONF's get (RFC 8341 3.4.5)
-        DataNode root = guard.access(CurrentRequest.caller()).readable(Datastore.root(service(), content, wd, base(uri)));
+        DataNode root = guard.access(CurrentRequest.caller()).readable(Datastore.root(service(), guard, content, wd, base(uri)));
         DataNode node = Datastore.find(root, target).node();
         if (fields != null) node = fields.select(node);
         return document(node, depth, version, request).build();
@@ -204,6 +205,7 @@ public class RestconfResource {
                         @QueryParam("point") String point, byte[] body) {
         noInsert(insert, point);
         ApiPath target = ApiPath.parse(path);
+        if (NacmData.targets(target)) return nacm(target, body, Operation.REPLACE);
         Write w = write(target, body);
         boolean existed = w.edit.exists(w.target);
         w.edit.replace(w.target, w.data);
@@ -226,6 +228,7 @@ public class RestconfResource {
     public Response patch(@PathParam("path") @Encoded String path, byte[] body) {
         ApiPath target = ApiPath.parse(path);
         if (Encoding.isYangPatch(headers())) return yangPatch(target, body);
+        if (NacmData.targets(target)) return nacm(target, body, Operation.MERGE);
         Write w = write(target, body);
         if (!w.edit.exists(w.target)) {
             throw RestconfError.notFound(ConfigEdit.path(w.target).json() + " does not exist: PUT or POST creates it");
@@ -265,6 +268,7 @@ public class RestconfResource {
     @Path("data/{path: .+}")
     public Response delete(@PathParam("path") @Encoded String path) {
         ApiPath target = ApiPath.parse(path);
+        if (NacmData.targets(target)) return nacm(target, null, Operation.DELETE);
         Target t = ConfigEdit.target(target);
         ConfigEdit edit = new ConfigEdit(service());
         edit.delete(t);
@@ -303,6 +307,13 @@ public class RestconfResource {
         } catch (VrException e) {
             throw RestconfError.of(e);
         }
+    }
+
+    /** A write of /nacm (PUT, PATCH, DELETE; the body null for DELETE). */
+    private Response nacm(ApiPath target, byte[] body, Operation op) {
+        InNode node = body == null ? null : one(InNode.read(body, Encoding.sent(headers())));
+        NacmData.write(guard, CurrentRequest.caller(), target, node, op);
+        return Response.noContent().build();
     }
 
     /** A successful write's answer, with the validators of the target as it is now. */

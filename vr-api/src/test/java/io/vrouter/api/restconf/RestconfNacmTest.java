@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -26,7 +27,9 @@ import org.junit.jupiter.api.TestInstance;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RestconfNacmTest {
-    private static final String ADMIN = "Basic " + Base64.getEncoder().encodeToString("admin:admin".getBytes(StandardCharsets.UTF_8));
+    private static final String ADMIN = basic("admin:admin");
+    private static final String ALICE = basic("alice:alice-secret");
+    private static final String NACM = "/restconf/data/ietf-netconf-acm:nacm";
     private static final String JSON = "application/yang-data+json";
     private static final String XML = "application/yang-data+xml";
     private static final String ENTRY = "/restconf/data/NEW-VMM-MIB:NEW-VMM-MIB/vmConfigTable/vmConfigEntry=1";
@@ -37,7 +40,8 @@ class RestconfNacmTest {
 
     @BeforeAll
     void start() throws Exception {
-        server = RestServer.start("vrouter-restconf-nacm");
+        server = RestServer.start("vrouter-restconf-nacm", Map.of("tenant.acme", "vrs=5",
+                "user.admin", "operator:admin", "user.alice", "operator@acme:alice-secret"));
         HttpResponse<String> r = send("POST", "/restconf/data/NEW-VMM-MIB:NEW-VMM-MIB/vmConfigTable", JSON,
                 "{\"NEW-VMM-MIB:vmConfigEntry\":[{\"vmIndex\":1,\"vmName\":\"kept\",\"vmConfigDescription\":\"before\"}]}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(201);
@@ -61,9 +65,18 @@ class RestconfNacmTest {
         server.close();
     }
 
+    private static String basic(String userAndPassword) {
+        return "Basic " + Base64.getEncoder().encodeToString(userAndPassword.getBytes(StandardCharsets.UTF_8));
+    }
+
     private HttpResponse<String> send(String method, String path, String type, String body, String... headers) throws Exception {
+        return sendAs(ADMIN, method, path, type, body, headers);
+    }
+
+    private HttpResponse<String> sendAs(String auth, String method, String path, String type, String body, String... headers)
+            throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
-                .timeout(Duration.ofSeconds(30)).header("Authorization", ADMIN)
+                .timeout(Duration.ofSeconds(30)).header("Authorization", auth)
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (type != null) b.header("Content-Type", type);
         for (int i = 0; i < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
@@ -103,8 +116,8 @@ class RestconfNacmTest {
 
     @Test
     void theDeniedLeafIsLeftOutOfEveryRead() throws Exception {
-        // the configuration only: vmTable's vmName (state) is another node, which the rule does not name
-        for (String path : List.of("/restconf/data?content=config", "/restconf/data/NEW-VMM-MIB:NEW-VMM-MIB?content=config", ENTRY)) {
+        // the configuration only (/nacm, beside it, names vmName in its rule): vmTable's vmName (state) is another node, which the rule does not name
+        for (String path : List.of("/restconf/data/NEW-VMM-MIB:NEW-VMM-MIB?content=config", ENTRY)) {
             for (String accept : List.of(JSON, XML)) {
                 HttpResponse<String> r = send("GET", path, null, null, "Accept", accept);
                 assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
@@ -114,5 +127,40 @@ class RestconfNacmTest {
         HttpResponse<String> leaf = send("GET", ENTRY + "/vmName", null, null, "Accept", JSON);
         assertThat(leaf.statusCode()).as(leaf.body()).isEqualTo(404);
         assertThat(leaf.body()).doesNotContain("kept");
+    }
+
+    @Test
+    void nacmIsReadAndEditedInJsonAndXmlByTheProvidersOperatorsAlone() throws Exception {
+        JsonNode read = json.readTree(send("GET", NACM, null, null, "Accept", JSON).body());
+        assertThat(read.path("ietf-netconf-acm:nacm").path("rule-list").get(0).path("name").asText()).isEqualTo("no-names");
+        assertThat(read.path("ietf-netconf-acm:nacm").path("enable-nacm").isBoolean()).as("a boolean in JSON").isTrue();
+        assertThat(read.path("ietf-netconf-acm:nacm").path("denied-data-writes").isNumber()).as("a counter in JSON").isTrue();
+        assertThat(send("GET", NACM, null, null, "Accept", XML).body()).contains("<name>no-names</name>", "<denied-data-writes>");
+        // JSON: a rule list that denies vmConfigCpuNumber to admin, merged
+        HttpResponse<String> merged = send("PATCH", NACM, JSON, "{\"ietf-netconf-acm:nacm\":{\"rule-list\":[{\"name\":\"no-cpus\","
+                + "\"group\":[\"admin\"],\"rule\":[{\"name\":\"cpus\",\"module-name\":\"NEW-VMM-MIB\",\"path\":"
+                + "\"/new-vmm-mib:NEW-VMM-MIB/new-vmm-mib:vmConfigTable/new-vmm-mib:vmConfigEntry/new-vmm-mib:vmConfigCpuNumber\","
+                + "\"access-operations\":\"update\",\"action\":\"deny\"}]}]}}");
+        assertThat(merged.statusCode()).as(merged.body()).isEqualTo(204);
+        assertThat(server.nacm().config().ruleLists).extracting(l -> l.name).containsExactly("no-names", "no-cpus");
+        HttpResponse<String> cpus = send("PUT", ENTRY + "/vmConfigCpuNumber", JSON, "{\"NEW-VMM-MIB:vmConfigCpuNumber\":2}");
+        assertThat(cpus.statusCode()).as(cpus.body()).isEqualTo(403);
+        // XML: a group, merged; then a bad action refused with nothing changed
+        HttpResponse<String> group = send("PATCH", NACM, XML, "<nacm xmlns=\"urn:ietf:params:xml:ns:yang:ietf-netconf-acm\">"
+                + "<groups><group><name>ops</name><user-name>carol</user-name></group></groups></nacm>");
+        assertThat(group.statusCode()).as(group.body()).isEqualTo(204);
+        assertThat(server.nacm().config().groups).containsEntry("ops", List.of("carol"));
+        HttpResponse<String> bad = send("PATCH", NACM, XML, "<nacm xmlns=\"urn:ietf:params:xml:ns:yang:ietf-netconf-acm\">"
+                + "<read-default>maybe</read-default></nacm>", "Accept", JSON);
+        assertThat(bad.statusCode()).as(bad.body()).isEqualTo(400);
+        assertThat(bad.body()).contains("invalid-value");
+        assertThat(server.nacm().config().readDefault).isEqualTo("permit");
+        // a tenant's operator neither reads nor writes it (nacm:default-deny-all)
+        assertThat(sendAs(ALICE, "GET", "/restconf/data", null, null, "Accept", JSON).body()).doesNotContain("ietf-netconf-acm:nacm");
+        HttpResponse<String> byAlice = sendAs(ALICE, "PATCH", NACM, JSON, "{\"ietf-netconf-acm:nacm\":{\"enable-nacm\":false}}",
+                "Accept", JSON);
+        assertThat(byAlice.statusCode()).as(byAlice.body()).isEqualTo(403);
+        assertThat(byAlice.body()).contains("access-denied");
+        assertThat(server.nacm().config().enableNacm).isTrue();
     }
 }

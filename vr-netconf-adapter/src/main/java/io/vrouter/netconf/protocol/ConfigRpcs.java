@@ -5,7 +5,7 @@ import static io.vrouter.netconf.protocol.Outcome.OK;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.yang.nacm.Nacm;
 import io.vrouter.yang.nacm.NacmConfig;
-import io.vrouter.netconf.nacm.NacmEdit;
+import io.vrouter.yang.nacm.NacmEdit;
 import io.vrouter.yang.nacm.NacmPath;
 import io.vrouter.netconf.protocol.RpcError.Type;
 import io.vrouter.netconf.xml.SecureXml;
@@ -178,7 +178,7 @@ final class ConfigRpcs {
             }
             if (!who.access().mayWrite(NacmConfig.MODULE, NacmPath.ROOT.child("nacm"), Nacm.Op.UPDATE)) throw denied(NACM_PATH);
             synchronized (ctx.nacm()) {
-                NacmConfig next = NacmEdit.apply(ctx.nacm().config(), nacmEdit, defaultOp);
+                NacmConfig next = nacmEdited(nacmEdit, defaultOp);
                 errors = edit(target, config, defaultOp, EditConfig.ErrorOption.ROLLBACK_ON_ERROR,
                         test == TestOption.TEST_ONLY ? test : TestOption.TEST_THEN_SET, accepted);
                 if (errors.isEmpty() && test != TestOption.TEST_ONLY) keepNacm(next);
@@ -227,6 +227,16 @@ final class ConfigRpcs {
     private RpcError denied(String path) {
         return new RpcError(Type.APPLICATION, "access-denied", null, path, "access control (NACM) denies user '" + who.user()
                 + "' this change");
+    }
+
+    /** The configuration in force edited by {@code <nacm>}; refused with the rpc-error that says why. */
+    private NacmConfig nacmEdited(Element nacm, Operation defaultOp) throws RpcError {
+        try {
+            return NacmEdit.apply(ctx.nacm().config(), new EditConfig.XmlNode(nacm), defaultOp);
+        } catch (NacmEdit.Refused r) {
+            RpcError e = new RpcError(r.protocol ? Type.PROTOCOL : Type.APPLICATION, r.tag, r.appTag, r.path, r.getMessage());
+            throw r.infoName == null ? e : e.info(r.infoName, r.infoValue);
+        }
     }
 
     /** Takes an edited /nacm: durable (in the data directory) before it is in force. */

@@ -72,7 +72,7 @@ public final class EditConfig {
     }
 
     /** An element of {@code <config>} as the engine reads it: leaf text trimmed, the base namespace's operation attribute. */
-    private record XmlNode(Element e) implements EditNode {
+    record XmlNode(Element e) implements EditNode {
         @Override
         public String ns() {
             return e.getNamespaceURI() == null ? "" : e.getNamespaceURI();
