@@ -9,6 +9,7 @@ import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import io.vrouter.core.config.Caller;
+import io.vrouter.yang.DataGuard;
 import io.vrouter.core.config.Credentials;
 import io.vrouter.core.spi.VirtualRouters;
 import java.net.InetAddress;
@@ -31,13 +32,21 @@ final class Authentication implements ServerInterceptor {
     static final Context.Key<String> CLIENT = Context.key("gnmi-client");
     /** The core as the call's caller may see it. */
     static final Context.Key<VirtualRouters> VIEW = Context.key("gnmi-view");
+    /**
+     * The access control's decisions for the call's caller (NACM, shared with NETCONF and RESTCONF):
+     * Get and Subscribe read through {@link DataGuard.Access#readable}; a write (Set) passes
+     * {@link DataGuard.Access#deniedWrite} before it is committed, refused whole with PERMISSION_DENIED.
+     */
+    static final Context.Key<DataGuard.Access> ACCESS = Context.key("gnmi-access");
 
     private final Credentials credentials;
     private final VirtualRouters core;
+    private final DataGuard guard;
 
-    Authentication(Credentials credentials, VirtualRouters core) {
+    Authentication(Credentials credentials, VirtualRouters core, DataGuard guard) {
         this.credentials = credentials;
         this.core = core;
+        this.guard = guard;
     }
 
     @Override
@@ -56,7 +65,8 @@ final class Authentication implements ServerInterceptor {
         Caller caller = credentials.caller(user, login.role().orElseThrow(), "gnmi", client).orElse(null);
         if (caller == null) return refuse(call, "wrong username or password");
         String address = client == null ? "unknown" : client.getHostAddress();
-        return Contexts.interceptCall(Context.current().withValues(CLIENT, address, VIEW, core.as(caller)), call, headers,
+        return Contexts.interceptCall(Context.current().withValues(CLIENT, address, VIEW, core.as(caller), ACCESS,
+                        guard.access(caller)), call, headers,
                 next);
     }
 

@@ -11,6 +11,7 @@ import io.vrouter.core.config.Keystores;
 import io.vrouter.core.config.Settings;
 import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
+import io.vrouter.yang.DataGuard;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -100,7 +101,8 @@ public final class GnmiInterface implements ManagementInterface {
         server = NettyServerBuilder.forAddress(new InetSocketAddress(bind, port),
                         tls != null ? tls : InsecureServerCredentials.create())
                 // The last interceptor given runs first: every call is counted, refused logins too.
-                .addService(ServerInterceptors.intercept(service, new Authentication(credentials, context.service()),
+                .addService(ServerInterceptors.intercept(service, new Authentication(credentials, context.service(),
+                        context.shared(DataGuard.class).orElse(DataGuard.NONE)),
                         new RequestMetrics(context.metrics())))
                 .build();
         try {

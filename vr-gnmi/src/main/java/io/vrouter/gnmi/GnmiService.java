@@ -21,7 +21,9 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.DataNode;
+import io.vrouter.yang.DataGuard;
 import io.vrouter.yang.ModelTree;
+import io.vrouter.yang.Ns;
 import io.vrouter.yang.Ns;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -78,13 +80,14 @@ final class GnmiService extends gNMIGrpc.gNMIImplBase {
     public void get(GetRequest request, StreamObserver<GetResponse> reply) {
         try {
             VirtualRouters service = Authentication.VIEW.get();
+            DataGuard.Access access = Authentication.ACCESS.get();
             Encoding encoding = Values.served(request.getEncoding());
             List<Path> asked = request.getPathList().isEmpty() ? List.of(Path.getDefaultInstance()) : request.getPathList();
             List<List<PathElem>> paths = new ArrayList<>();
             List<List<DataNode>> trees = new ArrayList<>();
             for (Path p : asked) {
                 paths.add(GnmiPaths.join(request.getPrefix(), p));
-                trees.add(trees(service, GnmiPaths.origin(request.getPrefix(), p), request.getType()));
+                trees.add(trees(service, access, GnmiPaths.origin(request.getPrefix(), p), request.getType()));
             }
             GetResponse.Builder response = GetResponse.newBuilder();
             long now = System.currentTimeMillis() * 1_000_000L;
@@ -152,8 +155,11 @@ final class GnmiService extends gNMIGrpc.gNMIImplBase {
         return Path.newBuilder().setOrigin(asked.getOrigin()).setTarget(asked.getTarget()).addAllElem(concrete).build();
     }
 
-    /** The trees a path of this origin reaches ("": every origin's), of the data type asked for. */
-    static List<DataNode> trees(VirtualRouters service, String origin, GetRequest.DataType type) {
+    /**
+     * The trees a path of this origin reaches ("": every origin's), of the data type asked for, without
+     * what access control lets the caller not read (as NETCONF's get and RESTCONF's GET leave it out).
+     */
+    static List<DataNode> trees(VirtualRouters service, DataGuard.Access access, String origin, GetRequest.DataType type) {
         List<DataNode> trees = new ArrayList<>(2);
         if (!origin.equals(OpenConfigInterfaces.ORIGIN)) {
             trees.add(switch (type) {
@@ -171,20 +177,24 @@ final class GnmiService extends gNMIGrpc.gNMIImplBase {
                 default -> throw GnmiPaths.invalid("unknown data type " + type);
             }));
         }
-        return trees;
+        DataNode.Inner root = DataNode.inner(Ns.RESTCONF, "data");
+        trees.forEach(root::add);
+        List<DataNode> readable = new ArrayList<>(2);
+        access.readable(root).children().forEach(readable::add);
+        return readable;
     }
 
     @Override
     public StreamObserver<SubscribeRequest> subscribe(StreamObserver<SubscribeResponse> responses) {
         return subscriptions.open((io.grpc.stub.ServerCallStreamObserver<SubscribeResponse>) responses,
-                Authentication.CLIENT.get(), Authentication.VIEW.get());
+                Authentication.CLIENT.get(), Authentication.VIEW.get(), Authentication.ACCESS.get());
     }
 
     /** Set: one change set through the caller's view, all or nothing ({@link GnmiSet}). */
     @Override
     public void set(SetRequest request, StreamObserver<SetResponse> reply) {
         try {
-            reply.onNext(GnmiSet.set(Authentication.VIEW.get(), request));
+            reply.onNext(GnmiSet.set(Authentication.VIEW.get(), Authentication.ACCESS.get(), request));
             reply.onCompleted();
         } catch (RuntimeException e) {
             reply.onError(status(e));

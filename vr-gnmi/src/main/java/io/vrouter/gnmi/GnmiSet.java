@@ -23,6 +23,7 @@ import io.vrouter.yang.edit.EditError;
 import io.vrouter.yang.edit.EditNode;
 import io.vrouter.yang.edit.Operation;
 import io.vrouter.yang.edit.Target;
+import io.vrouter.yang.DataGuard;
 import io.vrouter.yang.edit.TreeEdit;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -46,7 +47,7 @@ final class GnmiSet {
     private GnmiSet() {
     }
 
-    static SetResponse set(VirtualRouters service, SetRequest request) {
+    static SetResponse set(VirtualRouters service, DataGuard.Access access, SetRequest request) {
         if (request.getExtensionCount() > 0) throw GnmiPaths.invalid("extensions are not supported in Set");
         ConfigData base = ConfigData.of(service);
         TreeEdit edit = new TreeEdit(base.copy(), false);
@@ -69,6 +70,12 @@ final class GnmiSet {
         }
         ChangeSet.Builder changes = edit.changesFrom(base);
         if (!changes.isEmpty()) {
+            // Access control (NACM) checks the whole edit, as NETCONF and RESTCONF do: refused whole.
+            String denied = access.deniedWrite(base, edit.data());
+            if (denied != null) {
+                throw Status.PERMISSION_DENIED.withDescription("access control (NACM) denies this change of " + denied)
+                        .asRuntimeException();
+            }
             try {
                 service.apply(changes.build());
             } catch (VrException e) {

@@ -21,6 +21,7 @@ import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.spi.VirtualRouters;
+import io.vrouter.yang.DataGuard;
 import io.vrouter.yang.DataNode;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -93,8 +94,8 @@ final class Subscriptions implements AutoCloseable {
 
     /** A stream that reads through {@code view}, the core as its caller may see it. */
     StreamObserver<SubscribeRequest> open(ServerCallStreamObserver<SubscribeResponse> out, String client,
-                                          VirtualRouters view) {
-        return new Stream(out, client, view);
+                                          VirtualRouters view, DataGuard.Access access) {
+        return new Stream(out, client, view, access);
     }
 
     private void releaseClient(String client) {
@@ -146,6 +147,8 @@ final class Subscriptions implements AutoCloseable {
         private final ServerCallStreamObserver<SubscribeResponse> out;
         private final String client;
         private final VirtualRouters service;
+        /** What the caller may read, decided at each read (a rule changed applies from the next sample). */
+        private final DataGuard.Access access;
         private final LinkedHashMap<String, Item> pending = new LinkedHashMap<>();
         private final List<Sub> subs = new ArrayList<>();
         private final List<ScheduledFuture<?>> timers = new ArrayList<>();
@@ -164,10 +167,11 @@ final class Subscriptions implements AutoCloseable {
         /** The leaves this stream's subscriptions hold, counted in {@link #leavesHeld} (guarded by this). */
         private long leavesHere;
 
-        Stream(ServerCallStreamObserver<SubscribeResponse> out, String client, VirtualRouters view) {
+        Stream(ServerCallStreamObserver<SubscribeResponse> out, String client, VirtualRouters view, DataGuard.Access access) {
             this.out = out;
             this.client = client;
             this.service = view;
+            this.access = access;
             out.setOnReadyHandler(this::drain);
             out.setOnCancelHandler(this::release);
         }
@@ -351,7 +355,7 @@ final class Subscriptions implements AutoCloseable {
             int heldBefore = s.last.size();
             // A whole read stops as soon as it would take the streams past the budget, before it has taken the heap.
             long others = leavesHeld.get() - heldBefore;
-            TreeMatch.find(GnmiService.trees(service, s.origin, GetRequest.DataType.ALL), s.path, vrs,
+            TreeMatch.find(GnmiService.trees(service, access, s.origin, GetRequest.DataType.ALL), s.path, vrs,
                     match -> TreeMatch.leaves(match.node(), new ArrayList<>(match.path()), vrs, leaf -> {
                         if (s.leaves.test(leaf.node())) {
                             now.put(GnmiPaths.text(leaf.path()), new Sent(leaf.path(), Values.of(leaf.node(), encoding),

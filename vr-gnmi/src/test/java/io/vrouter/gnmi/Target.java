@@ -1,5 +1,6 @@
 package io.vrouter.gnmi;
 
+import io.vrouter.yang.nacm.Nacm;
 import com.github.gnmi.proto.Path;
 import com.github.gnmi.proto.PathElem;
 import com.github.gnmi.proto.SubscribeRequest;
@@ -43,10 +44,14 @@ final class Target implements AutoCloseable {
     final GnmiInterface gnmi;
     /** The target's meters (requests, streams, coalesced updates). */
     final io.micrometer.core.instrument.MeterRegistry meters;
+    /** Access control, shared as the application shares it with NETCONF and RESTCONF. */
+    final Nacm nacm;
     private final List<ManagedChannel> channels = new ArrayList<>();
 
-    private Target(VirtualRouterService service, GnmiInterface gnmi, io.micrometer.core.instrument.MeterRegistry meters) {
+    private Target(VirtualRouterService service, GnmiInterface gnmi, io.micrometer.core.instrument.MeterRegistry meters,
+                   Nacm nacm) {
         this.service = service;
+        this.nacm = nacm;
         this.gnmi = gnmi;
         this.meters = meters;
     }
@@ -65,13 +70,14 @@ final class Target implements AutoCloseable {
         service.start();
         GnmiInterface gnmi = new GnmiInterface();
         VrMetrics metrics = VrMetrics.inMemory();
+        Nacm nacm = new Nacm(dir, true);
         try {
-            gnmi.start(new ServerContext(service, s, Credentials.from(s), metrics));
+            gnmi.start(new ServerContext(service, s, Credentials.from(s), metrics, List.of(nacm)));
         } catch (Exception e) {
             service.close();
             throw e;
         }
-        return new Target(service, gnmi, metrics.registry());
+        return new Target(service, gnmi, metrics.registry(), nacm);
     }
 
     /** Creates VR {@code oc<vmIndex>} with this many interfaces (1, 2, ... on br1, br2, ...) and waits until it is done. */

@@ -5,7 +5,7 @@ import io.vrouter.core.config.Credentials;
 import io.vrouter.core.config.Settings;
 import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
-import io.vrouter.netconf.nacm.Nacm;
+import io.vrouter.yang.nacm.Nacm;
 import io.vrouter.netconf.protocol.NetconfServerContext;
 import io.vrouter.netconf.protocol.NetconfSession;
 import io.vrouter.netconf.transport.MessageMemory;
@@ -84,9 +84,11 @@ public final class NetconfInterface implements ManagementInterface {
         int maxMessage = s.getInt("netconf.max-message-bytes", 1024 * 1024);
         limits = SessionLimits.from(s);
 
+        // The application's access control, shared with RESTCONF and gNMI (alone, as in a test: its own).
         // netconf.nacm=false is the recovery path: no access control (RFC 8341's recovery session).
+        Nacm nacm = context.shared(Nacm.class).orElseGet(() -> new Nacm(s.dataDir(), s.getBoolean("netconf.nacm", true)));
         ctx = new NetconfServerContext(context.service(), context.metrics(), maxMessage, MessageMemory.quarterOfHeap(),
-                s.dataDir(), new Nacm(s.dataDir(), s.getBoolean("netconf.nacm", true)));
+                s.dataDir(), nacm);
         // A confirmed commit the last run left unconfirmed is put back before anyone connects.
         ctx.recover();
         sshd = SshServer.setUpDefaultServer();

@@ -22,6 +22,7 @@ import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.core.spi.InterfaceProvider;
 import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
+import io.vrouter.yang.nacm.Nacm;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -96,13 +97,23 @@ public final class VrouterServer implements AutoCloseable {
             lockFile.close();
             throw e;
         }
+        // Access control (RFC 8341) of every YANG interface, one instance for NETCONF, RESTCONF and
+        // gNMI alike; a damaged file refuses the start before anything changes.
+        Nacm nacm;
+        try {
+            nacm = new Nacm(dataDir, settings.getBoolean("netconf.nacm", true));
+        } catch (RuntimeException e) {
+            lock.release();
+            lockFile.close();
+            throw e;
+        }
         HypervisorDriver driver = driver(settings);
         service = new VirtualRouterService(driver, new ConfigStore(dataDir, settings.getBoolean("recover", false)), metrics);
         service.useTenants(Tenants.from(settings));
         service.events().recordTo(EventLog.open(dataDir, settings.getInt("events.replay-max", 10_000),
                 settings.getDuration("events.replay-age", "7d")));
         service.recordHistoryTo(CommitLog.open(dataDir, settings.getInt("history.depth", 50)));
-        context = new ServerContext(service, settings, credentials, metrics);
+        context = new ServerContext(service, settings, credentials, metrics, List.of(nacm));
         try {
             service.start();
             // REST last: once /health/ready answers, every other interface is listening too.

@@ -180,6 +180,11 @@ public abstract class DataNode {
         return new Leaf(ns, name, value, Json.STRING, false);
     }
 
+    /** A leaf whose value is written in JSON as {@code json} says. */
+    public static DataNode leaf(String ns, String name, String value, Json json) {
+        return new Leaf(ns, name, value, json, false);
+    }
+
     /**
      * A leaf whose value is an identity of another module ({@code ds:running}): its start tag
      * declares the prefix.

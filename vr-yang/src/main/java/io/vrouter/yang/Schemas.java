@@ -73,7 +73,7 @@ public final class Schemas {
             implemented("ietf-datastores", "2018-02-14", Ns.DATASTORES),
             imported("ietf-netconf-with-defaults", "2011-06-01", Ns.WITH_DEFAULTS),
             imported("ietf-netconf", "2011-06-01", Ns.BASE),
-            imported("ietf-netconf-acm", "2018-02-14", "urn:ietf:params:xml:ns:yang:ietf-netconf-acm"),
+            implemented("ietf-netconf-acm", "2018-02-14", "urn:ietf:params:xml:ns:yang:ietf-netconf-acm"),
             imported("ietf-yang-smiv2", "2012-06-22", "urn:ietf:params:xml:ns:yang:ietf-yang-smiv2"),
             imported("ietf-yang-types", "2013-07-15", "urn:ietf:params:xml:ns:yang:ietf-yang-types"),
             imported("ietf-inet-types", "2013-07-15", "urn:ietf:params:xml:ns:yang:ietf-inet-types"));

@@ -6,6 +6,7 @@ import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.PreMatching;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.UriInfo;
+import io.vrouter.core.config.Caller;
 import io.vrouter.core.spi.VirtualRouters;
 import org.glassfish.jersey.server.ContainerRequest;
 
@@ -38,6 +39,13 @@ public final class CurrentRequest implements ContainerRequestFilter {
     /** The core as this request's caller sees it ({@link CallerView}). */
     public static VirtualRouters service() {
         return CallerView.current();
+    }
+
+    /** Who sent this request, as authentication found it. */
+    public static Caller caller() {
+        ContainerRequest request = get();
+        if (request.getSecurityContext().getUserPrincipal() instanceof CallerPrincipal p) return p.caller();
+        throw new IllegalStateException("no authenticated caller on " + request.getPath(true));
     }
 
     /** This request's headers (an injected proxy would look them up in HK2 on every call). */

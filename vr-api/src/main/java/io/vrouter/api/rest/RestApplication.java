@@ -7,6 +7,7 @@ import io.vrouter.core.migration.PeerWatch;
 import io.vrouter.core.migration.Peers;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.core.spi.ServerContext;
+import io.vrouter.yang.DataGuard;
 import org.glassfish.jersey.internal.inject.AbstractBinder;
 import org.glassfish.jersey.process.internal.RequestScoped;
 import org.glassfish.jersey.jackson.JacksonFeature;
@@ -92,6 +93,8 @@ public final class RestApplication {
                 bind(context.metrics()).to(VrMetrics.class);
                 bind(lists).to(ListCache.class);
                 bind(keys).to(IdempotencyKeys.class);
+                // RESTCONF's access control: the application's, shared with NETCONF and gNMI
+                bind(context.shared(DataGuard.class).orElse(DataGuard.NONE)).to(DataGuard.class);
             }
         });
         rc.property(ServerProperties.WADL_FEATURE_DISABLE, true);

@@ -4,6 +4,7 @@ import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.spi.ChangeSet;
 import io.vrouter.core.spi.VirtualRouters;
+import io.vrouter.yang.DataGuard;
 import io.vrouter.yang.Ns;
 import io.vrouter.yang.edit.ConfigData;
 import io.vrouter.yang.edit.EditError;
@@ -33,6 +34,11 @@ final class ConfigEdit {
     /** The change set of everything edited (empty when nothing changes), for the caller to add conditions to. */
     ChangeSet.Builder changes() {
         return edit.changesFrom(base);
+    }
+
+    /** Access control's write check of everything edited: the first node denied, null when all are permitted. */
+    String deniedWrite(DataGuard.Access access) {
+        return access.deniedWrite(base, edit.data());
     }
 
     // ------------------------------------------------------------------ targets

@@ -3,7 +3,9 @@ package io.vrouter.api.restconf;
 import io.vrouter.core.spi.ReplayLog;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.DataNode;
+import io.vrouter.yang.DataGuard;
 import io.vrouter.yang.ModelTree;
+import io.vrouter.yang.nacm.Nacm;
 import io.vrouter.yang.Ns;
 import io.vrouter.yang.Schemas;
 import io.vrouter.yang.WithDefaults;
@@ -40,8 +42,11 @@ final class Datastore {
     private Datastore() {
     }
 
-    /** The whole datastore as {@code content} and {@code with-defaults} show it; {@code base} is the RESTCONF root URL. */
-    static DataNode root(VirtualRouters service, Content content, WithDefaults wd, String base) {
+    /**
+     * The whole datastore as {@code content} and {@code with-defaults} show it, with the access
+     * control's {@code /nacm} (its counters with the state); {@code base} is the RESTCONF root URL.
+     */
+    static DataNode root(VirtualRouters service, DataGuard guard, Content content, WithDefaults wd, String base) {
         return DataNode.lazy(Ns.RESTCONF, "data", () -> {
             List<Supplier<DataNode>> top = new ArrayList<>(4);
             top.add(() -> wd.apply(switch (content) {
@@ -49,6 +54,7 @@ final class Datastore {
                 case NONCONFIG -> ModelTree.state(service);
                 case ALL -> ModelTree.all(service);
             }));
+            if (guard instanceof Nacm nacm && content != Content.NONCONFIG) top.add(() -> nacm.tree(content == Content.ALL, wd));
             if (content != Content.CONFIG) {
                 top.add(() -> library(base));
                 top.add(() -> Schemas.modulesState(Schemas.RESTCONF_MODULES, Schemas.RESTCONF_CONTENT_ID, m -> location(base, m)));

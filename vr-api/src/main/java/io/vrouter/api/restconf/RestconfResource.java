@@ -6,6 +6,10 @@ import static io.vrouter.api.rest.CurrentRequest.uri;
 
 import io.vrouter.api.rest.CurrentRequest;
 import io.vrouter.api.rest.Validators;
+import io.vrouter.core.config.Caller;
+import io.vrouter.yang.DataGuard;
+import io.vrouter.yang.edit.Operation;
+import jakarta.inject.Inject;
 import io.vrouter.yang.edit.Target;
 import io.vrouter.core.spi.ChangeSet;
 import io.vrouter.core.spi.Version;
@@ -51,6 +55,10 @@ import org.glassfish.jersey.server.ContainerRequest;
 public class RestconfResource {
     /** The revision of ietf-yang-library this server implements (RFC 8040 section 3.3.3). */
     static final String YANG_LIBRARY_REVISION = "2019-01-04";
+
+    /** Access control (NACM), the application's: the same data rules as NETCONF's. */
+    @Inject
+    private DataGuard guard;
 
 
     /** The RESTCONF root URL, as the client reached it (in the WAR, with its context path). */
@@ -137,7 +145,9 @@ public class RestconfResource {
         Version version = version(target); // before the representation (Version's contract)
         Response unchanged = Validators.notModified(request, false, version, true);
         if (unchanged != null) return unchanged;
-        DataNode node = Datastore.find(Datastore.root(service(), content, wd, base(uri)), target).node();
+        // what the caller may not read is left out, as from NETCONF's get (RFC 8341 3.4.5)
+        DataNode root = guard.access(CurrentRequest.caller()).readable(Datastore.root(service(), guard, content, wd, base(uri)));
+        DataNode node = Datastore.find(root, target).node();
         if (fields != null) node = fields.select(node);
         return document(node, depth, version, request).build();
     }
@@ -205,6 +215,7 @@ public class RestconfResource {
                         @QueryParam("point") String point, byte[] body) {
         noInsert(insert, point);
         ApiPath target = ApiPath.parse(path);
+        if (NacmData.targets(target)) return nacm(target, body, Operation.REPLACE);
         Write w = write(target, body);
         boolean existed = w.edit.exists(w.target);
         w.edit.replace(w.target, w.data);
@@ -227,6 +238,7 @@ public class RestconfResource {
     public Response patch(@PathParam("path") @Encoded String path, byte[] body) {
         ApiPath target = ApiPath.parse(path);
         if (Encoding.isYangPatch(headers())) return yangPatch(target, body);
+        if (NacmData.targets(target)) return nacm(target, body, Operation.MERGE);
         Write w = write(target, body);
         if (!w.edit.exists(w.target)) {
             throw RestconfError.notFound(ConfigEdit.path(w.target).json() + " does not exist: PUT or POST creates it");
@@ -266,6 +278,7 @@ public class RestconfResource {
     @Path("data/{path: .+}")
     public Response delete(@PathParam("path") @Encoded String path) {
         ApiPath target = ApiPath.parse(path);
+        if (NacmData.targets(target)) return nacm(target, null, Operation.DELETE);
         Target t = ConfigEdit.target(target);
         ConfigEdit edit = new ConfigEdit(service());
         edit.delete(t);
@@ -286,6 +299,12 @@ public class RestconfResource {
         if (holds != null && !holds.test(now)) throw RestconfError.of(Validators.changed());
         ChangeSet.Builder set = edit.changes();
         if (set.isEmpty()) return null;
+        Caller caller = CurrentRequest.caller();
+        String denied = edit.deniedWrite(guard.access(caller));
+        if (denied != null) {
+            throw new RestconfError(403, "application", "access-denied", null, null, "access control (NACM) denies user '"
+                    + caller.user() + "' this change of " + denied);
+        }
         if (holds != null) {
             if (vmIndex != null && service().version(vmIndex).isPresent()) {
                 set.provided(vmIndex, holds);
@@ -298,6 +317,13 @@ public class RestconfResource {
         } catch (VrException e) {
             throw RestconfError.of(e);
         }
+    }
+
+    /** A write of /nacm (PUT, PATCH, DELETE; the body null for DELETE). */
+    private Response nacm(ApiPath target, byte[] body, Operation op) {
+        InNode node = body == null ? null : one(InNode.read(body, Encoding.sent(headers())));
+        NacmData.write(guard, CurrentRequest.caller(), target, node, op);
+        return Response.noContent().build();
     }
 
     /** A successful write's answer, with the validators of the target as it is now. */

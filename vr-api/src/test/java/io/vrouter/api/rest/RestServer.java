@@ -14,7 +14,9 @@ import io.vrouter.core.service.VirtualRouterService;
 import io.vrouter.core.spi.ServerContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.vrouter.yang.nacm.Nacm;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -26,11 +28,14 @@ import java.util.Map;
 public final class RestServer implements AutoCloseable {
     private final VirtualRouterService service;
     private final RestInterface rest = new RestInterface();
+    /** Access control, as the application makes it for RESTCONF (and NETCONF and gNMI). */
+    private final Nacm nacm;
 
     private RestServer(Settings settings) throws Exception {
         Path dataDir = settings.dataDir();
         Files.createDirectories(dataDir);
         rest.check(settings);
+        nacm = new Nacm(dataDir, settings.getBoolean("netconf.nacm", true));
         VrMetrics metrics = new VrMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         SimulatedDriver driver = new SimulatedDriver(LatencyProfile.named(settings.get("sim-latency", "none")));
         int hostCpus = settings.getInt("sim.host-cpus", 0);
@@ -42,7 +47,7 @@ public final class RestServer implements AutoCloseable {
                 settings.getDuration("events.replay-age", "7d")));
         try {
             service.start();
-            rest.start(new ServerContext(service, settings, Credentials.from(settings), metrics));
+            rest.start(new ServerContext(service, settings, Credentials.from(settings), metrics, List.of(nacm)));
         } catch (Exception | Error e) {
             close();
             throw e;
@@ -68,6 +73,10 @@ public final class RestServer implements AutoCloseable {
 
     public VirtualRouterService service() {
         return service;
+    }
+
+    public Nacm nacm() {
+        return nacm;
     }
 
     public RestInterface rest() {

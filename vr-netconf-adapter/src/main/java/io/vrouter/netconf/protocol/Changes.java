@@ -1,5 +1,6 @@
 package io.vrouter.netconf.protocol;
 
+import io.vrouter.yang.edit.Paths;
 import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.spi.AccessDeniedException;
 import io.vrouter.core.spi.LockDeniedException;

@@ -3,10 +3,10 @@ package io.vrouter.netconf.protocol;
 import static io.vrouter.netconf.protocol.Outcome.OK;
 
 import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.netconf.nacm.Nacm;
-import io.vrouter.netconf.nacm.NacmConfig;
-import io.vrouter.netconf.nacm.NacmEdit;
-import io.vrouter.netconf.nacm.NacmPath;
+import io.vrouter.yang.nacm.Nacm;
+import io.vrouter.yang.nacm.NacmConfig;
+import io.vrouter.yang.nacm.NacmEdit;
+import io.vrouter.yang.nacm.NacmPath;
 import io.vrouter.netconf.protocol.RpcError.Type;
 import io.vrouter.netconf.xml.SecureXml;
 import io.vrouter.yang.Ns;
@@ -178,7 +178,7 @@ final class ConfigRpcs {
             }
             if (!who.access().mayWrite(NacmConfig.MODULE, NacmPath.ROOT.child("nacm"), Nacm.Op.UPDATE)) throw denied(NACM_PATH);
             synchronized (ctx.nacm()) {
-                NacmConfig next = NacmEdit.apply(ctx.nacm().config(), nacmEdit, defaultOp);
+                NacmConfig next = nacmEdited(nacmEdit, defaultOp);
                 errors = edit(target, config, defaultOp, EditConfig.ErrorOption.ROLLBACK_ON_ERROR,
                         test == TestOption.TEST_ONLY ? test : TestOption.TEST_THEN_SET, accepted);
                 if (errors.isEmpty() && test != TestOption.TEST_ONLY) keepNacm(next);
@@ -229,6 +229,16 @@ final class ConfigRpcs {
                 + "' this change");
     }
 
+    /** The configuration in force edited by {@code <nacm>}; refused with the rpc-error that says why. */
+    private NacmConfig nacmEdited(Element nacm, Operation defaultOp) throws RpcError {
+        try {
+            return NacmEdit.apply(ctx.nacm().config(), new EditConfig.XmlNode(nacm), defaultOp);
+        } catch (NacmEdit.Refused r) {
+            RpcError e = new RpcError(r.protocol ? Type.PROTOCOL : Type.APPLICATION, r.tag, r.appTag, r.path, r.getMessage());
+            throw r.infoName == null ? e : e.info(r.infoName, r.infoValue);
+        }
+    }
+
     /** Takes an edited /nacm: durable (in the data directory) before it is in force. */
     private void keepNacm(NacmConfig next) throws RpcError {
         try {
@@ -240,22 +250,10 @@ final class ConfigRpcs {
         }
     }
 
-    /**
-     * NACM's write check (RFC 8341 3.4.5) of the change from {@code base} to {@code edited}: each
-     * entry created or deleted and each leaf or interface replaced, as netconf-config-change names
-     * them; the first denied is the error (and counted), null when all are permitted.
-     */
+    /** NACM's write check (RFC 8341 3.4.5) of the change from {@code base} to {@code edited}: the first denied is the error. */
     private RpcError writeDenied(ConfigData base, ConfigData edited) {
-        if (who.access().writesAnyVr()) return null;
-        for (ConfigChange.Edit e : ConfigChange.edits(edited.changedFrom(base), base::get, edited::get)) {
-            Nacm.Op op = switch (e.operation()) {
-                case "create" -> Nacm.Op.CREATE;
-                case "delete" -> Nacm.Op.DELETE;
-                default -> Nacm.Op.UPDATE;
-            };
-            if (!who.access().mayWrite(Ns.VMM_MODULE, NacmPath.parse(e.target()), op)) return denied(e.target());
-        }
-        return null;
+        String target = who.access().deniedWrite(base, edited);
+        return target == null ? null : denied(target);
     }
 
     /** Tells the subscribers that this session changed running from {@code before} to {@code after} (RFC 6470). */

@@ -1,6 +1,7 @@
 package io.vrouter.netconf.protocol;
 
-import io.vrouter.netconf.nacm.NacmConfig;
+import io.vrouter.yang.edit.Paths;
+import io.vrouter.yang.nacm.NacmConfig;
 import io.vrouter.netconf.protocol.RpcError.Type;
 import io.vrouter.netconf.xml.SecureXml;
 import io.vrouter.yang.Ns;
@@ -71,7 +72,7 @@ public final class EditConfig {
     }
 
     /** An element of {@code <config>} as the engine reads it: leaf text trimmed, the base namespace's operation attribute. */
-    private record XmlNode(Element e) implements EditNode {
+    record XmlNode(Element e) implements EditNode {
         @Override
         public String ns() {
             return e.getNamespaceURI() == null ? "" : e.getNamespaceURI();

@@ -5,7 +5,7 @@ import io.vrouter.core.config.Credentials;
 import io.vrouter.yang.edit.Datastores;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.spi.VirtualRouters;
-import io.vrouter.netconf.nacm.Nacm;
+import io.vrouter.yang.nacm.Nacm;
 import io.vrouter.netconf.transport.MessageMemory;
 import io.vrouter.yang.DataNode;
 import java.time.Instant;

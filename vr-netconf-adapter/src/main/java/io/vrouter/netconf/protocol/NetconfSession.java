@@ -6,7 +6,7 @@ import io.vrouter.yang.edit.EditError;
 import io.vrouter.yang.Ns;
 import io.vrouter.yang.DataNode;
 import io.vrouter.netconf.data.SubtreeFilter;
-import io.vrouter.netconf.nacm.Nacm;
+import io.vrouter.yang.nacm.Nacm;
 import io.vrouter.netconf.protocol.RpcError.Type;
 import io.vrouter.netconf.transport.FrameDecoder;
 import io.vrouter.netconf.transport.FramingException;

@@ -2,7 +2,7 @@ package io.vrouter.netconf.protocol;
 
 import io.vrouter.core.config.Caller;
 import io.vrouter.core.spi.VirtualRouters;
-import io.vrouter.netconf.nacm.Nacm;
+import io.vrouter.yang.nacm.Nacm;
 
 /**
  * Who sends a session's rpcs, and what they reach: the identity that notifications name (user,

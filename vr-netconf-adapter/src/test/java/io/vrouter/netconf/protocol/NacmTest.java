@@ -245,7 +245,7 @@ class NacmTest extends ServerFixture {
                 io.vrouter.core.metrics.VrMetrics.inMemory());
         service.start();
         ctx = new NetconfServerContext(service, io.vrouter.core.metrics.VrMetrics.inMemory(), 1 << 20,
-                io.vrouter.netconf.transport.MessageMemory.quarterOfHeap(), dir, new io.vrouter.netconf.nacm.Nacm(dir, false));
+                io.vrouter.netconf.transport.MessageMemory.quarterOfHeap(), dir, new io.vrouter.yang.nacm.Nacm(dir, false));
         TestClient recovery = as(INP);
         assertThat(recovery.rpc(nacm("<exec-default>permit</exec-default><enable-external-groups>true</enable-external-groups>")))
                 .contains("<ok/>");

@@ -1,10 +1,14 @@
-package io.vrouter.netconf.nacm;
+package io.vrouter.yang.nacm;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vrouter.core.config.Caller;
 import io.vrouter.core.model.ModelJson;
+import io.vrouter.yang.DataGuard;
 import io.vrouter.yang.DataNode;
+import io.vrouter.yang.Ns;
 import io.vrouter.yang.Schemas;
+import io.vrouter.yang.edit.ConfigData;
+import io.vrouter.yang.edit.ConfigEdits;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +24,8 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * NETCONF access control (RFC 8341): the {@code /nacm} configuration, kept in the data directory as
+ * Access control (RFC 8341), the {@link DataGuard} of NETCONF, RESTCONF and gNMI (one instance the
+ * application makes): the {@code /nacm} configuration, kept in the data directory as
  * {@value #FILE} (written whole and moved into place, so a crash leaves the old or the new one), its
  * three counters, and the decisions for one user ({@link Access}).
  *
@@ -33,7 +38,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code enable-external-groups} is false, the group the server's configuration gives it: its
  * tenant's name, or {@value #ADMIN} for the provider's operators.
  */
-public final class Nacm {
+public final class Nacm implements DataGuard {
     static final String FILE = "netconf-nacm.json";
     /** The group of the provider's operators. */
     public static final String ADMIN = "admin";
@@ -70,7 +75,7 @@ public final class Nacm {
         try {
             return json.readValue(file.toFile(), NacmConfig.class);
         } catch (IOException e) {
-            throw new IllegalStateException("the NETCONF access control configuration " + file + " cannot be read ("
+            throw new IllegalStateException("the access control (NACM) configuration " + file + " cannot be read ("
                     + e.getMessage() + "): restore it from a backup, or delete it for the factory configuration");
         }
     }
@@ -115,12 +120,13 @@ public final class Nacm {
         return MODULES_BY_NAMESPACE.getOrDefault(namespace, namespace);
     }
 
+    @Override
     public Access access(Caller caller) {
         return new Access(caller);
     }
 
-    /** The decisions for one user (a session's). */
-    public final class Access {
+    /** The decisions for one user (a session's or a request's). */
+    public final class Access implements DataGuard.Access {
         private final Caller caller;
 
         Access(Caller caller) {
@@ -165,6 +171,24 @@ public final class Nacm {
             return ok;
         }
 
+        /**
+         * RFC 8341 3.4.5's write check of NEW-VMM-MIB's data: each entry created or deleted and each
+         * leaf or interface replaced, as netconf-config-change names them.
+         */
+        @Override
+        public String deniedWrite(ConfigData base, ConfigData edited) {
+            if (writesAnyVr()) return null;
+            for (ConfigEdits.Edit e : ConfigEdits.between(base, edited)) {
+                Op op = switch (e.operation()) {
+                    case "create" -> Op.CREATE;
+                    case "delete" -> Op.DELETE;
+                    default -> Op.UPDATE;
+                };
+                if (!mayWrite(Ns.VMM_MODULE, NacmPath.parse(e.target()), op)) return e.target();
+            }
+            return null;
+        }
+
         public boolean mayRead(String module, NacmPath path) {
             return decide(Kind.DATA, module, null, path, Op.READ);
         }
@@ -194,6 +218,7 @@ public final class Nacm {
          * omitted, RFC 8341 3.4.5); the keys of an entry it may read stay. Without data rules for the
          * user, each top-level node is decided once.
          */
+        @Override
         public DataNode readable(DataNode root) {
             NacmConfig c = config;
             if (!enforced || !c.enableNacm) return root;
@@ -287,7 +312,7 @@ public final class Nacm {
     }
 
     /** The operations of an access-operations value ("*": all). */
-    static Set<Op> operations(String accessOperations) {
+    public static Set<Op> operations(String accessOperations) {
         if (accessOperations.trim().equals("*")) return Set.of(Op.values());
         Set<Op> out = new LinkedHashSet<>();
         for (String bit : accessOperations.trim().split("\\s+")) out.add(Op.valueOf(bit.toUpperCase(Locale.ROOT)));

@@ -1,29 +1,31 @@
-package io.vrouter.netconf.protocol;
+package io.vrouter.yang.edit;
 
 import io.vrouter.yang.Ns;
-import io.vrouter.yang.edit.Target;
 
-/** error-path values (RFC 6241 Appendix A): absolute instance identifiers with the module prefix. */
-final class Paths {
+/**
+ * Absolute instance identifiers with the module prefix: NETCONF's error-path (RFC 6241 Appendix A),
+ * the targets of RFC 6470's edits and of NACM's write check ({@link ConfigEdits}).
+ */
+public final class Paths {
     private static final String P = Ns.VMM_PREFIX + ":";
-    static final String ROOT = "/" + P + "NEW-VMM-MIB";
-    static final String CONFIG_TABLE = ROOT + "/" + P + "vmConfigTable";
-    static final String NETWORK_TABLE = ROOT + "/" + P + "vmNetworkConfigTable";
+    public static final String ROOT = "/" + P + "NEW-VMM-MIB";
+    public static final String CONFIG_TABLE = ROOT + "/" + P + "vmConfigTable";
+    public static final String NETWORK_TABLE = ROOT + "/" + P + "vmNetworkConfigTable";
 
     private Paths() {
     }
 
-    static String entry(int vmIndex) {
+    public static String entry(int vmIndex) {
         return CONFIG_TABLE + "/" + P + "vmConfigEntry[" + P + "vmIndex='" + vmIndex + "']";
     }
 
-    static String networkEntry(int vmIndex, int networkIndex) {
+    public static String networkEntry(int vmIndex, int networkIndex) {
         return NETWORK_TABLE + "/" + P + "vmNetworkConfigEntry[" + P + "vmIndex='" + vmIndex + "'][" + P
                 + "vmNetworkConfigIndex='" + networkIndex + "']";
     }
 
     /** A node of the edit engine's. */
-    static String of(Target t) {
+    public static String of(Target t) {
         return switch (t.kind()) {
             case ROOT -> "/";
             case TOP -> ROOT;
@@ -35,7 +37,7 @@ final class Paths {
         };
     }
 
-    static String child(String parent, String name) {
+    public static String child(String parent, String name) {
         return parent + "/" + P + name;
     }
 }

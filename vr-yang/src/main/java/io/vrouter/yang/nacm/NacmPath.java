@@ -1,4 +1,4 @@
-package io.vrouter.netconf.nacm;
+package io.vrouter.yang.nacm;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package io.vrouter.netconf.nacm;
+package io.vrouter.yang.nacm;
 
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.WithDefaults;
@@ -35,7 +35,7 @@ public final class NacmConfig {
         public List<String> groups = new ArrayList<>();
         public List<Rule> rules = new ArrayList<>();
 
-        RuleList copy() {
+        public RuleList copy() {
             RuleList c = new RuleList();
             c.name = name;
             c.groups = new ArrayList<>(groups);
@@ -66,7 +66,7 @@ public final class NacmConfig {
             return parsedPath;
         }
 
-        Rule copy() {
+        public Rule copy() {
             Rule c = new Rule();
             c.name = name;
             c.moduleName = moduleName;
@@ -92,14 +92,14 @@ public final class NacmConfig {
         return c;
     }
 
-    RuleList ruleList(String name) {
+    public RuleList ruleList(String name) {
         for (RuleList l : ruleLists) {
             if (l.name.equals(name)) return l;
         }
         return null;
     }
 
-    static Rule rule(RuleList list, String name) {
+    public static Rule rule(RuleList list, String name) {
         for (Rule r : list.rules) {
             if (r.name.equals(name)) return r;
         }
@@ -112,14 +112,16 @@ public final class NacmConfig {
      */
     DataNode tree(Nacm counters, WithDefaults mode) {
         DataNode.Inner nacm = DataNode.inner(NS, "nacm");
-        leaf(nacm, mode, "enable-nacm", String.valueOf(enableNacm), "true");
+        leaf(nacm, mode, "enable-nacm", String.valueOf(enableNacm), "true", DataNode.Json.BOOLEAN);
         leaf(nacm, mode, "read-default", readDefault, "permit");
         leaf(nacm, mode, "write-default", writeDefault, "deny");
         leaf(nacm, mode, "exec-default", execDefault, "permit");
-        leaf(nacm, mode, "enable-external-groups", String.valueOf(enableExternalGroups), "true");
+        leaf(nacm, mode, "enable-external-groups", String.valueOf(enableExternalGroups), "true", DataNode.Json.BOOLEAN);
         if (counters != null) {
-            nacm.add("denied-operations", counters.deniedOperations()).add("denied-data-writes", counters.deniedDataWrites())
-                    .add("denied-notifications", counters.deniedNotifications());
+            // zero-based-counter32: numbers in JSON (RFC 7951)
+            nacm.addUnsigned32("denied-operations", counters.deniedOperations())
+                    .addUnsigned32("denied-data-writes", counters.deniedDataWrites())
+                    .addUnsigned32("denied-notifications", counters.deniedNotifications());
         }
         DataNode.Inner g = DataNode.inner(NS, "groups");
         groups.forEach((name, users) -> {
@@ -144,9 +146,14 @@ public final class NacmConfig {
     }
 
     private static void leaf(DataNode.Inner parent, WithDefaults mode, String name, String value, String byDefault) {
+        leaf(parent, mode, name, value, byDefault, DataNode.Json.STRING);
+    }
+
+    private static void leaf(DataNode.Inner parent, WithDefaults mode, String name, String value, String byDefault,
+                             DataNode.Json json) {
         boolean isDefault = value.equals(byDefault);
         if (isDefault && mode == WithDefaults.TRIM) return;
-        DataNode leaf = DataNode.leaf(NS, name, value);
+        DataNode leaf = DataNode.leaf(NS, name, value, json);
         parent.add(isDefault && mode == WithDefaults.REPORT_ALL_TAGGED ? DataNode.taggedDefault(leaf) : leaf);
     }
 }
