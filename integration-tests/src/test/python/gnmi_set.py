@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """gNMI Set with pygnmi against a running vrouter: a Set that succeeds, and one that fails in its second update.
 
-Usage: gnmi_set.py ok|fails --port N --vm I
+Usage: gnmi_set.py ok|fails|describe --port N --vm I [--user U --password P --text T]
 
 Prints one JSON object on its last line of stdout, which GnmiSetIT asserts on.
 """
@@ -14,7 +14,7 @@ ENTRY = "/NEW-VMM-MIB/vmConfigTable/vmConfigEntry[vmIndex=%d]"
 
 
 def client(args):
-    return gNMIclient(target=("127.0.0.1", args.port), username="admin", password="admin", insecure=True)
+    return gNMIclient(target=("127.0.0.1", args.port), username=args.user, password=args.password, insecure=True)
 
 
 def name_of(gc, args):
@@ -40,12 +40,28 @@ def fails(args):
         return {"error": error, "vmName": name_of(gc, args)}
 
 
-SCENARIOS = {"ok": ok, "fails": fails}
+def describe(args):
+    """One Set of the VR's description, as the user: the gRPC code and detail of a refusal, or none."""
+    with client(args) as gc:
+        try:
+            gc.set(update=[(ENTRY % args.vm, {"vmConfigDescription": args.text})], encoding="json_ietf")
+            return {"error": None}
+        except gNMIException as e:
+            cause = getattr(e, "orig_exc", None)
+            if cause is None:
+                return {"error": str(e)}
+            return {"error": str(cause.code()), "detail": cause.details()}
+
+
+SCENARIOS = {"ok": ok, "fails": fails, "describe": describe}
 
 if __name__ == "__main__":
     p = argparse.ArgumentParser()
     p.add_argument("scenario", choices=SCENARIOS)
     p.add_argument("--port", type=int, required=True)
     p.add_argument("--vm", type=int, default=1)
+    p.add_argument("--user", default="admin")
+    p.add_argument("--password", default="admin")
+    p.add_argument("--text", default="")
     a = p.parse_args()
     print(json.dumps(SCENARIOS[a.scenario](a), default=str))

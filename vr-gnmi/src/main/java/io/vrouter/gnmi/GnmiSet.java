@@ -175,7 +175,11 @@ final class GnmiSet {
         try {
             return JSON.readTree(text);
         } catch (IOException e) {
-            throw GnmiPaths.invalid("the value is not JSON: " + e.getMessage());
+            // The parser's own words name its classes and settings: the client is told where, not how.
+            String where = e instanceof com.fasterxml.jackson.core.JsonProcessingException j && j.getLocation() != null
+                    ? " (line " + j.getLocation().getLineNr() + ", column " + j.getLocation().getColumnNr() + ")" : "";
+            throw GnmiPaths.invalid("the value is not JSON as RFC 7951 writes it" + where
+                    + ": a string is quoted, e.g. \"text\"");
         }
     }
 

@@ -130,4 +130,15 @@ class GnmiSetTest {
                 .isEqualTo(1);
         assertThat(row(1).vmName).isEqualTo("oc1");
     }
+
+    @Test
+    void aValueThatIsNotJsonIsRefusedInGnmisTermsWithoutTheParsersWords() {
+        SetRequest bare = SetRequest.newBuilder().addUpdate(update(configEntry(1, "vmConfigDescription"),
+                TypedValue.newBuilder().setJsonIetfVal(com.google.protobuf.ByteString.copyFromUtf8("bare words")).build())).build();
+        assertThatThrownBy(() -> set("ops", "ops", bare)).isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+            assertThat(e.getStatus().getCode()).isEqualTo(io.grpc.Status.Code.INVALID_ARGUMENT);
+            assertThat(e.getStatus().getDescription()).contains("not JSON", "line 1, column").doesNotContain("Unrecognized",
+                    "REDACTED", "jackson", "Feature");
+        });
+    }
 }

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Running's lock for every interface (RFC 6241 section 7.5, docs/adr/0020): while a NETCONF session
- * holds it, a change over REST, RESTCONF, SNMP, another NETCONF session and the web console is each
+ * holds it, a change over REST, RESTCONF, SNMP, gNMI, another NETCONF session and the web console is each
  * refused in its protocol's terms, naming the holder's session, and nothing changes; the holder's own
  * change passes; after its unlock, or once its session ends, every interface changes again. A
  * tenant's lock covers its own VRs only. The server is the packaged one, with {@link TenantsIT}'s users.
@@ -67,7 +67,22 @@ class LocksIT {
         by.put("snmp", (u, vm) -> snmp.describe(u, vm, text));
         by.put("netconf", (u, vm) -> new NetconfClient(server).describe(u, vm, text));
         by.put("console", (u, vm) -> console(u, vm, text));
+        by.put("gnmi", (u, vm) -> gnmi(u, vm, text));
         return by;
+    }
+
+    /** A gNMI Set of the description from pygnmi (gnmi_set.py describe). */
+    private Outcome gnmi(User user, int vmIndex, String text) {
+        try {
+            ServerProcess.Result r = ServerProcess.run(List.of("python3", "src/test/python/gnmi_set.py", "describe",
+                    "--port", Integer.toString(server.gnmiPort), "--vm", Integer.toString(vmIndex),
+                    "--user", user.name, "--password", user.password, "--text", text));
+            String[] lines = r.out().strip().split("\n");
+            JsonNode said = JSON.readTree(lines[lines.length - 1]);
+            return said.path("error").isNull() ? Outcome.ok(vmIndex, said.toString()) : Outcome.of(Outcome.Kind.OTHER, said.toString());
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
     }
 
     private SnmpClient snmp;
@@ -98,6 +113,7 @@ class LocksIT {
             case "restconf" -> List.of("409 ", "\"in-use\"", holder);
             case "snmp" -> List.of("resourceUnavailable");
             case "netconf" -> List.of("in-use", holder);
+            case "gnmi" -> List.of("FAILED_PRECONDITION", holder);
             default -> throw new IllegalArgumentException(iface);
         };
     }
