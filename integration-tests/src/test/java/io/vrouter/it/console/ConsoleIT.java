@@ -362,8 +362,10 @@ class ConsoleIT {
         go("#/vr/" + a);
         addLink(Map.of("vmNetworkConfigLinkType", "peer", "vmNetworkConfigPeerRouter", String.valueOf(b),
                 "vmNetworkConfigPeerInterface", "1", "vmNetworkConfigRateOut", "2000"));
-        browser.await(20, d -> !browser.all("#view tr[data-interface='1']").isEmpty());
-        assertThat(browser.find("#view tr[data-interface='1']").getText()).contains("peer link to link-b if1").contains("out ≤ 2 Mbit/s");
+        // Read in the page: the row is redrawn with every sample.
+        String added = browser.await(20, d -> (String) browser.script("const r = document.querySelector(\"#view tr[data-interface='1']\");"
+                + " return r && r.innerText;"));
+        assertThat(added).contains("peer link to link-b if1").contains("out ≤ 2 Mbit/s");
         go("#/topology");
         browser.await(10, d -> "waiting".equals(drawn(link).get("status")));
 
