@@ -50,7 +50,10 @@ class ConsoleIT {
         // A tenant, with a user of its own beside the provider's admin and viewer (issue 25).
         Path config = Browser.manyStreams(dir);
         Files.writeString(config, "tenant.acme = vrs=2\nuser.admin = operator:admin\nuser.viewer = viewer:viewer\n"
-                + "user.ada = operator@acme:ada\n", java.nio.file.StandardOpenOption.APPEND);
+                + "user.ada = operator@acme:ada\n"
+                // 16 CPUs times the default overcommit of 4: the VRs may commit 64 vCPUs (a rollback refused, below).
+                + "sim.host-cpus = 16\n",
+                java.nio.file.StandardOpenOption.APPEND);
         server = ServerProcess.start(dir.resolve("server"), "--sim-latency", "paper", "--config", config.toString());
         browser = new Browser(dir.resolve("chromium-profile"), SHOTS);
     }
@@ -501,6 +504,89 @@ class ConsoleIT {
         collectMessages();
     }
 
+    /**
+     * The history (issue 35 item 5): a rename made over REST is listed with its diff, and a rollback
+     * chosen and confirmed on the page brings the old name back, as REST reads it.
+     */
+    @Test
+    @Order(9)
+    void theHistoryListsARenameMadeOverRestAndARollbackFromTheConsoleRestoresTheOldName() throws Exception {
+        var made = server.post("/api/v1/routers?wait=10s", "{\"vmName\":\"before-rename\"}");
+        assertThat(made.statusCode()).as(made.body()).isEqualTo(201);
+        int vr = json.readTree(made.body()).get("vmIndex").asInt();
+        long created = lastCommit();
+        assertThat(server.patch("/api/v1/routers/" + vr + "?wait=10s", "{\"vmName\":\"after-rename\"}").statusCode()).isEqualTo(200);
+        long renamed = lastCommit();
+
+        signInAs("admin");
+        go("#/history");
+        String row = browser.await(10, d -> shownCommit(renamed));
+        assertThat(row).contains("after-rename").contains("admin").contains("rest");
+        browser.find("tr[data-commit='" + renamed + "'] [aria-controls]").click();
+        String diff = browser.await(10, d -> (String) browser.script("const d = document.getElementById(arguments[0]);"
+                + " return d && !d.hidden && d.innerText.includes('vmName') ? d.innerText : null;", "diff-" + renamed));
+        assertThat(diff).contains("before-rename").contains("after-rename");
+        browser.screenshot("history");
+
+        browser.find("tr[data-commit='" + created + "'] [data-action=rollback]").click();
+        WebElement dialog = browser.await(10, d -> browser.find("dialog[open]"));
+        assertThat(dialog.getText()).contains("Roll back to commit " + created + "?");
+        dialog.findElement(By.cssSelector(".btn-danger")).click();
+        // The console waits for the rollback's end before it says so.
+        browser.await(30, d -> browser.all(".toast").stream().anyMatch(t -> t.getText().contains("Rolled back to commit " + created)));
+        assertThat(server.router(vr).get("vmName").asText()).isEqualTo("before-rename");
+        long rollback = lastCommit();
+        browser.await(10, d -> shownCommit(rollback) != null && shownCommit(rollback).contains("rollback to " + created));
+        assertThat(browser.script("return window.vrouterTestPage")).isEqualTo("not reloaded");
+        collectMessages();
+    }
+
+    /**
+     * A rollback the service refuses: a tenant's user rolls back to before its VR was removed, which
+     * would make it again, but the host's vCPUs have gone to a provider's VR since (which the tenant's
+     * rollback cannot touch). The page shows the refusal's own message; nothing changed. The tenant's
+     * user sees its tenant's commits alone.
+     */
+    @Test
+    @Order(10)
+    void aRefusedRollbackShowsItsMessageAndChangesNothing() throws Exception {
+        var big = server.post("/api/v1/routers?wait=10s", "{\"vmName\":\"acme-big\",\"vmConfigTenant\":\"acme\",\"vmConfigCpuNumber\":16}");
+        assertThat(big.statusCode()).as(big.body()).isEqualTo(201);
+        long made = lastCommit();
+        assertThat(server.delete("/api/v1/routers/" + json.readTree(big.body()).get("vmIndex").asInt() + "?wait=10s").statusCode())
+                .isBetween(200, 204);
+        int committed = json.readTree(server.get("/api/v1/hypervisor").body()).get("vmCommittedCpus").asInt();
+        var wide = server.post("/api/v1/routers?wait=10s", "{\"vmName\":\"wide\",\"vmConfigCpuNumber\":" + (64 - committed - 8) + "}");
+        assertThat(wide.statusCode()).as(wide.body()).isEqualTo(201);
+        String historyBefore = server.get("/api/v1/commits").body();
+
+        signInAs("ada");
+        go("#/history");
+        browser.await(10, d -> !browser.all("tr[data-commit='" + made + "']").isEmpty());
+        assertThat((List<?>) browser.script("return [...document.querySelectorAll('.commits tr[data-commit] td:nth-child(5)')].map(c => c.innerText)"))
+                .as("acme's commits alone").isNotEmpty().allMatch(vrs -> String.valueOf(vrs).startsWith("acme-"));
+        browser.find("tr[data-commit='" + made + "'] [data-action=rollback]").click();
+        browser.await(10, d -> browser.find("dialog[open]")).findElement(By.cssSelector(".btn-danger")).click();
+        WebElement refusal = browser.await(30, d -> browser.all("#view .alert").stream().filter(WebElement::isDisplayed).findFirst().orElse(null));
+        assertThat(refusal.getText()).startsWith("Rollback to commit " + made + " refused:").contains("vCPUs");
+        browser.screenshot("history-refused");
+        assertThat(server.get("/api/v1/routers?name=acme-big").body()).doesNotContain("\"acme-big\"");
+        assertThat(server.get("/api/v1/commits").body()).isEqualTo(historyBefore);
+        collectMessages();
+    }
+
+    /** The newest commit's number, as the provider reads the history. */
+    private long lastCommit() throws Exception {
+        var commits = json.readTree(server.get("/api/v1/commits").body());
+        return commits.get(commits.size() - 1).get("number").asLong();
+    }
+
+    /** The history page's row of a commit, as shown, or null (read in the page: the rows are redrawn with each change). */
+    private String shownCommit(long number) {
+        return (String) browser.script("const r = document.querySelector(`.commits tr[data-commit='${arguments[0]}']`);"
+                + " return r && r.innerText;", number);
+    }
+
     /** Waits for the VR page's message, checks that nothing of a VR's page is left beside it, and returns it. */
     private String theMessageAlone() {
         WebElement back = browser.await(20, d -> browser.all("#view [role=alert] a[href='#/']").stream().findFirst().orElse(null));
@@ -558,6 +644,11 @@ class ConsoleIT {
                 go("#/host");
                 browser.await(10, d -> browser.find("#h-driver").findElement(By.xpath("..")).getText().contains("ready"));
                 checkPage("host", width, axe, violations, layout);
+                go("#/history");
+                browser.await(10, d -> !browser.all(".commits tr[data-commit]").isEmpty());
+                browser.find(".commits tr[data-commit] [aria-controls]").click();
+                browser.await(10, d -> !browser.all(".commits .diff tbody tr").isEmpty());
+                checkPage("history", width, axe, violations, layout);
                 go("#/topology");
                 browser.await(10, d -> !browser.all(".topology .vr-node").isEmpty());
                 checkPage("topology", width, axe, violations, layout);
