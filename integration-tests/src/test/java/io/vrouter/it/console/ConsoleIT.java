@@ -52,7 +52,9 @@ class ConsoleIT {
         Files.writeString(config, "tenant.acme = vrs=2\nuser.admin = operator:admin\nuser.viewer = viewer:viewer\n"
                 + "user.ada = operator@acme:ada\n"
                 // 16 CPUs times the default overcommit of 4: the VRs may commit 64 vCPUs (a rollback refused, below).
-                + "sim.host-cpus = 16\n",
+                + "sim.host-cpus = 16\n"
+                // A peer nobody answers for (issue 34): the Host page says so.
+                + "peer.far = http://127.0.0.1:" + ServerProcess.freeTcpPort() + "\npeer.far.user = migrator\npeer.far.password = unused\n",
                 java.nio.file.StandardOpenOption.APPEND);
         server = ServerProcess.start(dir.resolve("server"), "--sim-latency", "paper", "--config", config.toString());
         browser = new Browser(dir.resolve("chromium-profile"), SHOTS);
@@ -573,6 +575,30 @@ class ConsoleIT {
         assertThat(server.get("/api/v1/routers?name=acme-big").body()).doesNotContain("\"acme-big\"");
         assertThat(server.get("/api/v1/commits").body()).isEqualTo(historyBefore);
         collectMessages();
+    }
+
+    /** The peers' reachability on the Host page (issue 34 item 1): the provider sees where and why, a tenant's user the name and state. */
+    @Test
+    @Order(11)
+    void theHostPageShowsAConfiguredPeerAsUnreachable() throws Exception {
+        signInAs("admin");
+        go("#/host");
+        String row = browser.await(20, d -> shownPeer("far").contains("does not answer") ? shownPeer("far") : null);
+        assertThat(row).startsWith("false:").contains("unreachable").contains("http://127.0.0.1:");
+        browser.screenshot("host-peers");
+        browser.find("#logout").click();
+        signInAs("ada");
+        go("#/host");
+        String seen = browser.await(20, d -> shownPeer("far").isEmpty() ? null : shownPeer("far"));
+        assertThat(seen).startsWith("false:").contains("unreachable").doesNotContain("http://");
+        collectMessages();
+        assertThat(pageMessages).noneMatch(m -> m.contains("Content Security Policy") || m.contains("Uncaught"));
+    }
+
+    /** The Host page's row of a peer as "reachable:text", or "" (read in the page: the rows are redrawn with every refresh). */
+    private String shownPeer(String name) {
+        return (String) browser.script("const r = document.querySelector(`.peers tr[data-peer='${arguments[0]}']`);"
+                + " return r ? r.dataset.reachable + ':' + r.innerText : '';", name);
     }
 
     /** The newest commit's number, as the provider reads the history. */
