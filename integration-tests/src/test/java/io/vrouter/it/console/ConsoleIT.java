@@ -513,9 +513,7 @@ class ConsoleIT {
     @Test
     @Order(9)
     void theHistoryListsARenameMadeOverRestAndARollbackFromTheConsoleRestoresTheOldName() throws Exception {
-        var made = server.post("/api/v1/routers?wait=10s", "{\"vmName\":\"before-rename\"}");
-        assertThat(made.statusCode()).as(made.body()).isEqualTo(201);
-        int vr = json.readTree(made.body()).get("vmIndex").asInt();
+        int vr = created("{\"vmName\":\"before-rename\"}");
         long created = lastCommit();
         assertThat(server.patch("/api/v1/routers/" + vr + "?wait=10s", "{\"vmName\":\"after-rename\"}").statusCode()).isEqualTo(200);
         long renamed = lastCommit();
@@ -530,10 +528,7 @@ class ConsoleIT {
         assertThat(diff).contains("before-rename").contains("after-rename");
         browser.screenshot("history");
 
-        browser.find("tr[data-commit='" + created + "'] [data-action=rollback]").click();
-        WebElement dialog = browser.await(10, d -> browser.find("dialog[open]"));
-        assertThat(dialog.getText()).contains("Roll back to commit " + created + "?");
-        dialog.findElement(By.cssSelector(".btn-danger")).click();
+        rollBackOnThePage(created);
         // The console waits for the rollback's end before it says so.
         browser.await(30, d -> browser.all(".toast").stream().anyMatch(t -> t.getText().contains("Rolled back to commit " + created)));
         assertThat(server.router(vr).get("vmName").asText()).isEqualTo("before-rename");
@@ -552,14 +547,11 @@ class ConsoleIT {
     @Test
     @Order(10)
     void aRefusedRollbackShowsItsMessageAndChangesNothing() throws Exception {
-        var big = server.post("/api/v1/routers?wait=10s", "{\"vmName\":\"acme-big\",\"vmConfigTenant\":\"acme\",\"vmConfigCpuNumber\":16}");
-        assertThat(big.statusCode()).as(big.body()).isEqualTo(201);
+        int big = created("{\"vmName\":\"acme-big\",\"vmConfigTenant\":\"acme\",\"vmConfigCpuNumber\":16}");
         long made = lastCommit();
-        assertThat(server.delete("/api/v1/routers/" + json.readTree(big.body()).get("vmIndex").asInt() + "?wait=10s").statusCode())
-                .isBetween(200, 204);
+        assertThat(server.delete("/api/v1/routers/" + big + "?wait=10s").statusCode()).isBetween(200, 204);
         int committed = json.readTree(server.get("/api/v1/hypervisor").body()).get("vmCommittedCpus").asInt();
-        var wide = server.post("/api/v1/routers?wait=10s", "{\"vmName\":\"wide\",\"vmConfigCpuNumber\":" + (64 - committed - 8) + "}");
-        assertThat(wide.statusCode()).as(wide.body()).isEqualTo(201);
+        created("{\"vmName\":\"wide\",\"vmConfigCpuNumber\":" + (64 - committed - 8) + "}");
         String historyBefore = server.get("/api/v1/commits").body();
 
         signInAs("ada");
@@ -567,8 +559,7 @@ class ConsoleIT {
         browser.await(10, d -> !browser.all("tr[data-commit='" + made + "']").isEmpty());
         assertThat((List<?>) browser.script("return [...document.querySelectorAll('.commits tr[data-commit] td:nth-child(5)')].map(c => c.innerText)"))
                 .as("acme's commits alone").isNotEmpty().allMatch(vrs -> String.valueOf(vrs).startsWith("acme-"));
-        browser.find("tr[data-commit='" + made + "'] [data-action=rollback]").click();
-        browser.await(10, d -> browser.find("dialog[open]")).findElement(By.cssSelector(".btn-danger")).click();
+        rollBackOnThePage(made);
         WebElement refusal = browser.await(30, d -> browser.all("#view .alert").stream().filter(WebElement::isDisplayed).findFirst().orElse(null));
         assertThat(refusal.getText()).startsWith("Rollback to commit " + made + " refused:").contains("vCPUs");
         browser.screenshot("history-refused");
@@ -599,6 +590,21 @@ class ConsoleIT {
     private String shownPeer(String name) {
         return (String) browser.script("const r = document.querySelector(`.peers tr[data-peer='${arguments[0]}']`);"
                 + " return r ? r.dataset.reachable + ':' + r.innerText : '';", name);
+    }
+
+    /** Makes a VR over REST, as the provider, and returns its vmIndex. */
+    private int created(String body) throws Exception {
+        var made = server.post("/api/v1/routers?wait=10s", body);
+        assertThat(made.statusCode()).as(made.body()).isEqualTo(201);
+        return json.readTree(made.body()).get("vmIndex").asInt();
+    }
+
+    /** On the history page: "Roll back" in the commit's row, and the dialog's question confirmed. */
+    private void rollBackOnThePage(long number) {
+        browser.find("tr[data-commit='" + number + "'] [data-action=rollback]").click();
+        WebElement dialog = browser.await(10, d -> browser.find("dialog[open]"));
+        assertThat(dialog.getText()).contains("Roll back to commit " + number + "?");
+        dialog.findElement(By.cssSelector(".btn-danger")).click();
     }
 
     /** The newest commit's number, as the provider reads the history. */
