@@ -50,7 +50,12 @@ class ConsoleIT {
         // A tenant, with a user of its own beside the provider's admin and viewer (issue 25).
         Path config = Browser.manyStreams(dir);
         Files.writeString(config, "tenant.acme = vrs=2\nuser.admin = operator:admin\nuser.viewer = viewer:viewer\n"
-                + "user.ada = operator@acme:ada\n", java.nio.file.StandardOpenOption.APPEND);
+                + "user.ada = operator@acme:ada\n"
+                // 16 CPUs times the default overcommit of 4: the VRs may commit 64 vCPUs (a rollback refused, below).
+                + "sim.host-cpus = 16\n"
+                // A peer nobody answers for (issue 34): the Host page says so.
+                + "peer.far = http://127.0.0.1:" + ServerProcess.freeTcpPort() + "\npeer.far.user = migrator\npeer.far.password = unused\n",
+                java.nio.file.StandardOpenOption.APPEND);
         server = ServerProcess.start(dir.resolve("server"), "--sim-latency", "paper", "--config", config.toString());
         browser = new Browser(dir.resolve("chromium-profile"), SHOTS);
     }
@@ -362,8 +367,10 @@ class ConsoleIT {
         go("#/vr/" + a);
         addLink(Map.of("vmNetworkConfigLinkType", "peer", "vmNetworkConfigPeerRouter", String.valueOf(b),
                 "vmNetworkConfigPeerInterface", "1", "vmNetworkConfigRateOut", "2000"));
-        browser.await(20, d -> !browser.all("#view tr[data-interface='1']").isEmpty());
-        assertThat(browser.find("#view tr[data-interface='1']").getText()).contains("peer link to link-b if1").contains("out ≤ 2 Mbit/s");
+        // Read in the page: the row is redrawn with every sample.
+        String added = browser.await(20, d -> (String) browser.script("const r = document.querySelector(\"#view tr[data-interface='1']\");"
+                + " return r && r.innerText;"));
+        assertThat(added).contains("peer link to link-b if1").contains("out ≤ 2 Mbit/s");
         go("#/topology");
         browser.await(10, d -> "waiting".equals(drawn(link).get("status")));
 
@@ -499,6 +506,119 @@ class ConsoleIT {
         collectMessages();
     }
 
+    /**
+     * The history (issue 35 item 5): a rename made over REST is listed with its diff, and a rollback
+     * chosen and confirmed on the page brings the old name back, as REST reads it.
+     */
+    @Test
+    @Order(9)
+    void theHistoryListsARenameMadeOverRestAndARollbackFromTheConsoleRestoresTheOldName() throws Exception {
+        int vr = created("{\"vmName\":\"before-rename\"}");
+        long created = lastCommit();
+        assertThat(server.patch("/api/v1/routers/" + vr + "?wait=10s", "{\"vmName\":\"after-rename\"}").statusCode()).isEqualTo(200);
+        long renamed = lastCommit();
+
+        signInAs("admin");
+        go("#/history");
+        String row = browser.await(10, d -> shownCommit(renamed));
+        assertThat(row).contains("after-rename").contains("admin").contains("rest");
+        browser.find("tr[data-commit='" + renamed + "'] [aria-controls]").click();
+        String diff = browser.await(10, d -> (String) browser.script("const d = document.getElementById(arguments[0]);"
+                + " return d && !d.hidden && d.innerText.includes('vmName') ? d.innerText : null;", "diff-" + renamed));
+        assertThat(diff).contains("before-rename").contains("after-rename");
+        browser.screenshot("history");
+
+        rollBackOnThePage(created);
+        // The console waits for the rollback's end before it says so.
+        browser.await(30, d -> browser.all(".toast").stream().anyMatch(t -> t.getText().contains("Rolled back to commit " + created)));
+        assertThat(server.router(vr).get("vmName").asText()).isEqualTo("before-rename");
+        long rollback = lastCommit();
+        browser.await(10, d -> shownCommit(rollback) != null && shownCommit(rollback).contains("rollback to " + created));
+        assertThat(browser.script("return window.vrouterTestPage")).isEqualTo("not reloaded");
+        collectMessages();
+    }
+
+    /**
+     * A rollback the service refuses: a tenant's user rolls back to before its VR was removed, which
+     * would make it again, but the host's vCPUs have gone to a provider's VR since (which the tenant's
+     * rollback cannot touch). The page shows the refusal's own message; nothing changed. The tenant's
+     * user sees its tenant's commits alone.
+     */
+    @Test
+    @Order(10)
+    void aRefusedRollbackShowsItsMessageAndChangesNothing() throws Exception {
+        int big = created("{\"vmName\":\"acme-big\",\"vmConfigTenant\":\"acme\",\"vmConfigCpuNumber\":16}");
+        long made = lastCommit();
+        assertThat(server.delete("/api/v1/routers/" + big + "?wait=10s").statusCode()).isBetween(200, 204);
+        int committed = json.readTree(server.get("/api/v1/hypervisor").body()).get("vmCommittedCpus").asInt();
+        created("{\"vmName\":\"wide\",\"vmConfigCpuNumber\":" + (64 - committed - 8) + "}");
+        String historyBefore = server.get("/api/v1/commits").body();
+
+        signInAs("ada");
+        go("#/history");
+        browser.await(10, d -> !browser.all("tr[data-commit='" + made + "']").isEmpty());
+        assertThat((List<?>) browser.script("return [...document.querySelectorAll('.commits tr[data-commit] td:nth-child(5)')].map(c => c.innerText)"))
+                .as("acme's commits alone").isNotEmpty().allMatch(vrs -> String.valueOf(vrs).startsWith("acme-"));
+        rollBackOnThePage(made);
+        WebElement refusal = browser.await(30, d -> browser.all("#view .alert").stream().filter(WebElement::isDisplayed).findFirst().orElse(null));
+        assertThat(refusal.getText()).startsWith("Rollback to commit " + made + " refused:").contains("vCPUs");
+        browser.screenshot("history-refused");
+        assertThat(server.get("/api/v1/routers?name=acme-big").body()).doesNotContain("\"acme-big\"");
+        assertThat(server.get("/api/v1/commits").body()).isEqualTo(historyBefore);
+        collectMessages();
+    }
+
+    /** The peers' reachability on the Host page (issue 34 item 1): the provider sees where and why, a tenant's user the name and state. */
+    @Test
+    @Order(11)
+    void theHostPageShowsAConfiguredPeerAsUnreachable() throws Exception {
+        signInAs("admin");
+        go("#/host");
+        String row = browser.await(20, d -> shownPeer("far").contains("does not answer") ? shownPeer("far") : null);
+        assertThat(row).startsWith("false:").contains("unreachable").contains("http://127.0.0.1:");
+        browser.screenshot("host-peers");
+        browser.find("#logout").click();
+        signInAs("ada");
+        go("#/host");
+        String seen = browser.await(20, d -> shownPeer("far").isEmpty() ? null : shownPeer("far"));
+        assertThat(seen).startsWith("false:").contains("unreachable").doesNotContain("http://");
+        collectMessages();
+        assertThat(pageMessages).noneMatch(m -> m.contains("Content Security Policy") || m.contains("Uncaught"));
+    }
+
+    /** The Host page's row of a peer as "reachable:text", or "" (read in the page: the rows are redrawn with every refresh). */
+    private String shownPeer(String name) {
+        return (String) browser.script("const r = document.querySelector(`.peers tr[data-peer='${arguments[0]}']`);"
+                + " return r ? r.dataset.reachable + ':' + r.innerText : '';", name);
+    }
+
+    /** Makes a VR over REST, as the provider, and returns its vmIndex. */
+    private int created(String body) throws Exception {
+        var made = server.post("/api/v1/routers?wait=10s", body);
+        assertThat(made.statusCode()).as(made.body()).isEqualTo(201);
+        return json.readTree(made.body()).get("vmIndex").asInt();
+    }
+
+    /** On the history page: "Roll back" in the commit's row, and the dialog's question confirmed. */
+    private void rollBackOnThePage(long number) {
+        browser.find("tr[data-commit='" + number + "'] [data-action=rollback]").click();
+        WebElement dialog = browser.await(10, d -> browser.find("dialog[open]"));
+        assertThat(dialog.getText()).contains("Roll back to commit " + number + "?");
+        dialog.findElement(By.cssSelector(".btn-danger")).click();
+    }
+
+    /** The newest commit's number, as the provider reads the history. */
+    private long lastCommit() throws Exception {
+        var commits = json.readTree(server.get("/api/v1/commits").body());
+        return commits.get(commits.size() - 1).get("number").asLong();
+    }
+
+    /** The history page's row of a commit, as shown, or null (read in the page: the rows are redrawn with each change). */
+    private String shownCommit(long number) {
+        return (String) browser.script("const r = document.querySelector(`.commits tr[data-commit='${arguments[0]}']`);"
+                + " return r && r.innerText;", number);
+    }
+
     /** Waits for the VR page's message, checks that nothing of a VR's page is left beside it, and returns it. */
     private String theMessageAlone() {
         WebElement back = browser.await(20, d -> browser.all("#view [role=alert] a[href='#/']").stream().findFirst().orElse(null));
@@ -556,6 +676,11 @@ class ConsoleIT {
                 go("#/host");
                 browser.await(10, d -> browser.find("#h-driver").findElement(By.xpath("..")).getText().contains("ready"));
                 checkPage("host", width, axe, violations, layout);
+                go("#/history");
+                browser.await(10, d -> !browser.all(".commits tr[data-commit]").isEmpty());
+                browser.find(".commits tr[data-commit] [aria-controls]").click();
+                browser.await(10, d -> !browser.all(".commits .diff tbody tr").isEmpty());
+                checkPage("history", width, axe, violations, layout);
                 go("#/topology");
                 browser.await(10, d -> !browser.all(".topology .vr-node").isEmpty());
                 checkPage("topology", width, axe, violations, layout);

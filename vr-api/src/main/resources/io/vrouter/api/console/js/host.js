@@ -1,6 +1,7 @@
 // The host: the vmHypervisor group, the VRs counted by state (live), the driver and its readiness,
-// the tenants with their usage against their quotas, and the events seen since login. A tenant's
-// user sees the host through its tenant: its VRs' counts, its own tenant alone.
+// the tenants with their usage against their quotas, the peers (the routers VRs may move to) and
+// whether they answer, and the events seen since login. A tenant's user sees the host through its
+// tenant: its VRs' counts, its own tenant alone, the peers by name only.
 import { api, health } from './api.js';
 import { OPER_STATES, store, subscribe } from './store.js';
 import { formatMiB, formatNumber, formatUptime, h, scrollBox, statePill } from './ui.js';
@@ -21,14 +22,21 @@ export function renderHost(view) {
     scrollBox('Tenants', h('table.grid.tenants', {}, h('caption.visually-hidden', {}, 'Tenants, their usage and quotas'),
       h('thead', {}, h('tr', {}, ['Tenant', 'VRs', 'vCPUs', 'Memory'].map((c) => h('th', { scope: 'col' }, c)))),
       tenantRows)));
+  const peerRows = h('tbody');
+  const peers = h('section.card', { 'aria-labelledby': 'h-peers', hidden: true }, h('h2', { id: 'h-peers' }, 'Peers'),
+    h('p.summary', {}, 'The routers this one may move VRs to, and whether their /health answers.'),
+    scrollBox('Peers', h('table.grid.peers', {}, h('caption.visually-hidden', {}, 'Peers and their reachability'),
+      h('thead', {}, h('tr', {}, ['Peer', 'Reachable', 'Address', 'Why not'].map((c) => h('th', { scope: 'col' }, c)))),
+      peerRows)));
   view.append(
     h('div.page-head', {}, h('div', {}, h('h1', {}, 'Host'),
-      h('p.summary', {}, 'The hypervisor this vrouter manages, its driver, its tenants, and what happened since you signed in.'))),
+      h('p.summary', {}, 'The hypervisor this vrouter manages, its driver, its tenants, its peers, and what happened since you signed in.'))),
     h('div.cards', {},
       h('section.card', { 'aria-labelledby': 'h-hv' }, h('h2', { id: 'h-hv' }, 'Hypervisor'), hypervisor),
       h('section.card', { 'aria-labelledby': 'h-driver' }, h('h2', { id: 'h-driver' }, 'Driver'), driver),
       h('section.card', { 'aria-labelledby': 'h-counts' }, h('h2', { id: 'h-counts' }, 'VRs by state'), counts)),
     tenants,
+    peers,
     h('section.card', { 'aria-labelledby': 'h-log' }, h('h2', { id: 'h-log' }, 'Event log'),
       scrollBox('Event log', h('table.grid', {}, h('caption.visually-hidden', {}, 'Events, newest first'),
         h('thead', {}, h('tr', {}, ['Time', 'VR', 'Event', 'State', 'Reason'].map((c) => h('th', { scope: 'col' }, c)))),
@@ -51,6 +59,36 @@ export function renderHost(view) {
       usage(t.name, 'memory', t.usage.memory, t.quota.memory, formatMiB))));
   }
 
+  /**
+   * /health's peers as its watch last found them (name, reachable; it never waits on a peer), with,
+   * for the provider's users, each one's address and why it does not answer from GET peers (which
+   * asks them now, so it is read beside the rest, not before it, and never twice at once).
+   */
+  let details = new Map();
+  let asking = false;
+  function drawPeers(list) {
+    peers.hidden = !list.length;
+    peerRows.replaceChildren(...list.map((p) => {
+      const more = details.get(p.name) || {};
+      return h('tr', { dataset: { peer: p.name, reachable: String(p.reachable) } }, h('th', { scope: 'row' }, p.name),
+        h('td', {}, h('span.pill.pill-' + (p.reachable ? 'ok' : 'bad'), {}, h('span.dot', { 'aria-hidden': 'true' }),
+          p.reachable ? 'reachable' : 'unreachable')),
+        h('td.mono', {}, more.uri || '—'), h('td.reason', {}, p.reachable ? '' : more.problem || '—'));
+    }));
+  }
+  async function askPeers(list) {
+    if (store.session.tenant || !list.length || asking) return;
+    asking = true;
+    try {
+      details = new Map((await api('GET', 'peers')).map((p) => [p.name, p]));
+      drawPeers(list);
+    } catch (problem) {
+      // The address and the reason are extras: the reachability from /health stays.
+    } finally {
+      asking = false;
+    }
+  }
+
   async function refresh() {
     const [hv, ready, tenantList] = await Promise.all([api('GET', 'hypervisor'), health(), api('GET', 'tenants')])
       .catch(() => [null, null, null]);
@@ -66,6 +104,8 @@ export function renderHost(view) {
         ['Notifications', (hv.vmPerVMNotificationsEnabled ? 'per VR' : '') + (hv.vmBulkNotificationsEnabled ? ' bulk' : '') || 'off']]);
     }
     if (ready) {
+      drawPeers(ready.peers || []);
+      askPeers(ready.peers || []);
       facts(driver, [
         ['Driver', ready.driver],
         ['Readiness', h('span.pill.pill-' + (ready.status === 'UP' ? 'ok' : 'bad'), {}, h('span.dot', { 'aria-hidden': 'true' }),

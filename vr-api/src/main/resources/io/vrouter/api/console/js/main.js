@@ -1,5 +1,5 @@
 // The console's entry: the login form, the header, and the routes (#/, #/vr/N, #/create, #/host,
-// #/topology). Views render into #view and return a function that undoes what they started.
+// #/topology, #/history). Views render into #view and return a function that undoes what they started.
 import { api, clearCredentials, setCredentials, whenUnauthorized } from './api.js';
 import * as data from './store.js';
 import { store, subscribe } from './store.js';
@@ -8,6 +8,7 @@ import { renderRouter } from './router.js';
 import { renderCreate } from './create.js';
 import { renderHost } from './host.js';
 import { renderTopology } from './topology.js';
+import { renderHistory } from './history.js';
 
 const $ = (id) => document.getElementById(id);
 const ROUTES = [
@@ -16,6 +17,7 @@ const ROUTES = [
   [/^\/create$/, renderCreate, 'create'],
   [/^\/host$/, renderHost, 'host'],
   [/^\/topology$/, renderTopology, 'topology'],
+  [/^\/history$/, renderHistory, 'history'],
 ];
 let cleanup = null;
 let currentPath = null;
