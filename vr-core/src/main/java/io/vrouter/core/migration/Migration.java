@@ -3,7 +3,6 @@ package io.vrouter.core.migration;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vrouter.core.model.ModelJson;
 import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.core.spi.ChangeSet;
 import io.vrouter.core.spi.ConflictException;
 import io.vrouter.core.spi.NotFoundException;
 import io.vrouter.core.spi.ValidationException;
@@ -41,17 +40,25 @@ public final class Migration {
      */
     public static Moved move(VirtualRouters view, int vmIndex, PeerClient peer) {
         VmConfigEntry row = view.getConfig(vmIndex).orElseThrow(() -> new NotFoundException("no VR " + vmIndex));
-        RouterBackup one = RouterBackup.of(view, List.of(vmIndex));
-        PeerClient.Answer answer;
+        // migrating from here on: its changes and a second move are refused until the move ends, either way
+        view.beginMigration(vmIndex, peer.peer().name());
+        int peerIndex;
         try {
-            answer = peer.post(INCOMING + "?wait=" + DESTINATION_WAIT.toSeconds() + "s", one.toJson(),
-                    DESTINATION_WAIT.plusSeconds(10));
-        } catch (PeerClient.Unreachable e) {
-            throw new MigrationRefusedException(Reason.FAILED, e.getMessage() + "; VR " + row.vmName + " stays here");
+            RouterBackup one = RouterBackup.of(view, List.of(vmIndex));
+            PeerClient.Answer answer;
+            try {
+                answer = peer.post(INCOMING + "?wait=" + DESTINATION_WAIT.toSeconds() + "s", one.toJson(),
+                        DESTINATION_WAIT.plusSeconds(10));
+            } catch (PeerClient.Unreachable e) {
+                throw new MigrationRefusedException(Reason.FAILED, e.getMessage() + "; VR " + row.vmName + " stays here");
+            }
+            if (answer.status() != 201) throw refusal(peer, row, answer);
+            peerIndex = peerIndex(answer, row);
+        } catch (RuntimeException notMoved) {
+            view.endMigration(vmIndex, false);
+            throw notMoved;
         }
-        if (answer.status() != 201) throw refusal(peer, row, answer);
-        int peerIndex = peerIndex(answer, row);
-        view.apply(ChangeSet.builder().remove(vmIndex).build()).completion().join();
+        view.endMigration(vmIndex, true).completion().join();
         return new Moved(row.vmName, peer.peer().name(), vmIndex, peerIndex);
     }
 
