@@ -87,6 +87,7 @@ public final class NetconfInterface implements ManagementInterface {
         // netconf.nacm=false is the recovery path: no access control (RFC 8341's recovery session).
         ctx = new NetconfServerContext(context.service(), context.metrics(), maxMessage, MessageMemory.quarterOfHeap(),
                 s.dataDir(), new Nacm(s.dataDir(), s.getBoolean("netconf.nacm", true)));
+        ctx.usePeers(io.vrouter.core.migration.Peers.from(s).clients());
         // A confirmed commit the last run left unconfirmed is put back before anyone connects.
         ctx.recover();
         sshd = SshServer.setUpDefaultServer();

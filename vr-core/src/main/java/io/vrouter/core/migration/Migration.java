@@ -12,6 +12,7 @@ import io.vrouter.core.spi.VirtualRouters;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Moves one VR to a peer: the source sends the VR's row and identity (a {@link RouterBackup} of one VR)
@@ -31,6 +32,22 @@ public final class Migration {
     }
 
     private Migration() {
+    }
+
+    /**
+     * Moves the VR to the peer named {@code peerName}, one of {@code peers} (this router's settings
+     * {@code peer.NAME}): {@link #move(VirtualRouters, int, PeerClient)}, for every interface.
+     *
+     * @throws ValidationException when it names no peer of this router
+     */
+    public static Moved move(VirtualRouters view, int vmIndex, Map<String, PeerClient> peers, String peerName) {
+        if (peerName == null) throw new ValidationException("peer", "name the peer to move the VR to");
+        PeerClient client = peers.get(peerName);
+        if (client == null) {
+            throw new ValidationException("peer", "'" + peerName + "' is no peer of this router (its peers: "
+                    + (peers.isEmpty() ? "none; declare them as settings peer.NAME" : String.join(", ", peers.keySet())) + ")");
+        }
+        return move(view, vmIndex, client);
     }
 
     /**
