@@ -253,12 +253,24 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
     public Applied endMigration(int vmIndex, boolean moved, Caller by) {
         VrRecord r = registry.get(vmIndex);
         if (r == null || r.migratingTo == null) throw new ConflictException(null, "VR " + vmIndex + " is not migrating");
+        String peer = r.migratingTo;
         if (moved) {
-            Applied removal;
+            Applied removal = null;
+            VrException refused = null;
             synchronized (registry.changeLock()) {
                 // let go and remove in one step: no other change comes between
                 r.migratingTo = null;
-                removal = accept(ChangeSet.builder().remove(vmIndex).build().by(by), true);
+                try {
+                    removal = accept(ChangeSet.builder().remove(vmIndex).build().by(by), true);
+                } catch (VrException e) {
+                    refused = e;
+                }
+            }
+            if (refused != null) {
+                // running locked by another session, say: the VR now runs on both routers, and the caller must know
+                backAsTheHostHasIt(r, "moved to peer " + peer + " but not removed here");
+                throw new ChangeFailedException(null, "VR " + vmIndex + " now runs on peer " + peer + " too: its removal"
+                        + " here was refused (" + refused.getMessage() + "); remove it here").at(vmIndex, null);
             }
             removal.awaitDurable();
             return removal;
@@ -266,9 +278,13 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
         synchronized (registry.changeLock()) {
             r.migratingTo = null;
         }
-        OperState host = driver.inspect(vmIndex).map(vm -> vm.power().operState()).orElse(OperState.CRASHED);
-        registry.transition(r, host, "stays here: the move did not happen");
+        backAsTheHostHasIt(r, "stays here: the move did not happen");
         return null;
+    }
+
+    private void backAsTheHostHasIt(VrRecord r, String reason) {
+        OperState host = driver.inspect(r.vmIndex).map(vm -> vm.power().operState()).orElse(OperState.CRASHED);
+        registry.transition(r, host, reason);
     }
 
     // ---------------------------------------------------------------- reads
