@@ -246,7 +246,7 @@ final class GnmiSet {
             case QUOTA -> Status.RESOURCE_EXHAUSTED;
             case UNAVAILABLE -> Status.UNAVAILABLE;
             case FIXED, NOT_SUPPORTED -> Status.UNIMPLEMENTED;
-            case NOT_UNIQUE, NOT_SHUT_DOWN, STATE, FAILED, CHANGED, LOCKED -> Status.FAILED_PRECONDITION;
+            case NOT_UNIQUE, NOT_SHUT_DOWN, STATE, FAILED, CHANGED, LOCKED, IN_USE -> Status.FAILED_PRECONDITION;
         };
         return s.withDescription(e.getMessage()).asRuntimeException();
     }

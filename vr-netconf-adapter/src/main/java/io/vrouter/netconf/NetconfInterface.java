@@ -89,6 +89,7 @@ public final class NetconfInterface implements ManagementInterface {
         Nacm nacm = context.shared(Nacm.class).orElseGet(() -> new Nacm(s.dataDir(), s.getBoolean("netconf.nacm", true)));
         ctx = new NetconfServerContext(context.service(), context.metrics(), maxMessage, MessageMemory.quarterOfHeap(),
                 s.dataDir(), nacm);
+        ctx.usePeers(io.vrouter.core.migration.Peers.from(s).clients());
         // A confirmed commit the last run left unconfirmed is put back before anyone connects.
         ctx.recover();
         sshd = SshServer.setUpDefaultServer();

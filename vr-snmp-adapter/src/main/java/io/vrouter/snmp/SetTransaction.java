@@ -555,7 +555,8 @@ final class SetTransaction {
             case NOT_FOUND -> PDU.inconsistentName;
             case FAILED -> PDU.commitFailed;
             // LOCKED: running is locked by another session (a NETCONF <lock>); the message names it.
-            case UNAVAILABLE, QUOTA, LOCKED -> PDU.resourceUnavailable;
+            // IN_USE: the VR is moving to a peer.
+            case UNAVAILABLE, QUOTA, LOCKED, IN_USE -> PDU.resourceUnavailable;
             // RFC 3416 4.2.5: a variable outside the requester's view is noAccess; another tenant's
             // VR is answered as one that does not exist.
             case DENIED -> e instanceof AccessDeniedException d && d.hidden() ? PDU.inconsistentName : PDU.noAccess;

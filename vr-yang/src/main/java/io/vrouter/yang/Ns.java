@@ -11,6 +11,10 @@ public final class Ns {
     public static final String HISTORY = "urn:vrouter:yang:vrouter-history";
     public static final String HISTORY_MODULE = "vrouter-history";
     public static final String HISTORY_REVISION = "2026-12-02";
+    /** Moving a VR to a peer router (docs/adr/0023-backup-restore-and-migration.md). */
+    public static final String MIGRATION = "urn:vrouter:yang:vrouter-migration";
+    public static final String MIGRATION_MODULE = "vrouter-migration";
+    public static final String MIGRATION_REVISION = "2026-12-02";
     /** RFC 6241 base. */
     public static final String BASE = "urn:ietf:params:xml:ns:netconf:base:1.0";
     /** RFC 5277 notifications. */

@@ -41,6 +41,7 @@ public final class Schemas {
     public static final List<Module> MODULES = List.of(
             implemented(Ns.VMM_MODULE, Ns.VMM_REVISION, Ns.VMM),
             implemented(Ns.HISTORY_MODULE, Ns.HISTORY_REVISION, Ns.HISTORY),
+            implemented(Ns.MIGRATION_MODULE, Ns.MIGRATION_REVISION, Ns.MIGRATION),
             implemented("ietf-netconf", "2011-06-01", Ns.BASE,
                     "writable-running", "candidate", "confirmed-commit", "rollback-on-error", "validate", "xpath"),
             implemented("ietf-netconf-monitoring", "2010-10-04", Ns.MONITORING),
@@ -66,6 +67,7 @@ public final class Schemas {
     public static final List<Module> RESTCONF_MODULES = List.of(
             implemented(Ns.VMM_MODULE, Ns.VMM_REVISION, Ns.VMM),
             implemented(Ns.HISTORY_MODULE, Ns.HISTORY_REVISION, Ns.HISTORY),
+            implemented(Ns.MIGRATION_MODULE, Ns.MIGRATION_REVISION, Ns.MIGRATION),
             implemented("ietf-restconf", "2017-01-26", Ns.RESTCONF),
             implemented("ietf-restconf-monitoring", "2017-01-26", Ns.RESTCONF_MONITORING),
             implemented("ietf-yang-patch", "2017-02-22", Ns.YANG_PATCH),

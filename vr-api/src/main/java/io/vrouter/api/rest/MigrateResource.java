@@ -9,7 +9,6 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.vrouter.core.migration.Migration;
 import io.vrouter.core.migration.PeerClient;
-import io.vrouter.core.spi.ValidationException;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -41,12 +40,6 @@ public final class MigrateResource {
             responses = @ApiResponse(responseCode = "200", description = "moved: its vmIndex on the peer",
                     content = @Content(schema = @Schema(implementation = Migration.Moved.class))))
     public Migration.Moved migrate(@PathParam("vmIndex") int vmIndex, MigrateRequest request) {
-        if (request == null || request.peer() == null) throw new ValidationException("peer", "name the peer to move the VR to");
-        PeerClient client = clients.get(request.peer());
-        if (client == null) {
-            throw new ValidationException("peer", "'" + request.peer() + "' is no peer of this router (its peers: "
-                    + (clients.isEmpty() ? "none; declare them as settings peer.NAME" : String.join(", ", clients.keySet())) + ")");
-        }
-        return Migration.move(service(), vmIndex, client);
+        return Migration.move(service(), vmIndex, clients, request == null ? null : request.peer());
     }
 }

@@ -27,7 +27,6 @@ import jakarta.ws.rs.core.Response;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Moving a VR to a peer router ({@link Migration}): the source's {@code POST /routers/{i}/migrate},
@@ -39,10 +38,15 @@ import java.util.TreeMap;
 @Produces(MediaType.APPLICATION_JSON)
 public class MigrationResource {
     /** A client per peer, by name. */
-    private final Map<String, PeerClient> clients = new TreeMap<>();
+    private final Map<String, PeerClient> clients;
 
     MigrationResource(Peers peers) {
-        peers.all().forEach((name, peer) -> clients.put(name, new PeerClient(peer)));
+        clients = peers.clients();
+    }
+
+    /** The clients of the peers, for RESTCONF's migrate. */
+    Map<String, PeerClient> clients() {
+        return clients;
     }
 
     /** A watch of the peers' /health, every {@code every}, for this router's /health. */

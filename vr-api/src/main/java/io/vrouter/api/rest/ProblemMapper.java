@@ -114,6 +114,8 @@ final class ProblemMapper implements ExceptionMapper<Throwable> {
             case QUOTA -> Response.Status.CONFLICT;
             // Running is locked by another session (a NETCONF <lock>): try again once it is let go.
             case LOCKED -> Response.Status.CONFLICT;
+            // The VR is moving to a peer: change it once the move ends.
+            case IN_USE -> Response.Status.CONFLICT;
         };
     }
 

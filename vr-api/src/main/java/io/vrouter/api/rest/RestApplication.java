@@ -48,7 +48,7 @@ public final class RestApplication {
         rc.register(CommitsResource.class);
         // console=off: REST and RESTCONF alone, the console's class and files never loaded.
         if (context.settings().getBoolean("console", true)) rc.register(ConsoleResource.class);
-        Restconf.register(rc);
+        Restconf.register(rc, migration.clients());
         rc.register(JacksonFeature.withoutExceptionMappers());
         rc.register(new JsonMapping());
         rc.register(new SafeXmlReader());

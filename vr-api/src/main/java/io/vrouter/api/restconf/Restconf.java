@@ -2,7 +2,9 @@ package io.vrouter.api.restconf;
 
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
+import io.vrouter.core.migration.PeerClient;
 import java.util.List;
+import java.util.Map;
 import org.glassfish.jersey.server.ResourceConfig;
 
 /** What the REST application takes from RESTCONF: its resources, and its errors for refusals made before them. */
@@ -10,9 +12,12 @@ public final class Restconf {
     private Restconf() {
     }
 
-    /** Registers RESTCONF's resources in the REST application, beside REST's (the same port, users and limits). */
-    public static void register(ResourceConfig rc) {
-        rc.register(RestconfResource.class);
+    /**
+     * Registers RESTCONF's resources in the REST application, beside REST's (the same port, users and
+     * limits), with the peers vrouter-migration's migrate moves VRs to.
+     */
+    public static void register(ResourceConfig rc, Map<String, PeerClient> peers) {
+        rc.register(new RestconfResource(peers));
         rc.register(StreamsResource.class);
         rc.register(HostMeta.class);
         rc.register(new ErrorMapper());

@@ -91,6 +91,8 @@ final class RestconfError extends RuntimeException {
             case QUOTA -> new RestconfError(409, "application", "resource-denied", null, path, m);
             // Running is locked by another session: NETCONF's tag for an edit of a locked datastore (the message names the session).
             case LOCKED -> new RestconfError(409, "protocol", "in-use", null, null, m);
+            // The VR is moving to a peer.
+            case IN_USE -> new RestconfError(409, "application", "in-use", null, path, m);
         };
     }
 

@@ -1,5 +1,7 @@
 package io.vrouter.api.restconf;
 
+import io.vrouter.core.migration.PeerClient;
+
 import static io.vrouter.api.rest.CurrentRequest.headers;
 import static io.vrouter.api.rest.CurrentRequest.service;
 import static io.vrouter.api.rest.CurrentRequest.uri;
@@ -39,6 +41,7 @@ import jakarta.ws.rs.core.UriInfo;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 import org.glassfish.jersey.server.ContainerRequest;
 
@@ -55,6 +58,12 @@ import org.glassfish.jersey.server.ContainerRequest;
 public class RestconfResource {
     /** The revision of ietf-yang-library this server implements (RFC 8040 section 3.3.3). */
     static final String YANG_LIBRARY_REVISION = "2019-01-04";
+    /** The peer routers vrouter-migration's migrate moves VRs to (settings peer.NAME). */
+    private final Map<String, PeerClient> peers;
+
+    RestconfResource(Map<String, PeerClient> peers) {
+        this.peers = peers;
+    }
 
     /** Access control (NACM), the application's: the same data rules as NETCONF's. */
     @Inject
@@ -87,7 +96,7 @@ public class RestconfResource {
     }
 
     /**
-     * {@code /restconf/operations} (RFC 8040 section 3.3.2): vrouter-history's. NEW-VMM-MIB has no RPC
+     * {@code /restconf/operations} (RFC 8040 section 3.3.2): vrouter-history's and vrouter-migration's. NEW-VMM-MIB has no RPC
      * or action; starting, stopping, suspending a VR are writes of vmAdminState, as over SNMP and NETCONF.
      */
     @GET
@@ -95,6 +104,7 @@ public class RestconfResource {
     public Response operations() {
         DataNode.Inner ops = DataNode.inner(Ns.RESTCONF, "operations");
         for (String name : HistoryOperations.NAMES) ops.add(DataNode.empty(Ns.HISTORY, name));
+        ops.add(DataNode.empty(Ns.MIGRATION, MigrationOperations.NAME));
         return document(ops, DataNode.UNBOUNDED, null, headers()).build();
     }
 
@@ -103,7 +113,9 @@ public class RestconfResource {
     @Path("operations/{operation}")
     public Response operation(@PathParam("operation") String operation, byte[] body) {
         InNode input = body == null || body.length == 0 ? null : InNode.read(body, Encoding.sent(headers())).get(0);
-        return document(HistoryOperations.invoke(service(), operation, input), DataNode.UNBOUNDED, null, headers()).build();
+        DataNode output = MigrationOperations.owns(operation) ? MigrationOperations.invoke(service(), peers, operation, input)
+                : HistoryOperations.invoke(service(), operation, input);
+        return document(output, DataNode.UNBOUNDED, null, headers()).build();
     }
 
     /** A module's text, where the YANG library's {@code location} points (RFC 8040 section 3.7). */

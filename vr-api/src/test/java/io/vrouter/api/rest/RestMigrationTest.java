@@ -6,11 +6,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.net.ServerSocket;
+import io.vrouter.core.model.OperState;
+import io.vrouter.core.model.VrEvent;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -28,6 +34,8 @@ class RestMigrationTest {
     private final ObjectMapper json = new ObjectMapper();
     private RestServer a;
     private RestServer b;
+    /** A peer whose simulated host takes XenServer's time to make a VR: a move to it lasts long enough to watch. */
+    private RestServer slow;
     private RestClient restA;
     private RestClient restB;
 
@@ -36,6 +44,7 @@ class RestMigrationTest {
         // B declares acme but not bravo; A knows B as peer b, B under a wrong password as peer bad, and a dead port as gone.
         b = RestServer.start("vrouter-migrate-b", Map.of("tenant.acme", "", "user.inp", "operator:inp",
                 "user.alice", "operator@acme:alice"));
+        slow = RestServer.start("vrouter-migrate-slow", Map.of("user.inp", "operator:inp", "sim-latency", "paper"));
         int dead;
         try (ServerSocket s = new ServerSocket(0)) {
             dead = s.getLocalPort();
@@ -45,6 +54,8 @@ class RestMigrationTest {
                 "peer.bad", "http://127.0.0.1:" + b.port(), "peer.bad.user", "inp", "peer.bad.password", "wrong",
                 "peer.gone", "http://127.0.0.1:" + dead, "peer.gone.user", "inp", "peer.gone.password", "inp",
                 "peers.health-interval", "200ms"));
+        settings.putAll(Map.of("peer.slow", "http://127.0.0.1:" + slow.port(), "peer.slow.user", "inp",
+                "peer.slow.password", "inp"));
         a = RestServer.start("vrouter-migrate-a", settings);
         restA = new RestClient(a.port());
         restB = new RestClient(b.port());
@@ -54,6 +65,7 @@ class RestMigrationTest {
     void stop() {
         if (a != null) a.close();
         if (b != null) b.close();
+        if (slow != null) slow.close();
     }
 
     private int create(RestClient rest, String auth, String body) throws Exception {
@@ -121,7 +133,63 @@ class RestMigrationTest {
         assertThat(refusals.get(1)).contains("bravo");
         assertThat(refusals.get(2)).contains("does not answer");
         assertThat(refusals.get(3)).contains("refused this router's login as user 'inp'");
-        assertThat(refusals.get(4)).contains("'nope' is no peer of this router (its peers: b, bad, gone)");
+        assertThat(refusals.get(4)).contains("'nope' is no peer of this router (its peers: b, bad, gone, slow)");
+    }
+
+    private String operState(RestClient rest, int vmIndex) throws Exception {
+        return json.readTree(rest.get("/api/v1/routers/" + vmIndex, INP, JSON).body()).get("vmEntry").get("vmOperState").asText();
+    }
+
+    @Test
+    void whileItMovesTheVrIsMigratingAndRefusesChangesAndASecondMove() throws Exception {
+        int i = create(restA, INP, "{\"vmName\":\"watched\"}");
+        List<VrEvent> onA = new CopyOnWriteArrayList<>();
+        List<VrEvent> onSlow = new CopyOnWriteArrayList<>();
+        try (AutoCloseable sa = a.service().events().subscribe(onA::add);
+             AutoCloseable ss = slow.service().events().subscribe(onSlow::add)) {
+            CompletableFuture<HttpResponse<String>> move = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return migrate(i, "slow");
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            long end = System.nanoTime() + 10_000_000_000L;
+            while (!operState(restA, i).equals("migrating") && System.nanoTime() < end) Thread.onSpinWait();
+            assertThat(operState(restA, i)).isEqualTo("migrating");
+            // the destination is still making it (1 s on the slow peer): every change here is refused, and so is a second move
+            HttpResponse<String> patch = restA.send(restA.request("/api/v1/routers/" + i, INP).header("Content-Type", JSON)
+                    .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"vmConfigDescription\":\"lost\"}")));
+            assertThat(patch.statusCode()).as(patch.body()).isEqualTo(409);
+            assertThat(json.readTree(patch.body()).get("detail").asText()).contains("is migrating to peer slow");
+            HttpResponse<String> delete = restA.delete("/api/v1/routers/" + i, INP);
+            assertThat(delete.statusCode()).as(delete.body()).isEqualTo(409);
+            HttpResponse<String> again = migrate(i, "b");
+            assertThat(again.statusCode()).as(again.body()).isEqualTo(409);
+            assertThat(move.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+        }
+        // the source said migrating (vmMigrating on every interface), then the VR's deletion; the destination its creation
+        assertThat(onA).filteredOn(e -> e.vmIndex == i).extracting(e -> e.type + " " + e.vmOperState)
+                .startsWith("STATE_CHANGED MIGRATING").endsWith("DELETED null");
+        assertThat(onA).filteredOn(e -> e.vmIndex == i && e.vmOperState == OperState.MIGRATING).first()
+                .extracting(e -> e.reason).isEqualTo("migrating to peer slow");
+        assertThat(onSlow).filteredOn(e -> "watched".equals(e.vmName)).extracting(e -> e.type).first().isEqualTo(VrEvent.Type.CREATED);
+    }
+
+    @Test
+    void aMoveThatFailsLeavesTheVrRunningAgain() throws Exception {
+        int i = create(restA, INP, "{\"vmName\":\"stays\"}");
+        List<VrEvent> onA = new CopyOnWriteArrayList<>();
+        try (AutoCloseable sa = a.service().events().subscribe(onA::add)) {
+            assertThat(migrate(i, "gone").statusCode()).isEqualTo(502);
+        }
+        assertThat(operState(restA, i)).isEqualTo("running");
+        assertThat(onA).filteredOn(e -> e.vmIndex == i).extracting(e -> e.previousOperState + ">" + e.vmOperState)
+                .containsExactly("RUNNING>MIGRATING", "MIGRATING>RUNNING");
+        // not migrating any more: it changes again
+        HttpResponse<String> patch = restA.send(restA.request("/api/v1/routers/" + i, INP).header("Content-Type", JSON)
+                .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"vmConfigDescription\":\"still here\"}")));
+        assertThat(patch.statusCode()).as(patch.body()).isIn(200, 202);
     }
 
     /** Polling /health until the first probe of every peer is done (it runs on a thread of its own). */
@@ -135,16 +203,16 @@ class RestMigrationTest {
         assertThat(restA.get("/api/v1/peers", RestTenantsTest.ALICE, JSON).statusCode()).isEqualTo(403);
         JsonNode peers = json.readTree(restA.get("/api/v1/peers", INP, JSON).body());
         assertThat(peers).extracting(p -> p.get("name").asText() + " " + p.get("reachable").asBoolean())
-                .containsExactly("b true", "bad true", "gone false");
+                .containsExactly("b true", "bad true", "gone false", "slow true");
         // /health (no login) says which peers answer, as last probed.
         long end = System.nanoTime() + 10_000_000_000L;
         JsonNode health;
         do {
             health = json.readTree(restA.get("/health", null, JSON).body());
-        } while (health.path("peers").size() < 3 && System.nanoTime() < end && sleepABit());
+        } while (health.path("peers").size() < 4 && System.nanoTime() < end && sleepABit());
         assertThat(health.get("status").asText()).isEqualTo("UP");
         assertThat(health.get("peers")).extracting(p -> p.get("name").asText() + " " + p.get("reachable").asBoolean())
-                .containsExactly("b true", "bad true", "gone false");
+                .containsExactly("b true", "bad true", "gone false", "slow true");
         assertThat(json.readTree(restB.get("/health", null, JSON).body()).has("peers")).as("a router without peers").isFalse();
         // The destination's side is the provider's: a tenant's user cannot push a VR in.
         assertThat(restB.post("/api/v1/migrations", "Basic " + java.util.Base64.getEncoder().encodeToString("alice:alice".getBytes()),

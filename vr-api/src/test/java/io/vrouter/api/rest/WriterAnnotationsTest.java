@@ -37,7 +37,9 @@ class WriterAnnotationsTest {
         try {
             var rc = RestApplication.create(new ServerContext(service, settings, Credentials.from(settings),
                     VrMetrics.inMemory()));
-            Set<Class<?>> resources = rc.getClasses().stream().filter(c -> c.isAnnotationPresent(Path.class))
+            // registered as classes, or as instances (those given what they serve: RESTCONF's, the migration's)
+            Set<Class<?>> resources = java.util.stream.Stream.concat(rc.getClasses().stream(),
+                    rc.getInstances().stream().map(Object::getClass)).filter(c -> c.isAnnotationPresent(Path.class))
                     .collect(Collectors.toSet());
             assertThat(resources).contains(RoutersResource.class, RestconfResource.class);
             List<String> forWriters = new ArrayList<>();

@@ -3,7 +3,6 @@ package io.vrouter.core.migration;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vrouter.core.model.ModelJson;
 import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.core.spi.ChangeSet;
 import io.vrouter.core.spi.ConflictException;
 import io.vrouter.core.spi.NotFoundException;
 import io.vrouter.core.spi.ValidationException;
@@ -13,6 +12,7 @@ import io.vrouter.core.spi.VirtualRouters;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Moves one VR to a peer: the source sends the VR's row and identity (a {@link RouterBackup} of one VR)
@@ -35,23 +35,47 @@ public final class Migration {
     }
 
     /**
+     * Moves the VR to the peer named {@code peerName}, one of {@code peers} (this router's settings
+     * {@code peer.NAME}): {@link #move(VirtualRouters, int, PeerClient)}, for every interface.
+     *
+     * @throws ValidationException when it names no peer of this router
+     */
+    public static Moved move(VirtualRouters view, int vmIndex, Map<String, PeerClient> peers, String peerName) {
+        if (peerName == null) throw new ValidationException("peer", "name the peer to move the VR to");
+        PeerClient client = peers.get(peerName);
+        if (client == null) {
+            throw new ValidationException("peer", "'" + peerName + "' is no peer of this router (its peers: "
+                    + (peers.isEmpty() ? "none; declare them as settings peer.NAME" : String.join(", ", peers.keySet())) + ")");
+        }
+        return move(view, vmIndex, client);
+    }
+
+    /**
      * Moves the VR, returning once it runs on the peer and is gone from here.
      *
      * @throws MigrationRefusedException when the peer refused it or could not be asked (nothing changed)
      */
     public static Moved move(VirtualRouters view, int vmIndex, PeerClient peer) {
         VmConfigEntry row = view.getConfig(vmIndex).orElseThrow(() -> new NotFoundException("no VR " + vmIndex));
-        RouterBackup one = RouterBackup.of(view, List.of(vmIndex));
-        PeerClient.Answer answer;
+        // migrating from here on: its changes and a second move are refused until the move ends, either way
+        view.beginMigration(vmIndex, peer.peer().name());
+        int peerIndex;
         try {
-            answer = peer.post(INCOMING + "?wait=" + DESTINATION_WAIT.toSeconds() + "s", one.toJson(),
-                    DESTINATION_WAIT.plusSeconds(10));
-        } catch (PeerClient.Unreachable e) {
-            throw new MigrationRefusedException(Reason.FAILED, e.getMessage() + "; VR " + row.vmName + " stays here");
+            RouterBackup one = RouterBackup.of(view, List.of(vmIndex));
+            PeerClient.Answer answer;
+            try {
+                answer = peer.post(INCOMING + "?wait=" + DESTINATION_WAIT.toSeconds() + "s", one.toJson(),
+                        DESTINATION_WAIT.plusSeconds(10));
+            } catch (PeerClient.Unreachable e) {
+                throw new MigrationRefusedException(Reason.FAILED, e.getMessage() + "; VR " + row.vmName + " stays here");
+            }
+            if (answer.status() != 201) throw refusal(peer, row, answer);
+            peerIndex = peerIndex(answer, row);
+        } catch (RuntimeException notMoved) {
+            view.endMigration(vmIndex, false);
+            throw notMoved;
         }
-        if (answer.status() != 201) throw refusal(peer, row, answer);
-        int peerIndex = peerIndex(answer, row);
-        view.apply(ChangeSet.builder().remove(vmIndex).build()).completion().join();
+        view.endMigration(vmIndex, true).completion().join();
         return new Moved(row.vmName, peer.peer().name(), vmIndex, peerIndex);
     }
 

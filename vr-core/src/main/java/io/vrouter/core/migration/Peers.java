@@ -89,4 +89,11 @@ public final class Peers {
     public Map<String, Peer> all() {
         return new LinkedHashMap<>(peers);
     }
+
+    /** A client per peer, by name in order: what every interface moves VRs through. */
+    public Map<String, PeerClient> clients() {
+        Map<String, PeerClient> clients = new java.util.TreeMap<>();
+        all().forEach((name, peer) -> clients.put(name, new PeerClient(peer)));
+        return clients;
+    }
 }

@@ -168,6 +168,7 @@ final class ChangeCheck {
             if (r == null) throw new NotFoundException("no VR with vmIndex " + vmIndex);
             if (!caller.sees(r.config.vmConfigTenant)) throw AccessDeniedException.hiddenVr(vmIndex);
             if (r.removing) throw new ConflictException(null, "VR " + vmIndex + " is being removed");
+            refuseWhileMigrating(r);
             VmConfigEntry before = r.config;
             VmConfigEntry after = before.copy();
             edit.apply(after);
@@ -186,10 +187,20 @@ final class ChangeCheck {
         }
     }
 
+    /** A VR on its way to a peer is moved as it is: changing it here would be lost, or half moved. */
+    static void refuseWhileMigrating(VrRecord r) {
+        String peer = r.migratingTo;
+        if (peer != null) {
+            throw new ConflictException(Reason.IN_USE, null, "VR " + r.vmIndex + " is migrating to peer " + peer
+                    + "; change it there once it has moved, or here if the move fails").at(r.vmIndex, null);
+        }
+    }
+
     private Target remove(int vmIndex) {
         VrRecord r = routers.get(vmIndex);
         if (r == null) throw new NotFoundException("no VR with vmIndex " + vmIndex).at(vmIndex, null);
         if (!caller.sees(r.config.vmConfigTenant)) throw AccessDeniedException.hiddenVr(vmIndex).at(vmIndex, null);
+        refuseWhileMigrating(r);
         return new Target(r.removing ? Kind.JOIN : Kind.REMOVE, vmIndex, r, r.config, null);
     }
 

@@ -254,6 +254,24 @@ public final class TenantView implements VirtualRouters {
     }
 
     @Override
+    public void beginMigration(int vmIndex, String peer) {
+        providersOnly();
+        core.beginMigration(vmIndex, peer);
+    }
+
+    @Override
+    public Applied endMigration(int vmIndex, boolean moved) {
+        providersOnly();
+        // the removal is the caller's change set, for the audit, when the core can say so
+        return core instanceof VirtualRouterService service ? service.endMigration(vmIndex, moved, caller)
+                : core.endMigration(vmIndex, moved);
+    }
+
+    private void providersOnly() {
+        if (!caller.provider()) throw new AccessDeniedException(null, "only the provider's operators move VRs", false);
+    }
+
+    @Override
     public Set<AdminState> adminStates() {
         return core.adminStates();
     }

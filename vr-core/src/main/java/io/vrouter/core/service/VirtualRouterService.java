@@ -23,6 +23,8 @@ import io.vrouter.core.spi.Accepted;
 import io.vrouter.core.spi.Applied;
 import io.vrouter.core.spi.ChangeFailedException;
 import io.vrouter.core.spi.ChangeSet;
+import io.vrouter.core.spi.ConflictException;
+import io.vrouter.core.spi.NotFoundException;
 import io.vrouter.core.spi.RouterQuery;
 import io.vrouter.core.spi.ValidationException;
 import io.vrouter.core.spi.Version;
@@ -223,6 +225,66 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
     @Override
     public List<VmRuntime> unresolved() {
         return unresolved;
+    }
+
+    // ---------------------------------------------------------------- a move to a peer (ADR 0023)
+
+    @Override
+    public void beginMigration(int vmIndex, String peer) {
+        VrRecord r;
+        synchronized (registry.changeLock()) {
+            r = registry.get(vmIndex);
+            if (r == null) throw new NotFoundException("no VR with vmIndex " + vmIndex).at(vmIndex, null);
+            ChangeCheck.refuseWhileMigrating(r);
+            // moved as it is: not while a change of it is still being carried out on the host
+            if (!r.idle()) throw new ConflictException(null, "VR " + vmIndex + " has a change under way; move it once"
+                    + " that is done").at(vmIndex, null);
+            r.migratingTo = peer;
+        }
+        registry.transition(r, OperState.MIGRATING, "migrating to peer " + peer);
+    }
+
+    @Override
+    public Applied endMigration(int vmIndex, boolean moved) {
+        return endMigration(vmIndex, moved, Caller.SYSTEM);
+    }
+
+    /** {@link #endMigration(int, boolean)}, its removal made by {@code by}. */
+    public Applied endMigration(int vmIndex, boolean moved, Caller by) {
+        VrRecord r = registry.get(vmIndex);
+        if (r == null || r.migratingTo == null) throw new ConflictException(null, "VR " + vmIndex + " is not migrating");
+        String peer = r.migratingTo;
+        if (moved) {
+            Applied removal = null;
+            VrException refused = null;
+            synchronized (registry.changeLock()) {
+                // let go and remove in one step: no other change comes between
+                r.migratingTo = null;
+                try {
+                    removal = accept(ChangeSet.builder().remove(vmIndex).build().by(by), true);
+                } catch (VrException e) {
+                    refused = e;
+                }
+            }
+            if (refused != null) {
+                // running locked by another session, say: the VR now runs on both routers, and the caller must know
+                backAsTheHostHasIt(r, "moved to peer " + peer + " but not removed here");
+                throw new ChangeFailedException(null, "VR " + vmIndex + " now runs on peer " + peer + " too: its removal"
+                        + " here was refused (" + refused.getMessage() + "); remove it here").at(vmIndex, null);
+            }
+            removal.awaitDurable();
+            return removal;
+        }
+        synchronized (registry.changeLock()) {
+            r.migratingTo = null;
+        }
+        backAsTheHostHasIt(r, "stays here: the move did not happen");
+        return null;
+    }
+
+    private void backAsTheHostHasIt(VrRecord r, String reason) {
+        OperState host = driver.inspect(r.vmIndex).map(vm -> vm.power().operState()).orElse(OperState.CRASHED);
+        registry.transition(r, host, reason);
     }
 
     // ---------------------------------------------------------------- reads

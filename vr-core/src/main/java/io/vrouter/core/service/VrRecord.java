@@ -21,6 +21,8 @@ final class VrRecord {
     volatile String uuid;
     /** Its removal was accepted and is not done (or failed) yet. */
     volatile boolean removing;
+    /** The peer it is moving to, while a move runs (ADR 0023): its changes are refused, the host's reports wait. */
+    volatile String migratingTo;
     /** Its {@link Version}: changed (under this record's lock) after every change of its row or state is visible. */
     volatile Version version;
     /** The tail of this VR's queue of hypervisor work; guarded by this. */
@@ -54,6 +56,6 @@ final class VrRecord {
 
     /** Whether no hypervisor work of ours is queued or running for it. */
     synchronized boolean idle() {
-        return lane.isDone() && !removing;
+        return lane.isDone() && !removing && migratingTo == null;
     }
 }

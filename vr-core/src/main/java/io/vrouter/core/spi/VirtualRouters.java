@@ -140,6 +140,24 @@ public interface VirtualRouters {
         return false;
     }
 
+    /**
+     * Marks the VR as moving to {@code peer} (ADR 0023): vmOperState {@code migrating} (vmMigrating on
+     * every interface), and every change of it, its removal and a second move are refused with
+     * {@link VrException.Reason#STATE} until {@link #endMigration}. The provider's only.
+     */
+    default void beginMigration(int vmIndex, String peer) {
+        throw new NotSupportedException(null, "this view cannot move VRs");
+    }
+
+    /**
+     * Ends a move begun by {@link #beginMigration}: {@code moved}, the VR is removed here (one change set,
+     * its events end with its deletion); not moved, it is as the host has it again (running, as a rule).
+     * Null when not moved.
+     */
+    default Applied endMigration(int vmIndex, boolean moved) {
+        throw new NotSupportedException(null, "this view cannot move VRs");
+    }
+
     /** The admin states the driver can bring a VR to. */
     Set<AdminState> adminStates();
 

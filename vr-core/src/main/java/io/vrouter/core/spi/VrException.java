@@ -53,7 +53,12 @@ public abstract class VrException extends RuntimeException {
          * Running's lock is held by another session ({@link LockDeniedException#holder}): nothing
          * changed; the change may be sent again once the lock is let go.
          */
-        LOCKED
+        LOCKED,
+        /**
+         * The VR is held by an operation under way, a move to a peer (ADR 0023): nothing changed; the
+         * change may be sent again once the move ends (to the peer, when it moved).
+         */
+        IN_USE
     }
 
     private final Reason reason;

@@ -92,6 +92,7 @@ final class Changes {
             // as for a datastore locked by a session of the same scope (Datastores.checkWritable).
             case LOCKED -> new RpcError(Type.PROTOCOL, "in-use", null, null, e.getMessage())
                     .info("session-id", String.valueOf(((LockDeniedException) e).holderSession()));
+            case IN_USE -> new RpcError(Type.APPLICATION, "in-use", null, path, e.getMessage());
         };
         return field == null || field.equals("body") ? r : r.info("bad-element", field);
     }

@@ -1,5 +1,7 @@
 package io.vrouter.netconf.protocol;
 
+import io.vrouter.core.migration.PeerClient;
+
 import io.vrouter.core.config.Caller;
 import io.vrouter.core.config.Credentials;
 import io.vrouter.yang.edit.Datastores;
@@ -33,6 +35,8 @@ public final class NetconfServerContext implements AutoCloseable {
     private final AtomicInteger sessionIds = new AtomicInteger();
     private final Map<Integer, NetconfSession> sessions = new ConcurrentSkipListMap<>();
     private final int maxMessageBytes;
+    /** The peer routers VRs may move to (settings peer.NAME), for vrouter-migration's migrate; none until told. */
+    private volatile Map<String, PeerClient> peers = Map.of();
     private final MessageMemory messageMemory;
     private final Statistics statistics = new Statistics();
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
@@ -100,6 +104,15 @@ public final class NetconfServerContext implements AutoCloseable {
     /** The whole service, unfiltered: for what a session must tell apart from "does not exist" (never for a reply). */
     public VirtualRouters service() {
         return service;
+    }
+
+    /** The peers migrate moves VRs to. */
+    public void usePeers(Map<String, PeerClient> peers) {
+        this.peers = Map.copyOf(peers);
+    }
+
+    public Map<String, PeerClient> peers() {
+        return peers;
     }
 
     public VrMetrics metrics() {

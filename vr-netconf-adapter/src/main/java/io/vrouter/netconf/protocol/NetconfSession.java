@@ -508,6 +508,9 @@ public final class NetconfSession {
         } else if (Ns.HISTORY.equals(ns) && "rollback".equals(name)) {
             writer(name);
             return HistoryOps.rollback(who, op);
+        } else if (Ns.MIGRATION.equals(ns) && "migrate".equals(name)) {
+            writer(name);
+            return MigrationOps.migrate(who, op, ctx.peers());
         }
         throw new RpcError(Type.PROTOCOL, "operation-not-supported", null, null,
                 "unknown operation '" + name + "' in namespace '" + ns + "'").info("bad-element", name);

@@ -1,0 +1,62 @@
+package io.vrouter.api.restconf;
+
+import io.vrouter.core.migration.PeerClient;
+import io.vrouter.core.spi.VrException;
+import io.vrouter.core.spi.VirtualRouters;
+import io.vrouter.yang.DataNode;
+import io.vrouter.yang.MigrationRpcs;
+import io.vrouter.yang.Ns;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * vrouter-migration's migrate as a RESTCONF operation (docs/adr/0023-backup-restore-and-migration.md):
+ * input {@code vrouter-migration:input} with vmIndex and peer, output {@code vrouter-migration:output},
+ * answered once the VR runs on the peer.
+ */
+final class MigrationOperations {
+    static final String NAME = "migrate";
+
+    private MigrationOperations() {
+    }
+
+    static boolean owns(String operation) {
+        return operation.startsWith(Ns.MIGRATION_MODULE + ":");
+    }
+
+    static DataNode invoke(VirtualRouters service, Map<String, PeerClient> peers, String operation, InNode input) {
+        if (!operation.equals(Ns.MIGRATION_MODULE + ":" + NAME)) {
+            throw RestconfError.notFound("no operation '" + operation + "': GET /restconf/operations lists them");
+        }
+        if (input == null || !(Ns.MIGRATION.equals(input.ns()) && input.name().equals("input"))) {
+            throw RestconfError.malformed("the body must be " + Ns.MIGRATION_MODULE + ":input with vmIndex and peer");
+        }
+        int vmIndex = vmIndex(input.child("vmIndex"));
+        InNode peer = input.child("peer");
+        if (peer == null || peer.value() == null) {
+            throw new RestconfError(400, "protocol", "missing-element", null, null, "migrate needs input peer");
+        }
+        List<DataNode> out;
+        try {
+            out = MigrationRpcs.migrate(service, peers, vmIndex, peer.value().trim());
+        } catch (VrException e) {
+            throw RestconfError.of(e);
+        }
+        DataNode.Inner output = DataNode.inner(Ns.MIGRATION, "output");
+        out.forEach(output::add);
+        return output;
+    }
+
+    private static int vmIndex(InNode leaf) {
+        if (leaf == null || leaf.value() == null) {
+            throw new RestconfError(400, "protocol", "missing-element", null, null, "migrate needs input vmIndex");
+        }
+        try {
+            int i = Integer.parseInt(leaf.value().trim());
+            if (i >= 1) return i;
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw RestconfError.invalidValue("vmIndex must be a VR's vmIndex (1..2147483647), not '" + leaf.value() + "'");
+    }
+}
