@@ -83,14 +83,42 @@ public final class Restore {
      * @throws ValidationException when the backup names a VR twice or leaves out a name or vmIndex
      */
     public static Report run(VirtualRouters view, RouterBackup backup) {
+        checkNames(backup); // before the view is asked anything: a bad backup is the caller's 400 on any router
+        Plan plan = plan(view.indices(), view::findByName, i -> view.getConfig(i).orElse(null), backup);
+        Map<Integer, Integer> indexHere = plan.indexHere;
+        List<BackedUpRouter> missing = plan.missing;
+        ChangeSet.Builder set = ChangeSet.builder();
+        plan.created.forEach(set::create);
+        List<VmConfigEntry> kept = keepUuids(view, backup, missing, indexHere);
+        Applied applied;
+        try {
+            applied = set.isEmpty() ? null : view.apply(set.build());
+        } catch (RuntimeException refused) {
+            for (VmConfigEntry row : kept) view.keepUuid(row.vmIndex, row.vmName, null);
+            throw refused;
+        }
+        return new Report(plan.outcomes, applied);
+    }
+
+    /** What a restore makes (rows with their vmIndex here) and says, VR by VR; computed alone, so a stopped server's store can take it too. */
+    public record Plan(List<VmConfigEntry> created, List<Outcome> outcomes, List<BackedUpRouter> missing,
+                       Map<Integer, Integer> indexHere) {
+    }
+
+    /**
+     * Matches the backup's VRs by name against the router's (its vmIndices, names and rows), keeps a
+     * missing VR's vmIndex when free, else gives it the lowest free one, and points its peer links at the indices here.
+     *
+     * @throws ValidationException when the backup names a VR twice or leaves out a name or vmIndex
+     */
+    public static Plan plan(Set<Integer> indices, java.util.function.Function<String, Optional<Integer>> findByName,
+                            java.util.function.IntFunction<VmConfigEntry> configOf, RouterBackup backup) {
         checkNames(backup);
         Map<Integer, Integer> indexHere = new HashMap<>(); // the backup's vmIndex -> this router's
-        Map<Integer, Action> found = new HashMap<>();
         for (BackedUpRouter b : backup.routers) {
-            Optional<Integer> existing = view.findByName(b.vmName);
-            existing.ifPresent(i -> indexHere.put(b.vmIndex, i));
+            findByName.apply(b.vmName).ifPresent(i -> indexHere.put(b.vmIndex, i));
         }
-        Set<Integer> taken = new HashSet<>(view.indices());
+        Set<Integer> taken = new HashSet<>(indices);
         List<BackedUpRouter> missing = new ArrayList<>();
         for (BackedUpRouter b : backup.routers) {
             if (indexHere.containsKey(b.vmIndex)) continue;
@@ -107,30 +135,20 @@ public final class Restore {
             indexHere.put(b.vmIndex, next);
             taken.add(next);
         }
-        ChangeSet.Builder set = ChangeSet.builder();
-        for (BackedUpRouter b : backup.routers) {
-            VmConfigEntry row = here(b, indexHere);
-            if (missing.contains(b)) {
-                set.create(row);
-                found.put(b.vmIndex, Action.CREATED);
-            } else {
-                VmConfigEntry now = view.getConfig(row.vmIndex).orElse(null);
-                found.put(b.vmIndex, same(now, row) ? Action.PRESENT : Action.DIFFERS);
-            }
-        }
-        List<VmConfigEntry> kept = keepUuids(view, backup, missing, indexHere);
-        Applied applied;
-        try {
-            applied = set.isEmpty() ? null : view.apply(set.build());
-        } catch (RuntimeException refused) {
-            for (VmConfigEntry row : kept) view.keepUuid(row.vmIndex, row.vmName, null);
-            throw refused;
-        }
+        List<VmConfigEntry> created = new ArrayList<>();
         List<Outcome> outcomes = new ArrayList<>();
         for (BackedUpRouter b : backup.routers) {
-            outcomes.add(new Outcome(b.vmName, b.vmIndex, indexHere.get(b.vmIndex), found.get(b.vmIndex)));
+            VmConfigEntry row = here(b, indexHere);
+            Action action;
+            if (missing.contains(b)) {
+                created.add(row);
+                action = Action.CREATED;
+            } else {
+                action = same(configOf.apply(row.vmIndex), row) ? Action.PRESENT : Action.DIFFERS;
+            }
+            outcomes.add(new Outcome(b.vmName, b.vmIndex, row.vmIndex, action));
         }
-        return new Report(outcomes, applied);
+        return new Plan(created, outcomes, missing, indexHere);
     }
 
     /**

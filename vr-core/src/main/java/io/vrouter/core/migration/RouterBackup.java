@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vrouter.core.model.ModelJson;
+import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.spi.ValidationException;
 import io.vrouter.core.spi.VirtualRouters;
 import java.io.IOException;
@@ -39,14 +40,29 @@ public class RouterBackup {
 
     /** The given VRs (a migration's one), those that exist. */
     public static RouterBackup of(VirtualRouters view, List<Integer> indices) {
-        RouterBackup b = new RouterBackup();
-        b.format = FORMAT;
-        b.taken = Instant.now().toString();
-        b.driver = view.driverName();
+        RouterBackup b = empty(view.driverName());
         for (int vmIndex : indices) {
             view.getConfig(vmIndex).ifPresent(row -> b.routers.add(BackedUpRouter.of(row,
                     view.get(vmIndex).map(vr -> vr.vmEntry == null ? null : vr.vmEntry.vmUUID).orElse(null))));
         }
+        return b;
+    }
+
+    /**
+     * The stored rows of a stopped server's data directory: no vmUUID, which the host gives and the
+     * data directory does not keep (a restore then lets the host give new ones).
+     */
+    public static RouterBackup ofRows(String driver, List<VmConfigEntry> rows) {
+        RouterBackup b = empty(driver);
+        rows.forEach(row -> b.routers.add(BackedUpRouter.of(row, null)));
+        return b;
+    }
+
+    private static RouterBackup empty(String driver) {
+        RouterBackup b = new RouterBackup();
+        b.format = FORMAT;
+        b.taken = Instant.now().toString();
+        b.driver = driver;
         return b;
     }
 
