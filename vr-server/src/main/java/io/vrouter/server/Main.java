@@ -16,6 +16,7 @@ import org.slf4j.bridge.SLF4JBridgeHandler;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code java -jar vrouter.jar [options]}: starts every management interface not turned off (its port
@@ -62,6 +63,12 @@ public final class Main implements Callable<Integer> {
     @Option(names = "--hash-password", description = "Read a password from standard input, print the form to store "
             + "in user.NAME = ROLE:FORM (a salted PBKDF2 hash), and exit.")
     boolean hashPassword;
+    @Parameters(index = "0", arity = "0..1", paramLabel = "backup|restore", description = "On a stopped server's data"
+            + " directory: backup writes its VRs to FILE (the document GET /api/v1/backup gives); restore adds"
+            + " FILE's VRs the directory lacks, made on the host at the next start. Without it: starts the server.")
+    String command;
+    @Parameters(index = "1", arity = "0..1", paramLabel = "FILE", description = "The backup document.")
+    Path file;
     @Option(names = "--snmp-trap-target", paramLabel = "udp:HOST:PORT", description = "Adds an SNMP notification target (repeatable).")
     List<String> trapTargets = new ArrayList<>();
 
@@ -94,6 +101,7 @@ public final class Main implements Callable<Integer> {
     public Integer call() throws Exception {
         if (hashPassword) return hashPassword(System.in, System.out);
         Settings settings = settings(System.getenv());
+        if (command != null) return offline(settings, System.out, System.err);
         long t0 = System.nanoTime();
         VrouterServer server = VrouterServer.start(settings);
         log.info("vrouter started in {} ms on driver '{}', data in {}", (System.nanoTime() - t0) / 1_000_000,
@@ -144,6 +152,15 @@ public final class Main implements Callable<Integer> {
         } catch (Exception e) {
             log.warn("reload on SIGHUP refused, nothing changed: {}", e.getMessage());
         }
+    }
+
+    /** {@code backup FILE} or {@code restore FILE} on the settings' data directory, the server stopped. */
+    int offline(Settings settings, java.io.PrintStream out, java.io.PrintStream err) {
+        if (file == null) {
+            err.println("vrouter " + command + ": which FILE? (vrouter " + command + " FILE [--data-dir DIR])");
+            return 2;
+        }
+        return OfflineBackup.run(command, file, settings.dataDir(), settings.get("driver", "sim"), out, err);
     }
 
     /** Prints the stored form of the password on the first line of the input (a terminal does not echo it). */

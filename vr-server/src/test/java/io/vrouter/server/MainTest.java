@@ -51,7 +51,7 @@ class MainTest {
         cli.setErr(new PrintWriter(err));
         int code = cli.execute("--rest-prot", "8080");
         assertThat(code).isEqualTo(2);
-        assertThat(err.toString()).contains("Unknown options: '--rest-prot'").contains("Usage: vrouter");
+        assertThat(err.toString()).contains("Unknown option").contains("'--rest-prot'").contains("Usage: vrouter");
     }
 
     @Test
