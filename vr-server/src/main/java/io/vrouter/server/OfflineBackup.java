@@ -46,10 +46,7 @@ final class OfflineBackup {
                 default -> throw new Refused("unknown command '" + command + "' (backup FILE or restore FILE)");
             }
             return 0;
-        } catch (Refused | ValidationException | DamagedConfigurationException e) {
-            err.println("vrouter " + command + ": " + e.getMessage());
-            return 2;
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (Refused | ValidationException | DamagedConfigurationException | IOException | java.io.UncheckedIOException e) {
             err.println("vrouter " + command + ": " + e.getMessage());
             return 2;
         }
