@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * line that cannot be read (torn by a crash) is dropped with a warning at opening, and the file
  * written without it at the next commit (opening writes nothing, so that a start refused for another
  * file leaves the data directory as it was). When the lines
- * reach a quarter more than the depth, the file is rewritten with the last {@code depth} commits
+ * reach twice the depth (at least depth + 16), the file is rewritten with the last {@code depth} commits
  * beside it, forced to disk, and renamed over it, so that a crash leaves the old file or the new.
  * Without a directory ({@link #inMemory}) it keeps the same history in memory only.
  */
@@ -117,7 +117,9 @@ public final class CommitLog implements AutoCloseable {
     private void write(Object line) {
         if (file == null) return;
         try {
-            if (++lines > depth + Math.max(16, depth / 4) || rewriteFirst) {
+            // The rewrite is forced to disk on the accepting thread: once every depth commits (at least
+            // 16), not every few, keeps its cost per change small.
+            if (++lines > depth + Math.max(16, depth) || rewriteFirst) {
                 rewrite();
                 return;
             }
