@@ -3,6 +3,7 @@ package io.vrouter.netconf;
 import io.vrouter.core.config.Caller;
 import io.vrouter.core.config.Credentials;
 import io.vrouter.core.config.Settings;
+import io.vrouter.core.migration.Peers;
 import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
 import io.vrouter.yang.nacm.Nacm;
@@ -89,7 +90,8 @@ public final class NetconfInterface implements ManagementInterface {
         Nacm nacm = context.shared(Nacm.class).orElseGet(() -> new Nacm(s.dataDir(), s.getBoolean("netconf.nacm", true)));
         ctx = new NetconfServerContext(context.service(), context.metrics(), maxMessage, MessageMemory.quarterOfHeap(),
                 s.dataDir(), nacm);
-        ctx.usePeers(io.vrouter.core.migration.Peers.from(s).clients());
+        // The application's peers, their clients shared with REST and RESTCONF (alone, as in a test: its own).
+        ctx.usePeers(context.shared(Peers.class).orElseGet(() -> Peers.from(s)).clients());
         // A confirmed commit the last run left unconfirmed is put back before anyone connects.
         ctx.recover();
         sshd = SshServer.setUpDefaultServer();

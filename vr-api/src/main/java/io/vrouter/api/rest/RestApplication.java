@@ -35,7 +35,7 @@ public final class RestApplication {
         rc.register(RoutersResource.class);
         rc.register(HypervisorResource.class);
         rc.register(EventsResource.class);
-        MigrationResource migration = new MigrationResource(Peers.from(context.settings()));
+        MigrationResource migration = new MigrationResource(context.shared(Peers.class).orElseGet(() -> Peers.from(context.settings())));
         PeerWatch peers = migration.watch(context.settings().getDuration("peers.health-interval", "10s"));
         rc.register(new HealthResource(context.service(), peers::reach)); // public: the whole host, no caller
         rc.register(MetricsResource.class);

@@ -28,6 +28,7 @@ public final class Peers {
     }
 
     private final Map<String, Peer> peers;
+    private Map<String, PeerClient> clients;
 
     private Peers(Map<String, Peer> peers) {
         this.peers = peers;
@@ -90,10 +91,16 @@ public final class Peers {
         return new LinkedHashMap<>(peers);
     }
 
-    /** A client per peer, by name in order: what every interface moves VRs through. */
-    public Map<String, PeerClient> clients() {
-        Map<String, PeerClient> clients = new java.util.TreeMap<>();
-        all().forEach((name, peer) -> clients.put(name, new PeerClient(peer)));
+    /**
+     * A client per peer, by name in order: what every interface moves VRs through, made once (each holds
+     * an HTTP client and its pinned TLS context) and shared by the interfaces the application hands it to.
+     */
+    public synchronized Map<String, PeerClient> clients() {
+        if (clients == null) {
+            Map<String, PeerClient> made = new java.util.TreeMap<>();
+            peers.forEach((name, peer) -> made.put(name, new PeerClient(peer)));
+            clients = java.util.Collections.unmodifiableMap(made);
+        }
         return clients;
     }
 }
