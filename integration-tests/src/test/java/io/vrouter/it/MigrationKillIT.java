@@ -36,18 +36,15 @@ class MigrationKillIT {
     void aSourceKilledAfterTheDestinationMadeTheVrRemovesItsCopyAtItsRestart() throws Exception {
         try (ServerProcess b = ServerProcess.start(dir.resolve("b"), "--config", config("b", SLOW_HOST).toString());
              ServerProcess a = ServerProcess.start(dir.resolve("a"), "--config", config("a", peerB(b)).toString())) {
-            int vmIndex = create(a, "mover");
-            String uuid = a.router(vmIndex).at("/vmEntry/vmUUID").asText();
-            CompletableFuture<HttpResponse<String>> move = moveAsync(a, vmIndex);
-            awaitMidMove(a, b, vmIndex);
+            MidMove m = moveUntilMidway(a, b);
 
             killJvm(a);
             assertThat(operState(b, "mover")).as("B still making the VR when A died").isEqualTo("preparing");
             a.restart();
 
             await(() -> copies(a, "mover") == 0, "A to remove its copy of mover", a);
-            assertOneCopyOnB(a, b, uuid);
-            assertThat(move).isCompletedExceptionally(); // its caller died with A
+            assertOneCopyOnB(a, b, m.uuid());
+            assertThat(m.answer()).isCompletedExceptionally(); // its caller died with A
         }
     }
 
@@ -56,23 +53,20 @@ class MigrationKillIT {
         Path configB = config("b", SLOW_HOST);
         try (ServerProcess b = ServerProcess.start(dir.resolve("b"), "--config", configB.toString());
              ServerProcess a = ServerProcess.start(dir.resolve("a"), "--config", config("a", peerB(b)).toString())) {
-            int vmIndex = create(a, "mover");
-            String uuid = a.router(vmIndex).at("/vmEntry/vmUUID").asText();
-            CompletableFuture<HttpResponse<String>> move = moveAsync(a, vmIndex);
-            awaitMidMove(a, b, vmIndex);
+            MidMove m = moveUntilMidway(a, b);
 
             killJvm(b);
             // A did not hear the answer: it keeps its copy held, neither removed nor let go
-            HttpResponse<String> cut = move.get(60, TimeUnit.SECONDS);
+            HttpResponse<String> cut = m.answer().get(60, TimeUnit.SECONDS);
             assertThat(cut.statusCode()).as(cut.body()).isEqualTo(502);
             assertThat(cut.body()).contains("is not known", "stays migrating here");
-            assertThat(ServerProcess.operState(a.router(vmIndex))).isEqualTo("migrating");
+            assertThat(ServerProcess.operState(a.router(m.vmIndex()))).isEqualTo("migrating");
 
             Files.write(configB, List.of("user.admin = operator:admin")); // B's host now makes VMs at once
             b.restart();
 
             await(() -> copies(a, "mover") == 0, "A to remove its copy of mover", a);
-            assertOneCopyOnB(a, b, uuid);
+            assertOneCopyOnB(a, b, m.uuid());
         }
     }
 
@@ -94,19 +88,26 @@ class MigrationKillIT {
         return JSON.readTree(made.body()).get("vmIndex").asInt();
     }
 
-    private static CompletableFuture<HttpResponse<String>> moveAsync(ServerProcess a, int vmIndex) {
-        return CompletableFuture.supplyAsync(() -> {
+    /** A move caught midway: the VR's vmIndex and vmUUID on A, and A's answer to come. */
+    private record MidMove(int vmIndex, String uuid, CompletableFuture<HttpResponse<String>> answer) {
+    }
+
+    /**
+     * Makes VR mover on A and moves it to B until the moment that matters: the VR exists on B (journaled
+     * there, its VM being made) and A holds its own, migrating.
+     */
+    private static MidMove moveUntilMidway(ServerProcess a, ServerProcess b) throws Exception {
+        int vmIndex = create(a, "mover");
+        String uuid = a.router(vmIndex).at("/vmEntry/vmUUID").asText();
+        CompletableFuture<HttpResponse<String>> answer = CompletableFuture.supplyAsync(() -> {
             try {
                 return a.post("/api/v1/routers/" + vmIndex + "/migrate", "{\"peer\":\"b\"}");
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
         });
-    }
-
-    /** The moment that matters: the VR exists on B (journaled there, its VM being made) and A holds its own, migrating. */
-    private static void awaitMidMove(ServerProcess a, ServerProcess b, int vmIndex) throws Exception {
         await(() -> copies(b, "mover") == 1 && "migrating".equals(operState(a, "mover")), "mover journaled on B, migrating on A", b);
+        return new MidMove(vmIndex, uuid, answer);
     }
 
     /** kill -9 of the server's JVM itself (the launcher execs it): no shutdown hook runs, nothing is flushed. */
