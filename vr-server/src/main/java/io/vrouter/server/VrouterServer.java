@@ -16,6 +16,7 @@ import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.driver.HypervisorDriverProvider;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.persistence.ConfigStore;
+import io.vrouter.core.persistence.MoveJournal;
 import io.vrouter.core.persistence.CommitLog;
 import io.vrouter.core.persistence.EventLog;
 import io.vrouter.core.service.VirtualRouterService;
@@ -50,6 +51,7 @@ public final class VrouterServer implements AutoCloseable {
     private final FileLock lock;
     private final VirtualRouterService service;
     private final ServerContext context;
+    private final Peers peers;
     private final List<ManagementInterface> interfaces = new ArrayList<>();
 
     private VrouterServer(Settings settings, Set<String> excluded) throws Exception {
@@ -103,6 +105,8 @@ public final class VrouterServer implements AutoCloseable {
         Nacm nacm;
         try {
             nacm = new Nacm(dataDir, settings.getBoolean("netconf.nacm", true));
+            // The moves of VRs to and from peers under way when the server stopped, finished once it runs.
+            peers = Peers.from(settings).recordMovesIn(MoveJournal.open(dataDir));
         } catch (RuntimeException e) {
             lock.release();
             lockFile.close();
@@ -114,10 +118,13 @@ public final class VrouterServer implements AutoCloseable {
         service.events().recordTo(EventLog.open(dataDir, settings.getInt("events.replay-max", 10_000),
                 settings.getDuration("events.replay-age", "7d")));
         service.recordHistoryTo(CommitLog.open(dataDir, settings.getInt("history.depth", 50)));
+        peers.moves().keepArrivingUuids(service);
         // Made once, shared: the peers' clients (REST, RESTCONF and NETCONF move VRs through the same ones).
-        context = new ServerContext(service, settings, credentials, metrics, List.of(nacm, Peers.from(settings)));
+        context = new ServerContext(service, settings, credentials, metrics, List.of(nacm, peers));
         try {
             service.start();
+            // before any interface listens: a VR whose move was cut short is held again, no change comes first
+            peers.moves().resume(service, peers.clients());
             // REST last: once /health/ready answers, every other interface is listening too.
             found.sort(Comparator.comparing((ManagementInterface mi) -> mi.name().equals("rest"))
                     .thenComparing(ManagementInterface::name));
@@ -201,6 +208,7 @@ public final class VrouterServer implements AutoCloseable {
             }
         }
         interfaces.clear();
+        peers.moves().close();
         service.close();
         try {
             lock.release();

@@ -10,16 +10,19 @@ import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.vrouter.core.migration.Migration;
+import io.vrouter.core.migration.Moves;
 import io.vrouter.core.migration.PeerClient;
 import io.vrouter.core.migration.PeerWatch;
 import io.vrouter.core.migration.Peers;
 import io.vrouter.core.migration.Restore;
 import io.vrouter.core.migration.RouterBackup;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
@@ -39,9 +42,12 @@ import java.util.Map;
 public class MigrationResource {
     /** A client per peer, by name. */
     private final Map<String, PeerClient> clients;
+    /** This router's moves under way, to and from its peers. */
+    private final Moves moves;
 
     MigrationResource(Peers peers) {
         clients = peers.clients();
+        moves = peers.moves();
     }
 
     /** The clients of the peers, for RESTCONF's migrate. */
@@ -75,13 +81,33 @@ public class MigrationResource {
                     @ApiResponse(responseCode = "202", description = "accepted: the hypervisor work goes on",
                             content = @Content(schema = @Schema(implementation = BackupResource.RestoreAnswer.class)))})
     public Response receive(byte[] body, @Parameter(description = "How long to wait for the VR to be up: 30s, 500ms, 2m")
-                            @QueryParam("wait") String wait, @HeaderParam("Prefer") String prefer) throws InterruptedException {
+                            @QueryParam("wait") String wait, @HeaderParam("Prefer") String prefer,
+                            @Parameter(description = "The source's id of the move, which it asks about should it not hear the answer")
+                            @QueryParam("move") String move) throws InterruptedException {
         BackupResource.providerOnly();
         Prefer p = Prefer.of(wait, prefer);
-        Restore.Report report = Migration.receive(service(), RouterBackup.read(body == null ? new byte[0] : body));
+        Restore.Report report = Migration.receive(service(), RouterBackup.read(body == null ? new byte[0] : body), moves, move);
         boolean done = !p.waitFor().isZero() && report.await(p.waitFor());
         return Response.status(done ? Response.Status.CREATED : Response.Status.ACCEPTED)
                 .entity(new BackupResource.RestoreAnswer(report.created(), done, report.routers())).build();
+    }
+
+    @GET
+    @Path("migrations/{move}")
+    @Operation(operationId = "migrationState", summary = "A peer's question about its move of a VR here whose answer it did"
+            + " not hear: arrived (made here), arriving (being made) or absent (not here, and refused should it come later)")
+    public Moves.Where migration(@PathParam("move") String move) {
+        BackupResource.providerOnly();
+        return moves.where(service(), move);
+    }
+
+    @DELETE
+    @Path("migrations/{move}")
+    @Operation(operationId = "forgetMigration", summary = "A peer has settled its move of a VR here: this router forgets it")
+    public Response forget(@PathParam("move") String move) {
+        BackupResource.providerOnly();
+        moves.forgetArrival(service(), move);
+        return Response.noContent().build();
     }
 
     @GET

@@ -3,6 +3,7 @@ package io.vrouter.core.migration;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vrouter.core.model.ModelJson;
 import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.persistence.MoveJournal;
 import io.vrouter.core.spi.ConflictException;
 import io.vrouter.core.spi.NotFoundException;
 import io.vrouter.core.spi.ValidationException;
@@ -19,7 +20,9 @@ import java.util.Map;
  * to the destination's {@code POST /api/v1/migrations}, which admits it as any creation there (its
  * tenants and quotas, its capacity, its names) and makes it, waiting until it is up; only then does
  * the source remove its copy. A refusal, an unreachable peer or a destination that fails midway
- * (its change set undone whole) leaves the VR running here and nothing there.
+ * (its change set undone whole) leaves the VR running here and nothing there. Both sides write the move
+ * in their data directory first ({@link Moves}): a source that does not hear how it ended, or restarts in
+ * the middle, holds its copy and asks the peer until it knows, so one copy runs in the end.
  */
 public final class Migration {
     /** What the destination path of a move is on a peer's REST interface. */
@@ -60,23 +63,47 @@ public final class Migration {
         // migrating from here on: its changes and a second move are refused until the move ends, either way
         view.beginMigration(vmIndex, peer.peer().name());
         int peerIndex;
+        MoveJournal.Leaving leaving = null;
+        boolean unknown = false; // the peer may have the VR: the copy here stays held until it says (Moves)
         try {
             RouterBackup one = RouterBackup.of(view, List.of(vmIndex));
+            leaving = peer.moves().leave(view, row, peer.peer().name()); // on disk before the peer hears of it
             PeerClient.Answer answer;
             try {
-                answer = peer.post(INCOMING + "?wait=" + DESTINATION_WAIT.toSeconds() + "s", one.toJson(),
-                        DESTINATION_WAIT.plusSeconds(10));
+                answer = peer.post(INCOMING + "?wait=" + DESTINATION_WAIT.toSeconds() + "s&move=" + leaving.move(),
+                        one.toJson(), DESTINATION_WAIT.plusSeconds(10));
             } catch (PeerClient.Unreachable e) {
-                throw new MigrationRefusedException(Reason.FAILED, e.getMessage() + "; VR " + row.vmName + " stays here");
+                unknown = e.maybeDelivered();
+                throw new MigrationRefusedException(Reason.FAILED, e.getMessage() + (unknown ? unknown(peer, row) : "; VR "
+                        + row.vmName + " stays here"));
             }
-            if (answer.status() != 201) throw refusal(peer, row, answer);
+            if (answer.status() != 201) {
+                // 202 (still being made there) and a failure there: it may have it, or have it soon
+                unknown = answer.status() == 202 || answer.status() >= 500;
+                throw unknown ? new MigrationRefusedException(Reason.FAILED, "peer " + peer.peer().name() + " answered "
+                        + answer.status() + ": " + detail(answer) + unknown(peer, row)) : refusal(peer, row, answer);
+            }
             peerIndex = peerIndex(answer, row);
         } catch (RuntimeException notMoved) {
-            view.endMigration(vmIndex, false);
+            if (unknown) {
+                peer.moves().settleLater(view, leaving, peer, true);
+            } else {
+                view.endMigration(vmIndex, false);
+                if (leaving != null) peer.moves().settled(leaving, peer, false);
+            }
             throw notMoved;
         }
-        view.endMigration(vmIndex, true).completion().join();
+        try {
+            view.endMigration(vmIndex, true).completion().join();
+        } finally {
+            peer.moves().settled(leaving, peer, true);
+        }
         return new Moved(row.vmName, peer.peer().name(), vmIndex, peerIndex);
+    }
+
+    private static String unknown(PeerClient peer, VmConfigEntry row) {
+        return "; whether it has VR " + row.vmName + " is not known: it stays migrating here, and this router asks peer "
+                + peer.peer().name() + " until it answers, then removes it here or lets it go";
     }
 
     private static MigrationRefusedException refusal(PeerClient peer, VmConfigEntry row, PeerClient.Answer answer) {
@@ -123,11 +150,19 @@ public final class Migration {
      * taken (a migration never merges into an existing VR).
      */
     public static Restore.Report receive(VirtualRouters view, RouterBackup incoming) {
+        return receive(view, incoming, null, null);
+    }
+
+    /**
+     * {@link #receive(VirtualRouters, RouterBackup)}, the arrival of the source's {@code move} recorded in
+     * {@code moves} first (none from a source that names no move).
+     */
+    public static Restore.Report receive(VirtualRouters view, RouterBackup incoming, Moves moves, String move) {
         if (incoming.routers.size() != 1) throw new ValidationException("routers", "a migration carries exactly one VR");
         String name = incoming.routers.get(0).vmName;
         if (name != null && view.findByName(name).isPresent()) {
             throw new ConflictException(VrException.Reason.NOT_UNIQUE, "vmName", "vmName " + name + " is taken on this router");
         }
-        return Restore.run(view, incoming);
+        return move == null || moves == null ? Restore.run(view, incoming) : moves.arrive(view, incoming, move);
     }
 }

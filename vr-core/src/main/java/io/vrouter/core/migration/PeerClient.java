@@ -38,16 +38,35 @@ public final class PeerClient {
 
     /** The peer could not be asked: unreachable, timed out, or not the pinned certificate. */
     public static final class Unreachable extends Exception {
-        Unreachable(String message, Throwable cause) {
+        private final boolean maybeDelivered;
+
+        Unreachable(String message, Throwable cause, boolean maybeDelivered) {
             super(message, cause);
+            this.maybeDelivered = maybeDelivered;
+        }
+
+        /**
+         * Whether the request may have reached the peer (the connection broke or the answer did not come
+         * in time), rather than surely not (no connection, or not the pinned certificate).
+         */
+        public boolean maybeDelivered() {
+            return maybeDelivered;
         }
     }
 
     private final Peer peer;
     private final HttpClient http;
+    private final Moves moves;
 
+    /** A client whose moves are not recorded on disk (a module without a data directory). */
     public PeerClient(Peer peer) {
+        this(peer, new Moves(null));
+    }
+
+    /** A client that records the moves through it in this router's {@code moves}. */
+    PeerClient(Peer peer, Moves moves) {
         this.peer = peer;
+        this.moves = moves;
         HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
         if (peer.certificate() != null) b.sslContext(pinned(peer));
         this.http = b.build();
@@ -55,6 +74,11 @@ public final class PeerClient {
 
     public Peer peer() {
         return peer;
+    }
+
+    /** This router's moves under way, to this peer and the others. */
+    public Moves moves() {
+        return moves;
     }
 
     /** GET of the peer's /health (no login): whether it answers, and what. */
@@ -69,6 +93,18 @@ public final class PeerClient {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(json)), true);
     }
 
+    /** GET of a path of the peer's REST API, as the peer's user. */
+    public Answer get(String path) throws Unreachable {
+        return send(HttpRequest.newBuilder(peer.uri().resolve(path)).timeout(Duration.ofSeconds(30))
+                .header("Accept", "application/json").GET(), true);
+    }
+
+    /** DELETE of a path of the peer's REST API, as the peer's user. */
+    public Answer delete(String path) throws Unreachable {
+        return send(HttpRequest.newBuilder(peer.uri().resolve(path)).timeout(Duration.ofSeconds(30))
+                .header("Accept", "application/json").DELETE(), true);
+    }
+
     private Answer send(HttpRequest.Builder request, boolean login) throws Unreachable {
         if (login) {
             request.header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
@@ -78,17 +114,19 @@ public final class PeerClient {
             HttpResponse<String> r = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
             return new Answer(r.statusCode(), r.body());
         } catch (HttpConnectTimeoutException | ConnectException e) {
-            throw new Unreachable("peer " + peer + " does not answer: " + e.getClass().getSimpleName(), e);
+            throw new Unreachable("peer " + peer + " does not answer: " + e.getClass().getSimpleName(), e, false);
         } catch (HttpTimeoutException e) {
-            throw new Unreachable("peer " + peer + " did not answer in time", e);
+            throw new Unreachable("peer " + peer + " did not answer in time", e, true);
         } catch (javax.net.ssl.SSLException e) {
+            // refused at the handshake, before any request was sent, as a rule
             throw new Unreachable("peer " + peer + " is not the router whose certificate is pinned for it ("
-                    + e.getMessage() + ")", e);
+                    + e.getMessage() + ")", e, !(e instanceof javax.net.ssl.SSLHandshakeException));
         } catch (IOException e) {
-            throw new Unreachable("peer " + peer + " cannot be asked: " + e, e);
+            // the connection broke: the request may have been read, and acted on
+            throw new Unreachable("peer " + peer + " cannot be asked: " + e, e, true);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new Unreachable("interrupted while asking peer " + peer, e);
+            throw new Unreachable("interrupted while asking peer " + peer, e, true);
         }
     }
 

@@ -29,6 +29,8 @@ public final class Peers {
 
     private final Map<String, Peer> peers;
     private Map<String, PeerClient> clients;
+    /** This router's moves under way: in memory until the application gives the data directory's journal. */
+    private Moves moves = new Moves(null);
 
     private Peers(Map<String, Peer> peers) {
         this.peers = peers;
@@ -98,9 +100,24 @@ public final class Peers {
     public synchronized Map<String, PeerClient> clients() {
         if (clients == null) {
             Map<String, PeerClient> made = new java.util.TreeMap<>();
-            peers.forEach((name, peer) -> made.put(name, new PeerClient(peer)));
+            peers.forEach((name, peer) -> made.put(name, new PeerClient(peer, moves)));
             clients = java.util.Collections.unmodifiableMap(made);
         }
         return clients;
+    }
+
+    /**
+     * Records this router's moves in {@code journal} (the data directory's), so that a restart finishes
+     * those cut short; the application's, before it makes the clients.
+     */
+    public synchronized Peers recordMovesIn(io.vrouter.core.persistence.MoveJournal journal) {
+        if (clients != null) throw new IllegalStateException("the peers' clients are made already");
+        moves.close();
+        moves = new Moves(journal);
+        return this;
+    }
+
+    public synchronized Moves moves() {
+        return moves;
     }
 }

@@ -83,6 +83,11 @@ public final class Restore {
      * @throws ValidationException when the backup names a VR twice or leaves out a name or vmIndex
      */
     public static Report run(VirtualRouters view, RouterBackup backup) {
+        return run(view, backup, plan -> { });
+    }
+
+    /** {@link #run(VirtualRouters, RouterBackup)}, telling {@code beforeApply} the plan before its change set is journaled. */
+    static Report run(VirtualRouters view, RouterBackup backup, java.util.function.Consumer<Plan> beforeApply) {
         checkNames(backup); // before the view is asked anything: a bad backup is the caller's 400 on any router
         Plan plan = plan(view.indices(), view::findByName, i -> view.getConfig(i).orElse(null), backup);
         Map<Integer, Integer> indexHere = plan.indexHere;
@@ -92,6 +97,7 @@ public final class Restore {
         List<VmConfigEntry> kept = keepUuids(view, backup, missing, indexHere);
         Applied applied;
         try {
+            beforeApply.accept(plan);
             applied = set.isEmpty() ? null : view.apply(set.build());
         } catch (RuntimeException refused) {
             for (VmConfigEntry row : kept) view.keepUuid(row.vmIndex, row.vmName, null);

@@ -16,6 +16,11 @@ public record LatencyProfile(Duration provision, Duration start, Duration stop, 
     public static final LatencyProfile PAPER = new LatencyProfile(Duration.ofMillis(1000), Duration.ofMillis(500),
             Duration.ofMillis(1400), Duration.ofMillis(2000), Duration.ofMillis(600));
 
+    /** This profile, making a VM take {@code provision}. */
+    public LatencyProfile withProvision(Duration provision) {
+        return new LatencyProfile(provision, start, stop, destroy, suspend);
+    }
+
     public static LatencyProfile named(String name) {
         switch (name.toLowerCase(Locale.ROOT)) {
             case "none": return NONE;

@@ -13,8 +13,12 @@ public final class SimulatedDriverProvider implements HypervisorDriverProvider {
 
     @Override
     public HypervisorDriver create(Settings settings) {
-        SimulatedDriver driver = new SimulatedDriver(LatencyProfile.named(settings.get("sim-latency", "none")),
-                settings.dataDir().resolve("sim-host.journal"));
+        LatencyProfile latency = LatencyProfile.named(settings.get("sim-latency", "none"));
+        // a host slow to make a VM, as long as said: a test can catch a creation in the middle
+        if (settings.get("sim.provision-delay", null) != null) {
+            latency = latency.withProvision(settings.getDuration("sim.provision-delay", "0s"));
+        }
+        SimulatedDriver driver = new SimulatedDriver(latency, settings.dataDir().resolve("sim-host.journal"));
         // The simulated host has no CPUs or memory of its own: none unless the settings give them.
         int cpus = settings.getInt("sim.host-cpus", 0);
         int memory = settings.getInt("sim.host-memory", 0);
