@@ -44,10 +44,10 @@ def on_cpu_ns(pid):
 
 
 class Bench:
-    def __init__(self, args):
+    def __init__(self, args, mode="links"):
         self.args = args
-        self.prefix = "l" + "".join(random.choice(string.ascii_lowercase) for _ in range(3))
-        self.work = os.path.join(os.path.abspath(args.out), "links-work")
+        self.prefix = mode[0] + "".join(random.choice(string.ascii_lowercase) for _ in range(3))
+        self.work = os.path.join(os.path.abspath(args.out), mode + "-work")
         os.makedirs(self.work, exist_ok=True)
         self.netns, self.links, self.bridges, self.servers = [], [], [], []
         self.firewall = []
@@ -80,10 +80,12 @@ class Bench:
             sh("iptables", "-I", *rule)
             self.firewall.append(rule)
 
-    def server(self, name, wrapper=(), host="127.0.0.1", prefix=None):
+    def server(self, name, wrapper=(), host="127.0.0.1", prefix=None, settings=()):
         conf = os.path.join(self.work, name + ".properties")
         with open(conf, "w") as f:
             f.write("netns.prefix = %s\nnetns.run-dir = %s\n" % (prefix, os.path.join(self.work, "run-" + name)))
+            for line in settings:
+                f.write(line + "\n")
             # A netns VR's CPUs are a cgroup ceiling, not a reservation: the paths' eight VRs share two CPUs.
             f.write("capacity.cpu-overcommit = 100\n")
             if host != "127.0.0.1":
@@ -175,15 +177,20 @@ class Bench:
         self.route(tr, "default", "via", "198.51.100.1")
         self.ends["bridge"] = (tg, tr)
 
-    def build_vxlan(self, script):
+    def two_routers(self, net="198.51.100.248"):
+        """Two namespaces as two routers (the integration tests' TwoRouterHosts): each reached from this host over a
+        management veth (the two /30s from net: .250/.254 here, .249/.253 there with the default), the two joined by
+        an underlay veth (203.0.113.1 and .2). Returns the namespaces and the routers' management addresses."""
         p = self.prefix
         routers = [self.add_ns(p + "ra"), self.add_ns(p + "rb")]
-        mgmt = ["198.51.100.249", "198.51.100.253"]
+        *first, last = net.split(".")
+        at = lambda k: ".".join(first + [str(int(last) + k)])  # noqa: E731 - one address of the two /30s
+        mgmt = [at(1), at(5)]
         for i, r in enumerate(routers):
             here = p + "m" + "ab"[i]
             sh("ip", "link", "add", here, "type", "veth", "peer", "name", "mgmt0", "netns", r)
             self.links.append(here)
-            sh("ip", "addr", "add", ("198.51.100.250" if i == 0 else "198.51.100.254") + "/30", "dev", here)
+            sh("ip", "addr", "add", at(2 + 4 * i) + "/30", "dev", here)
             sh("ip", "link", "set", "dev", here, "up")
             self.addr(r, "mgmt0", mgmt[i] + "/30")
             sh("ip", "-n", r, "link", "set", "dev", "mgmt0", "up")
@@ -191,6 +198,11 @@ class Bench:
         for i, r in enumerate(routers):
             self.addr(r, "underlay0", "203.0.113.%d/30" % (i + 1))
             sh("ip", "-n", r, "link", "set", "dev", "underlay0", "up")
+        return routers, mgmt
+
+    def build_vxlan(self, script):
+        p = self.prefix
+        routers, mgmt = self.two_routers()
         pres = [p + "xa", p + "xb"]
         srv = [self.server("router-" + "ab"[i], wrapper=[script, routers[i]], host=mgmt[i], prefix=pres[i]) for i in range(2)]
         # On A: VR 1 (TG) - peer - VR 2 - vxlan; on B: VR 2 - vxlan, peer - VR 1 (TR).
