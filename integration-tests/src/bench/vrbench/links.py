@@ -331,8 +331,12 @@ class Bench:
         for rule in self.firewall:
             sh("iptables", "-D", *rule, check=False)
 
-    def leftovers(self):
-        return netns.leftovers(self.prefix, os.path.join(self.work, "run-local"))
+    def finish(self, out, mode, result, markdown, servers=("local",)):
+        """Removes what the run made, then writes its results with what it left on the host, if anything."""
+        self.cleanup()
+        result["leftovers"] = [x for name in servers for x in netns.leftovers(self.prefix, os.path.join(self.work, "run-" + name))]
+        result["finished"] = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+        write_results(out, mode, result, markdown(result))
 
 
 def run(args):
@@ -377,10 +381,7 @@ def run(args):
         result["link_create_median_ms"] = median(times)
         result["probe"] = b.probe_cpu(local, 5 if quick else 20)
     finally:
-        b.cleanup()
-        result["leftovers"] = b.leftovers()
-        result["finished"] = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
-        write_results(out, "links", result, markdown(result))
+        b.finish(out, "links", result, markdown)
     log("links: done, %s" % os.path.join(out, "links.md"))
     return 0 if not result["leftovers"] else 1
 

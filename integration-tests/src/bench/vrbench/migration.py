@@ -23,9 +23,8 @@ import subprocess
 import threading
 import time
 
-from . import netns
 from .links import Bench, sh
-from .util import log, median, write_results
+from .util import log, median
 
 INTERVAL = 0.01
 PEER_PORT = 8443
@@ -215,11 +214,7 @@ def run(args):
         for f in b.forwarders:
             f.terminate()
             f.wait(10)
-        b.cleanup()
-        result["leftovers"] = [x for name in ("router-a", "router-b")
-                               for x in netns.leftovers(b.prefix, os.path.join(b.work, "run-" + name))]
-        result["finished"] = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
-        write_results(out, "migration", result, markdown(result))
+        b.finish(out, "migration", result, markdown, servers=("router-a", "router-b"))
     log("migration: done, %s" % os.path.join(out, "migration.md"))
     return 0 if not result["leftovers"] else 1
 
