@@ -331,6 +331,16 @@ class Bench:
         for rule in self.firewall:
             sh("iptables", "-D", *rule, check=False)
 
+    def started(self, **figures):
+        """A run's results as they begin: when, on what, at which load, with the run's own settings."""
+        return dict({"started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "quick": self.args.quick,
+                     "nproc": os.cpu_count(), "loadavg_at_start": " ".join(open("/proc/loadavg").read().split()[:3]),
+                     "linux": open("/proc/sys/kernel/osrelease").read().strip()}, **figures)
+
+    def in_router(self):
+        """The integration tests' script that runs a command as if on another router (in its namespace)."""
+        return os.path.join(self.args.repo, "integration-tests", "src", "test", "sh", "in-router-netns.sh")
+
     def finish(self, out, mode, result, markdown, servers=("local",)):
         """Removes what the run made, then writes its results with what it left on the host, if anything."""
         self.cleanup()
@@ -343,12 +353,9 @@ def run(args):
     quick = args.quick
     out = os.path.abspath(args.out)
     b = Bench(args)
-    script = os.path.join(args.repo, "integration-tests", "src", "test", "sh", "in-router-netns.sh")
+    script = b.in_router()
     rounds, seconds = (2, 3) if quick else (5, 5)
-    result = {"started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "quick": quick, "nproc": os.cpu_count(),
-              "loadavg_at_start": " ".join(open("/proc/loadavg").read().split()[:3]),
-              "linux": open("/proc/sys/kernel/osrelease").read().strip(), "frame": FRAME, "rounds": rounds,
-              "seconds": seconds, "target": TARGET}
+    result = b.started(frame=FRAME, rounds=rounds, seconds=seconds, target=TARGET)
     try:
         local = b.server("local", prefix=b.prefix + "v")
         b.build_native()

@@ -156,12 +156,9 @@ def run(args):
     quick = args.quick
     out = os.path.abspath(args.out)
     b = Move(args)
-    script = os.path.join(args.repo, "integration-tests", "src", "test", "sh", "in-router-netns.sh")
+    script = b.in_router()
     rounds, many_rounds = (2, 1) if quick else (5, 2)
-    result = {"started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "quick": quick, "nproc": os.cpu_count(),
-              "loadavg_at_start": " ".join(open("/proc/loadavg").read().split()[:3]),
-              "linux": open("/proc/sys/kernel/osrelease").read().strip(), "interval_ms": INTERVAL * 1000,
-              "rounds": rounds, "many": MANY, "many_rounds": many_rounds, "drain": False}
+    result = b.started(interval_ms=INTERVAL * 1000, rounds=rounds, many=MANY, many_rounds=many_rounds, drain=False)
     pinger = None
     try:
         # Management from a range of its own, so that the integration tests' two routers may run beside it.
