@@ -2,7 +2,7 @@
 # The evaluation of issue 6: the paper's Section IV (seed 000) for SNMPv2c, SNMPv3, NETCONF, REST/XML and
 # REST/JSON, beside Net-SNMP's snmpd and yuma123's netconfd, as CSV, a Markdown report and PNG plots.
 #
-#   integration-tests/bench.sh [--quick] [--build] [--out DIR] [--netns | --links | --libvirt | --restconf | --core | --telemetry | --footprint | --kill-recovery]
+#   integration-tests/bench.sh [--quick] [--build] [--out DIR] [--netns | --links | --migration | --libvirt | --restconf | --core | --telemetry | --footprint | --kill-recovery]
 #
 # --quick: fewer cycles and points, under 5 minutes. --build: package the server first even if
 # vr-server/target/vrouter.jar exists. Default output: integration-tests/target/bench.
@@ -13,6 +13,11 @@
 # host bridges (the path before links), VRs on two routers (two servers, each in a namespace) across VXLAN; the
 # time to create a link and the delay probe's CPU per link end (links.md, links.json). Needs iperf3 and trafgen
 # (netsniff-ng), installed below.
+# --migration: only migration's figures (issue 34): two routers (two servers on the netns driver, each in a namespace,
+# peers of each other), one VR moved from one to the other: the time and the forwarding gap (pings every 10 ms
+# through the VR between two hosts), beside the floor measured in the same rounds (the same VR deleted and created
+# again by hand on the destination); then 20 VRs moved one after another, beside the same floor (migration.md,
+# migration.json). Needs root.
 # --libvirt: only the libvirt driver's figures (issue 26): VRs as QEMU VMs booting vrouter's appliance (TCG
 # here; KVM too where it runs guests), create-to-running and create-to-forwarding (first ping through) for one
 # VR and for 20 in one REST batch, QEMU's resident set per VR (libvirt.md, libvirt.json). Needs libvirtd
@@ -51,6 +56,7 @@ quick=()
 build=false
 netns=false
 links=false
+migration=false
 libvirt=false
 restconf=false
 core=false
@@ -64,6 +70,7 @@ while [ $# -gt 0 ]; do
     --build) build=true; shift ;;
     --netns) netns=true; shift ;;
     --links) links=true; shift ;;
+    --migration) migration=true; shift ;;
     --libvirt) libvirt=true; shift ;;
     --restconf) restconf=true; shift ;;
     --core) core=true; shift ;;
@@ -72,7 +79,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --out=*) out=${1#--out=}; shift ;;
     --kill-recovery) killrecovery=true; shift ;;
-    -h|--help) sed -n 2,45p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,50p "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
@@ -175,6 +182,9 @@ if $telemetry; then
 fi
 if $footprint; then
   exec python3 -m vrbench interfaces --out "$out" --jar "$repo/$jar" --launcher "$repo/bin/vrouter" --repo "$repo"
+fi
+if $migration; then
+  exec python3 -m vrbench migration "${quick[@]}" --out "$out" --jar "$repo/$jar" --launcher "$repo/bin/vrouter" --repo "$repo"
 fi
 if $links; then
   exec python3 -m vrbench links "${quick[@]}" --out "$out" --jar "$repo/$jar" --launcher "$repo/bin/vrouter" --repo "$repo"

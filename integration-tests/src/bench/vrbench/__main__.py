@@ -286,6 +286,12 @@ def main(argv=None):
     lk.add_argument("--jar", required=True)
     lk.add_argument("--launcher")
     lk.add_argument("--repo", required=True)
+    mg = sub.add_parser("migration", help="migration (issue 34): one VR and 20 moved between two netns routers, the gap")
+    mg.add_argument("--quick", action="store_true")
+    mg.add_argument("--out", required=True)
+    mg.add_argument("--jar", required=True)
+    mg.add_argument("--launcher")
+    mg.add_argument("--repo", required=True)
     lv = sub.add_parser("libvirt", help="the libvirt driver's figures (issue 26): VRs as QEMU VMs on this host")
     lv.add_argument("--quick", action="store_true")
     lv.add_argument("--out", required=True)
@@ -329,6 +335,9 @@ def main(argv=None):
     if a.cmd == "netns":
         from . import netns
         return netns.run(a)
+    if a.cmd == "migration":
+        from . import migration
+        return migration.run(a)
     if a.cmd == "links":
         from . import links
         return links.run(a)

@@ -44,10 +44,10 @@ def on_cpu_ns(pid):
 
 
 class Bench:
-    def __init__(self, args):
+    def __init__(self, args, mode="links"):
         self.args = args
-        self.prefix = "l" + "".join(random.choice(string.ascii_lowercase) for _ in range(3))
-        self.work = os.path.join(os.path.abspath(args.out), "links-work")
+        self.prefix = mode[0] + "".join(random.choice(string.ascii_lowercase) for _ in range(3))
+        self.work = os.path.join(os.path.abspath(args.out), mode + "-work")
         os.makedirs(self.work, exist_ok=True)
         self.netns, self.links, self.bridges, self.servers = [], [], [], []
         self.firewall = []
@@ -80,10 +80,12 @@ class Bench:
             sh("iptables", "-I", *rule)
             self.firewall.append(rule)
 
-    def server(self, name, wrapper=(), host="127.0.0.1", prefix=None):
+    def server(self, name, wrapper=(), host="127.0.0.1", prefix=None, settings=()):
         conf = os.path.join(self.work, name + ".properties")
         with open(conf, "w") as f:
             f.write("netns.prefix = %s\nnetns.run-dir = %s\n" % (prefix, os.path.join(self.work, "run-" + name)))
+            for line in settings:
+                f.write(line + "\n")
             # A netns VR's CPUs are a cgroup ceiling, not a reservation: the paths' eight VRs share two CPUs.
             f.write("capacity.cpu-overcommit = 100\n")
             if host != "127.0.0.1":
@@ -175,15 +177,20 @@ class Bench:
         self.route(tr, "default", "via", "198.51.100.1")
         self.ends["bridge"] = (tg, tr)
 
-    def build_vxlan(self, script):
+    def two_routers(self, net="198.51.100.248"):
+        """Two namespaces as two routers (the integration tests' TwoRouterHosts): each reached from this host over a
+        management veth (the two /30s from net: .250/.254 here, .249/.253 there with the default), the two joined by
+        an underlay veth (203.0.113.1 and .2). Returns the namespaces and the routers' management addresses."""
         p = self.prefix
         routers = [self.add_ns(p + "ra"), self.add_ns(p + "rb")]
-        mgmt = ["198.51.100.249", "198.51.100.253"]
+        *first, last = net.split(".")
+        at = lambda k: ".".join(first + [str(int(last) + k)])  # noqa: E731 - one address of the two /30s
+        mgmt = [at(1), at(5)]
         for i, r in enumerate(routers):
             here = p + "m" + "ab"[i]
             sh("ip", "link", "add", here, "type", "veth", "peer", "name", "mgmt0", "netns", r)
             self.links.append(here)
-            sh("ip", "addr", "add", ("198.51.100.250" if i == 0 else "198.51.100.254") + "/30", "dev", here)
+            sh("ip", "addr", "add", at(2 + 4 * i) + "/30", "dev", here)
             sh("ip", "link", "set", "dev", here, "up")
             self.addr(r, "mgmt0", mgmt[i] + "/30")
             sh("ip", "-n", r, "link", "set", "dev", "mgmt0", "up")
@@ -191,6 +198,11 @@ class Bench:
         for i, r in enumerate(routers):
             self.addr(r, "underlay0", "203.0.113.%d/30" % (i + 1))
             sh("ip", "-n", r, "link", "set", "dev", "underlay0", "up")
+        return routers, mgmt
+
+    def build_vxlan(self, script):
+        p = self.prefix
+        routers, mgmt = self.two_routers()
         pres = [p + "xa", p + "xb"]
         srv = [self.server("router-" + "ab"[i], wrapper=[script, routers[i]], host=mgmt[i], prefix=pres[i]) for i in range(2)]
         # On A: VR 1 (TG) - peer - VR 2 - vxlan; on B: VR 2 - vxlan, peer - VR 1 (TR).
@@ -319,20 +331,31 @@ class Bench:
         for rule in self.firewall:
             sh("iptables", "-D", *rule, check=False)
 
-    def leftovers(self):
-        return netns.leftovers(self.prefix, os.path.join(self.work, "run-local"))
+    def started(self, **figures):
+        """A run's results as they begin: when, on what, at which load, with the run's own settings."""
+        return dict({"started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "quick": self.args.quick,
+                     "nproc": os.cpu_count(), "loadavg_at_start": " ".join(open("/proc/loadavg").read().split()[:3]),
+                     "linux": open("/proc/sys/kernel/osrelease").read().strip()}, **figures)
+
+    def in_router(self):
+        """The integration tests' script that runs a command as if on another router (in its namespace)."""
+        return os.path.join(self.args.repo, "integration-tests", "src", "test", "sh", "in-router-netns.sh")
+
+    def finish(self, out, mode, result, markdown, servers=("local",)):
+        """Removes what the run made, then writes its results with what it left on the host, if anything."""
+        self.cleanup()
+        result["leftovers"] = [x for name in servers for x in netns.leftovers(self.prefix, os.path.join(self.work, "run-" + name))]
+        result["finished"] = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
+        write_results(out, mode, result, markdown(result))
 
 
 def run(args):
     quick = args.quick
     out = os.path.abspath(args.out)
     b = Bench(args)
-    script = os.path.join(args.repo, "integration-tests", "src", "test", "sh", "in-router-netns.sh")
+    script = b.in_router()
     rounds, seconds = (2, 3) if quick else (5, 5)
-    result = {"started": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()), "quick": quick, "nproc": os.cpu_count(),
-              "loadavg_at_start": " ".join(open("/proc/loadavg").read().split()[:3]),
-              "linux": open("/proc/sys/kernel/osrelease").read().strip(), "frame": FRAME, "rounds": rounds,
-              "seconds": seconds, "target": TARGET}
+    result = b.started(frame=FRAME, rounds=rounds, seconds=seconds, target=TARGET)
     try:
         local = b.server("local", prefix=b.prefix + "v")
         b.build_native()
@@ -365,10 +388,7 @@ def run(args):
         result["link_create_median_ms"] = median(times)
         result["probe"] = b.probe_cpu(local, 5 if quick else 20)
     finally:
-        b.cleanup()
-        result["leftovers"] = b.leftovers()
-        result["finished"] = time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())
-        write_results(out, "links", result, markdown(result))
+        b.finish(out, "links", result, markdown)
     log("links: done, %s" % os.path.join(out, "links.md"))
     return 0 if not result["leftovers"] else 1
 

@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Upgrades keep data: today's server started on a data directory that an earlier release left
  * (src/test/resources/upgrade/format-N, made by that release with make-fixture.sh there) finds every
- * VR, the SNMP engine where it was, the NETCONF host key, the idempotency keys and the replay log.
+ * VR, the SNMP engine where it was, the NETCONF host key, the idempotency keys and the replay log; and
+ * the history of commits format 2 kept in commits.log.
  */
 class UpgradeIT {
     private static final String MIB = "1.3.6.1.3.7666";
@@ -89,6 +90,33 @@ class UpgradeIT {
             // The replay log: a client resuming after the fixture's first event is told the rest of them.
             assertThat(replayedIds(server, 1, 10)).containsExactly(2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 10L);
         }
+    }
+
+    @Test
+    void todaysServerKeepsTheHistoryTheFormat2ReleaseLeftInCommitsLog() throws Exception {
+        // Made by main at fd072f0 (format 2: the history in commits.log, beside the journal), with make-fixture.sh.
+        Path fixture = Path.of("src/test/resources/upgrade/format-2");
+        copy(fixture, dir.resolve("data"));
+        try (ServerProcess server = ServerProcess.start(dir)) {
+            assertThat(JSON.readTree(server.get("/api/v1/routers").body()).get("total").asInt()).isEqualTo(4);
+            assertThat(commitNumbers(server)).containsExactly(1L, 2L, 3L, 4L, 5L);
+            JsonNode stop = JSON.readTree(server.get("/api/v1/commits/3").body());
+            assertThat(stop.at("/changes/0/after").asText()).isEqualTo("shutdown");
+            assertThat(JSON.readTree(server.get("/api/v1/commits/5").body()).at("/changedBy/interface").asText())
+                    .isEqualTo("netconf");
+            // The next commit goes on from the file's numbers, in the journal's record.
+            assertThat(server.post("/api/v1/routers/2/start?wait=30s", "").statusCode()).isEqualTo(200);
+            assertThat(commitNumbers(server)).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
+        }
+        try (ServerProcess again = ServerProcess.start(dir)) {
+            assertThat(commitNumbers(again)).as("across a restart").containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
+        }
+    }
+
+    private static List<Long> commitNumbers(ServerProcess server) throws Exception {
+        List<Long> numbers = new ArrayList<>();
+        for (JsonNode c : JSON.readTree(server.get("/api/v1/commits").body())) numbers.add(c.get("number").asLong());
+        return numbers;
     }
 
     private static void copy(Path from, Path to) throws Exception {

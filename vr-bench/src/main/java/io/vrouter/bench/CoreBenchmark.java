@@ -31,8 +31,9 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The core alone (issue 22's target: 100 us of CPU per operation): the service every interface
- * shares, on the simulated host with no latency, its journal in a data directory of its own, no
- * interface or transport in front. Each write goes through {@link VirtualRouterService#apply} and is
+ * shares, on the simulated host with no latency, its journal in a data directory of its own (each
+ * change set's commit in the history carried by its record, as the server keeps it), no interface or
+ * transport in front. Each write goes through {@link VirtualRouterService#apply} and is
  * waited for to the end of its hypervisor work, as an interface's {@code wait} does; reads take one
  * VR's view. Run with {@code -prof io.vrouter.bench.ProcessCpuProfiler} for CPU per operation (the
  * figure the targets are in): the time per operation alone hides the work done on other threads.

@@ -113,11 +113,11 @@ public final class VrouterServer implements AutoCloseable {
             throw e;
         }
         HypervisorDriver driver = driver(settings);
-        service = new VirtualRouterService(driver, new ConfigStore(dataDir, settings.getBoolean("recover", false)), metrics);
+        service = new VirtualRouterService(driver, new ConfigStore(dataDir, settings.getBoolean("recover", false),
+                settings.getInt("history.depth", CommitLog.DEFAULT_DEPTH)), metrics);
         service.useTenants(Tenants.from(settings));
         service.events().recordTo(EventLog.open(dataDir, settings.getInt("events.replay-max", 10_000),
                 settings.getDuration("events.replay-age", "7d")));
-        service.recordHistoryTo(CommitLog.open(dataDir, settings.getInt("history.depth", 50)));
         peers.moves().keepArrivingUuids(service);
         // Made once, shared: the peers' clients (REST, RESTCONF and NETCONF move VRs through the same ones).
         context = new ServerContext(service, settings, credentials, metrics, List.of(nacm, peers));

@@ -3,6 +3,7 @@ package io.vrouter.core.persistence;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vrouter.core.model.Commit;
 import io.vrouter.core.model.ModelJson;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.spi.StorageUnavailableException;
@@ -51,6 +52,13 @@ import org.slf4j.LoggerFactory;
  * journal being replaced are kept as {@code config.snapshot.prev.json} and {@code config.journal.prev}:
  * together they rebuild a damaged snapshot.
  *
+ * <p>The history of commits ({@link #history}, docs/adr/0021-history-and-rollback.md) travels in the
+ * same records: a change set's record carries its commit ({@code "commit":{...}}) and a record that puts
+ * sets back carries their marks ({@code "undone":[...]}), so that the history costs no write or fsync
+ * of its own; the snapshot carries the commits kept and the last number given. In a data directory of
+ * the releases before, whose history is in {@code commits.log}, the history starts from that file
+ * until the next compaction writes it into the snapshot and deletes the file.
+ *
  * <p>On start-up, a bad <em>last</em> record is a write cut short by a crash (never acknowledged)
  * and is dropped. Anything else (a bad record with intact ones after it, a missing record, a damaged
  * snapshot) is corruption: start-up stops with a {@link DamagedConfigurationException} naming the
@@ -67,11 +75,12 @@ public final class ConfigStore implements AutoCloseable {
     static final String JOURNAL = "config.journal";
     static final String PREVIOUS_JOURNAL = "config.journal.prev";
     /**
-     * The format of the journal's records and the snapshot, which state it first ({@code "format":2});
-     * format 1 stated none, and the format before it (records without checksums, a snapshot that is
-     * a bare array) is read too.
+     * The format of the journal's records and the snapshot, which state it first ({@code "format":3});
+     * format 3 carries the history (records their commit, the snapshot the commits kept), format 2 did
+     * not, format 1 stated none, and the format before it (records without checksums, a snapshot that
+     * is a bare array) is read too.
      */
-    static final int FORMAT = 2;
+    static final int FORMAT = 3;
     /** How the remedy is named to the operator: the server's option (setting {@code recover=true}). */
     public static final String RECOVER_OPTION = "--recover";
     private static final int COMPACT_AFTER_OPS = 1000;
@@ -86,18 +95,29 @@ public final class ConfigStore implements AutoCloseable {
     record Op(StoredVr put, Integer remove) {
     }
 
-    /** One journal record, as its line holds it after the checksum. */
-    record JournalRecord(Integer format, long seq, List<Op> ops) {
+    /** A commit undone after its record was written, with why: carried by the record that puts it back. */
+    record Undone(long number, String reason) {
     }
 
-    /** The snapshot file: the rows and the sequence number of the last record they hold. */
-    record SnapshotFile(Integer format, long seq, List<StoredVr> rows, String crc32c) {
+    /** One journal record, as its line holds it after the checksum; commit and undone are absent when none. */
+    record JournalRecord(Integer format, long seq, List<Op> ops, Commit commit, List<Undone> undone) {
+    }
+
+    /**
+     * The snapshot file: the rows and the sequence number of the last record they hold, and the
+     * history's commits kept and last number (absent before format 3).
+     */
+    record SnapshotFile(Integer format, long seq, Long lastCommit, List<Commit> commits, List<StoredVr> rows,
+                        String crc32c) {
     }
 
     private final Path dir;
     private final boolean recover;
     private final ObjectMapper json = ModelJson.mapper();
     private final Map<Integer, StoredVr> rows = new TreeMap<>();
+    private final CommitLog history;
+    /** commits.log is there though the snapshot holds the history: deleted once opened. */
+    private boolean historyFileLeftOver;
     /**
      * Written with RandomAccessFile, not a FileChannel: a channel closes for good when the thread
      * writing to it is interrupted (an SSH session ending, a pool shutting down), and every later
@@ -131,8 +151,19 @@ public final class ConfigStore implements AutoCloseable {
      *     damaged files aside, instead of refusing to start
      */
     public ConfigStore(Path dir, boolean recover) {
+        this(dir, recover, CommitLog.DEFAULT_DEPTH);
+    }
+
+    /** @param historyDepth how many commits the history keeps (setting {@code history.depth}) */
+    public ConfigStore(Path dir, boolean recover, int historyDepth) {
         this.dir = dir;
         this.recover = recover;
+        this.history = new CommitLog(historyDepth);
+    }
+
+    /** The history of commits, kept durable in this store's records and snapshot. */
+    public CommitLog history() {
+        return history;
     }
 
     // ---------------------------------------------------------------- start-up
@@ -153,6 +184,7 @@ public final class ConfigStore implements AutoCloseable {
                 if (!recover) throw e;
                 log.warn("recovering: {}", e.getMessage());
                 rows.clear();
+                history.restore(0, List.of());
                 rewrite = recoverFrom(e);
             }
             if (rewrite || !Files.exists(dir.resolve(SNAPSHOT))) {
@@ -161,6 +193,7 @@ public final class ConfigStore implements AutoCloseable {
                 openJournal(dir.resolve(JOURNAL));
                 syncDirectory();
             }
+            if (historyFileLeftOver) deletePreviousHistoryFile();
             return new ArrayList<>(rows.values());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the configuration in " + dir + ": " + e, e);
@@ -248,8 +281,17 @@ public final class ConfigStore implements AutoCloseable {
      * Applies the journals' records after the snapshot's, in order. Strict: a missing or repeated
      * record is corruption. Otherwise every intact record is applied; returns how many were missing.
      */
-    private int replay(Snapshot base, List<Scan> journals, boolean strict) {
+    private int replay(Snapshot base, List<Scan> journals, boolean strict) throws IOException {
         for (StoredVr vr : base.rows()) rows.put(vr.config().vmIndex, vr);
+        Path previousHistory = dir.resolve(CommitLog.FILE);
+        if (base.commits() != null) {
+            history.restore(base.lastCommit(), base.commits());
+            // (a compaction that migrated it was cut short before deleting it)
+            historyFileLeftOver = Files.exists(previousHistory);
+        } else if (Files.exists(previousHistory)) {
+            // Until the next compaction puts it in the snapshot, the history starts from the file.
+            history.readPrevious(previousHistory, json);
+        }
         long last = base.seq();
         int missing = 0;
         for (Scan scan : journals) {
@@ -275,6 +317,7 @@ public final class ConfigStore implements AutoCloseable {
                     missing += (int) (s - last - 1);
                 }
                 apply(rec.ops());
+                applyHistory(rec.commit(), rec.undone());
                 last = s;
                 appliedFromThisFile = true;
             }
@@ -292,6 +335,22 @@ public final class ConfigStore implements AutoCloseable {
                 rows.remove(op.remove());
             }
         }
+    }
+
+    /**
+     * Deletes the history file of the releases before format 3 once a snapshot holds its commits (a
+     * compaction migrates it, as it rewrites the snapshot in the newest format: ADR 0010).
+     */
+    private void deletePreviousHistoryFile() throws IOException {
+        if (Files.deleteIfExists(dir.resolve(CommitLog.FILE))) {
+            log.info("the history of {} is in {} now: {} deleted", dir, SNAPSHOT, CommitLog.FILE);
+        }
+        historyFileLeftOver = false;
+    }
+
+    private void applyHistory(Commit commit, List<Undone> undone) {
+        if (commit != null) history.add(commit);
+        if (undone != null) for (Undone u : undone) history.undone(u.number(), u.reason());
     }
 
     private DamagedConfigurationException corruption(Damage d, Scan scan) {
@@ -312,8 +371,8 @@ public final class ConfigStore implements AutoCloseable {
         }
     }
 
-    /** One intact record: its sequence number (-1 in the old format), operations and place. */
-    private record Rec(long seq, List<Op> ops, int line, long offset) {
+    /** One intact record: its sequence number (-1 in the old format), operations, history and place. */
+    private record Rec(long seq, List<Op> ops, Commit commit, List<Undone> undone, int line, long offset) {
     }
 
     /** What one journal file holds: its intact records and its damaged lines, in file order. */
@@ -361,7 +420,7 @@ public final class ConfigStore implements AutoCloseable {
         try {
             if (b[start] == '{') {
                 // The format before records carried a checksum: one operation per line.
-                return new Rec(-1, List.of(json.readValue(b, start, end - start, Op.class)), line, start);
+                return new Rec(-1, List.of(json.readValue(b, start, end - start, Op.class)), null, null, line, start);
             }
             if (end - start < 10 || b[start + 8] != ' ') throw new BadRecord("it does not start with a checksum");
             long expected;
@@ -376,7 +435,7 @@ public final class ConfigStore implements AutoCloseable {
             FileFormat.readable(file, " line " + line, FileFormat.leadingVersion(b, start + 9, end - start - 9), FORMAT);
             JournalRecord r = json.readValue(b, start + 9, end - start - 9, JournalRecord.class);
             if (r.seq() <= 0 || r.ops() == null) throw new BadRecord("no sequence number or operations");
-            return new Rec(r.seq(), r.ops(), line, start);
+            return new Rec(r.seq(), r.ops(), r.commit(), r.undone(), line, start);
         } catch (IOException e) {
             String why = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.toString();
             throw new BadRecord("not a journal record: " + why);
@@ -384,8 +443,9 @@ public final class ConfigStore implements AutoCloseable {
     }
 
     /** A record's line: its CRC-32C in hex, a space, its JSON and a newline, encoded once into the bytes written. */
-    private static byte[] line(long seq, List<Op> ops, ObjectMapper json) throws JsonProcessingException {
-        byte[] body = json.writeValueAsBytes(new JournalRecord(FORMAT, seq, ops));
+    private static byte[] line(long seq, List<Op> ops, Commit commit, List<Undone> undone, ObjectMapper json)
+            throws JsonProcessingException {
+        byte[] body = json.writeValueAsBytes(new JournalRecord(FORMAT, seq, ops, commit, undone.isEmpty() ? null : undone));
         CRC32C crc = new CRC32C();
         crc.update(body);
         byte[] line = new byte[9 + body.length + 1];
@@ -409,7 +469,11 @@ public final class ConfigStore implements AutoCloseable {
 
     // ---------------------------------------------------------------- the snapshot
 
-    private record Snapshot(long seq, List<StoredVr> rows, boolean legacy) {
+    /** What a snapshot holds; commits null when it carries no history (before format 3). */
+    private record Snapshot(long seq, List<StoredVr> rows, long lastCommit, List<Commit> commits, boolean legacy) {
+        Snapshot(long seq, List<StoredVr> rows, boolean legacy) {
+            this(seq, rows, 0, null, legacy);
+        }
     }
 
     private Snapshot readSnapshot(Path file) throws IOException {
@@ -433,7 +497,9 @@ public final class ConfigStore implements AutoCloseable {
             if (!String.format("%08x", crc.getValue()).equals(s.crc32c())) {
                 throw snapshotDamaged(file, b.length, "checksum mismatch: it was altered after it was written");
             }
-            return new Snapshot(s.seq(), s.rows() == null ? List.of() : s.rows(), false);
+            return new Snapshot(s.seq(), s.rows() == null ? List.of() : s.rows(),
+                    s.lastCommit() == null ? 0 : s.lastCommit(), s.lastCommit() == null ? null : s.commits() == null
+                    ? List.of() : s.commits(), false);
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr()
@@ -472,9 +538,17 @@ public final class ConfigStore implements AutoCloseable {
 
     private byte[] snapshotBytes() throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256 + rows.size() * 256);
-        out.write(("{\"" + FileFormat.FIELD + "\":" + FORMAT + ",\"seq\":" + seq + ",\"rows\":[")
-                .getBytes(StandardCharsets.US_ASCII));
+        out.write(("{\"" + FileFormat.FIELD + "\":" + FORMAT + ",\"seq\":" + seq + ",\"lastCommit\":"
+                + history.lastNumber() + ",\"commits\":[").getBytes(StandardCharsets.US_ASCII));
         boolean first = true;
+        for (Commit c : history.all()) {
+            if (!first) out.write(',');
+            out.write('\n');
+            out.write(json.writeValueAsBytes(c));
+            first = false;
+        }
+        out.write("],\"rows\":[".getBytes(StandardCharsets.US_ASCII));
+        first = true;
         for (StoredVr vr : rows.values()) {
             if (!first) out.write(',');
             out.write('\n');
@@ -506,6 +580,8 @@ public final class ConfigStore implements AutoCloseable {
      */
     public final class Change {
         private final List<Op> ops = new ArrayList<>();
+        private Commit commit;
+        private final List<Undone> undone = new ArrayList<>();
 
         private Change() {
         }
@@ -528,8 +604,23 @@ public final class ConfigStore implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Records the set's commit in the history with this record: numbered (one more than the last)
+         * when the record is written, and kept once it is.
+         */
+        public Change recording(Commit c) {
+            commit = c;
+            return this;
+        }
+
+        /** Marks a commit of the history undone, with why, with this record. */
+        public Change undone(long number, String reason) {
+            undone.add(new Undone(number, reason));
+            return this;
+        }
+
         public boolean isEmpty() {
-            return ops.isEmpty();
+            return ops.isEmpty() && commit == null && undone.isEmpty();
         }
 
         /** Makes the change durable; when this returns normally it survives a crash. */
@@ -542,7 +633,7 @@ public final class ConfigStore implements AutoCloseable {
          * number returns, so that a caller can let go of its own locks while the disk flushes.
          */
         public long write() {
-            return ConfigStore.this.write(List.copyOf(ops));
+            return ConfigStore.this.write(List.copyOf(ops), commit, List.copyOf(undone));
         }
     }
 
@@ -574,13 +665,14 @@ public final class ConfigStore implements AutoCloseable {
         change().remove(vmIndex).commit();
     }
 
-    private synchronized long write(List<Op> ops) {
-        if (ops.isEmpty()) return seq;
+    private synchronized long write(List<Op> ops, Commit commit, List<Undone> undone) {
+        if (ops.isEmpty() && commit == null && undone.isEmpty()) return seq;
         if (journal == null) throw new IllegalStateException("the configuration store is not open");
         if (broken != null) throw new StorageUnavailableException(broken);
         long end = -1;
         try {
-            byte[] bytes = line(seq + 1, ops, json);
+            if (commit != null) commit.number = history.nextNumber();
+            byte[] bytes = line(seq + 1, ops, commit, undone, json);
             end = journalEnd;
             journal.write(bytes);
             journalEnd = end + bytes.length;
@@ -591,6 +683,7 @@ public final class ConfigStore implements AutoCloseable {
         writeFailure = null;
         seq++;
         apply(ops);
+        applyHistory(commit, undone);
         opsSinceSnapshot += ops.size();
         if (opsSinceSnapshot > COMPACT_AFTER_OPS && opsSinceSnapshot > 2 * rows.size()) {
             try {
@@ -724,6 +817,7 @@ public final class ConfigStore implements AutoCloseable {
         Files.move(fresh, journalFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         openJournal(journalFile);
         syncDirectory();
+        deletePreviousHistoryFile();
         opsSinceSnapshot = 0;
         durable = seq;
     }

@@ -21,6 +21,7 @@ import io.vrouter.core.model.VmEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.model.VmNetworkEntry;
 import io.vrouter.core.model.VrEvent;
+import io.vrouter.core.model.Commit;
 import io.vrouter.core.persistence.CommitLog;
 import io.vrouter.core.persistence.ConfigStore;
 import io.vrouter.core.service.ChangeCheck.Kind;
@@ -59,8 +60,6 @@ final class Registry {
 
     private final HypervisorDriver driver;
     private final ConfigStore store;
-    /** The committed sets, numbered (docs/adr/0021-history-and-rollback.md); in memory until the server gives it a file. */
-    private volatile CommitLog history = CommitLog.inMemory(50);
     private final EventBus events = new EventBus();
     private final ConcurrentSkipListMap<Integer, VrRecord> routers = new ConcurrentSkipListMap<>();
     /** vmName to vmIndex, as the rows have it; a removed VR keeps its name until its VM is gone. */
@@ -128,12 +127,9 @@ final class Registry {
         return events;
     }
 
+    /** The committed sets, numbered (docs/adr/0021-history-and-rollback.md), durable in the journal's records. */
     CommitLog history() {
-        return history;
-    }
-
-    void recordHistoryTo(CommitLog log) {
-        history = log;
+        return store.history();
     }
 
     ConfigStore store() {
@@ -267,11 +263,12 @@ final class Registry {
     }
 
     /**
-     * Writes the set's one journal record (the rows it writes, and the VRs it marks as being removed)
-     * and returns its number, for {@link ConfigStore#sync}.
+     * Writes the set's one journal record (the rows it writes, the VRs it marks as being removed, and
+     * its commit, numbered as it is written, when it has one) and returns its number, for
+     * {@link ConfigStore#sync}.
      */
-    long journal(List<Target> targets) {
-        ConfigStore.Change record = store.change();
+    long journal(List<Target> targets, Commit commit) {
+        ConfigStore.Change record = store.change().recording(commit);
         for (Target t : targets) {
             if (t.kind() == Kind.REMOVE) {
                 record.markRemoving(t.before());

@@ -117,13 +117,14 @@ final class Scheduler {
             all.add(run);
             Map<Integer, VmConfigEntry> puts = new LinkedHashMap<>();
             Set<Integer> removes = new LinkedHashSet<>();
+            // the history's marks travel in the same record as the rows put back
+            ConfigStore.Change record = registry.store().change();
             for (ChangeRun x : all) {
                 String reason = x == run ? error.getMessage() : x.abortedBy.getMessage();
                 registry.putBack(x, reason, puts, removes);
-                if (x.commit > 0) registry.history().undone(x.commit, reason);
+                if (x.commit > 0) record.undone(x.commit, reason);
             }
             puts.keySet().removeAll(removes);
-            ConfigStore.Change record = registry.store().change();
             puts.values().forEach(record::put);
             removes.forEach(record::remove);
             record.commit();

@@ -15,7 +15,6 @@ import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VirtualRouter;
 import io.vrouter.core.model.VirtualRouterList;
 import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.core.persistence.CommitLog;
 import io.vrouter.core.persistence.ConfigStore;
 import io.vrouter.core.service.ChangeCheck.Kind;
 import io.vrouter.core.service.ChangeCheck.Target;
@@ -430,10 +429,11 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
             registry.conditions(set);
             List<Target> targets = registry.checker().check(set);
             locks.check(set.caller(), targets);
-            long record = registry.journal(targets);
-            ChangeRun run = scheduler.newRun(ChangeRun.Mode.UNDO, registry.register(targets, set.caller()));
+            // The commit goes in the set's journal record: the history costs no write of its own.
             Commit commit = History.commitOf(targets, set.caller(), set.rollbackTo());
-            if (commit != null) run.commit = registry.history().append(commit).number;
+            long record = registry.journal(targets, commit);
+            ChangeRun run = scheduler.newRun(ChangeRun.Mode.UNDO, registry.register(targets, set.caller()));
+            if (commit != null) run.commit = commit.number;
             // The VRs as accepted, before their work can start.
             List<Accepted> accepted = new ArrayList<>(run.targets.size());
             for (Target t : run.targets) accepted.add(accepted(run, t.record()));
@@ -496,15 +496,6 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
 
     // ---------------------------------------------------------------- history and rollback
 
-    /**
-     * Keeps the history of committed sets in this log from now on (the server's: {@code commits.log}
-     * in the data directory, {@code history.depth} deep); until then, the last 50 in memory.
-     */
-    public void recordHistoryTo(CommitLog log) {
-        registry.history().close();
-        registry.recordHistoryTo(log);
-    }
-
     @Override
     public List<Commit> commits() {
         return registry.history().all();
@@ -550,7 +541,6 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
         executor.close();
         driver.close();
         registry.store().close();
-        registry.history().close();
         registry.events().close();
     }
 }

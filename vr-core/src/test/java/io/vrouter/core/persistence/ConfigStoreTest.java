@@ -248,7 +248,7 @@ class ConfigStoreTest {
         Files.writeString(journal(), "{\"put\":{\"config\":{\"vmIndex\":2,\"vmName\":\"old2\"},\"removing\":false}}\n"
                 + "{\"remove\":1}\n{\"put\":{\"config\":{\"vmIndex\":3,\"vmName\":\"old3\"},\"removing\":true}}\n");
         assertThat(reopened()).containsExactly(2, 3);
-        assertThat(Files.readString(dir.resolve("config.snapshot.json"))).startsWith("{\"format\":2,\"seq\":3,");
+        assertThat(Files.readString(dir.resolve("config.snapshot.json"))).startsWith("{\"format\":3,\"seq\":3,");
         assertThat(reopened()).containsExactly(2, 3);
     }
 
@@ -328,9 +328,9 @@ class ConfigStoreTest {
     @Test
     void theSnapshotAndEveryRecordStateTheirFormat() throws Exception {
         storeRows(1, 2);
-        assertThat(Files.readAllLines(journal())).allSatisfy(l -> assertThat(l).matches("[0-9a-f]{8} \\{\"format\":2,\"seq\":.*"));
+        assertThat(Files.readAllLines(journal())).allSatisfy(l -> assertThat(l).matches("[0-9a-f]{8} \\{\"format\":3,\"seq\":.*"));
         compact();
-        assertThat(Files.readString(dir.resolve("config.snapshot.json"))).startsWith("{\"format\":2,\"seq\":2,");
+        assertThat(Files.readString(dir.resolve("config.snapshot.json"))).startsWith("{\"format\":3,\"seq\":2,");
         assertThat(reopened()).isEqualTo(range(1, 2));
     }
 
@@ -340,12 +340,12 @@ class ConfigStoreTest {
         compact();
         Path snapshot = dir.resolve("config.snapshot.json");
         // A later release may add fields: the version is what the refusal names, not the field.
-        Files.writeString(snapshot, "{\"format\":3,\"seq\":2,\"tenants\":[],\"rows\":[],\"crc32c\":\"00000000\"}\n");
+        Files.writeString(snapshot, "{\"format\":4,\"seq\":2,\"tenants\":[],\"rows\":[],\"crc32c\":\"00000000\"}\n");
         for (boolean recover : new boolean[] {false, true}) {
             assertThatThrownBy(() -> new ConfigStore(dir, recover).open())
                     .isInstanceOf(IllegalStateException.class)
-                    .hasMessageStartingWith(snapshot + " is in format 3, which this release of vrouter does not read "
-                            + "(it reads formats 1 to 2;")
+                    .hasMessageStartingWith(snapshot + " is in format 4, which this release of vrouter does not read "
+                            + "(it reads formats 1 to 3;")
                     .hasMessageContaining("Nothing has been changed");
         }
         assertThat(files("config.snapshot.json.damaged-")).isEmpty();
@@ -354,13 +354,13 @@ class ConfigStoreTest {
     @Test
     void aRecordInANewerFormatIsRefusedNamingTheFileLineAndVersion() throws Exception {
         storeRows(1, 2);
-        String body = "{\"format\":3,\"seq\":3,\"ops\":[],\"tenant\":\"t\"}";
+        String body = "{\"format\":4,\"seq\":3,\"ops\":[],\"tenant\":\"t\"}";
         java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
         crc.update(body.getBytes(StandardCharsets.UTF_8));
         Files.writeString(journal(), String.format("%08x %s%n", crc.getValue(), body), StandardOpenOption.APPEND);
         assertThatThrownBy(() -> new ConfigStore(dir).open())
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageStartingWith(journal() + " line 3 is in format 3, which this release of vrouter does not read");
+                .hasMessageStartingWith(journal() + " line 3 is in format 4, which this release of vrouter does not read");
     }
 
     @Test
@@ -387,7 +387,7 @@ class ConfigStoreTest {
             }
         }
         String snapshot = Files.readString(dir.resolve("config.snapshot.json"), StandardCharsets.UTF_8);
-        assertThat(snapshot).startsWith("{\"format\":2,\"seq\":1001,");
+        assertThat(snapshot).startsWith("{\"format\":3,\"seq\":1001,");
         assertThat(Files.readAllLines(journal())).hasSize(99).first().asString().contains("\"seq\":1002,");
         Files.writeString(journal(), "", StandardOpenOption.APPEND);
         assertThat(reopened()).containsExactly(1, 2, 3);

@@ -17,7 +17,6 @@ import io.vrouter.core.config.Tenants;
 import io.vrouter.core.model.Commit;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
-import io.vrouter.core.persistence.CommitLog;
 import io.vrouter.core.spi.VirtualRouters;
 import java.util.List;
 import java.util.Map;
@@ -34,8 +33,9 @@ class HistoryTest extends WithService {
     private static final Caller INP = new Caller("inp", null, Role.OPERATOR, "netconf", "192.0.2.1");
 
     @BeforeEach
-    void history() {
-        f.service.recordHistoryTo(CommitLog.open(dir, 5));
+    void history() throws Exception {
+        f.close();
+        f = new ServiceFixture(dir, 5);
     }
 
     private static VmNetworkConfigEntry iface(int index, String parent, String address) {
@@ -189,8 +189,7 @@ class HistoryTest extends WithService {
             done(f.service.apply(ChangeSet.builder().edit(i, r -> r.vmName = "r" + n).build()));
         }
         f.close();
-        f = new ServiceFixture(dir);
-        f.service.recordHistoryTo(CommitLog.open(dir, 5));
+        f = new ServiceFixture(dir, 5);
         assertThat(f.service.commits()).extracting(c -> c.number).containsExactly(27L, 28L, 29L, 30L, 31L);
         assertThat(f.service.commits().get(4).changes.get(0).after()).isEqualTo("r30");
         assertThatThrownBy(() -> f.service.rollback(26)).isInstanceOf(NotFoundException.class)

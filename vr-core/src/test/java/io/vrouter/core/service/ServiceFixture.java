@@ -6,6 +6,7 @@ import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VrEvent;
+import io.vrouter.core.persistence.CommitLog;
 import io.vrouter.core.persistence.ConfigStore;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,6 +30,11 @@ final class ServiceFixture implements AutoCloseable {
 
     ServiceFixture(Path dataDir, LatencyProfile latency) throws Exception {
         this(dataDir, latency, false);
+    }
+
+    /** With a history {@code historyDepth} commits deep. */
+    ServiceFixture(Path dataDir, int historyDepth) throws Exception {
+        this(dataDir, LatencyProfile.NONE, false, (host, events) -> { }, historyDepth);
     }
 
     /** With {@code recover}, starts from whatever is intact in a damaged configuration. */
@@ -57,11 +63,16 @@ final class ServiceFixture implements AutoCloseable {
 
     private ServiceFixture(Path dataDir, LatencyProfile latency, boolean recover,
                            BiConsumer<RecordingDriver, List<VrEvent>> beforeStart) throws Exception {
+        this(dataDir, latency, recover, beforeStart, CommitLog.DEFAULT_DEPTH);
+    }
+
+    private ServiceFixture(Path dataDir, LatencyProfile latency, boolean recover,
+                           BiConsumer<RecordingDriver, List<VrEvent>> beforeStart, int historyDepth) throws Exception {
         this.dataDir = dataDir;
         this.driver = new SimulatedDriver(latency, dataDir.resolve("sim-host.journal"));
         this.recorder = new RecordingDriver(driver);
         beforeStart.accept(recorder, events);
-        this.service = new VirtualRouterService(recorder, new ConfigStore(dataDir, recover), VrMetrics.inMemory());
+        this.service = new VirtualRouterService(recorder, new ConfigStore(dataDir, recover, historyDepth), VrMetrics.inMemory());
         service.events().subscribe(events::add);
         try {
             this.report = service.start();
