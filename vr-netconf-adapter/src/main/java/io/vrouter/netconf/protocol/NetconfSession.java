@@ -183,7 +183,7 @@ public final class NetconfSession {
     void kill(ServerNotifications.Termination reason, int killedBy) {
         if (termination.compareAndSet(null, reason)) this.killedBy = killedBy;
         closing = true;
-        who.scope().datastores().release(who.sessionId());
+        who.scope().datastore().release(who.sessionId());
         closeTransport.run();
     }
 
