@@ -118,7 +118,7 @@ public final class VrouterServer implements AutoCloseable {
         // Made once, shared: the peers' clients (REST, RESTCONF and NETCONF move VRs through the same ones), and
         // the configuration datastores, one per tenant scope, whose transactions NETCONF, RESTCONF and gNMI make.
         context = new ServerContext(service, settings, credentials, metrics,
-                List.of(nacm, Peers.from(settings), new Datastores(service, nacm)));
+                List.of(nacm, Peers.from(settings), new Datastores(service, nacm, dataDir)));
         try {
             service.start();
             // REST last: once /health/ready answers, every other interface is listening too.

@@ -7,6 +7,7 @@ import io.vrouter.core.spi.VrException;
 import io.vrouter.netconf.protocol.RpcError.Type;
 import io.vrouter.netconf.xml.SecureXml;
 import io.vrouter.yang.Ns;
+import io.vrouter.yang.datastore.ConfirmedCommit;
 import io.vrouter.yang.datastore.Datastore;
 import io.vrouter.yang.datastore.Transaction;
 import io.vrouter.yang.edit.ConfigData;
@@ -268,12 +269,14 @@ final class ConfigRpcs {
      * (RFC 6241 section 8.4): confirmed, confirm-timeout, persist, persist-id.
      */
     Outcome commit(Element op) throws RpcError {
-        ConfirmedCommit.Params p = ConfirmedCommit.Params.of(op);
+        ConfirmedCommit.Params p = confirmedCommit(op);
         Transaction.Result r;
         try (Transaction tx = who.scope().datastore().begin(who.caller(), Datastore.Name.RUNNING, false)) {
-            who.scope().confirmedCommit().checkCommit(who, p);
+            who.scope().confirmedCommit().checkCommit(who.caller(), p);
             r = commitCandidate(tx);
-            if (errors(r).isEmpty()) who.scope().confirmedCommit().committed(who, p, tx.before(), r.work());
+            if (errors(r).isEmpty()) who.scope().confirmedCommit().committed(who.caller(), p, tx.before(), r.work());
+        } catch (ConfirmedCommit.Refused e) {
+            throw error(e);
         }
         ownNotifications.run();
         // outside the datastore's lock, so that sessions committing at once share one flush of the journal
@@ -291,8 +294,45 @@ final class ConfigRpcs {
     /** {@code <cancel-commit>}: the pending confirmed commit goes back now. */
     Outcome cancelCommit(Element op) throws RpcError {
         Element pid = SecureXml.child(op, Ns.BASE, "persist-id");
-        who.scope().confirmedCommit().cancel(who, pid == null ? null : SecureXml.text(pid));
+        try {
+            who.scope().confirmedCommit().cancel(who.caller(), pid == null ? null : SecureXml.text(pid));
+        } catch (ConfirmedCommit.Refused e) {
+            throw error(e);
+        }
         return Outcome.of(OK);
+    }
+
+    /** A commit's :confirmed-commit:1.1 parameters: confirmed, confirm-timeout (600 s unless given), persist, persist-id. */
+    private static ConfirmedCommit.Params confirmedCommit(Element commit) throws RpcError {
+        boolean confirmed = SecureXml.child(commit, Ns.BASE, "confirmed") != null;
+        long timeout = 600;
+        Element t = SecureXml.child(commit, Ns.BASE, "confirm-timeout");
+        if (t != null) {
+            try {
+                timeout = Long.parseLong(SecureXml.text(t).trim());
+            } catch (NumberFormatException e) {
+                timeout = -1;
+            }
+            if (timeout < 1 || timeout > 0xFFFFFFFFL) {
+                throw RpcError.invalidValue(null, "confirm-timeout must be 1 to 4294967295 seconds")
+                        .info("bad-element", "confirm-timeout");
+            }
+        }
+        Element p = SecureXml.child(commit, Ns.BASE, "persist");
+        Element pid = SecureXml.child(commit, Ns.BASE, "persist-id");
+        return new ConfirmedCommit.Params(confirmed, timeout, p == null ? null : SecureXml.text(p),
+                pid == null ? null : SecureXml.text(pid));
+    }
+
+    /** Why the pending confirmed commit may not be confirmed, extended or cancelled (RFC 6241 8.4.5.1), as an rpc-error. */
+    private static RpcError error(ConfirmedCommit.Refused e) {
+        return switch (e.why) {
+            case PERSIST_ID_MISSING -> RpcError.missingElement(Type.PROTOCOL, null, "persist-id", e.getMessage());
+            case NO_SUCH_PERSIST_ID -> RpcError.invalidValue(null, e.getMessage()).info("bad-element", "persist-id");
+            case NOT_THE_OWNER -> new RpcError(Type.PROTOCOL, "in-use", null, null, e.getMessage())
+                    .info("session-id", String.valueOf(e.owner));
+            case NONE_PENDING -> new RpcError(Type.APPLICATION, "operation-failed", e.getMessage());
+        };
     }
 
     Outcome discard() throws RpcError {

@@ -3,6 +3,9 @@ package io.vrouter.netconf.protocol;
 import io.vrouter.core.migration.PeerClient;
 
 import io.vrouter.core.config.Caller;
+import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.yang.Ns;
+import io.vrouter.yang.datastore.ConfirmedCommit;
 import io.vrouter.yang.datastore.Datastore;
 import io.vrouter.yang.datastore.Datastores;
 import io.vrouter.core.metrics.VrMetrics;
@@ -64,7 +67,7 @@ public final class NetconfServerContext implements AutoCloseable {
     /** @param nacm the access control (RFC 8341) of every session */
     public NetconfServerContext(VirtualRouters service, VrMetrics metrics, int maxMessageBytes,
                                 MessageMemory messageMemory, java.nio.file.Path dataDir, Nacm nacm) {
-        this(service, metrics, maxMessageBytes, messageMemory, dataDir, nacm, new Datastores(service, nacm));
+        this(service, metrics, maxMessageBytes, messageMemory, dataDir, nacm, new Datastores(service, nacm, dataDir));
     }
 
     /** @param datastores the configuration datastores of every scope, over {@code service} under {@code nacm} */
@@ -92,8 +95,27 @@ public final class NetconfServerContext implements AutoCloseable {
     public Scope scope(String tenant) {
         return scopes.computeIfAbsent(tenant == null ? "" : tenant, k -> {
             Datastore ds = datastores.of(k.isEmpty() ? null : k);
-            return new Scope(ds.tenant(), ds, new ConfirmedCommit(this, ds.service(), dataDir, ds.tenant()));
+            ds.confirmedCommit().tellTo(confirmedCommitEvents(ds.tenant()));
+            return new Scope(ds.tenant(), ds, ds.confirmedCommit());
         });
+    }
+
+    /** A tenant's confirmed commit told to the subscriptions that see the tenant (RFC 6470). */
+    private ConfirmedCommit.Events confirmedCommitEvents(String tenant) {
+        return new ConfirmedCommit.Events() {
+            @Override
+            public void confirmedCommit(Caller by, String event, Long timeout) {
+                DataNode.Inner n = DataNode.inner(Ns.NETCONF_NOTIFICATIONS, "netconf-confirmed-commit");
+                if (by != null) n.add("username", by.user()).add("session-id", by.session()).add("source-host", by.source());
+                n.add("confirm-event", event).add("timeout", timeout);
+                publish(n, tenant);
+            }
+
+            @Override
+            public void restored(Map<Integer, VmConfigEntry> now, Map<Integer, VmConfigEntry> back) {
+                ConfigChange.between(null, now, back).ifPresent(n -> publish(n, tenant));
+            }
+        };
     }
 
     /** The provider's pending confirmed commit. */
@@ -106,7 +128,7 @@ public final class NetconfServerContext implements AutoCloseable {
      * tenant's) are put back before anyone connects.
      */
     public void recover() {
-        for (String tenant : ConfirmedCommit.pendingTenants(dataDir)) scope(tenant).confirmedCommit().recover();
+        for (String tenant : datastores.pendingConfirmedCommits()) scope(tenant).confirmedCommit().recover();
     }
 
     /** The whole service, unfiltered: for what a session must tell apart from "does not exist" (never for a reply). */

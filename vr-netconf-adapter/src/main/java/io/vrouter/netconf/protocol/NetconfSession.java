@@ -227,7 +227,7 @@ public final class NetconfSession {
         termination.compareAndSet(null, ServerNotifications.Termination.DROPPED);
         Subscription s = subscription;
         if (s != null) s.close();
-        who.scope().confirmedCommit().sessionEnded(who);
+        who.scope().confirmedCommit().sessionEnded(who.caller());
         ctx.unregister(this);
         closeTransport.run();
         ServerNotifications.Termination why = termination.get();

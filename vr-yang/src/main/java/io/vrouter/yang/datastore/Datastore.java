@@ -23,7 +23,8 @@ import java.util.function.Supplier;
 
 /**
  * The running and candidate configuration datastores of one tenant scope (the provider's, or one
- * tenant's), their locks, and the transactions that change them ({@link #begin}): one per scope,
+ * tenant's), their locks, its pending confirmed commit, and the transactions that change them
+ * ({@link #begin}): one per scope,
  * made by the application ({@link Datastores}) and shared by NETCONF, RESTCONF and gNMI.
  *
  * <p>Running is the service itself, seen through the scope's view ({@code VirtualRouters.as}): a
@@ -45,6 +46,7 @@ public final class Datastore {
     private final VirtualRouters service;
     private final String tenant;
     private final DataGuard guard;
+    private final ConfirmedCommit confirmedCommit;
     /** Held by a transaction from begin to close, and by every method here. */
     private final ReentrantLock lock = new ReentrantLock();
     private ConfigData candidate;
@@ -57,16 +59,25 @@ public final class Datastore {
     private Instant candidateLockTime;
 
     /**
-     * @param root   the whole service
-     * @param tenant the scope (null: the provider's)
-     * @param guard  access control's write check of every transaction
+     * @param root    the whole service
+     * @param tenant  the scope (null: the provider's)
+     * @param guard   access control's write check of every transaction
+     * @param dataDir where a pending confirmed commit is kept across restarts (null: in memory only)
+     * @param timer   runs the confirm timeouts
      */
-    public Datastore(VirtualRouters root, String tenant, DataGuard guard) {
+    Datastore(VirtualRouters root, String tenant, DataGuard guard, java.nio.file.Path dataDir,
+              java.util.concurrent.ScheduledExecutorService timer) {
         this.root = root;
         this.tenant = tenant;
         this.guard = guard;
         // The server itself acting for the scope: reads, and the restoration of a confirmed commit.
         this.service = root.as(new Caller("vrouter", tenant, Credentials.Role.OPERATOR, "netconf", null));
+        this.confirmedCommit = new ConfirmedCommit(service, dataDir, tenant, timer);
+    }
+
+    /** The scope's pending confirmed commit (RFC 6241 section 8.4), which a commit's transaction starts, extends or confirms. */
+    public ConfirmedCommit confirmedCommit() {
+        return confirmedCommit;
     }
 
     /** The scope's view of the service. */

@@ -256,4 +256,48 @@ class TransactionTest {
         assertThat(nacm.config().writeDefault).isEqualTo("deny");
         assertThat(nameOf(1)).isEqualTo("uno");
     }
+
+    @Test
+    void aConfirmedCommitOfTheCandidateGoesBackWhenCancelledAndOnlyItsSessionMayCancelIt() throws Exception {
+        Caller s = session(5);
+        ConfirmedCommit cc = datastores.of(null).confirmedCommit();
+        List<String> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+        cc.tellTo(new ConfirmedCommit.Events() {
+            @Override
+            public void confirmedCommit(Caller by, String event, Long timeout) {
+                events.add(event);
+            }
+
+            @Override
+            public void restored(java.util.Map<Integer, io.vrouter.core.model.VmConfigEntry> now,
+                                 java.util.Map<Integer, io.vrouter.core.model.VmConfigEntry> back) {
+                events.add("restored " + back.keySet());
+            }
+        });
+        try (Transaction tx = datastores.begin(s, Name.CANDIDATE)) {
+            name(tx, 1, "uno");
+            name(tx, 2, "two");
+            tx.commit(false);
+        }
+        ConfirmedCommit.Params confirmed = new ConfirmedCommit.Params(true, 600, null, null);
+        Transaction.Result r;
+        try (Transaction tx = datastores.begin(s, Name.RUNNING)) {
+            cc.checkCommit(s, confirmed);
+            r = tx.commitCandidate();
+            cc.committed(s, confirmed, tx.before(), r.work());
+        }
+        r.awaitDurable();
+        assertThat(cc.pending()).isTrue();
+        assertThat(nameOf(1)).isEqualTo("uno");
+        assertThatThrownBy(() -> cc.cancel(session(6), null)).isInstanceOf(ConfirmedCommit.Refused.class)
+                .satisfies(e -> assertThat(((ConfirmedCommit.Refused) e).why).isEqualTo(ConfirmedCommit.Refused.Why.NOT_THE_OWNER));
+        cc.cancel(s, null);
+        assertThat(cc.pending()).isFalse();
+        // put back once the commit's hypervisor work is over: VR 1 renamed back, VR 2 removed (it has no row to go back to)
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (!events.contains("restored [1]") && System.nanoTime() < deadline) Thread.sleep(20);
+        assertThat(nameOf(1)).isEqualTo("one");
+        assertThat(service.getConfig(2)).isEmpty();
+        assertThat(events).startsWith("start").contains("cancel", "restored [1]");
+    }
 }
