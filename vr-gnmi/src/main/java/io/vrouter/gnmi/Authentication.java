@@ -32,10 +32,12 @@ final class Authentication implements ServerInterceptor {
     static final Context.Key<String> CLIENT = Context.key("gnmi-client");
     /** The core as the call's caller may see it. */
     static final Context.Key<VirtualRouters> VIEW = Context.key("gnmi-view");
+    /** Who the call's user is: what a Set's transaction is begun for. */
+    static final Context.Key<Caller> CALLER = Context.key("gnmi-caller");
     /**
      * The access control's decisions for the call's caller (NACM, shared with NETCONF and RESTCONF):
-     * Get and Subscribe read through {@link DataGuard.Access#readable}; a write (Set) passes
-     * {@link DataGuard.Access#deniedWrite} before it is committed, refused whole with PERMISSION_DENIED.
+     * Get and Subscribe read through {@link DataGuard.Access#readable} (a Set's transaction makes the
+     * same guard's write check itself).
      */
     static final Context.Key<DataGuard.Access> ACCESS = Context.key("gnmi-access");
 
@@ -66,8 +68,7 @@ final class Authentication implements ServerInterceptor {
         if (caller == null) return refuse(call, "wrong username or password");
         String address = client == null ? "unknown" : client.getHostAddress();
         return Contexts.interceptCall(Context.current().withValues(CLIENT, address, VIEW, core.as(caller), ACCESS,
-                        guard.access(caller)), call, headers,
-                next);
+                        guard.access(caller)).withValue(CALLER, caller), call, headers, next);
     }
 
     private static <Q, R> ServerCall.Listener<Q> refuse(ServerCall<Q, R> call, String why) {

@@ -12,6 +12,7 @@ import io.vrouter.core.config.Settings;
 import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
 import io.vrouter.yang.DataGuard;
+import io.vrouter.yang.datastore.Datastores;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -97,12 +98,14 @@ public final class GnmiInterface implements ManagementInterface {
         });
         subscriptions = new Subscriptions(worker, minInterval, maxStreams, maxStreamsPerClient, maxPending, maxLeaves,
                 context.metrics().registry());
-        GnmiService service = new GnmiService(subscriptions, maxGetBytes);
+        DataGuard guard = context.shared(DataGuard.class).orElse(DataGuard.NONE);
+        // The application's datastores, shared with NETCONF and RESTCONF (alone, as in a test: its own).
+        Datastores datastores = context.shared(Datastores.class).orElseGet(() -> new Datastores(context.service(), guard));
+        GnmiService service = new GnmiService(subscriptions, datastores, maxGetBytes);
         server = NettyServerBuilder.forAddress(new InetSocketAddress(bind, port),
                         tls != null ? tls : InsecureServerCredentials.create())
                 // The last interceptor given runs first: every call is counted, refused logins too.
-                .addService(ServerInterceptors.intercept(service, new Authentication(credentials, context.service(),
-                        context.shared(DataGuard.class).orElse(DataGuard.NONE)),
+                .addService(ServerInterceptors.intercept(service, new Authentication(credentials, context.service(), guard),
                         new RequestMetrics(context.metrics())))
                 .build();
         try {

@@ -22,6 +22,7 @@ import io.grpc.stub.StreamObserver;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.DataGuard;
+import io.vrouter.yang.datastore.Datastores;
 import io.vrouter.yang.ModelTree;
 import io.vrouter.yang.Ns;
 import io.vrouter.yang.Ns;
@@ -45,12 +46,15 @@ final class GnmiService extends gNMIGrpc.gNMIImplBase {
     static final String GNMI_VERSION = GnmiProto.getDescriptor().getOptions().getExtension(GnmiProto.gnmiService);
 
     private final Subscriptions subscriptions;
+    /** Where a Set's transaction is begun: the application's datastores, those of NETCONF and RESTCONF. */
+    private final Datastores datastores;
     /** The largest Get response, in bytes of its updates: a Get is one message, built whole before it is sent. */
     private final long maxGetBytes;
 
     /** Reads through the view of each call's caller ({@link Authentication#VIEW}): it holds no port of its own. */
-    GnmiService(Subscriptions subscriptions, long maxGetBytes) {
+    GnmiService(Subscriptions subscriptions, Datastores datastores, long maxGetBytes) {
         this.subscriptions = subscriptions;
+        this.datastores = datastores;
         this.maxGetBytes = maxGetBytes;
     }
 
@@ -190,11 +194,11 @@ final class GnmiService extends gNMIGrpc.gNMIImplBase {
                 Authentication.CLIENT.get(), Authentication.VIEW.get(), Authentication.ACCESS.get());
     }
 
-    /** Set: one change set through the caller's view, all or nothing ({@link GnmiSet}). */
+    /** Set: one transaction of running for the caller, all or nothing ({@link GnmiSet}). */
     @Override
     public void set(SetRequest request, StreamObserver<SetResponse> reply) {
         try {
-            reply.onNext(GnmiSet.set(Authentication.VIEW.get(), Authentication.ACCESS.get(), request));
+            reply.onNext(GnmiSet.set(datastores, Authentication.CALLER.get(), request));
             reply.onCompleted();
         } catch (RuntimeException e) {
             reply.onError(status(e));

@@ -14,17 +14,16 @@ import io.grpc.StatusRuntimeException;
 import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.spi.AccessDeniedException;
-import io.vrouter.core.spi.ChangeSet;
 import io.vrouter.core.spi.VrException;
-import io.vrouter.core.spi.VirtualRouters;
+import io.vrouter.core.config.Caller;
 import io.vrouter.yang.Ns;
-import io.vrouter.yang.edit.ConfigData;
+import io.vrouter.yang.datastore.Datastore;
+import io.vrouter.yang.datastore.Datastores;
+import io.vrouter.yang.datastore.Transaction;
 import io.vrouter.yang.edit.EditError;
 import io.vrouter.yang.edit.EditNode;
 import io.vrouter.yang.edit.Operation;
 import io.vrouter.yang.edit.Target;
-import io.vrouter.yang.DataGuard;
-import io.vrouter.yang.edit.TreeEdit;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -33,9 +32,9 @@ import java.util.Map;
 
 /**
  * gNMI Set (specification 3.4) on NEW-VMM-MIB's configuration: the deletes, then the replaces, then the
- * updates of one request, made by the edit engine RESTCONF and NETCONF use ({@link TreeEdit}) on a copy
- * of the running configuration, and handed to the core as ONE change set through the caller's view:
- * all of it is done, or none (a failure at any operation changes nothing). Errors are gNMI's status
+ * updates of one request, made in one transaction of running ({@link Transaction}, the one NETCONF and
+ * RESTCONF use), committed as ONE change set through the caller's view under access control and the
+ * locks: all of it is done, or none (a failure at any operation changes nothing). Errors are gNMI's status
  * codes: INVALID_ARGUMENT (a path or value the model does not take), NOT_FOUND (a node that must exist),
  * PERMISSION_DENIED (a viewer, another tenant's VR), FAILED_PRECONDITION (a state or rule that forbids
  * the change), RESOURCE_EXHAUSTED (a quota or the host's capacity).
@@ -47,41 +46,36 @@ final class GnmiSet {
     private GnmiSet() {
     }
 
-    static SetResponse set(VirtualRouters service, DataGuard.Access access, SetRequest request) {
+    static SetResponse set(Datastores datastores, Caller caller, SetRequest request) {
         if (request.getExtensionCount() > 0) throw GnmiPaths.invalid("extensions are not supported in Set");
-        ConfigData base = ConfigData.of(service);
-        TreeEdit edit = new TreeEdit(base.copy(), false);
         SetResponse.Builder response = SetResponse.newBuilder().setPrefix(request.getPrefix());
         Path prefix = request.getPrefix();
-        for (Path p : request.getDeleteList()) {
-            // A delete of what is not there is accepted silently (specification 3.4.6): remove, not delete.
-            check(edit.apply(target(prefix, p), Operation.REMOVE, null));
-            response.addResponse(UpdateResult.newBuilder().setPath(p).setOp(UpdateResult.Operation.DELETE));
-        }
-        for (Update u : request.getReplaceList()) {
-            Target t = target(prefix, u.getPath());
-            check(edit.apply(t, Operation.REPLACE, node(t, u.getVal())));
-            response.addResponse(UpdateResult.newBuilder().setPath(u.getPath()).setOp(UpdateResult.Operation.REPLACE));
-        }
-        for (Update u : request.getUpdateList()) {
-            Target t = target(prefix, u.getPath());
-            check(edit.apply(t, Operation.MERGE, node(t, u.getVal())));
-            response.addResponse(UpdateResult.newBuilder().setPath(u.getPath()).setOp(UpdateResult.Operation.UPDATE));
-        }
-        ChangeSet.Builder changes = edit.changesFrom(base);
-        if (!changes.isEmpty()) {
-            // Access control (NACM) checks the whole edit, as NETCONF and RESTCONF do: refused whole.
-            String denied = access.deniedWrite(base, edit.data());
-            if (denied != null) {
-                throw Status.PERMISSION_DENIED.withDescription("access control (NACM) denies this change of " + denied)
-                        .asRuntimeException();
+        Transaction.Result r;
+        try (Transaction tx = datastores.begin(caller, Datastore.Name.RUNNING)) {
+            for (Path p : request.getDeleteList()) {
+                // A delete of what is not there is accepted silently (specification 3.4.6): remove, not delete.
+                check(tx.edit(target(prefix, p), Operation.REMOVE, null));
+                response.addResponse(UpdateResult.newBuilder().setPath(p).setOp(UpdateResult.Operation.DELETE));
             }
-            try {
-                service.apply(changes.build());
-            } catch (VrException e) {
-                throw status(e);
+            for (Update u : request.getReplaceList()) {
+                Target t = target(prefix, u.getPath());
+                check(tx.edit(t, Operation.REPLACE, node(t, u.getVal())));
+                response.addResponse(UpdateResult.newBuilder().setPath(u.getPath()).setOp(UpdateResult.Operation.REPLACE));
             }
+            for (Update u : request.getUpdateList()) {
+                Target t = target(prefix, u.getPath());
+                check(tx.edit(t, Operation.MERGE, node(t, u.getVal())));
+                response.addResponse(UpdateResult.newBuilder().setPath(u.getPath()).setOp(UpdateResult.Operation.UPDATE));
+            }
+            // Access control (NACM) checks the whole edit, as for NETCONF and RESTCONF: refused whole.
+            r = tx.commit(false);
         }
+        if (r.denied() != null) {
+            throw Status.PERMISSION_DENIED.withDescription("access control (NACM) denies this change of " + r.denied())
+                    .asRuntimeException();
+        }
+        if (!r.refused().isEmpty()) throw status(r.refused().get(0));
+        r.awaitDurable();
         return response.setTimestamp(System.currentTimeMillis() * 1_000_000L).build();
     }
 

@@ -6,6 +6,7 @@ import io.vrouter.core.config.Settings;
 import io.vrouter.core.migration.Peers;
 import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
+import io.vrouter.yang.datastore.Datastores;
 import io.vrouter.yang.nacm.Nacm;
 import io.vrouter.netconf.protocol.NetconfServerContext;
 import io.vrouter.netconf.protocol.NetconfSession;
@@ -88,8 +89,10 @@ public final class NetconfInterface implements ManagementInterface {
         // The application's access control, shared with RESTCONF and gNMI (alone, as in a test: its own).
         // netconf.nacm=false is the recovery path: no access control (RFC 8341's recovery session).
         Nacm nacm = context.shared(Nacm.class).orElseGet(() -> new Nacm(s.dataDir(), s.getBoolean("netconf.nacm", true)));
+        // The application's datastores, shared with RESTCONF and gNMI (alone: its own, under its access control).
+        Datastores datastores = context.shared(Datastores.class).orElseGet(() -> new Datastores(context.service(), nacm));
         ctx = new NetconfServerContext(context.service(), context.metrics(), maxMessage, MessageMemory.quarterOfHeap(),
-                s.dataDir(), nacm);
+                s.dataDir(), nacm, datastores);
         // The application's peers, their clients shared with REST and RESTCONF (alone, as in a test: its own).
         ctx.usePeers(context.shared(Peers.class).orElseGet(() -> Peers.from(s)).clients());
         // A confirmed commit the last run left unconfirmed is put back before anyone connects.

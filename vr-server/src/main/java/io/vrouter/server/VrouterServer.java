@@ -24,6 +24,7 @@ import io.vrouter.core.spi.InterfaceProvider;
 import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
 import io.vrouter.core.migration.Peers;
+import io.vrouter.yang.datastore.Datastores;
 import io.vrouter.yang.nacm.Nacm;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -119,8 +120,10 @@ public final class VrouterServer implements AutoCloseable {
         service.events().recordTo(EventLog.open(dataDir, settings.getInt("events.replay-max", 10_000),
                 settings.getDuration("events.replay-age", "7d")));
         peers.moves().keepArrivingUuids(service);
-        // Made once, shared: the peers' clients (REST, RESTCONF and NETCONF move VRs through the same ones).
-        context = new ServerContext(service, settings, credentials, metrics, List.of(nacm, peers));
+        // Made once, shared: the peers' clients (REST, RESTCONF and NETCONF move VRs through the same ones), and
+        // the configuration datastores, one per tenant scope, whose transactions NETCONF, RESTCONF and gNMI make.
+        context = new ServerContext(service, settings, credentials, metrics,
+                List.of(nacm, peers, new Datastores(service, nacm, dataDir)));
         try {
             service.start();
             // before any interface listens: a VR whose move was cut short is held again, no change comes first

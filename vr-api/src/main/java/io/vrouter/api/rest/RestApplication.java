@@ -8,6 +8,7 @@ import io.vrouter.core.migration.Peers;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.core.spi.ServerContext;
 import io.vrouter.yang.DataGuard;
+import io.vrouter.yang.datastore.Datastores;
 import org.glassfish.jersey.internal.inject.AbstractBinder;
 import org.glassfish.jersey.process.internal.RequestScoped;
 import org.glassfish.jersey.jackson.JacksonFeature;
@@ -62,6 +63,8 @@ public final class RestApplication {
         rc.register(new BasicAuthFilter(context.credentials(), context.service()));
         rc.register(new BodyLimitFilter(maxBody));
         rc.register(new RequestLogFilter(context.metrics()));
+        Datastores datastores = context.shared(Datastores.class)
+                .orElseGet(() -> new Datastores(context.service(), context.shared(DataGuard.class).orElse(DataGuard.NONE)));
         ListCache lists = new ListCache(context.service(), context.settings().getDuration("rest.list-max-age", "1s"));
         rc.register(lists);
         rc.register(new KnownLength());
@@ -93,8 +96,8 @@ public final class RestApplication {
                 bind(context.metrics()).to(VrMetrics.class);
                 bind(lists).to(ListCache.class);
                 bind(keys).to(IdempotencyKeys.class);
-                // RESTCONF's access control: the application's, shared with NETCONF and gNMI
-                bind(context.shared(DataGuard.class).orElse(DataGuard.NONE)).to(DataGuard.class);
+                // RESTCONF's datastores and access control: the application's, shared with NETCONF and gNMI
+                bind(datastores).to(Datastores.class);
             }
         });
         rc.property(ServerProperties.WADL_FEATURE_DISABLE, true);

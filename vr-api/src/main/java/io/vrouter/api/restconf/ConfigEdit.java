@@ -2,11 +2,8 @@ package io.vrouter.api.restconf;
 
 import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.NetworkColumn;
-import io.vrouter.core.spi.ChangeSet;
-import io.vrouter.core.spi.VirtualRouters;
-import io.vrouter.yang.DataGuard;
 import io.vrouter.yang.Ns;
-import io.vrouter.yang.edit.ConfigData;
+import io.vrouter.yang.datastore.Transaction;
 import io.vrouter.yang.edit.EditError;
 import io.vrouter.yang.edit.Operation;
 import io.vrouter.yang.edit.Target;
@@ -15,30 +12,27 @@ import java.util.List;
 
 /**
  * A RESTCONF write (a PUT, POST, PATCH, DELETE or every edit of a YANG Patch) translated for the
- * edit engine ({@link TreeEdit}): the request's path as the engine's {@link Target}, the body
- * ({@link InNode}) as its data, the method as its {@link Operation}, and the engine's errors as
- * RESTCONF's. The edits are made on a copy of the running configuration, which the caller hands to
- * the service as ONE change set ({@link #changes}); every rule about VRs is the service's.
+ * datastore's transaction ({@link Transaction}): the request's path as the edit engine's
+ * {@link Target}, the body ({@link InNode}) as its data, the method as its {@link Operation}, and the
+ * engine's errors as RESTCONF's. The transaction commits the edits as ONE change set; every rule about
+ * VRs is the service's, access control's and the locks' are the transaction's.
  */
-final class ConfigEdit {
+final class ConfigEdit implements AutoCloseable {
     private static final String VMM = Ns.VMM;
 
-    private final ConfigData base;
-    private final TreeEdit edit;
+    private final Transaction tx;
 
-    ConfigEdit(VirtualRouters service) {
-        this.base = ConfigData.of(service);
-        this.edit = new TreeEdit(base.copy(), false);
+    ConfigEdit(Transaction tx) {
+        this.tx = tx;
     }
 
-    /** The change set of everything edited (empty when nothing changes), for the caller to add conditions to. */
-    ChangeSet.Builder changes() {
-        return edit.changesFrom(base);
+    Transaction transaction() {
+        return tx;
     }
 
-    /** Access control's write check of everything edited: the first node denied, null when all are permitted. */
-    String deniedWrite(DataGuard.Access access) {
-        return access.deniedWrite(base, edit.data());
+    @Override
+    public void close() {
+        tx.close();
     }
 
     // ------------------------------------------------------------------ targets
@@ -162,13 +156,13 @@ final class ConfigEdit {
     // ------------------------------------------------------------------ operations (RFC 8072 section 2.5)
 
     boolean exists(Target t) {
-        return edit.exists(t);
+        return tx.exists(t);
     }
 
     /** create: the target must not exist; then as merge. A new VR without vmIndex (null) gets one from the service. */
     void create(Target t, InNode data) {
         if (t == null) {
-            check(edit.createNew(data));
+            check(tx.createNew(data));
         } else {
             write(t, Operation.CREATE, data);
         }
@@ -186,12 +180,12 @@ final class ConfigEdit {
 
     /** delete: the target must exist; then as remove. */
     void delete(Target t) {
-        check(edit.apply(t, Operation.DELETE, null));
+        check(tx.edit(t, Operation.DELETE, null));
     }
 
     /** remove: the target goes, if it is there (a leaf goes back to its default). */
     void remove(Target t) {
-        check(edit.apply(t, Operation.REMOVE, null));
+        check(tx.edit(t, Operation.REMOVE, null));
     }
 
     /** The body must be the target's node; the datastore's is {@code data} or its one child. */
@@ -203,7 +197,7 @@ final class ConfigEdit {
         }
         InNode node = t.kind() != Target.Kind.ROOT || data.ns().equals(Ns.RESTCONF) && data.name().equals("data")
                 ? data : new InNode(Ns.RESTCONF, "data", null, List.of(data));
-        check(edit.apply(t, op, node));
+        check(tx.edit(t, op, node));
     }
 
     private static void check(List<EditError> errors) {

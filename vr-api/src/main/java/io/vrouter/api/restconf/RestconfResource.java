@@ -8,16 +8,15 @@ import static io.vrouter.api.rest.CurrentRequest.uri;
 
 import io.vrouter.api.rest.CurrentRequest;
 import io.vrouter.api.rest.Validators;
-import io.vrouter.core.config.Caller;
 import io.vrouter.yang.DataGuard;
+import io.vrouter.yang.datastore.Datastores;
+import io.vrouter.yang.datastore.Transaction;
 import io.vrouter.yang.edit.Operation;
 import jakarta.inject.Inject;
 import io.vrouter.yang.edit.Target;
-import io.vrouter.core.spi.ChangeSet;
 import io.vrouter.core.spi.Version;
 import io.vrouter.core.spi.Applied;
 import io.vrouter.core.spi.VirtualRouters;
-import io.vrouter.core.spi.VrException;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.JsonOut;
 import io.vrouter.yang.Ns;
@@ -49,7 +48,8 @@ import org.glassfish.jersey.server.ContainerRequest;
  * RESTCONF (RFC 8040) over NEW-VMM-MIB: the API root, the datastore resource {@code /restconf/data}
  * (GET, POST, PUT, PATCH, YANG Patch, DELETE), the operations resource, the YANG library version and
  * the module texts the library points at. Every write is one change set of the service
- * ({@link ConfigEdit}): all of it or nothing, checked by the service's rules, none of RESTCONF's own.
+ * (a datastore's {@link Transaction}, through {@link ConfigEdit}): all of it or nothing, checked by the
+ * service's rules, access control and the locks, none of RESTCONF's own.
  * ETag and Last-Modified come from the service's versions: the VR's for a resource within one VR,
  * the datastore's otherwise; the request's preconditions are evaluated as REST's are ({@link Validators}).
  */
@@ -65,9 +65,9 @@ public class RestconfResource {
         this.peers = peers;
     }
 
-    /** Access control (NACM), the application's: the same data rules as NETCONF's. */
+    /** The configuration datastores and their access control (NACM), the application's: those of NETCONF and gNMI. */
     @Inject
-    private DataGuard guard;
+    private Datastores datastores;
 
 
     /** The RESTCONF root URL, as the client reached it (in the WAR, with its context path). */
@@ -158,6 +158,7 @@ public class RestconfResource {
         Response unchanged = Validators.notModified(request, false, version, true);
         if (unchanged != null) return unchanged;
         // what the caller may not read is left out, as from NETCONF's get (RFC 8341 3.4.5)
+        DataGuard guard = datastores.guard();
         DataNode root = guard.access(CurrentRequest.caller()).readable(Datastore.root(service(), guard, content, wd, base(uri)));
         DataNode node = Datastore.find(root, target).node();
         if (fields != null) node = fields.select(node);
@@ -199,11 +200,14 @@ public class RestconfResource {
                          @QueryParam("point") String point, byte[] body) {
         noInsert(insert, point);
         ApiPath target = ApiPath.parse(path);
-        Write w = write(target, body);
-        if (!w.edit.exists(w.target)) throw RestconfError.notFound(ConfigEdit.path(w.target).json() + " does not exist");
-        Target child = ConfigEdit.child(w.target, w.data);
-        w.edit.create(child, w.data);
-        Applied applied = apply(w.edit, target);
+        Target child;
+        Applied applied;
+        try (Write w = write(target, body)) {
+            if (!w.edit.exists(w.target)) throw RestconfError.notFound(ConfigEdit.path(w.target).json() + " does not exist");
+            child = ConfigEdit.child(w.target, w.data);
+            w.edit.create(child, w.data);
+            applied = apply(w.edit, target);
+        }
         String location;
         if (child == null) {
             location = base(uri()) + "/data/" + Ns.VMM_MODULE + ":NEW-VMM-MIB/vmConfigTable/vmConfigEntry="
@@ -228,10 +232,12 @@ public class RestconfResource {
         noInsert(insert, point);
         ApiPath target = ApiPath.parse(path);
         if (NacmData.targets(target)) return nacm(target, body, Operation.REPLACE);
-        Write w = write(target, body);
-        boolean existed = w.edit.exists(w.target);
-        w.edit.replace(w.target, w.data);
-        apply(w.edit, target);
+        boolean existed;
+        try (Write w = write(target, body)) {
+            existed = w.edit.exists(w.target);
+            w.edit.replace(w.target, w.data);
+            apply(w.edit, target);
+        }
         return written(existed ? Response.noContent() : Response.created(uri().getRequestUri()), target).build();
     }
 
@@ -251,21 +257,21 @@ public class RestconfResource {
         ApiPath target = ApiPath.parse(path);
         if (Encoding.isYangPatch(headers())) return yangPatch(target, body);
         if (NacmData.targets(target)) return nacm(target, body, Operation.MERGE);
-        Write w = write(target, body);
-        if (!w.edit.exists(w.target)) {
-            throw RestconfError.notFound(ConfigEdit.path(w.target).json() + " does not exist: PUT or POST creates it");
+        try (Write w = write(target, body)) {
+            if (!w.edit.exists(w.target)) {
+                throw RestconfError.notFound(ConfigEdit.path(w.target).json() + " does not exist: PUT or POST creates it");
+            }
+            w.edit.merge(w.target, w.data);
+            apply(w.edit, target);
         }
-        w.edit.merge(w.target, w.data);
-        apply(w.edit, target);
         return written(Response.noContent(), target).build();
     }
 
     private Response yangPatch(ApiPath target, byte[] body) {
         YangPatch patch = YangPatch.read(body, Encoding.sent(headers()));
-        ConfigEdit edit = new ConfigEdit(service());
         Encoding enc = Encoding.accepted(headers());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try {
+        try (ConfigEdit edit = begin()) {
             patch.applyTo(edit, target);
             apply(edit, target);
         } catch (YangPatch.Refused r) {
@@ -292,49 +298,49 @@ public class RestconfResource {
         ApiPath target = ApiPath.parse(path);
         if (NacmData.targets(target)) return nacm(target, null, Operation.DELETE);
         Target t = ConfigEdit.target(target);
-        ConfigEdit edit = new ConfigEdit(service());
-        edit.delete(t);
-        apply(edit, target);
+        try (ConfigEdit edit = begin()) {
+            edit.delete(t);
+            apply(edit, target);
+        }
         return Response.noContent().build();
     }
 
+    /** A transaction of running for the request's caller. */
+    private ConfigEdit begin() {
+        return new ConfigEdit(datastores.begin(CurrentRequest.caller(), io.vrouter.yang.datastore.Datastore.Name.RUNNING));
+    }
+
     /**
-     * Hands the edit to the service as one change set, with the request's preconditions (If-Match,
+     * Commits the edit's transaction, as one change set, with the request's preconditions (If-Match,
      * If-Unmodified-Since, RFC 8040 section 3.4.1.1) as the set's condition on the version of the
-     * target's VR or of the datastore, checked under the service's write lock. A set that changes
-     * nothing is accepted as it is, once its preconditions hold.
+     * target's VR or of the datastore, checked under the service's write lock; durable once the
+     * transaction is closed. A set that changes nothing is accepted as it is, once its preconditions hold.
      */
     private Applied apply(ConfigEdit edit, ApiPath target) {
         Integer vmIndex = vmIndex(target);
         Version now = version(target);
         Predicate<Version> holds = Validators.condition(headers(), true);
         if (holds != null && !holds.test(now)) throw RestconfError.of(Validators.changed());
-        ChangeSet.Builder set = edit.changes();
-        if (set.isEmpty()) return null;
-        Caller caller = CurrentRequest.caller();
-        String denied = edit.deniedWrite(guard.access(caller));
-        if (denied != null) {
+        Transaction tx = edit.transaction();
+        if (!tx.changes()) return null;
+        if (holds != null) tx.require(vmIndex != null && service().version(vmIndex).isPresent() ? vmIndex : null, holds);
+        Transaction.Result r;
+        try (tx) {
+            r = tx.commit(false);
+        }
+        if (r.denied() != null) {
             throw new RestconfError(403, "application", "access-denied", null, null, "access control (NACM) denies user '"
-                    + caller.user() + "' this change of " + denied);
+                    + tx.caller().user() + "' this change of " + r.denied());
         }
-        if (holds != null) {
-            if (vmIndex != null && service().version(vmIndex).isPresent()) {
-                set.provided(vmIndex, holds);
-            } else {
-                set.provided(holds);
-            }
-        }
-        try {
-            return service().apply(set.build());
-        } catch (VrException e) {
-            throw RestconfError.of(e);
-        }
+        if (!r.refused().isEmpty()) throw RestconfError.of(r.refused().get(0));
+        r.awaitDurable();
+        return r.applied();
     }
 
     /** A write of /nacm (PUT, PATCH, DELETE; the body null for DELETE). */
     private Response nacm(ApiPath target, byte[] body, Operation op) {
         InNode node = body == null ? null : one(InNode.read(body, Encoding.sent(headers())));
-        NacmData.write(guard, CurrentRequest.caller(), target, node, op);
+        NacmData.write(datastores, CurrentRequest.caller(), target, node, op);
         return Response.noContent().build();
     }
 
@@ -383,11 +389,16 @@ public class RestconfResource {
 
     /** The one node of a body (JSON may give an array of entries: one is allowed). */
     /** What a POST, PUT or plain PATCH works with: the node its path names, the one node its body is, an edit to fill. */
-    private record Write(Target target, InNode data, ConfigEdit edit) {
+    private record Write(Target target, InNode data, ConfigEdit edit) implements AutoCloseable {
+        @Override
+        public void close() {
+            edit.close();
+        }
     }
 
+    /** The path and body read first, then the transaction begun: the caller closes it. */
     private Write write(ApiPath path, byte[] body) {
-        return new Write(ConfigEdit.target(path), one(InNode.read(body, Encoding.sent(headers()))), new ConfigEdit(service()));
+        return new Write(ConfigEdit.target(path), one(InNode.read(body, Encoding.sent(headers()))), begin());
     }
 
     private static InNode one(List<InNode> nodes) {

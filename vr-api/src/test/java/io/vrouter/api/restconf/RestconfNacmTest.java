@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.vrouter.api.rest.RestServer;
+import io.vrouter.core.config.Caller;
+import io.vrouter.core.config.Credentials.Role;
 import io.vrouter.yang.nacm.NacmConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -162,5 +164,28 @@ class RestconfNacmTest {
         assertThat(byAlice.statusCode()).as(byAlice.body()).isEqualTo(403);
         assertThat(byAlice.body()).contains("access-denied");
         assertThat(server.nacm().config().enableNacm).isTrue();
+    }
+
+    @Test
+    void nacmIsNotEditedWhileAnotherSessionHoldsRunningsLock() throws Exception {
+        Caller holder = new Caller("admin", null, Role.OPERATOR, "netconf", null).inSession(7);
+        server.service().lockRunning(holder);
+        String body = "{\"ietf-netconf-acm:nacm\":{\"exec-default\":\"deny\"}}";
+        try {
+            for (String method : List.of("PUT", "PATCH", "DELETE")) {
+                HttpResponse<String> r = send(method, NACM, method.equals("DELETE") ? null : JSON,
+                        method.equals("DELETE") ? null : body, "Accept", JSON);
+                assertThat(r.statusCode()).as(method + " " + r.body()).isEqualTo(409);
+                assertThat(r.body()).contains("in-use", "session 7");
+            }
+            assertThat(server.nacm().config().execDefault).isEqualTo("permit");
+            assertThat(server.nacm().config().ruleLists).extracting(l -> l.name).contains("no-names");
+        } finally {
+            server.service().unlockRunning(holder);
+        }
+        HttpResponse<String> after = send("PATCH", NACM, JSON, body, "Accept", JSON);
+        assertThat(after.statusCode()).as(after.body()).isEqualTo(204);
+        assertThat(server.nacm().config().execDefault).isEqualTo("deny");
+        assertThat(send("PATCH", NACM, JSON, "{\"ietf-netconf-acm:nacm\":{\"exec-default\":\"permit\"}}").statusCode()).isEqualTo(204);
     }
 }

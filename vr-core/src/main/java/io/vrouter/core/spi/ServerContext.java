@@ -9,7 +9,8 @@ import java.util.Optional;
 /**
  * What a management interface is given when it starts; {@code shared} holds what the application
  * makes once for several interfaces and the core does not know the type of (vr-yang's access
- * control, {@code DataGuard}, for NETCONF, RESTCONF and gNMI).
+ * control, {@code DataGuard}, and its configuration datastores, {@code Datastores}, for NETCONF,
+ * RESTCONF and gNMI).
  */
 public record ServerContext(VirtualRouters service, Settings settings, Credentials credentials,
                             VrMetrics metrics, List<Object> shared) {

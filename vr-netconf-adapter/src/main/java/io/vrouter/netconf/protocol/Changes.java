@@ -5,67 +5,18 @@ import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.spi.AccessDeniedException;
 import io.vrouter.core.spi.LockDeniedException;
 import io.vrouter.core.spi.VrException;
-import io.vrouter.core.spi.VirtualRouters;
-import io.vrouter.yang.edit.ConfigData;
-import io.vrouter.yang.edit.Datastores;
 import io.vrouter.netconf.protocol.RpcError.Type;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
 
 /**
- * A configuration edited (a candidate, or running edited by an edit-config) handed to the service as
- * the change set from the configuration it started from, and the service's one error as an
- * rpc-error: error-path at the VR's entry (or interface) and the column's leaf, error-tag and
- * error-app-tag by the reason.
+ * The service's refusal of a change (a transaction's, a rollback's, a migrate's) as an rpc-error:
+ * error-path at the VR's entry (or interface) and the column's leaf, error-tag and error-app-tag by
+ * the reason.
  */
 final class Changes {
     /** The error-app-tag of a resize refused because the VR is not shut down. */
     static final String NOT_SHUT_DOWN = "vr-not-shut-down";
 
     private Changes() {
-    }
-
-    /**
-     * The shared datastores' check, through the view of the session's user ({@code via}), of the
-     * change from {@code base} to {@code edited} ({@link Datastores#check}), as rpc-errors.
-     */
-    static List<RpcError> check(VirtualRouters via, Datastores ds, ConfigData base, ConfigData edited, boolean dropRefused) {
-        List<RpcError> errors = new ArrayList<>();
-        for (VrException e : ds.check(via, base, edited, dropRefused)) errors.add(error(e));
-        return errors;
-    }
-
-    /**
-     * What {@link #apply} did: the service's refusals, if any, when the hypervisor work of the change
-     * is over, and what makes it durable: the caller calls {@link #awaitDurable} before it replies,
-     * once it has let go of the datastores' lock, so that sessions editing at once share one flush of
-     * the journal.
-     */
-    record Applied(List<RpcError> errors, CompletableFuture<?> work, Runnable durable, boolean changed) {
-        static Applied nothing(List<RpcError> errors) {
-            return new Applied(errors, CompletableFuture.completedFuture(null), () -> { }, false);
-        }
-
-        void awaitDurable() {
-            durable.run();
-        }
-    }
-
-    /**
-     * Accepts the change from {@code base} to {@code edited} into running ({@link Datastores#accept}:
-     * checked once), durable once {@link Applied#awaitDurable} returns.
-     */
-    static Applied apply(VirtualRouters via, Datastores ds, ConfigData base, ConfigData edited, boolean dropRefused) {
-        return of(ds.accept(via, base, edited, dropRefused));
-    }
-
-    /** What the shared datastores accepted, in NETCONF's terms. */
-    static Applied of(Datastores.Accepted a) {
-        List<RpcError> errors = new ArrayList<>();
-        for (VrException e : a.refused()) errors.add(error(e));
-        if (a.applied() == null) return Applied.nothing(errors);
-        return new Applied(errors, a.applied().completion(), a.applied()::awaitDurable, true);
     }
 
     /** The service's error in NETCONF's terms. */
@@ -89,7 +40,7 @@ final class Changes {
                     : new RpcError(Type.APPLICATION, "access-denied", null, null, e.getMessage());
             case QUOTA -> new RpcError(Type.APPLICATION, "resource-denied", null, path, e.getMessage());
             // Running is locked by a session of another scope (the provider's lock, for a tenant's session):
-            // as for a datastore locked by a session of the same scope (Datastores.checkWritable).
+            // as for a datastore locked by a session of the same scope (Datastore.checkWritable).
             case LOCKED -> new RpcError(Type.PROTOCOL, "in-use", null, null, e.getMessage())
                     .info("session-id", String.valueOf(((LockDeniedException) e).holderSession()));
             case IN_USE -> new RpcError(Type.APPLICATION, "in-use", null, path, e.getMessage());

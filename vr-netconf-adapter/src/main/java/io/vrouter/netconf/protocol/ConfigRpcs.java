@@ -3,34 +3,32 @@ package io.vrouter.netconf.protocol;
 import static io.vrouter.netconf.protocol.Outcome.OK;
 
 import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.yang.nacm.Nacm;
-import io.vrouter.yang.nacm.NacmConfig;
-import io.vrouter.yang.nacm.NacmEdit;
-import io.vrouter.yang.nacm.NacmPath;
+import io.vrouter.core.spi.VrException;
 import io.vrouter.netconf.protocol.RpcError.Type;
 import io.vrouter.netconf.xml.SecureXml;
 import io.vrouter.yang.Ns;
+import io.vrouter.yang.datastore.ConfirmedCommit;
+import io.vrouter.yang.datastore.Datastore;
+import io.vrouter.yang.datastore.Transaction;
 import io.vrouter.yang.edit.ConfigData;
-import io.vrouter.yang.edit.Datastores;
 import io.vrouter.yang.edit.Operation;
+import io.vrouter.yang.edit.TreeEdit;
+import io.vrouter.yang.nacm.NacmConfig;
+import io.vrouter.yang.nacm.NacmEdit;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.w3c.dom.Element;
 
 /**
  * The operations of one session that change or check configuration (RFC 6241 section 7, RFC 8526):
  * edit-config, edit-data, copy-config, commit, cancel-commit, discard-changes, validate, lock and
- * unlock. Each reads its parameters, edits a datastore through vr-yang's edit engine under NACM's
- * write check, and tells the subscribers what it changed (netconf-config-change). The session reads
- * each rpc, dispatches it here and answers.
+ * unlock. Each reads its parameters, changes a datastore in one of vr-yang's transactions
+ * ({@link Transaction}: the edit, NACM's write check, the locks, the service's check and accept), maps
+ * what it refused into rpc-errors, and tells the subscribers what it changed (netconf-config-change).
+ * The session reads each rpc, dispatches it here and answers.
  */
 final class ConfigRpcs {
-    private static final Logger log = LoggerFactory.getLogger(ConfigRpcs.class);
-
     private final NetconfServerContext ctx;
     private final Requester who;
     /** Writes what the rpc queued for the session's own subscription, once the rpc holds no lock. */
@@ -56,7 +54,7 @@ final class ConfigRpcs {
     }
 
     /** The datastore named in {@code <source>} or {@code <target>}. */
-    static Datastores.Name datastore(Element op, String param) throws RpcError {
+    static Datastore.Name datastore(Element op, String param) throws RpcError {
         Element p = SecureXml.child(op, Ns.BASE, param);
         if (p == null) {
             throw RpcError.missingElement(Type.PROTOCOL, null, param, op.getLocalName() + " needs <" + param + ">");
@@ -121,7 +119,7 @@ final class ConfigRpcs {
     }
 
     Outcome editConfig(Element op) throws RpcError {
-        Datastores.Name target = datastore(op, "target");
+        Datastore.Name target = datastore(op, "target");
         Operation defaultOp = defaultOperation(SecureXml.child(op, Ns.BASE, "default-operation"));
         TestOption test = TestOption.TEST_THEN_SET;
         Element t = SecureXml.child(op, Ns.BASE, "test-option");
@@ -157,103 +155,70 @@ final class ConfigRpcs {
     }
 
     /**
-     * Edits a datastore with the given config; the service checks the result (every rule about VRs
-     * is its) and, for running, applies it as one change set. With test-then-set (the default) or
-     * rollback-on-error, an edit with any error changes nothing; with test-option set, stop-on-error
-     * keeps what was edited before the error and continue-on-error everything but the failed entries,
-     * and VRs the service refuses are left out of what is applied.
+     * Edits a datastore with the given config in one transaction; the service checks the result (every
+     * rule about VRs is its) and, for running, applies it as one change set. With test-then-set (the
+     * default) or rollback-on-error, an edit with any error changes nothing; with test-option set,
+     * stop-on-error keeps what was edited before the error and continue-on-error everything but the
+     * failed entries, and VRs the service refuses are left out of what is applied.
      */
-    private List<RpcError> edit(Datastores.Name target, Element config, Operation defaultOp,
+    private List<RpcError> edit(Datastore.Name target, Element config, Operation defaultOp,
                                 EditConfig.ErrorOption errorOption, TestOption test) throws RpcError {
-        List<Changes.Applied> accepted = new ArrayList<>(1);
         Element nacmEdit = SecureXml.child(config, NacmConfig.NS, "nacm");
-        List<RpcError> errors;
-        if (nacmEdit == null) {
-            errors = edit(target, config, defaultOp, errorOption, test, accepted);
-        } else {
+        if (nacmEdit != null) {
             // /nacm is the server's, not a datastore's: edited in running, with the VRs' part all or nothing.
-            if (target != Datastores.Name.RUNNING) {
-                throw new RpcError(Type.APPLICATION, "operation-not-supported", null, NACM_PATH,
+            if (target != Datastore.Name.RUNNING) {
+                throw new RpcError(Type.APPLICATION, "operation-not-supported", null, Transaction.NACM_PATH,
                         "/nacm is edited in running (it is not part of the candidate)");
             }
-            if (!who.access().mayWrite(NacmConfig.MODULE, NacmPath.ROOT.child("nacm"), Nacm.Op.UPDATE)) throw denied(NACM_PATH);
-            synchronized (ctx.nacm()) {
-                NacmConfig next = nacmEdited(nacmEdit, defaultOp);
-                errors = edit(target, config, defaultOp, EditConfig.ErrorOption.ROLLBACK_ON_ERROR,
-                        test == TestOption.TEST_ONLY ? test : TestOption.TEST_THEN_SET, accepted);
-                if (errors.isEmpty() && test != TestOption.TEST_ONLY) keepNacm(next);
+            errorOption = EditConfig.ErrorOption.ROLLBACK_ON_ERROR;
+            if (test != TestOption.TEST_ONLY) test = TestOption.TEST_THEN_SET;
+        }
+        boolean allOrNothing = test != TestOption.SET || errorOption == EditConfig.ErrorOption.ROLLBACK_ON_ERROR;
+        List<RpcError> errors;
+        Transaction.Result result = null;
+        try (Transaction tx = who.scope().datastore().begin(who.caller(), target,
+                errorOption == EditConfig.ErrorOption.CONTINUE_ON_ERROR)) {
+            if (nacmEdit != null) editNacm(tx, nacmEdit, defaultOp);
+            errors = new ArrayList<>(new EditConfig(tx::edit, errorOption).apply(config, defaultOp));
+            if (errors.isEmpty() || !allOrNothing) {
+                // checked once, by the service's accept (VRs it refuses are left out unless all or nothing)
+                result = test == TestOption.TEST_ONLY ? tx.validate(!allOrNothing) : tx.commit(!allOrNothing);
+                errors.addAll(errors(result));
+                if (result.changed()) configChanged(tx.base(), tx.data());
             }
         }
         ownNotifications.run();
-        // outside the datastores' lock, so that sessions editing at once share one flush of the journal
-        for (Changes.Applied a : accepted) a.awaitDurable();
+        // outside the datastore's lock, so that sessions editing at once share one flush of the journal
+        if (result != null) result.awaitDurable();
         return errors;
     }
 
-    private List<RpcError> edit(Datastores.Name target, Element config, Operation defaultOp,
-                                EditConfig.ErrorOption errorOption, TestOption test,
-                                List<Changes.Applied> accepted) throws RpcError {
-        Datastores ds = who.scope().datastores();
-        synchronized (ds) {
-            ds.checkWritable(target, who.sessionId());
-            ConfigData running = ConfigData.of(who.service());
-            ConfigData[] cb = target == Datastores.Name.CANDIDATE ? ds.candidateAndBase() : new ConfigData[] {running.copy(), running};
-            EditConfig edit = new EditConfig(cb[0], errorOption);
-            List<RpcError> errors = new ArrayList<>(edit.apply(config, defaultOp));
-            boolean allOrNothing = test != TestOption.SET || errorOption == EditConfig.ErrorOption.ROLLBACK_ON_ERROR;
-            if (!errors.isEmpty() && allOrNothing) return errors;
-            RpcError denied = writeDenied(cb[1], edit.data());
-            if (denied != null) {
-                errors.add(denied);
-                return errors;
-            }
-            if (target == Datastores.Name.RUNNING && test != TestOption.TEST_ONLY) {
-                // checked once, by the service's accept (VRs it refuses are left out unless all or nothing)
-                Changes.Applied applied = Changes.apply(who.service(), ds, cb[1], edit.data(), !allOrNothing);
-                accepted.add(applied);
-                errors.addAll(applied.errors());
-                if (applied.changed()) configChanged(cb[1], edit.data());
-                return errors;
-            }
-            errors.addAll(Changes.check(who.service(), ds, cb[1], edit.data(), !allOrNothing));
-            if (test == TestOption.TEST_ONLY || (!errors.isEmpty() && allOrNothing)) return errors;
-            ds.storeCandidate(edit.data(), cb[1]);
-            return errors;
+    /** The transaction's {@code <nacm>}: refused whole with the rpc-error that says why. */
+    private void editNacm(Transaction tx, Element nacm, Operation defaultOp) throws RpcError {
+        String denied;
+        try {
+            denied = tx.editNacm(new EditConfig.XmlNode(nacm), defaultOp);
+        } catch (NacmEdit.Refused r) {
+            RpcError e = new RpcError(r.protocol ? Type.PROTOCOL : Type.APPLICATION, r.tag, r.appTag, r.path, r.getMessage());
+            throw r.infoName == null ? e : e.info(r.infoName, r.infoValue);
+        } catch (VrException e) {
+            throw Changes.error(e);
         }
+        if (denied != null) throw denied(denied);
     }
-
-    private static final String NACM_PATH = "/" + NacmConfig.MODULE + ":nacm";
 
     private RpcError denied(String path) {
         return new RpcError(Type.APPLICATION, "access-denied", null, path, "access control (NACM) denies user '" + who.user()
                 + "' this change");
     }
 
-    /** The configuration in force edited by {@code <nacm>}; refused with the rpc-error that says why. */
-    private NacmConfig nacmEdited(Element nacm, Operation defaultOp) throws RpcError {
-        try {
-            return NacmEdit.apply(ctx.nacm().config(), new EditConfig.XmlNode(nacm), defaultOp);
-        } catch (NacmEdit.Refused r) {
-            RpcError e = new RpcError(r.protocol ? Type.PROTOCOL : Type.APPLICATION, r.tag, r.appTag, r.path, r.getMessage());
-            throw r.infoName == null ? e : e.info(r.infoName, r.infoValue);
-        }
-    }
-
-    /** Takes an edited /nacm: durable (in the data directory) before it is in force. */
-    private void keepNacm(NacmConfig next) throws RpcError {
-        try {
-            ctx.nacm().replace(next);
-        } catch (java.io.IOException e) {
-            log.error("NETCONF session {}: cannot keep the access control configuration: {}", who.sessionId(), e.toString());
-            throw new RpcError(Type.APPLICATION, "operation-failed", "the access control configuration cannot be kept"
-                    + " (the server's log says why); it is unchanged");
-        }
-    }
-
-    /** NACM's write check (RFC 8341 3.4.5) of the change from {@code base} to {@code edited}: the first denied is the error. */
-    private RpcError writeDenied(ConfigData base, ConfigData edited) {
-        String target = who.access().deniedWrite(base, edited);
-        return target == null ? null : denied(target);
+    /** A transaction's refusals as rpc-errors: access control's (RFC 8341 3.4.5, the first node denied), or the service's. */
+    private List<RpcError> errors(Transaction.Result r) {
+        if (r.denied() != null) return List.of(denied(r.denied()));
+        List<RpcError> out = new ArrayList<>();
+        for (VrException e : r.refused()) out.add(Changes.error(e));
+        if (r.notKept() != null) out.add(new RpcError(Type.APPLICATION, "operation-failed", r.notKept()));
+        return out;
     }
 
     /** Tells the subscribers that this session changed running from {@code before} to {@code after} (RFC 6470). */
@@ -275,7 +240,7 @@ final class ConfigRpcs {
     enum TestOption { TEST_THEN_SET, SET, TEST_ONLY }
 
     Outcome copyConfig(Element op) throws RpcError {
-        Datastores.Name target = datastore(op, "target");
+        Datastore.Name target = datastore(op, "target");
         Element src = SecureXml.child(op, Ns.BASE, "source");
         if (src == null) throw RpcError.missingElement(Type.PROTOCOL, null, "source", "copy-config needs <source>");
         Element inline = config(src);
@@ -283,18 +248,18 @@ final class ConfigRpcs {
             return Outcome.errors(edit(target, inline, Operation.REPLACE, EditConfig.ErrorOption.ROLLBACK_ON_ERROR,
                     TestOption.TEST_THEN_SET));
         }
-        Datastores.Name source = datastore(op, "source");
+        Datastore.Name source = datastore(op, "source");
         if (source == target) {
             throw RpcError.invalidValue(null, "source and target are the same datastore").info("bad-element", "target");
         }
-        if (target == Datastores.Name.CANDIDATE) return discard();
-        Changes.Applied applied;
-        synchronized (who.scope().datastores()) {
-            who.scope().datastores().checkWritable(Datastores.Name.RUNNING, who.sessionId());
-            applied = commitCandidate(new HashMap<>());
+        if (target == Datastore.Name.CANDIDATE) return discard();
+        Transaction.Result r;
+        try (Transaction tx = who.scope().datastore().begin(who.caller(), Datastore.Name.RUNNING, false)) {
+            r = commitCandidate(tx);
         }
-        applied.awaitDurable();
-        return Outcome.errors(applied.errors());
+        ownNotifications.run();
+        r.awaitDurable();
+        return Outcome.errors(errors(r));
     }
 
     // ------------------------------------------------------------------ candidate
@@ -304,52 +269,74 @@ final class ConfigRpcs {
      * (RFC 6241 section 8.4): confirmed, confirm-timeout, persist, persist-id.
      */
     Outcome commit(Element op) throws RpcError {
-        ConfirmedCommit.Params p = ConfirmedCommit.Params.of(op);
-        Datastores ds = who.scope().datastores();
-        Changes.Applied applied;
-        synchronized (ds) {
-            ds.checkWritable(Datastores.Name.RUNNING, who.sessionId());
-            who.scope().confirmedCommit().checkCommit(who, p);
-            Map<Integer, VmConfigEntry> touched = new HashMap<>();
-            applied = commitCandidate(touched);
-            if (applied.errors().isEmpty()) who.scope().confirmedCommit().committed(who, p, touched, applied.work());
+        ConfirmedCommit.Params p = confirmedCommit(op);
+        Transaction.Result r;
+        try (Transaction tx = who.scope().datastore().begin(who.caller(), Datastore.Name.RUNNING, false)) {
+            who.scope().confirmedCommit().checkCommit(who.caller(), p);
+            r = commitCandidate(tx);
+            if (errors(r).isEmpty()) who.scope().confirmedCommit().committed(who.caller(), p, tx.before(), r.work());
+        } catch (ConfirmedCommit.Refused e) {
+            throw error(e);
         }
         ownNotifications.run();
-        // outside the datastores' lock, so that sessions committing at once share one flush of the journal
-        applied.awaitDurable();
-        return Outcome.errors(applied.errors());
+        // outside the datastore's lock, so that sessions committing at once share one flush of the journal
+        r.awaitDurable();
+        return Outcome.errors(errors(r));
     }
 
-    /**
-     * Applies the candidate's changes to running; {@code touched} gets the running rows, before, of
-     * the VRs they change (null for VRs they create). Called with the datastores locked; the caller
-     * makes what it applied durable ({@link Changes.Applied#awaitDurable}) once it lets go of them.
-     */
-    private Changes.Applied commitCandidate(Map<Integer, VmConfigEntry> touched) {
-        ConfigData[] cb = who.scope().datastores().candidateAndBase();
-        RpcError denied = writeDenied(cb[1], cb[0]);
-        if (denied != null) return Changes.Applied.nothing(List.of(denied));
-        Datastores.Committed c = who.scope().datastores().commit(who.service());
-        if (c == null) return Changes.Applied.nothing(List.of());
-        touched.putAll(c.before());
-        Changes.Applied applied = Changes.of(c.accepted());
-        if (applied.errors().isEmpty()) configChanged(c.base(), c.candidate());
-        return applied;
+    /** The candidate's changes into running, told to the subscribers (RFC 6470). */
+    private Transaction.Result commitCandidate(Transaction tx) {
+        Transaction.Result r = tx.commitCandidate();
+        if (r.changed() && r.refused().isEmpty()) configChanged(tx.base(), tx.data());
+        return r;
     }
 
     /** {@code <cancel-commit>}: the pending confirmed commit goes back now. */
     Outcome cancelCommit(Element op) throws RpcError {
         Element pid = SecureXml.child(op, Ns.BASE, "persist-id");
-        who.scope().confirmedCommit().cancel(who, pid == null ? null : SecureXml.text(pid));
+        try {
+            who.scope().confirmedCommit().cancel(who.caller(), pid == null ? null : SecureXml.text(pid));
+        } catch (ConfirmedCommit.Refused e) {
+            throw error(e);
+        }
         return Outcome.of(OK);
     }
 
-    Outcome discard() throws RpcError {
-        Datastores ds = who.scope().datastores();
-        synchronized (ds) {
-            ds.checkWritable(Datastores.Name.CANDIDATE, who.sessionId());
-            ds.discardCandidate();
+    /** A commit's :confirmed-commit:1.1 parameters: confirmed, confirm-timeout (600 s unless given), persist, persist-id. */
+    private static ConfirmedCommit.Params confirmedCommit(Element commit) throws RpcError {
+        boolean confirmed = SecureXml.child(commit, Ns.BASE, "confirmed") != null;
+        long timeout = 600;
+        Element t = SecureXml.child(commit, Ns.BASE, "confirm-timeout");
+        if (t != null) {
+            try {
+                timeout = Long.parseLong(SecureXml.text(t).trim());
+            } catch (NumberFormatException e) {
+                timeout = -1;
+            }
+            if (timeout < 1 || timeout > 0xFFFFFFFFL) {
+                throw RpcError.invalidValue(null, "confirm-timeout must be 1 to 4294967295 seconds")
+                        .info("bad-element", "confirm-timeout");
+            }
         }
+        Element p = SecureXml.child(commit, Ns.BASE, "persist");
+        Element pid = SecureXml.child(commit, Ns.BASE, "persist-id");
+        return new ConfirmedCommit.Params(confirmed, timeout, p == null ? null : SecureXml.text(p),
+                pid == null ? null : SecureXml.text(pid));
+    }
+
+    /** Why the pending confirmed commit may not be confirmed, extended or cancelled (RFC 6241 8.4.5.1), as an rpc-error. */
+    private static RpcError error(ConfirmedCommit.Refused e) {
+        return switch (e.why) {
+            case PERSIST_ID_MISSING -> RpcError.missingElement(Type.PROTOCOL, null, "persist-id", e.getMessage());
+            case NO_SUCH_PERSIST_ID -> RpcError.invalidValue(null, e.getMessage()).info("bad-element", "persist-id");
+            case NOT_THE_OWNER -> new RpcError(Type.PROTOCOL, "in-use", null, null, e.getMessage())
+                    .info("session-id", String.valueOf(e.owner));
+            case NONE_PENDING -> new RpcError(Type.APPLICATION, "operation-failed", e.getMessage());
+        };
+    }
+
+    Outcome discard() throws RpcError {
+        who.scope().datastore().discardCandidate(who.sessionId());
         return Outcome.of(OK);
     }
 
@@ -357,29 +344,35 @@ final class ConfigRpcs {
         Element src = SecureXml.child(op, Ns.BASE, "source");
         if (src == null) throw RpcError.missingElement(Type.PROTOCOL, null, "source", "validate needs <source>");
         Element inline = config(src);
-        ConfigData running = ConfigData.of(who.service());
         if (inline != null) {
-            EditConfig edit = new EditConfig(new ConfigData(java.util.Map.of()), EditConfig.ErrorOption.STOP_ON_ERROR);
-            List<RpcError> errors = new ArrayList<>(edit.apply(inline, Operation.MERGE));
-            if (errors.isEmpty()) {
-                errors.addAll(Changes.check(who.service(), who.scope().datastores(), running, edit.data(), false));
-            }
+            // the inline configuration as the whole of running: edited on its own, checked against running
+            TreeEdit edit = new TreeEdit(new ConfigData(java.util.Map.of()), false);
+            List<RpcError> errors = new ArrayList<>(new EditConfig(edit::apply, EditConfig.ErrorOption.STOP_ON_ERROR)
+                    .apply(inline, Operation.MERGE));
+            if (errors.isEmpty()) errors.addAll(checked(ConfigData.of(who.service()), edit.data()));
             return Outcome.errors(errors);
         }
-        Datastores.Name source = datastore(op, "source");
-        if (source == Datastores.Name.CANDIDATE) {
-            ConfigData[] cb = who.scope().datastores().candidateAndBase();
-            return Outcome.errors(Changes.check(who.service(), who.scope().datastores(), cb[1], cb[0], false));
+        Datastore.Name source = datastore(op, "source");
+        if (source == Datastore.Name.CANDIDATE) {
+            ConfigData[] cb = who.scope().datastore().candidateAndBase();
+            return Outcome.errors(checked(cb[1], cb[0]));
         }
         return Outcome.of(OK);
     }
 
+    /** The service's check of the change from {@code base} to {@code edited}, as rpc-errors. */
+    private List<RpcError> checked(ConfigData base, ConfigData edited) {
+        List<RpcError> errors = new ArrayList<>();
+        for (VrException e : Datastore.check(who.service(), base, edited, false)) errors.add(Changes.error(e));
+        return errors;
+    }
+
     Outcome lock(Element op, boolean lock) throws RpcError {
-        Datastores.Name target = datastore(op, "target");
+        Datastore.Name target = datastore(op, "target");
         if (lock) {
-            who.scope().datastores().lock(target, who.caller());
+            who.scope().datastore().lock(target, who.caller());
         } else {
-            who.scope().datastores().unlock(target, who.sessionId());
+            who.scope().datastore().unlock(target, who.sessionId());
         }
         return Outcome.of(OK);
     }

@@ -5,8 +5,8 @@ import io.vrouter.yang.nacm.NacmConfig;
 import io.vrouter.netconf.protocol.RpcError.Type;
 import io.vrouter.netconf.xml.SecureXml;
 import io.vrouter.yang.Ns;
-import io.vrouter.yang.edit.ConfigData;
-import io.vrouter.yang.edit.Datastores;
+import io.vrouter.yang.datastore.Datastore;
+import io.vrouter.yang.datastore.Transaction;
 import io.vrouter.yang.edit.EditError;
 import io.vrouter.yang.edit.EditNode;
 import io.vrouter.yang.edit.Operation;
@@ -17,8 +17,8 @@ import java.util.List;
 import org.w3c.dom.Element;
 
 /**
- * The {@code <config>} of an edit-config (RFC 6241 section 7.2) given to the edit engine
- * ({@link TreeEdit}) on a copy of a configuration datastore: each element as an {@link EditNode}
+ * The {@code <config>} of an edit-config (RFC 6241 section 7.2) given to a transaction's edit
+ * ({@link Transaction#edit}, the edit engine {@link TreeEdit} on a copy of a datastore): each element as an {@link EditNode}
  * with its {@code operation} attribute, and the engine's errors as rpc-errors. With
  * {@code continue-on-error} a failing entry is skipped and the others are edited; with the other
  * options the edit stops at the first error. Whether an edit with errors is applied at all is the
@@ -27,24 +27,22 @@ import org.w3c.dom.Element;
 public final class EditConfig {
     public enum ErrorOption { STOP_ON_ERROR, CONTINUE_ON_ERROR, ROLLBACK_ON_ERROR }
 
-    private final TreeEdit edit;
+    private final Transaction.Editor edit;
     private final boolean continueOnError;
+    /** The engine's errors already given as rpc-errors. */
+    private int reported;
 
-    /** @param data the copy to edit */
-    public EditConfig(ConfigData data, ErrorOption errorOption) {
+    /** @param edit where the edits go: a transaction's ({@link Transaction#edit}), or a bare engine's */
+    public EditConfig(Transaction.Editor edit, ErrorOption errorOption) {
         this.continueOnError = errorOption == ErrorOption.CONTINUE_ON_ERROR;
-        this.edit = new TreeEdit(data, continueOnError);
-    }
-
-    public ConfigData data() {
-        return edit.data();
+        this.edit = edit;
     }
 
     /** A datastore's name as an operation's parameter gives it. */
-    static Datastores.Name datastore(String name, String path) throws RpcError {
+    static Datastore.Name datastore(String name, String path) throws RpcError {
         return switch (name) {
-            case "running" -> Datastores.Name.RUNNING;
-            case "candidate" -> Datastores.Name.CANDIDATE;
+            case "running" -> Datastore.Name.RUNNING;
+            case "candidate" -> Datastore.Name.CANDIDATE;
             case "startup" -> throw new RpcError(Type.PROTOCOL, "operation-not-supported", null, path,
                     "this server has no startup datastore (:startup is not advertised)");
             default -> throw RpcError.unknownElement(Type.PROTOCOL, path, name, "no datastore named '" + name + "'");
@@ -64,9 +62,9 @@ public final class EditConfig {
                                 + "': this server has the data of module NEW-VMM-MIB (" + Ns.VMM + ")"));
                 continue;
             }
-            int before = edit.errors().size();
             List<EditError> all = edit.apply(Target.TOP, defaultOp, new XmlNode(top));
-            for (EditError e : all.subList(before, all.size())) errors.add(error(e));
+            for (EditError e : all.subList(reported, all.size())) errors.add(error(e));
+            reported = all.size();
         }
         return errors;
     }

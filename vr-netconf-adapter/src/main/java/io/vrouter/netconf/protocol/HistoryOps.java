@@ -6,7 +6,8 @@ import io.vrouter.netconf.xml.SecureXml;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.HistoryRpcs;
 import io.vrouter.yang.Ns;
-import io.vrouter.yang.edit.Datastores;
+import io.vrouter.yang.datastore.Datastore;
+import io.vrouter.yang.datastore.Transaction;
 import java.util.List;
 import org.w3c.dom.Element;
 
@@ -30,8 +31,8 @@ final class HistoryOps {
     static Outcome rollback(Requester who, Element op) throws RpcError {
         long number = number(op, true);
         List<DataNode> out;
-        synchronized (who.scope().datastores()) {
-            who.scope().datastores().checkWritable(Datastores.Name.RUNNING, who.sessionId());
+        // refused while another session holds running's lock, as every write of running is
+        try (Transaction tx = who.scope().datastore().begin(who.caller(), Datastore.Name.RUNNING, false)) {
             try {
                 out = HistoryRpcs.rollback(who.service(), number);
             } catch (VrException e) {

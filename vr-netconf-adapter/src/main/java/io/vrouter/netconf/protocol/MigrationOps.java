@@ -7,7 +7,7 @@ import io.vrouter.netconf.xml.SecureXml;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.MigrationRpcs;
 import io.vrouter.yang.Ns;
-import io.vrouter.yang.edit.Datastores;
+import io.vrouter.yang.datastore.Datastore;
 import java.util.List;
 import java.util.Map;
 import org.w3c.dom.Element;
@@ -23,7 +23,7 @@ final class MigrationOps {
     static Outcome migrate(Requester who, Element op, Map<String, PeerClient> peers) throws RpcError {
         int vmIndex = vmIndex(op);
         String peer = text(op, "peer");
-        who.scope().datastores().checkWritable(Datastores.Name.RUNNING, who.sessionId());
+        who.scope().datastore().checkWritable(Datastore.Name.RUNNING, who.sessionId());
         // not under the datastores' lock: the move lasts until the peer has the VR up, and holds only that VR
         List<DataNode> out;
         try {

@@ -1,6 +1,6 @@
 package io.vrouter.netconf.protocol;
 
-import io.vrouter.yang.edit.Datastores;
+import io.vrouter.yang.datastore.Datastore;
 import io.vrouter.yang.Ns;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.Schemas;
@@ -20,12 +20,12 @@ final class Monitoring {
         for (String c : NetconfSession.CAPABILITIES) caps.add("capability", c);
         state.add(caps);
         DataNode.Inner stores = DataNode.inner(m, "datastores");
-        for (Datastores.Name n : Datastores.Name.values()) {
+        for (Datastore.Name n : Datastore.Name.values()) {
             DataNode.Inner ds = DataNode.inner(m, "datastore", "name").add("name", NetconfSession.lower(n));
-            int holder = self.scope().datastores().lockHolder(n);
+            int holder = self.scope().datastore().lockHolder(n);
             if (holder != 0) {
                 ds.add(DataNode.inner(m, "locks").add(DataNode.inner(m, "global-lock")
-                        .add("locked-by-session", holder).add("locked-time", self.scope().datastores().lockTime(n))));
+                        .add("locked-by-session", holder).add("locked-time", self.scope().datastore().lockTime(n))));
             }
             stores.add(ds);
         }

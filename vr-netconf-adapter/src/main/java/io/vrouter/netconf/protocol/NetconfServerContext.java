@@ -3,8 +3,11 @@ package io.vrouter.netconf.protocol;
 import io.vrouter.core.migration.PeerClient;
 
 import io.vrouter.core.config.Caller;
-import io.vrouter.core.config.Credentials;
-import io.vrouter.yang.edit.Datastores;
+import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.yang.Ns;
+import io.vrouter.yang.datastore.ConfirmedCommit;
+import io.vrouter.yang.datastore.Datastore;
+import io.vrouter.yang.datastore.Datastores;
 import io.vrouter.core.metrics.VrMetrics;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.nacm.Nacm;
@@ -30,6 +33,8 @@ public final class NetconfServerContext implements AutoCloseable {
     private final VrMetrics metrics;
     private final java.nio.file.Path dataDir;
     private final Nacm nacm;
+    /** The configuration datastores, one per tenant scope: the application's, shared with RESTCONF and gNMI. */
+    private final Datastores datastores;
     /** By tenant, the provider's under "" (a tenant's name is never empty). */
     private final Map<String, Scope> scopes = new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicInteger sessionIds = new AtomicInteger();
@@ -62,8 +67,15 @@ public final class NetconfServerContext implements AutoCloseable {
     /** @param nacm the access control (RFC 8341) of every session */
     public NetconfServerContext(VirtualRouters service, VrMetrics metrics, int maxMessageBytes,
                                 MessageMemory messageMemory, java.nio.file.Path dataDir, Nacm nacm) {
+        this(service, metrics, maxMessageBytes, messageMemory, dataDir, nacm, new Datastores(service, nacm, dataDir));
+    }
+
+    /** @param datastores the configuration datastores of every scope, over {@code service} under {@code nacm} */
+    public NetconfServerContext(VirtualRouters service, VrMetrics metrics, int maxMessageBytes,
+                                MessageMemory messageMemory, java.nio.file.Path dataDir, Nacm nacm, Datastores datastores) {
         this.service = service;
         this.nacm = nacm;
+        this.datastores = datastores;
         this.metrics = metrics;
         this.dataDir = dataDir;
         this.maxMessageBytes = maxMessageBytes;
@@ -72,20 +84,38 @@ public final class NetconfServerContext implements AutoCloseable {
 
     /**
      * What the sessions of one tenant share, and only they (null: the provider's users): the
-     * datastores over the tenant's view of the service, so that a session never reads, edits or
-     * commits another tenant's rows, and a lock or a confirmed commit of one tenant never stands in
-     * another's way; and the tenant's pending confirmed commit (RFC 6241 section 8.4).
+     * tenant's datastore (the application's, over the tenant's view of the service), so that a
+     * session never reads, edits or commits another tenant's rows, and a lock or a confirmed commit of
+     * one tenant never stands in another's way; and the tenant's pending confirmed commit (RFC 6241
+     * section 8.4).
      */
-    public record Scope(String tenant, Datastores datastores, ConfirmedCommit confirmedCommit) {
+    public record Scope(String tenant, Datastore datastore, ConfirmedCommit confirmedCommit) {
     }
 
     public Scope scope(String tenant) {
         return scopes.computeIfAbsent(tenant == null ? "" : tenant, k -> {
-            String t = k.isEmpty() ? null : k;
-            // The server itself acting for the tenant: reads, and the restoration of a confirmed commit.
-            VirtualRouters view = service.as(new Caller("vrouter", t, Credentials.Role.OPERATOR, "netconf", null));
-            return new Scope(t, new Datastores(view), new ConfirmedCommit(this, view, dataDir, t));
+            Datastore ds = datastores.of(k.isEmpty() ? null : k);
+            ds.confirmedCommit().tellTo(confirmedCommitEvents(ds.tenant()));
+            return new Scope(ds.tenant(), ds, ds.confirmedCommit());
         });
+    }
+
+    /** A tenant's confirmed commit told to the subscriptions that see the tenant (RFC 6470). */
+    private ConfirmedCommit.Events confirmedCommitEvents(String tenant) {
+        return new ConfirmedCommit.Events() {
+            @Override
+            public void confirmedCommit(Caller by, String event, Long timeout) {
+                DataNode.Inner n = DataNode.inner(Ns.NETCONF_NOTIFICATIONS, "netconf-confirmed-commit");
+                if (by != null) n.add("username", by.user()).add("session-id", by.session()).add("source-host", by.source());
+                n.add("confirm-event", event).add("timeout", timeout);
+                publish(n, tenant);
+            }
+
+            @Override
+            public void restored(Map<Integer, VmConfigEntry> now, Map<Integer, VmConfigEntry> back) {
+                ConfigChange.between(null, now, back).ifPresent(n -> publish(n, tenant));
+            }
+        };
     }
 
     /** The provider's pending confirmed commit. */
@@ -98,7 +128,7 @@ public final class NetconfServerContext implements AutoCloseable {
      * tenant's) are put back before anyone connects.
      */
     public void recover() {
-        for (String tenant : ConfirmedCommit.pendingTenants(dataDir)) scope(tenant).confirmedCommit().recover();
+        for (String tenant : datastores.pendingConfirmedCommits()) scope(tenant).confirmedCommit().recover();
     }
 
     /** The whole service, unfiltered: for what a session must tell apart from "does not exist" (never for a reply). */
@@ -119,9 +149,9 @@ public final class NetconfServerContext implements AutoCloseable {
         return metrics;
     }
 
-    /** The provider's datastores. */
-    public Datastores datastores() {
-        return scope(null).datastores();
+    /** The provider's datastore. */
+    public Datastore datastore() {
+        return scope(null).datastore();
     }
 
     public int maxMessageBytes() {
@@ -155,7 +185,7 @@ public final class NetconfServerContext implements AutoCloseable {
 
     void unregister(NetconfSession s) {
         sessions.remove(s.id(), s);
-        s.scope().datastores().release(s.id());
+        s.scope().datastore().release(s.id());
     }
 
     public Map<Integer, NetconfSession> sessions() {

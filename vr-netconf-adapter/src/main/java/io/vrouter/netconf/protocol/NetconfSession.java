@@ -183,7 +183,7 @@ public final class NetconfSession {
     void kill(ServerNotifications.Termination reason, int killedBy) {
         if (termination.compareAndSet(null, reason)) this.killedBy = killedBy;
         closing = true;
-        who.scope().datastores().release(who.sessionId());
+        who.scope().datastore().release(who.sessionId());
         closeTransport.run();
     }
 
@@ -227,7 +227,7 @@ public final class NetconfSession {
         termination.compareAndSet(null, ServerNotifications.Termination.DROPPED);
         Subscription s = subscription;
         if (s != null) s.close();
-        who.scope().confirmedCommit().sessionEnded(who);
+        who.scope().confirmedCommit().sessionEnded(who.caller());
         ctx.unregister(this);
         closeTransport.run();
         ServerNotifications.Termination why = termination.get();

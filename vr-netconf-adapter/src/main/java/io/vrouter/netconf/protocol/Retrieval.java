@@ -1,6 +1,6 @@
 package io.vrouter.netconf.protocol;
 
-import io.vrouter.yang.edit.Datastores;
+import io.vrouter.yang.datastore.Datastore;
 import io.vrouter.core.spi.ReplayLog;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.Ns;
@@ -60,7 +60,7 @@ final class Retrieval {
     }
 
     /** {@code <get-config>} of running or candidate. */
-    static Outcome.Body getConfig(NetconfServerContext ctx, Requester who, Element op, Datastores.Name source) throws RpcError {
+    static Outcome.Body getConfig(NetconfServerContext ctx, Requester who, Element op, Datastore.Name source) throws RpcError {
         WithDefaults wd = withDefaults(op, Ns.WITH_DEFAULTS);
         DataNode root = DataNode.lazy(Ns.BASE, "data", () -> configuration(ctx, who, source, wd).iterator());
         return reply(Ns.BASE, wd.apply(who.access().readable(root)), filter(SecureXml.child(op, Ns.BASE, "filter")),
@@ -71,13 +71,13 @@ final class Retrieval {
      * A configuration datastore's top-level nodes: NEW-VMM-MIB, and /nacm (the server's one access
      * control configuration, edited in running; the candidate shows it as running has it).
      */
-    private static List<DataNode> configuration(NetconfServerContext ctx, Requester who, Datastores.Name source, WithDefaults wd) {
+    private static List<DataNode> configuration(NetconfServerContext ctx, Requester who, Datastore.Name source, WithDefaults wd) {
         return List.of(ModelTree.config(configSource(who, source)), ctx.nacm().tree(false, wd));
     }
 
     /** A configuration datastore as the session's user may see it (the candidate of its tenant). */
-    private static ModelTree.ConfigSource configSource(Requester who, Datastores.Name ds) {
-        return ds == Datastores.Name.RUNNING ? ModelTree.running(who.service()) : who.scope().datastores().read(ds);
+    private static ModelTree.ConfigSource configSource(Requester who, Datastore.Name ds) {
+        return ds == Datastore.Name.RUNNING ? ModelTree.running(who.service()) : who.scope().datastore().read(ds);
     }
 
     /**
@@ -164,7 +164,7 @@ final class Retrieval {
             }
             root = DataNode.lazy(Ns.NMDA, "data", () -> operational(ctx, who, config, state, WithDefaults.REPORT_ALL).iterator());
         } else {
-            Datastores.Name name = ds.equals("running") ? Datastores.Name.RUNNING : Datastores.Name.CANDIDATE;
+            Datastore.Name name = ds.equals("running") ? Datastore.Name.RUNNING : Datastore.Name.CANDIDATE;
             // Conventional datastores hold configuration only: config-filter false selects nothing.
             root = DataNode.lazy(Ns.NMDA, "data", () -> (config ? configuration(ctx, who, name, wd) : List.<DataNode>of()).iterator());
         }

@@ -5,6 +5,7 @@ import static io.vrouter.netconf.protocol.NetconfSessionTest.edit;
 import static io.vrouter.netconf.protocol.NetconfSessionTest.entry;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vrouter.yang.datastore.ConfirmedCommit;
 import io.vrouter.core.driver.sim.LatencyProfile;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VmConfigEntry;

@@ -1,6 +1,6 @@
 package io.vrouter.netconf.protocol;
 
-import io.vrouter.yang.edit.Datastores;
+import io.vrouter.yang.datastore.Datastore;
 import static io.vrouter.netconf.protocol.TestClient.VMM;
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,6 +1,6 @@
 package io.vrouter.netconf.protocol;
 
-import io.vrouter.yang.edit.Datastores;
+import io.vrouter.yang.datastore.Datastore;
 import static io.vrouter.netconf.protocol.NetconfSessionTest.configTable;
 import static io.vrouter.netconf.protocol.NetconfSessionTest.edit;
 import static io.vrouter.netconf.protocol.NetconfSessionTest.entry;
@@ -215,7 +215,7 @@ class StandardsTest extends ServerFixture {
         // NMDA names datastores in lock and unlock too; operational is not writable.
         String lock = "<lock><target><datastore xmlns='" + NMDA + "' xmlns:ds='" + DS + "'>ds:%s</datastore></target></lock>";
         assertThat(c.rpc(String.format(lock, "candidate"))).contains("<ok/>");
-        assertThat(ctx.datastores().lockHolder(Datastores.Name.CANDIDATE)).isEqualTo(c.session.id());
+        assertThat(ctx.datastore().lockHolder(Datastore.Name.CANDIDATE)).isEqualTo(c.session.id());
         assertThat(c.rpc(String.format(lock, "operational"))).contains("<error-tag>invalid-value</error-tag>");
     }
 

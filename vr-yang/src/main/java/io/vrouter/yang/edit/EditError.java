@@ -52,7 +52,7 @@ public final class EditError extends RuntimeException {
     }
 
     /** A refusal by the locks: {@code holder} is the session holding the lock concerned. */
-    static EditError lock(Kind kind, int holder, String message) {
+    public static EditError lock(Kind kind, int holder, String message) {
         return new EditError(kind, null, null, holder, message);
     }
 

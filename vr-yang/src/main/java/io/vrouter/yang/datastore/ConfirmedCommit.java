@@ -1,4 +1,4 @@
-package io.vrouter.netconf.protocol;
+package io.vrouter.yang.datastore;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -8,10 +8,6 @@ import io.vrouter.core.config.Caller;
 import io.vrouter.core.config.Credentials;
 import io.vrouter.core.spi.ChangeSet;
 import io.vrouter.core.spi.VrException;
-import io.vrouter.yang.Ns;
-import io.vrouter.yang.DataNode;
-import io.vrouter.netconf.protocol.RpcError.Type;
-import io.vrouter.netconf.xml.SecureXml;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,15 +17,17 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.w3c.dom.Element;
 
 /**
- * The {@code :confirmed-commit:1.1} capability (RFC 6241 section 8.4): the server's one pending
- * confirmed commit. Until it is confirmed, the VRs its commits touched can go back to what they
+ * The confirmed commit (RFC 6241 section 8.4, NETCONF's {@code :confirmed-commit:1.1}) of one
+ * datastore's scope: its one pending confirmed commit, which the commit's transaction starts, extends
+ * or confirms ({@link #committed}). The interface parses the parameters, maps the refusals
+ * ({@link Refused}) and tells the events ({@link Events}) in its own terms. Until it is confirmed, the VRs its commits touched can go back to what they
  * were before the first of them: on the confirm timeout, on cancel-commit, when the session that
  * issued it without {@code persist} ends, and when the server starts again after it stopped with one
  * pending. Going back is one change set of the service, so it happens whole or not at all: VRs the
@@ -42,33 +40,48 @@ import org.w3c.dom.Element;
  */
 public final class ConfirmedCommit {
     private static final Logger log = LoggerFactory.getLogger(ConfirmedCommit.class);
-    static final String FILE = "netconf-confirmed-commit.json";
-    static final long DEFAULT_TIMEOUT = 600;
+    public static final String FILE = "netconf-confirmed-commit.json";
 
-    /** A commit's confirmed-commit parameters. */
-    record Params(boolean confirmed, long timeout, String persist, String persistId) {
-        static Params of(Element commit) throws RpcError {
-            boolean confirmed = SecureXml.child(commit, Ns.BASE, "confirmed") != null;
-            long timeout = DEFAULT_TIMEOUT;
-            Element t = SecureXml.child(commit, Ns.BASE, "confirm-timeout");
-            if (t != null) {
-                try {
-                    timeout = Long.parseLong(SecureXml.text(t).trim());
-                } catch (NumberFormatException e) {
-                    timeout = -1;
-                }
-                if (timeout < 1 || timeout > 0xFFFFFFFFL) {
-                    throw RpcError.invalidValue(null, "confirm-timeout must be 1 to 4294967295 seconds")
-                            .info("bad-element", "confirm-timeout");
-                }
-            }
-            Element p = SecureXml.child(commit, Ns.BASE, "persist");
-            Element pid = SecureXml.child(commit, Ns.BASE, "persist-id");
-            return new Params(confirmed, timeout, p == null ? null : SecureXml.text(p), pid == null ? null : SecureXml.text(pid));
+    /** A commit's confirmed-commit parameters: confirmed, its timeout in seconds, persist and persist-id (null: none). */
+    public record Params(boolean confirmed, long timeout, String persist, String persistId) {
+    }
+
+    /** Why a commit or cancel-commit may not act on the pending confirmed commit (RFC 6241 8.4.5.1). */
+    public static final class Refused extends RuntimeException {
+        public enum Why { PERSIST_ID_MISSING, NO_SUCH_PERSIST_ID, NOT_THE_OWNER, NONE_PENDING }
+
+        public final Why why;
+        /** The session that issued the pending commit, for {@link Why#NOT_THE_OWNER}. */
+        public final int owner;
+
+        Refused(Why why, int owner, String message) {
+            super(message);
+            this.why = why;
+            this.owner = owner;
         }
     }
 
-    private final NetconfServerContext ctx;
+    /** What the interface tells its subscribers (RFC 6470). */
+    public interface Events {
+        /** netconf-confirmed-commit: start, extend (with the timeout), complete, cancel, timeout (no caller). */
+        void confirmedCommit(Caller by, String event, Long timeout);
+
+        /** The server put running back: the touched VRs' rows from {@code now} to {@code back} (absent: none). */
+        void restored(Map<Integer, VmConfigEntry> now, Map<Integer, VmConfigEntry> back);
+
+        Events NONE = new Events() {
+            @Override
+            public void confirmedCommit(Caller by, String event, Long timeout) {
+            }
+
+            @Override
+            public void restored(Map<Integer, VmConfigEntry> now, Map<Integer, VmConfigEntry> back) {
+            }
+        };
+    }
+
+    private final ScheduledExecutorService timer;
+    private volatile Events events = Events.NONE;
     /** The service as the server sees it for the tenant: what is put back, and through what. */
     private final io.vrouter.core.spi.VirtualRouters service;
     private final String tenant;
@@ -78,19 +91,25 @@ public final class ConfirmedCommit {
     private Map<Integer, VmConfigEntry> before;
     private int owner;
     private String persist;
-    private ScheduledFuture<?> timer;
+    private ScheduledFuture<?> pendingTimeout;
     /** When the hypervisor work of the pending commits is over (a removal must be done before it is undone). */
     private CompletableFuture<?> work = CompletableFuture.completedFuture(null);
 
     /**
      * @param service the view of the tenant (of the provider, null) whose commits these are
      * @param dataDir where the pending commit is kept across restarts; null keeps it in memory only
+     * @param timer   runs the confirm timeouts
      */
-    ConfirmedCommit(NetconfServerContext ctx, io.vrouter.core.spi.VirtualRouters service, Path dataDir, String tenant) {
-        this.ctx = ctx;
+    ConfirmedCommit(io.vrouter.core.spi.VirtualRouters service, Path dataDir, String tenant, ScheduledExecutorService timer) {
+        this.timer = timer;
         this.service = service;
         this.tenant = tenant;
         this.file = dataDir == null ? null : dataDir.resolve(fileName(tenant));
+    }
+
+    /** Where the events go (the NETCONF server's subscribers); none until told. */
+    public void tellTo(Events events) {
+        this.events = events;
     }
 
     /** The provider's file is the one it always was; a tenant's is named after it (tenant names are file-name safe). */
@@ -99,7 +118,7 @@ public final class ConfirmedCommit {
     }
 
     /** The tenants (null: the provider) whose confirmed commit a previous run left pending in the directory. */
-    static java.util.List<String> pendingTenants(Path dataDir) {
+    public static java.util.List<String> pendingTenants(Path dataDir) {
         java.util.List<String> out = new java.util.ArrayList<>();
         if (dataDir == null || !Files.isDirectory(dataDir)) return out;
         if (Files.exists(dataDir.resolve(FILE))) out.add(null);
@@ -122,7 +141,7 @@ public final class ConfirmedCommit {
      * Refuses a commit that may not follow the pending confirmed commit (RFC 6241 8.4.5.1): without
      * persist only its own session commits; with it, only a commit naming its persist-id.
      */
-    synchronized void checkCommit(Requester s, Params p) throws RpcError {
+    public synchronized void checkCommit(Caller s, Params p) {
         if (before == null) {
             if (p.persistId() != null) throw noSuchPersistId(p.persistId());
             return;
@@ -130,24 +149,24 @@ public final class ConfirmedCommit {
         checkOwner(s, p.persistId(), "commit");
     }
 
-    private void checkOwner(Requester s, String persistId, String op) throws RpcError {
+    private void checkOwner(Caller s, String persistId, String op) {
         if (persist != null) {
             if (persistId == null) {
-                throw RpcError.missingElement(Type.PROTOCOL, null, "persist-id", "a persistent confirmed commit is pending: "
+                throw new Refused(Refused.Why.PERSIST_ID_MISSING, owner, "a persistent confirmed commit is pending: "
                         + op + " needs its persist-id");
             }
             if (!persistId.equals(persist)) throw noSuchPersistId(persistId);
         } else {
             if (persistId != null) throw noSuchPersistId(persistId);
-            if (s.sessionId() != owner) {
-                throw new RpcError(Type.PROTOCOL, "in-use", null, null, "session " + owner
-                        + " has a confirmed commit pending: only it can " + op).info("session-id", String.valueOf(owner));
+            if (s.session() != owner) {
+                throw new Refused(Refused.Why.NOT_THE_OWNER, owner, "session " + owner
+                        + " has a confirmed commit pending: only it can " + op);
             }
         }
     }
 
-    private static RpcError noSuchPersistId(String id) {
-        return RpcError.invalidValue(null, "no pending confirmed commit has persist-id '" + id + "'").info("bad-element", "persist-id");
+    private Refused noSuchPersistId(String id) {
+        return new Refused(Refused.Why.NO_SUCH_PERSIST_ID, owner, "no pending confirmed commit has persist-id '" + id + "'");
     }
 
     /**
@@ -157,7 +176,7 @@ public final class ConfirmedCommit {
      * @param touchedBefore the rows, before this commit, of the VRs it changed (null for VRs it created)
      * @param work          when this commit's hypervisor work is over
      */
-    synchronized void committed(Requester s, Params p, Map<Integer, VmConfigEntry> touchedBefore, CompletableFuture<?> work) {
+    public synchronized void committed(Caller s, Params p, Map<Integer, VmConfigEntry> touchedBefore, CompletableFuture<?> work) {
         if (!p.confirmed()) {
             if (before == null) return;
             end();
@@ -168,31 +187,29 @@ public final class ConfirmedCommit {
         boolean extend = before != null;
         if (!extend) {
             before = new HashMap<>();
-            owner = s.sessionId();
+            owner = s.session();
         }
         touchedBefore.forEach(before::putIfAbsent);
         if (p.persist() != null) persist = p.persist();
         this.work = CompletableFuture.allOf(this.work, work.exceptionally(e -> null));
-        if (timer != null) timer.cancel(false);
-        timer = ctx.timer().schedule(this::timeout, p.timeout(), TimeUnit.SECONDS);
+        if (pendingTimeout != null) pendingTimeout.cancel(false);
+        pendingTimeout = timer.schedule(this::timeout, p.timeout(), TimeUnit.SECONDS);
         save(Instant.now().plusSeconds(p.timeout()));
         notify(s, extend ? "extend" : "start", p.timeout());
     }
 
     /** cancel-commit: goes back now. */
-    synchronized void cancel(Requester s, String persistId) throws RpcError {
-        if (before == null) {
-            throw new RpcError(Type.APPLICATION, "operation-failed", "no confirmed commit is pending");
-        }
+    public synchronized void cancel(Caller s, String persistId) {
+        if (before == null) throw new Refused(Refused.Why.NONE_PENDING, 0, "no confirmed commit is pending");
         checkOwner(s, persistId, "cancel-commit");
-        restore("cancel-commit by session " + s.sessionId());
+        restore("cancel-commit by session " + s.session());
         notify(s, "cancel", null);
     }
 
     /** A session ended: a confirmed commit it issued without persist goes back. */
-    synchronized void sessionEnded(Requester s) {
-        if (before == null || persist != null || owner != s.sessionId()) return;
-        restore("session " + s.sessionId() + " ended");
+    public synchronized void sessionEnded(Caller s) {
+        if (before == null || persist != null || owner != s.session()) return;
+        restore("session " + s.session() + " ended");
         notify(s, "cancel", null);
     }
 
@@ -226,15 +243,15 @@ public final class ConfirmedCommit {
         Map<Integer, VmConfigEntry> now = new TreeMap<>();
         for (int i : touched) service.getConfig(i).ifPresent(c -> now.put(i, c));
         ChangeSet set = ChangeSet.between(now, back);
-        log.info("NETCONF confirmed commit not confirmed ({}): restoring VRs {}", why, touched);
+        log.info("confirmed commit not confirmed ({}): restoring VRs {}", why, touched);
         try {
             // the server's own act (RFC 6241 8.4), whoever holds running's lock now
             if (!set.isEmpty()) service.as(new Caller("vrouter", tenant, Credentials.Role.OPERATOR, "netconf", null, Caller.RESTORING)).apply(set);
-            ConfigChange.between(null, now, back).ifPresent(n -> ctx.publish(n, tenant));
+            events.restored(now, back);
         } catch (VrException e) {
-            log.error("NETCONF confirmed commit ({}): the service refused to restore VRs {}: {}", why, touched, e.getMessage());
+            log.error("confirmed commit ({}): the service refused to restore VRs {}: {}", why, touched, e.getMessage());
         } catch (RuntimeException e) {
-            log.error("NETCONF confirmed commit ({}): VRs {} not restored, the next start will: {}", why, touched, e.toString());
+            log.error("confirmed commit ({}): VRs {} not restored, the next start will: {}", why, touched, e.toString());
             return;
         }
         synchronized (this) {
@@ -244,8 +261,8 @@ public final class ConfirmedCommit {
     }
 
     private void end() {
-        if (timer != null) timer.cancel(false);
-        timer = null;
+        if (pendingTimeout != null) pendingTimeout.cancel(false);
+        pendingTimeout = null;
         before = null;
         persist = null;
         owner = 0;
@@ -263,11 +280,8 @@ public final class ConfirmedCommit {
     }
 
     /** RFC 6470 netconf-confirmed-commit; no session for a timeout. */
-    private void notify(Requester s, String event, Long timeout) {
-        DataNode.Inner n = DataNode.inner(Ns.NETCONF_NOTIFICATIONS, "netconf-confirmed-commit");
-        if (s != null) n.add("username", s.user()).add("session-id", s.sessionId()).add("source-host", s.sourceHost());
-        n.add("confirm-event", event).add("timeout", timeout);
-        ctx.publish(n, tenant);
+    private void notify(Caller s, String event, Long timeout) {
+        events.confirmedCommit(s, event, timeout);
     }
 
     // ------------------------------------------------------------------ across restarts

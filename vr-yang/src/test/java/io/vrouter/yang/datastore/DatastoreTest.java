@@ -1,4 +1,4 @@
-package io.vrouter.yang.edit;
+package io.vrouter.yang.datastore;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,8 +11,11 @@ import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.persistence.ConfigStore;
 import io.vrouter.core.service.SingleVr;
 import io.vrouter.core.service.VirtualRouterService;
+import io.vrouter.yang.DataGuard;
 import io.vrouter.yang.WithDefaults;
-import io.vrouter.yang.edit.Datastores.Name;
+import io.vrouter.yang.datastore.Datastore.Name;
+import io.vrouter.yang.edit.ConfigData;
+import io.vrouter.yang.edit.EditError;
 import io.vrouter.yang.edit.EditError.Kind;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
@@ -20,19 +23,19 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The shared datastores on a real service (simulated driver): locks, the candidate, check and accept. */
-class DatastoresTest {
+/** A scope's datastores on a real service (simulated driver): locks, the candidate, check. */
+class DatastoreTest {
     @TempDir
     Path dir;
     VirtualRouterService service;
-    Datastores ds;
+    Datastore ds;
 
     @BeforeEach
     void start() throws Exception {
         service = new VirtualRouterService(new SimulatedDriver(LatencyProfile.NONE), new ConfigStore(dir), VrMetrics.inMemory());
         service.start();
-        SingleVr.create(service, TreeEditTest.vr(1, "one", 256));
-        ds = new Datastores(service);
+        SingleVr.create(service, vr(1, "one", 256));
+        ds = new Datastores(service, DataGuard.NONE).of(null);
     }
 
     @AfterEach
@@ -49,6 +52,12 @@ class DatastoresTest {
         VmConfigEntry c = new VmConfigEntry();
         c.vmIndex = vmIndex;
         c.vmName = name;
+        return c;
+    }
+
+    static VmConfigEntry vr(int vmIndex, String name, int memory) {
+        VmConfigEntry c = named(vmIndex, name);
+        c.vmConfigMemory = memory;
         return c;
     }
 
@@ -76,7 +85,7 @@ class DatastoresTest {
         ConfigData[] cb = ds.candidateAndBase();
         assertThat(ds.candidateModified()).isFalse();
         cb[0].put(named(2, "two"));
-        assertThat(ds.check(cb[1], cb[0], false)).isEmpty();
+        assertThat(Datastore.check(service, cb[1], cb[0], false)).isEmpty();
         // the service completed the row with its defaults, those with-defaults reports
         assertThat(String.valueOf(cb[0].get(2).vmConfigMemory)).isEqualTo(WithDefaults.CONFIG_DEFAULTS.get("vmConfigMemory"));
         ds.storeCandidate(cb[0], cb[1]);
@@ -86,8 +95,9 @@ class DatastoresTest {
         assertThat(service.getConfig(2)).isEmpty();
         // a candidate with changes cannot be locked
         assertThat(catchEdit(() -> ds.lock(Name.CANDIDATE, session(3))).kind()).isEqualTo(Kind.LOCK_DENIED);
-        ds.discardCandidate();
+        ds.discardCandidate(3);
         ds.lock(Name.CANDIDATE, session(3));
+        assertThat(catchEdit(() -> ds.discardCandidate(4)).kind()).isEqualTo(Kind.IN_USE);
         ds.storeCandidate(cb[0], cb[1]);
         ds.release(3);
         assertThat(ds.candidateModified()).isFalse();
@@ -95,65 +105,15 @@ class DatastoresTest {
     }
 
     @Test
-    void acceptAppliesAllOrNothingOrLeavesOutTheRefusedVrs() {
-        ConfigData base = ConfigData.of(service);
-        ConfigData edited = base.copy();
-        edited.put(named(2, "two"));
-        edited.put(named(3, "one")); // the name VR 1 has: refused
-        Datastores.Accepted none = ds.accept(base, edited, false);
-        assertThat(none.refused()).hasSize(1);
-        assertThat(none.applied()).isNull();
-        assertThat(service.indices()).containsExactly(1);
-
-        Datastores.Accepted rest = ds.accept(base, edited, true);
-        assertThat(rest.refused()).hasSize(1);
-        assertThat(rest.refused().get(0).vmIndex()).isEqualTo(3);
-        rest.applied().awaitDurable();
-        assertThat(service.indices()).containsExactly(1, 2);
-        // the VR accepted, as the service made it
-        assertThat(edited.get(2).vmConfigTemplate).isEqualTo(WithDefaults.CONFIG_DEFAULTS.get("vmConfigTemplate"));
-        assertThat(edited.get(3)).isNull();
-    }
-
-    @Test
-    void commitAppliesTheCandidateAllOrNothingAndCleansIt() throws Exception {
-        assertThat(ds.commit()).isNull();
-        ConfigData[] cb = ds.candidateAndBase();
-        cb[0].put(named(2, "two"));
-        cb[0].put(named(3, "one")); // the name VR 1 has: refused
-        ds.storeCandidate(cb[0], cb[1]);
-        Datastores.Committed refused = ds.commit();
-        assertThat(refused.accepted().refused()).hasSize(1);
-        assertThat(ds.candidateModified()).isTrue();
-        assertThat(service.indices()).containsExactly(1);
-
-        cb = ds.candidateAndBase();
-        cb[0].remove(3);
-        VmConfigEntry one = cb[0].get(1).copy();
-        one.vmName = "uno";
-        cb[0].put(one);
-        ds.storeCandidate(cb[0], cb[1]);
-        Datastores.Committed done = ds.commit();
-        assertThat(done.accepted().refused()).isEmpty();
-        done.accepted().applied().awaitDurable();
-        assertThat(ds.candidateModified()).isFalse();
-        assertThat(service.indices()).containsExactly(1, 2);
-        assertThat(service.getConfig(1).orElseThrow().vmName).isEqualTo("uno");
-        // the running rows before, which a confirmed commit restores: VR 1 as it was, VR 2 absent
-        assertThat(done.before().get(1).vmName).isEqualTo("one");
-        assertThat(done.before()).containsEntry(2, null);
-    }
-
-    @Test
     void checkChangesNothing() {
         ConfigData base = ConfigData.of(service);
         ConfigData edited = base.copy();
         edited.remove(1);
-        assertThat(ds.check(base, edited, false)).isEmpty();
+        assertThat(Datastore.check(service, base, edited, false)).isEmpty();
         assertThat(service.indices()).containsExactly(1);
     }
 
-    private static EditError catchEdit(Runnable r) {
+    static EditError catchEdit(Runnable r) {
         try {
             r.run();
         } catch (EditError e) {
