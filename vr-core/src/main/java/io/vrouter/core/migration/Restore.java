@@ -83,11 +83,21 @@ public final class Restore {
      * @throws ValidationException when the backup names a VR twice or leaves out a name or vmIndex
      */
     public static Report run(VirtualRouters view, RouterBackup backup) {
+        return run(view, backup, (plan, set) -> { });
+    }
+
+    /**
+     * The same, {@code alsoInTheSet} given the plan (its rows still to be changed) and the set before the
+     * rows are added: for what must change with them, all or none (a move's far ends joined here, say).
+     */
+    public static Report run(VirtualRouters view, RouterBackup backup,
+                             java.util.function.BiConsumer<Plan, ChangeSet.Builder> alsoInTheSet) {
         checkNames(backup); // before the view is asked anything: a bad backup is the caller's 400 on any router
         Plan plan = plan(view.indices(), view::findByName, i -> view.getConfig(i).orElse(null), backup);
         Map<Integer, Integer> indexHere = plan.indexHere;
         List<BackedUpRouter> missing = plan.missing;
         ChangeSet.Builder set = ChangeSet.builder();
+        alsoInTheSet.accept(plan, set);
         plan.created.forEach(set::create);
         List<VmConfigEntry> kept = keepUuids(view, backup, missing, indexHere);
         Applied applied;
