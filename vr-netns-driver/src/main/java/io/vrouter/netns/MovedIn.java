@@ -30,7 +30,8 @@ final class MovedIn {
         String made = names.hostVeth(vm, n);
         if (HostLinks.exists(made)) commands.ip("link", "del", "dev", made);
         commands.batch(null, false, List.of(
-                "link add name " + made + " " + how + (mac == null ? "" : " address " + mac),
+                // The MAC before the type: what follows "type vxlan" is the type's own arguments, and "address" none of them.
+                "link add name " + made + (mac == null ? "" : " address " + mac) + " " + how,
                 "link set dev " + made + " netns " + netns));
         commands.batch(netns, false, List.of("link set dev " + made + " name " + dev, "link set dev " + dev + " alias " + dev));
     }

@@ -214,6 +214,7 @@ class NetnsDriverTest {
         VmNetworkConfigEntry uplink = iface(1, nic, "198.51.100.2", 24);
         uplink.vmNetworkConfigLinkType = io.vrouter.core.model.LinkType.MACVLAN;
         uplink.vmNetworkConfigRateOut = 20_000;
+        uplink.vmNetworkConfigPhysAddress = "02:00:5e:00:53:77"; // as a moved VR's comes
         driver.provision(vr(1, NetnsDriver.KERNEL, uplink));
         driver.start(1);
         // The VR's interface is a macvlan on the NIC, moved into its namespace: no bridge, no veth, nothing on the host.
@@ -221,6 +222,7 @@ class NetnsDriverTest {
         assertThat(eth1.path("linkinfo").path("info_kind").asText()).isEqualTo("macvlan");
         assertThat(eth1.path("linkinfo").path("info_data").path("mode").asText()).isEqualTo("bridge");
         assertThat(eth1.path("master").isMissingNode()).isTrue();
+        assertThat(eth1.path("address").asText()).isEqualTo("02:00:5e:00:53:77");
         assertThat(HostLinks.exists(host.prefix + "1-1")).isFalse();
         assertThat(host.reaches(ns(1), "198.51.100.1")).isTrue();
         assertThat(host.reaches(outside, "198.51.100.2")).isTrue();

@@ -72,10 +72,12 @@ public class BackupResource {
     }
 
     static void providerOnly() {
+        providerOnly("backup", "a backup holds every tenant's VRs: only the provider's users may save or restore one");
+    }
+
+    /** Refuses a tenant's user, saying why only the provider's users may do this. */
+    static void providerOnly(String field, String why) {
         Caller c = ((CallerPrincipal) CurrentRequest.get().getSecurityContext().getUserPrincipal()).caller();
-        if (!c.provider()) {
-            throw new AccessDeniedException("backup", "a backup holds every tenant's VRs: only the provider's users may"
-                    + " save or restore one", false);
-        }
+        if (!c.provider()) throw new AccessDeniedException(field, why, false);
     }
 }

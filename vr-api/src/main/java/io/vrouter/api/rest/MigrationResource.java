@@ -9,6 +9,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import io.vrouter.core.migration.FarEnds;
 import io.vrouter.core.migration.Migration;
 import io.vrouter.core.migration.Moves;
 import io.vrouter.core.migration.PeerClient;
@@ -65,6 +66,10 @@ public class MigrationResource {
         return new MigrateResource(clients);
     }
 
+    /** The destination's answer to a move: the restore's, and its underlay address for each VXLAN interface of the VR. */
+    public record Received(long created, boolean done, List<Restore.Outcome> routers, List<FarEnds.Underlay> underlays) {
+    }
+
     /** A peer as {@code GET /peers} shows it: its address and whether its /health answers UP. */
     public record PeerState(String name, String uri, boolean reachable, String problem) {
     }
@@ -77,19 +82,38 @@ public class MigrationResource {
             requestBody = @RequestBody(content = @Content(schema = @Schema(implementation = RouterBackup.class))),
             responses = {
                     @ApiResponse(responseCode = "201", description = "made, and up when asked to wait",
-                            content = @Content(schema = @Schema(implementation = BackupResource.RestoreAnswer.class))),
+                            content = @Content(schema = @Schema(implementation = Received.class))),
                     @ApiResponse(responseCode = "202", description = "accepted: the hypervisor work goes on",
-                            content = @Content(schema = @Schema(implementation = BackupResource.RestoreAnswer.class)))})
+                            content = @Content(schema = @Schema(implementation = Received.class)))})
     public Response receive(byte[] body, @Parameter(description = "How long to wait for the VR to be up: 30s, 500ms, 2m")
                             @QueryParam("wait") String wait, @HeaderParam("Prefer") String prefer,
                             @Parameter(description = "The source's id of the move, which it asks about should it not hear the answer")
                             @QueryParam("move") String move) throws InterruptedException {
         BackupResource.providerOnly();
         Prefer p = Prefer.of(wait, prefer);
-        Restore.Report report = Migration.receive(service(), RouterBackup.read(body == null ? new byte[0] : body), moves, move);
+        List<FarEnds.Underlay> underlays = new ArrayList<>(); // its VXLAN ends joined to a VR here, then the others
+        Restore.Report report = Migration.receive(service(), RouterBackup.read(body == null ? new byte[0] : body), moves, move,
+                underlays);
         boolean done = !p.waitFor().isZero() && report.await(p.waitFor());
+        // Where its VXLAN links now leave from, for the source to tell their far ends (FarEnds).
+        service().getConfig(report.routers().get(0).vmIndex()).map(FarEnds::underlays).ifPresent(underlays::addAll);
         return Response.status(done ? Response.Status.CREATED : Response.Status.ACCEPTED)
-                .entity(new BackupResource.RestoreAnswer(report.created(), done, report.routers())).build();
+                .entity(new Received(report.created(), done, report.routers(), underlays)).build();
+    }
+
+    @POST
+    @Path("migrations/underlay")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(operationId = "moveUnderlay", summary = "A peer's word that the VRs it moved left with their VXLAN links:"
+            + " each of this router's VXLAN interfaces with a change's VNI and remote from gets remote to, all in one change"
+            + " set, waited for (the peer's call, as one of this router's provider operators)",
+            requestBody = @RequestBody(content = @Content(schema = @Schema(implementation = FarEnds.Changes.class))),
+            responses = @ApiResponse(responseCode = "200", description = "the far ends rewritten here (none: this router has none of them)",
+                    content = @Content(schema = @Schema(implementation = FarEnds.Answer.class))))
+    public FarEnds.Answer moveUnderlay(FarEnds.Changes changes) throws InterruptedException {
+        BackupResource.providerOnly("underlays", "underlay addresses are the provider's: only its users (a peer router's"
+                + " login among them) may move the far ends of VXLAN links");
+        return new FarEnds.Answer(FarEnds.rewrite(service(), changes));
     }
 
     @GET

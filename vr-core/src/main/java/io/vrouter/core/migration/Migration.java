@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.vrouter.core.model.ModelJson;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.persistence.MoveJournal;
+import io.vrouter.core.spi.ChangeSet;
 import io.vrouter.core.spi.ConflictException;
 import io.vrouter.core.spi.NotFoundException;
 import io.vrouter.core.spi.ValidationException;
@@ -30,8 +31,11 @@ public final class Migration {
     /** How long the destination may take to make the VR and bring it up. */
     public static final Duration DESTINATION_WAIT = Duration.ofMinutes(2);
 
-    /** A move done: the VR's name, its vmIndex here (now gone) and on the peer. */
-    public record Moved(String vmName, String peer, int vmIndex, int peerIndex) {
+    /**
+     * A move done: the VR's name, its vmIndex here (now gone) and on the peer, and what became of the far
+     * end of each of its VXLAN links ({@link FarEnds}; a far end not told does not undo the move).
+     */
+    public record Moved(String vmName, String peer, int vmIndex, int peerIndex, List<FarEnds.FarEnd> farEnds) {
     }
 
     private Migration() {
@@ -50,7 +54,7 @@ public final class Migration {
             throw new ValidationException("peer", "'" + peerName + "' is no peer of this router (its peers: "
                     + (peers.isEmpty() ? "none; declare them as settings peer.NAME" : String.join(", ", peers.keySet())) + ")");
         }
-        return move(view, vmIndex, client);
+        return move(view, vmIndex, client, peers);
     }
 
     /**
@@ -59,12 +63,18 @@ public final class Migration {
      * @throws MigrationRefusedException when the peer refused it or could not be asked (nothing changed)
      */
     public static Moved move(VirtualRouters view, int vmIndex, PeerClient peer) {
+        return move(view, vmIndex, peer, Map.of(peer.peer().name(), peer));
+    }
+
+    /** The move, telling {@code peers} (every peer of this router) where the VR's VXLAN far ends now point. */
+    private static Moved move(VirtualRouters view, int vmIndex, PeerClient peer, Map<String, PeerClient> peers) {
         VmConfigEntry row = view.getConfig(vmIndex).orElseThrow(() -> new NotFoundException("no VR " + vmIndex));
         // migrating from here on: its changes and a second move are refused until the move ends, either way
         view.beginMigration(vmIndex, peer.peer().name());
         int peerIndex;
         MoveJournal.Leaving leaving = null;
         boolean unknown = false; // the peer may have the VR: the copy here stays held until it says (Moves)
+        String destinationAnswer;
         try {
             RouterBackup one = RouterBackup.of(view, List.of(vmIndex));
             leaving = peer.moves().leave(view, row, peer.peer().name()); // on disk before the peer hears of it
@@ -84,6 +94,7 @@ public final class Migration {
                         + answer.status() + ": " + detail(answer) + unknown(peer, row)) : refusal(peer, row, answer);
             }
             peerIndex = peerIndex(answer, row);
+            destinationAnswer = answer.body();
         } catch (RuntimeException notMoved) {
             if (unknown) {
                 peer.moves().settleLater(view, leaving, peer, true);
@@ -93,12 +104,14 @@ public final class Migration {
             }
             throw notMoved;
         }
+        // The VR runs there: its far ends are told before its copy here goes, and one not told is said, not undone.
+        List<FarEnds.FarEnd> farEnds = FarEnds.tell(row, destinationAnswer, peers, peer.peer().name());
         try {
             view.endMigration(vmIndex, true).completion().join();
         } finally {
             peer.moves().settled(leaving, peer, true);
         }
-        return new Moved(row.vmName, peer.peer().name(), vmIndex, peerIndex);
+        return new Moved(row.vmName, peer.peer().name(), vmIndex, peerIndex, farEnds);
     }
 
     private static String unknown(PeerClient peer, VmConfigEntry row) {
@@ -125,7 +138,7 @@ public final class Migration {
     }
 
     /** The peer's problem details' detail, or its body. */
-    private static String detail(PeerClient.Answer answer) {
+    static String detail(PeerClient.Answer answer) {
         try {
             JsonNode p = ModelJson.mapper().readTree(answer.body());
             if (p != null && p.hasNonNull("detail")) return p.get("detail").asText();
@@ -150,19 +163,23 @@ public final class Migration {
      * taken (a migration never merges into an existing VR).
      */
     public static Restore.Report receive(VirtualRouters view, RouterBackup incoming) {
-        return receive(view, incoming, null, null);
+        return receive(view, incoming, null, null, new java.util.ArrayList<>());
     }
 
     /**
-     * {@link #receive(VirtualRouters, RouterBackup)}, the arrival of the source's {@code move} recorded in
-     * {@code moves} first (none from a source that names no move).
+     * The same, the arrival of the source's {@code move} recorded in {@code moves} first (none from a source
+     * that names no move); a VXLAN end of the VR whose far end is a VR here becomes a peer link with it, both
+     * ends in the set that makes the VR ({@link FarEnds#joinHere}), and is added to {@code joined}.
      */
-    public static Restore.Report receive(VirtualRouters view, RouterBackup incoming, Moves moves, String move) {
+    public static Restore.Report receive(VirtualRouters view, RouterBackup incoming, Moves moves, String move,
+                                         List<FarEnds.Underlay> joined) {
         if (incoming.routers.size() != 1) throw new ValidationException("routers", "a migration carries exactly one VR");
         String name = incoming.routers.get(0).vmName;
         if (name != null && view.findByName(name).isPresent()) {
             throw new ConflictException(VrException.Reason.NOT_UNIQUE, "vmName", "vmName " + name + " is taken on this router");
         }
-        return move == null || moves == null ? Restore.run(view, incoming) : moves.arrive(view, incoming, move);
+        java.util.function.BiConsumer<Restore.Plan, ChangeSet.Builder> join =
+                (plan, set) -> joined.addAll(FarEnds.joinHere(view, plan, set));
+        return move == null || moves == null ? Restore.run(view, incoming, join) : moves.arrive(view, incoming, move, join);
     }
 }

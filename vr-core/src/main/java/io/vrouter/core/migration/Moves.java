@@ -8,6 +8,7 @@ import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.persistence.MoveJournal;
 import io.vrouter.core.persistence.MoveJournal.Arriving;
 import io.vrouter.core.persistence.MoveJournal.Leaving;
+import io.vrouter.core.spi.ChangeSet;
 import io.vrouter.core.spi.ConflictException;
 import io.vrouter.core.spi.VrException;
 import io.vrouter.core.spi.VirtualRouters;
@@ -183,7 +184,8 @@ public final class Moves implements AutoCloseable {
      * Makes the VR of the move here as {@link Restore#run} does, its arrival on disk before its creation
      * is journaled; refused when its source was told already that it is not here.
      */
-    Restore.Report arrive(VirtualRouters view, RouterBackup incoming, String move) {
+    Restore.Report arrive(VirtualRouters view, RouterBackup incoming, String move,
+                          java.util.function.BiConsumer<Restore.Plan, ChangeSet.Builder> alsoInTheSet) {
         synchronized (givenUp) {
             if (givenUp.contains(move) || journal.arriving(move).isPresent()) {
                 throw new ConflictException(VrException.Reason.STATE, "move", "move " + move + " was settled already:"
@@ -191,7 +193,8 @@ public final class Moves implements AutoCloseable {
             }
             boolean[] recorded = {false};
             try {
-                return Restore.run(view, incoming, plan -> {
+                return Restore.run(view, incoming, (plan, set) -> {
+                    alsoInTheSet.accept(plan, set);
                     VmConfigEntry row = plan.created().get(0);
                     journal.add(new Arriving(move, row.vmIndex, row.vmName, incoming.routers.get(0).vmUUID,
                             Instant.now().toString()));

@@ -83,21 +83,26 @@ public final class Restore {
      * @throws ValidationException when the backup names a VR twice or leaves out a name or vmIndex
      */
     public static Report run(VirtualRouters view, RouterBackup backup) {
-        return run(view, backup, plan -> { });
+        return run(view, backup, (plan, set) -> { });
     }
 
-    /** {@link #run(VirtualRouters, RouterBackup)}, telling {@code beforeApply} the plan before its change set is journaled. */
-    static Report run(VirtualRouters view, RouterBackup backup, java.util.function.Consumer<Plan> beforeApply) {
+    /**
+     * The same, {@code alsoInTheSet} given the plan (its rows still to be changed) and the set before the
+     * rows are added and the set journaled: for what must change with them, all or none (a move's far ends
+     * joined here, its arrival on disk first).
+     */
+    public static Report run(VirtualRouters view, RouterBackup backup,
+                             java.util.function.BiConsumer<Plan, ChangeSet.Builder> alsoInTheSet) {
         checkNames(backup); // before the view is asked anything: a bad backup is the caller's 400 on any router
         Plan plan = plan(view.indices(), view::findByName, i -> view.getConfig(i).orElse(null), backup);
         Map<Integer, Integer> indexHere = plan.indexHere;
         List<BackedUpRouter> missing = plan.missing;
         ChangeSet.Builder set = ChangeSet.builder();
-        plan.created.forEach(set::create);
         List<VmConfigEntry> kept = keepUuids(view, backup, missing, indexHere);
         Applied applied;
         try {
-            beforeApply.accept(plan);
+            alsoInTheSet.accept(plan, set);
+            plan.created.forEach(set::create);
             applied = set.isEmpty() ? null : view.apply(set.build());
         } catch (RuntimeException refused) {
             for (VmConfigEntry row : kept) view.keepUuid(row.vmIndex, row.vmName, null);
