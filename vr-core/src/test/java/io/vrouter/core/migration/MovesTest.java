@@ -66,7 +66,7 @@ class MovesTest {
         Moves moves = new Moves(MoveJournal.open(dir.resolve("b")));
         RouterBackup one = sent("mover");
 
-        Migration.receive(b, one, moves, "m1").completion().join();
+        Migration.receive(b, one, moves, "m1", new java.util.ArrayList<>()).completion().join();
 
         MoveJournal reread = MoveJournal.open(dir.resolve("b"));
         assertThat(reread.arriving()).singleElement().satisfies(a -> {
@@ -91,7 +91,7 @@ class MovesTest {
 
         assertThat(moves.where(b, "late").state()).isEqualTo(Moves.Arrival.absent);
 
-        assertThatThrownBy(() -> Migration.receive(b, sent("mover"), moves, "late")).isInstanceOf(ConflictException.class)
+        assertThatThrownBy(() -> Migration.receive(b, sent("mover"), moves, "late", new java.util.ArrayList<>())).isInstanceOf(ConflictException.class)
                 .hasMessageContaining("move late was settled already");
         assertThat(b.findByName("mover")).isEmpty();
         assertThat(moves.journal().arriving()).isEmpty();
