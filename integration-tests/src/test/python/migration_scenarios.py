@@ -3,12 +3,15 @@
 
 Usage: migration_scenarios.py migrate --port N --index I --peer NAME [--user U --password P]
        migration_scenarios.py watch --port N --name VMNAME --until KIND [--seconds S]
+       migration_scenarios.py backup --port N [--user U --password P]
+       migration_scenarios.py restore --port N --file F [--wait S] [--user U --password P]
 
 Prints one JSON object on its last line of stdout, which MigrationRpcIT asserts on: the output's
 leaves, or the rpc-error's tag and message. watch subscribes to the NETCONF stream, prints
 "subscribed" once it is, then every notification about the VR named VMNAME (its kind and
 vmOperState), each on a line as it comes and all on the last, until one of kind KIND arrives or S
-seconds pass (MigrationSnmpIT).
+seconds pass (MigrationSnmpIT). backup prints the backup's document; restore sends the file's text as
+the document and prints restore's output (created, done, and each router's leaves) (BackupRpcIT).
 """
 import argparse
 import json
@@ -40,6 +43,30 @@ def migrate(m, args):
 VMM = "urn:ietf:params:xml:ns:yang:smiv2:NEW-VMM-MIB"
 
 
+def backup(m, args):
+    try:
+        reply = m.dispatch(to_ele('<backup xmlns="%s"/>' % MIG))
+    except RPCError as e:
+        return {"error": {"tag": e.tag, "message": e.message}}
+    return {"document": to_ele(reply.xml).xpath("string(//m:document)", namespaces=NS)}
+
+
+def restore(m, args):
+    rpc = etree.Element("{%s}restore" % MIG)
+    with open(args.file, encoding="utf-8") as f:
+        etree.SubElement(rpc, "{%s}document" % MIG).text = f.read()
+    if args.wait is not None:
+        etree.SubElement(rpc, "{%s}wait" % MIG).text = str(args.wait)
+    try:
+        reply = m.dispatch(rpc)
+    except RPCError as e:
+        return {"error": {"tag": e.tag, "message": e.message}}
+    out = to_ele(reply.xml)
+    routers = [{etree.QName(c).localname: c.text for c in r} for r in out.xpath("//m:router", namespaces=NS)]
+    return {"created": int(out.xpath("string(//m:created)", namespaces=NS)),
+            "done": out.xpath("string(//m:done)", namespaces=NS), "routers": routers}
+
+
 def watch(m, args):
     m.create_subscription()
     print("subscribed", flush=True)
@@ -63,7 +90,7 @@ def watch(m, args):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("scenario", choices=["migrate", "watch"])
+    p.add_argument("scenario", choices=["migrate", "watch", "backup", "restore"])
     p.add_argument("--port", type=int, required=True)
     p.add_argument("--user", default="admin")
     p.add_argument("--password", default="admin")
@@ -72,10 +99,12 @@ def main():
     p.add_argument("--name")
     p.add_argument("--until")
     p.add_argument("--seconds", type=float, default=120)
+    p.add_argument("--file")
+    p.add_argument("--wait", type=int)
     args = p.parse_args()
     with manager.connect(host="127.0.0.1", port=args.port, username=args.user, password=args.password,
                          hostkey_verify=False, look_for_keys=False, allow_agent=False, timeout=30) as m:
-        scenario = {"migrate": migrate, "watch": watch}[args.scenario]
+        scenario = {"migrate": migrate, "watch": watch, "backup": backup, "restore": restore}[args.scenario]
         print(json.dumps(scenario(m, args)))
         sys.stdout.flush()
 
