@@ -11,11 +11,9 @@ import io.vrouter.core.spi.VrException;
 import io.vrouter.core.spi.VirtualRouters;
 import java.nio.charset.StandardCharsets;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.NavigableSet;
 import java.util.Optional;
-import java.util.TreeSet;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
@@ -48,7 +46,7 @@ final class MigrationTable implements GenericManagedObject {
     static final OID TABLE = VmmMib.sub(VmmMib.OBJECTS, 21);
     static final OID ENTRY = VmmMib.sub(TABLE, 1);
     static final int PEER = 1, STATUS = 2, PEER_VM_INDEX = 3, RESULT = 4;
-    /** The ends of moves kept for reading, the oldest forgotten first (a router that made this many moves). */
+    /** The moves kept for reading, at most (beyond, ended ones are forgotten: a router that made this many moves). */
     private static final int KEPT = 4096;
 
     /** vmMigrationStatus's values. */
@@ -70,13 +68,8 @@ final class MigrationTable implements GenericManagedObject {
     private final VirtualRouters service;
     private final Principals principals;
     private final Map<String, PeerClient> peers;
-    /** By vmIndex, in the order asked. */
-    private final Map<Integer, Move> moves = new LinkedHashMap<>() {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Integer, Move> eldest) {
-            return size() > KEPT;
-        }
-    };
+    /** By vmIndex, in order: a walk goes from one row to the next without reading them all. */
+    private final TreeMap<Integer, Move> moves = new TreeMap<>();
     private final ExecutorService movers = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "snmp-migrate");
         t.setDaemon(true);
@@ -116,15 +109,16 @@ final class MigrationTable implements GenericManagedObject {
         return Optional.of(m != null && m.status != Status.MOVED && m.vmName.equals(vr.get().vmName) ? m : Move.NONE);
     }
 
-    /** The indices that may have a row, in order: the caller's VRs' and the moved ones'. */
-    private NavigableSet<Integer> indices(VirtualRouters view) {
-        NavigableSet<Integer> all = new TreeSet<>(view.indices());
+    /** The first index after {@code after} that has a row (a VR's, or a moved one's), or null. */
+    private Integer nextRow(VirtualRouters view, int after) {
+        Integer vr = view.nextIndexAfter(after).orElse(null);
         synchronized (moves) {
-            moves.forEach((i, m) -> {
-                if (m.status == Status.MOVED) all.add(i);
-            });
+            for (Map.Entry<Integer, Move> m : moves.tailMap(after, false).entrySet()) {
+                if (vr != null && m.getKey() >= vr) break;
+                if (m.getValue().status == Status.MOVED) return m.getKey();
+            }
         }
-        return all;
+        return vr;
     }
 
     private static Variable value(Move m, int column) {
@@ -160,17 +154,28 @@ final class MigrationTable implements GenericManagedObject {
         sr.completed();
     }
 
-    /** The first instance in the range that the filter lets through, column by column, row by row. */
+    /**
+     * The first instance in the range that the filter lets through, column by column, row by row, from
+     * the row the range starts at (a walk reads one row per step).
+     */
     private MibView.Cell first(Optional<VirtualRouters> view, MOScope range, Function<OID, Boolean> filter) {
         if (view.isEmpty()) return null;
-        NavigableSet<Integer> indices = indices(view.get());
         OID lower = range.getLowerBound() == null ? TABLE : range.getLowerBound();
         boolean inclusive = range.getLowerBound() == null || range.isLowerIncluded();
         for (int column = PEER; column <= RESULT; column++) {
-            for (int vmIndex : indices) {
+            OID columnOid = VmmMib.sub(ENTRY, column);
+            int after; // the rows of this column after this vmIndex
+            if (lower.compareTo(columnOid) <= 0) {
+                after = 0;
+            } else if (lower.startsWith(columnOid)) {
+                long i = lower.getUnsigned(columnOid.size());
+                if (i > Integer.MAX_VALUE) continue;
+                after = lower.size() == columnOid.size() + 1 && inclusive ? (int) i - 1 : (int) i;
+            } else {
+                continue; // the range starts past this column
+            }
+            for (Integer vmIndex = nextRow(view.get(), after); vmIndex != null; vmIndex = nextRow(view.get(), vmIndex)) {
                 OID oid = VmmMib.cell(ENTRY, column, vmIndex);
-                int c = oid.compareTo(lower);
-                if (c < 0 || (c == 0 && !inclusive)) continue;
                 if (!range.covers(oid)) return null;
                 Optional<Move> m = row(view.get(), vmIndex);
                 if (m.isPresent() && (filter == null || filter.apply(oid))) return new MibView.Cell(oid, value(m.get(), column));
@@ -255,8 +260,8 @@ final class MigrationTable implements GenericManagedObject {
         synchronized (moves) {
             Move now = moves.get(vmIndex);
             if (now != null && now.status == Status.MIGRATING) return; // the same row twice in one PDU
-            moves.remove(vmIndex); // re-inserted last: the newest are kept longest
             moves.put(vmIndex, new Move(vmName, peer, Status.MIGRATING, 0, "migrating to peer " + peer));
+            forgetBeyondKept();
         }
         movers.execute(() -> end(vmIndex, vmName, peer, run(view, vmIndex, vmName, peer)));
     }
@@ -282,6 +287,14 @@ final class MigrationTable implements GenericManagedObject {
         Move kept = new Move(end.vmName, end.peer, end.status, end.peerVmIndex, fit(end.result));
         synchronized (moves) {
             moves.put(vmIndex, kept);
+        }
+    }
+
+    /** Past {@link #KEPT} moves, ended ones are forgotten, the lowest vmIndex first (their rows read none again). */
+    private void forgetBeyondKept() {
+        Iterator<Map.Entry<Integer, Move>> it = moves.entrySet().iterator();
+        while (moves.size() > KEPT && it.hasNext()) {
+            if (it.next().getValue().status != Status.MIGRATING) it.remove();
         }
     }
 

@@ -170,6 +170,12 @@ class MigrationTableTest {
             seen.add(at);
         }
         assertThat(seen).containsExactly(col(1, 1), col(1, 4), col(2, 1), col(2, 4), col(3, 1), col(3, 4), col(4, 1), col(4, 4));
+        // from within a row, or below an instance: the next row of the column, then the next column
+        OID below = VmmMib.sub(col(1, 1), 5);
+        PDU from = a.send(a.v2c("public"), PDU.GETNEXT, new VariableBinding(below), new VariableBinding(col(2, 4)),
+                new VariableBinding(VmmMib.sub(MigrationTable.ENTRY, 3)));
+        assertThat(List.of(from.get(0).getOid(), from.get(1).getOid(), from.get(2).getOid()))
+                .containsExactly(col(1, 4), col(3, 1), col(3, 1));
         // and the walk goes on from vmObjects 20 into it, and on past it
         PDU before = a.send(a.v2c("public"), PDU.GETNEXT, new VariableBinding(VmmMib.scalar(VM_COMMITTED_MEMORY)));
         assertThat(before.get(0).getOid()).isEqualTo(col(1, 1));

@@ -107,6 +107,8 @@ class MigrationSnmpIT {
         int onBIndex = Integer.parseInt(peerIndex.group(1));
         assertThat(snmp(a, "snmpget", RESULT + i).out()).contains("moved to peer b as vmIndex " + onBIndex);
         assertThat(a.get("/api/v1/routers/" + i).statusCode()).isEqualTo(404);
+        // The row outlives the VR, to say where it went: a walk of the status column finds it.
+        assertThat(snmp(a, "snmpwalk", MIB + ".1.21.1.2").out()).contains("." + STATUS + i + " = INTEGER: 3");
         JsonNode there = JSON.readTree(b.get("/api/v1/routers/" + onBIndex).body());
         assertThat(there.get("vmName").asText()).isEqualTo(NAME);
         assertThat(there.at("/vmEntry/vmOperState").asText()).isEqualTo("running");
