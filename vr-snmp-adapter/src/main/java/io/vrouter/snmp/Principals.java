@@ -5,6 +5,8 @@ import io.vrouter.core.config.Credentials.Role;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import org.snmp4j.CommandResponderEvent;
+import org.snmp4j.agent.request.Request;
 import org.snmp4j.smi.Address;
 import org.snmp4j.smi.IpAddress;
 import org.snmp4j.security.SecurityModel;
@@ -50,5 +52,11 @@ final class Principals {
                 : communities.get(new String(securityName, StandardCharsets.ISO_8859_1));
         if (c == null) throw new IllegalStateException("a request of a principal the agent was not configured with");
         return c.via(IFACE, peer instanceof IpAddress ip ? ip.getInetAddress().getHostAddress() : null);
+    }
+
+    /** The caller of an agent's request, from its source address. */
+    Caller of(Request<?, ?, ?> request) {
+        Address peer = request.getSource() instanceof CommandResponderEvent<?> e ? e.getPeerAddress() : null;
+        return of(request.getSecurityModel(), request.getSecurityName().getValue(), peer);
     }
 }

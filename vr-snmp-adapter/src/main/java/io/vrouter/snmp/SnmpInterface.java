@@ -3,6 +3,7 @@ package io.vrouter.snmp;
 import io.vrouter.core.config.Credentials;
 import io.vrouter.core.config.Settings;
 import io.vrouter.core.config.Tenants;
+import io.vrouter.core.migration.Peers;
 import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
 import java.io.IOException;
@@ -48,7 +49,9 @@ public final class SnmpInterface implements ManagementInterface {
                 InetAddress.getByName(config.bind()), "SNMP");
         Path dir = context.settings().dataDir().resolve("snmp");
         VrSnmpAgent starting = new VrSnmpAgent(config, SystemGroup.load(started, dir), dir,
-                context.service(), context.metrics(), context.credentials().snmpThrottle());
+                context.service(), context.metrics(), context.credentials().snmpThrottle(),
+                // the application's peers, their clients shared with REST and NETCONF (alone, as in a test: its own)
+                context.shared(Peers.class).orElseGet(() -> Peers.from(started)).clients());
         try {
             starting.start();
         } catch (IOException | RuntimeException e) {

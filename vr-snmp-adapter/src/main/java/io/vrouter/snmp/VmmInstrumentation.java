@@ -21,7 +21,6 @@ import org.snmp4j.agent.MOScope;
 import org.snmp4j.agent.mo.GenericManagedObject;
 import org.snmp4j.agent.request.Request;
 import org.snmp4j.agent.request.SubRequest;
-import org.snmp4j.smi.Address;
 import org.snmp4j.smi.Null;
 import org.snmp4j.smi.OID;
 import org.snmp4j.smi.Variable;
@@ -47,7 +46,8 @@ final class VmmInstrumentation implements GenericManagedObject {
      * hold, so the adapter keeps each tenant's to itself, as the core keeps its VRs.
      */
     private final Map<String, PendingRows> pending = new ConcurrentHashMap<>();
-    private final MOScope scope = new DefaultMOScope(OBJECTS, true, OBJECTS.nextPeer(), false);
+    /** vmObjects up to vmMigrationTable, which is {@link MigrationTable}'s. */
+    private final MOScope scope = new DefaultMOScope(OBJECTS, true, MigrationTable.TABLE, false);
     /** The view that the passes of one GETBULK share, on the thread answering it (see {@link #inOneView}). */
     private final ThreadLocal<MibView> passesView = new ThreadLocal<>();
 
@@ -66,8 +66,7 @@ final class VmmInstrumentation implements GenericManagedObject {
     }
 
     private Caller caller(Request<?, ?, ?> request) {
-        Address peer = request.getSource() instanceof CommandResponderEvent<?> e ? e.getPeerAddress() : null;
-        return principals.of(request.getSecurityModel(), request.getSecurityName().getValue(), peer);
+        return principals.of(request);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.vrouter.snmp;
 import io.vrouter.core.config.Build;
 import io.vrouter.core.config.AuthThrottle;
 import io.vrouter.core.metrics.VrMetrics;
+import io.vrouter.core.migration.PeerClient;
 import io.vrouter.core.persistence.DamagedConfigurationException;
 import io.vrouter.core.persistence.FileFormat;
 import io.vrouter.core.spi.VirtualRouters;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -94,6 +96,7 @@ final class VrSnmpAgent {
     private final VmmInstrumentation instrumentation;
     /** RFC 7666's VM-MIB, read through NEW-VMM-MIB's instrumentation. */
     private final Rfc7666Instrumentation rfc7666;
+    private final MigrationTable migrations;
     private final VrMetrics metrics;
     private final DefaultMOServer server = new DefaultMOServer();
     private final AuthThrottle throttle;
@@ -566,14 +569,16 @@ final class VrSnmpAgent {
     }
 
     VrSnmpAgent(SnmpConfig config, SystemGroup system, Path stateDir, VirtualRouters service, VrMetrics metrics,
-                AuthThrottle throttle) throws IOException {
+                AuthThrottle throttle, Map<String, PeerClient> peers) throws IOException {
         this.config = config;
         this.system = system;
         this.throttle = throttle;
         this.replays = config.replayProtection() ? new ReplayWindow() : null;
         this.metrics = metrics;
         this.engine = EngineState.loadAndBoot(stateDir);
-        this.instrumentation = new VmmInstrumentation(service, new Principals(config));
+        Principals principals = new Principals(config);
+        this.instrumentation = new VmmInstrumentation(service, principals);
+        this.migrations = new MigrationTable(service, principals, peers);
         this.rfc7666 = new Rfc7666Instrumentation(instrumentation);
         this.address = new UdpAddress(InetAddress.getByName(config.bind()), config.port());
         this.manager = new Manager(engine, dispatcher, server, config.v2c(), TimedCommandProcessor::new,
@@ -634,6 +639,7 @@ final class VrSnmpAgent {
         try {
             server.register(instrumentation, null);
             server.register(rfc7666, null);
+            server.register(migrations, null);
         } catch (DuplicateRegistrationException e) {
             throw new IllegalStateException(e);
         }
@@ -668,6 +674,8 @@ final class VrSnmpAgent {
         }
         server.unregister(instrumentation, null);
         server.unregister(rfc7666, null);
+        server.unregister(migrations, null);
+        migrations.close();
     }
 
     private void addUsers() {
@@ -720,10 +728,11 @@ final class VrSnmpAgent {
         for (SystemGroup.Field f : SystemGroup.Field.values()) {
             vacm.addViewTreeFamily(WRITE_VIEW, f.instance, new OctetString(), VacmMIB.vacmViewIncluded, StorageType.volatile_);
         }
-        // A tenant's writers: the same, but the notification switches, which are the router's (noAccess).
-        // Which rows a tenant's user may read and change is not VACM's: the core's view of the user decides.
+        // A tenant's writers: the same, but the notification switches and the moves to peer routers, which
+        // are the router's (noAccess). Which rows a tenant's user may read and change is not VACM's: the
+        // core's view of the user decides.
         for (OID routers : new OID[]{VmmMib.scalar(VmmMib.VM_PER_VM_NOTIFICATIONS_ENABLED),
-                VmmMib.scalar(VmmMib.VM_BULK_NOTIFICATIONS_ENABLED)}) {
+                VmmMib.scalar(VmmMib.VM_BULK_NOTIFICATIONS_ENABLED), MigrationTable.TABLE}) {
             vacm.addViewTreeFamily(TENANT_WRITE_VIEW, routers, new OctetString(), VacmMIB.vacmViewExcluded,
                     StorageType.volatile_);
         }

@@ -517,7 +517,10 @@ class VmmInstrumentationTest {
         assertThat(r.get(1).getOid()).as("no interfaces: vmNetworkConfigTable is empty").isEqualTo(
                 scalar(VM_CONFIG_NEXT_AVAILABLE_VM_INDEX));
         assertThat(r.get(2).getOid()).isEqualTo(scalar(VM_HV_SOFTWARE));
-        assertThat(r.get(3).getOid().startsWith(VmmMib.ROOT)).as(r.get(3).toString()).isFalse();
+        assertThat(r.get(3).getOid()).as("vmObjects 21, vmMigrationTable, a row per VR").isEqualTo(
+                cell(MigrationTable.ENTRY, MigrationTable.PEER, 3));
+        PDU end = a.send(a.v2c("public"), PDU.GETNEXT, new VariableBinding(cell(MigrationTable.ENTRY, MigrationTable.RESULT, 3)));
+        assertThat(end.get(0).getOid().startsWith(VmmMib.ROOT)).as(end.get(0).toString()).isFalse();
     }
 
     // ------------------------------------------------------------------ error statuses

@@ -105,6 +105,7 @@ public class RestconfResource {
         DataNode.Inner ops = DataNode.inner(Ns.RESTCONF, "operations");
         for (String name : HistoryOperations.NAMES) ops.add(DataNode.empty(Ns.HISTORY, name));
         ops.add(DataNode.empty(Ns.MIGRATION, MigrationOperations.NAME));
+        for (String name : BackupOperations.NAMES) ops.add(DataNode.empty(Ns.MIGRATION, name));
         return document(ops, DataNode.UNBOUNDED, null, headers()).build();
     }
 
@@ -113,7 +114,9 @@ public class RestconfResource {
     @Path("operations/{operation}")
     public Response operation(@PathParam("operation") String operation, byte[] body) {
         InNode input = body == null || body.length == 0 ? null : InNode.read(body, Encoding.sent(headers())).get(0);
-        DataNode output = MigrationOperations.owns(operation) ? MigrationOperations.invoke(service(), peers, operation, input)
+        DataNode output = BackupOperations.owns(operation)
+                ? BackupOperations.invoke(service(), CurrentRequest.caller(), operation, input)
+                : MigrationOperations.owns(operation) ? MigrationOperations.invoke(service(), peers, operation, input)
                 : HistoryOperations.invoke(service(), operation, input);
         return document(output, DataNode.UNBOUNDED, null, headers()).build();
     }

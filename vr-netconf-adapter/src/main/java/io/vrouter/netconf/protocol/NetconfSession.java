@@ -511,6 +511,11 @@ public final class NetconfSession {
         } else if (Ns.MIGRATION.equals(ns) && "migrate".equals(name)) {
             writer(name);
             return MigrationOps.migrate(who, op, ctx.peers());
+        } else if (Ns.MIGRATION.equals(ns) && "backup".equals(name)) {
+            return BackupOps.backup(who);
+        } else if (Ns.MIGRATION.equals(ns) && "restore".equals(name)) {
+            writer(name);
+            return BackupOps.restore(who, op);
         }
         throw new RpcError(Type.PROTOCOL, "operation-not-supported", null, null,
                 "unknown operation '" + name + "' in namespace '" + ns + "'").info("bad-element", name);
