@@ -44,10 +44,11 @@ public final class LeafChanges {
             out.add(new LeafChange(CONFIG_TABLE, vmIndex, null, VM_INDEX, before == null ? null : vmIndex,
                     after == null ? null : vmIndex));
         }
-        for (Integer i : interfaces(before, after).keySet()) {
-            boolean had = find(before, i) != null;
-            if (had != (find(after, i) != null)) {
-                out.add(new LeafChange(NETWORK_CONFIG_TABLE, vmIndex, i, NETWORK_INDEX, had ? i : null, had ? null : i));
+        for (Map.Entry<Integer, VmNetworkConfigEntry[]> i : interfaces(before, after).entrySet()) {
+            boolean had = i.getValue()[0] != null;
+            if (had != (i.getValue()[1] != null)) {
+                int index = i.getKey();
+                out.add(new LeafChange(NETWORK_CONFIG_TABLE, vmIndex, index, NETWORK_INDEX, had ? index : null, had ? null : index));
             }
         }
         columns(out, vmIndex, before, after);
@@ -78,14 +79,6 @@ public final class LeafChanges {
         if (before != null) for (VmNetworkConfigEntry n : before.interfaces()) rows.computeIfAbsent(n.vmNetworkConfigIndex, k -> new VmNetworkConfigEntry[2])[0] = n;
         if (after != null) for (VmNetworkConfigEntry n : after.interfaces()) rows.computeIfAbsent(n.vmNetworkConfigIndex, k -> new VmNetworkConfigEntry[2])[1] = n;
         return rows;
-    }
-
-    private static VmNetworkConfigEntry find(VmConfigEntry row, Integer index) {
-        if (row == null) return null;
-        for (VmNetworkConfigEntry n : row.interfaces()) {
-            if (Objects.equals(n.vmNetworkConfigIndex, index)) return n;
-        }
-        return null;
     }
 
     /** The changes with that of vmOperState added, when it changed. */

@@ -254,6 +254,12 @@ public final class Schema {
             return null;
         }
 
+        /** The table whose YANG list (SNMP entry) has this name, or null. */
+        public static Table ofEntry(String entryName) {
+            for (Table t : values()) if (t.entry.equals(entryName)) return t;
+            return null;
+        }
+
         /** The columns, in SNMP column order; the caller must not change the array. */
         public Column<?>[] columns() {
             return columns;

@@ -4,6 +4,7 @@ import io.vrouter.core.config.Caller;
 import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.LeafChanges;
 import io.vrouter.core.model.NetworkColumn;
+import io.vrouter.core.model.Schema;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.model.VrEvent.LeafChange;
@@ -332,7 +333,7 @@ public final class ChangeSet {
                 while (used.contains(i)) i++;
                 request.vmNetworkConfigIndex = i;
             } else if (used.contains(request.vmNetworkConfigIndex)) {
-                throw new ConflictException(VrException.Reason.EXISTS, "vmNetworkConfigIndex", "VR " + row.vmIndex
+                throw new ConflictException(VrException.Reason.EXISTS, Schema.Table.NETWORK_CONFIG.rowKey(), "VR " + row.vmIndex
                         + " already has interface " + request.vmNetworkConfigIndex).at(row.vmIndex, request.vmNetworkConfigIndex);
             }
             putInterface(request).apply(row);
