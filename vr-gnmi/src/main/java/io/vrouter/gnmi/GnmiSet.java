@@ -13,6 +13,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.NetworkColumn;
+import io.vrouter.core.model.Schema;
 import io.vrouter.core.spi.AccessDeniedException;
 import io.vrouter.core.spi.VrException;
 import io.vrouter.core.config.Caller;
@@ -97,21 +98,22 @@ final class GnmiSet {
         if (e.isEmpty()) throw GnmiPaths.invalid("a Set names /NEW-VMM-MIB or a node below it, not the root");
         if (!GnmiPaths.name(e.get(0)).equals("NEW-VMM-MIB")) throw notFound(e);
         if (e.size() == 1) return Target.TOP;
-        String table = GnmiPaths.name(e.get(1));
-        if (Target.isState(table)) {
-            throw GnmiPaths.invalid(table + " is state data (config false): it cannot be written");
+        String tableName = GnmiPaths.name(e.get(1));
+        if (Target.isState(tableName)) {
+            throw GnmiPaths.invalid(tableName + " is state data (config false): it cannot be written");
         }
-        boolean config = table.equals("vmConfigTable");
-        if (!config && !table.equals("vmNetworkConfigTable")) throw notFound(e);
+        Schema.Table table = Schema.Table.named(tableName);
+        boolean config = table == Schema.Table.CONFIG;
+        if (!config && table != Schema.Table.NETWORK_CONFIG) throw notFound(e);
         if (e.size() == 2) return config ? Target.CONFIG_TABLE : Target.NETWORK_TABLE;
         PathElem entry = e.get(2);
-        if (!GnmiPaths.name(entry).equals(config ? "vmConfigEntry" : "vmNetworkConfigEntry")) throw notFound(e);
-        int vmIndex = key(entry, "vmIndex", e);
-        Integer networkIndex = config ? null : key(entry, "vmNetworkConfigIndex", e);
+        if (!GnmiPaths.name(entry).equals(table.entryName())) throw notFound(e);
+        int vmIndex = key(entry, table.vrKey(), e);
+        Integer networkIndex = config ? null : key(entry, table.rowKey(), e);
         if (e.size() == 3) return config ? Target.configEntry(vmIndex) : Target.networkEntry(vmIndex, networkIndex);
         String leaf = GnmiPaths.name(e.get(3));
         if (e.size() > 4) throw notFound(e);
-        if (leaf.equals("vmIndex") || !config && leaf.equals("vmNetworkConfigIndex")) {
+        if (table.keys().contains(leaf)) {
             return Target.keyLeaf(vmIndex, networkIndex, leaf);
         }
         if (config) {
@@ -157,9 +159,10 @@ final class GnmiSet {
         Node n = of(name, json);
         // An entry's keys are in its path; the engine reads them from the entry's data.
         if (t.kind() == Target.Kind.CONFIG_ENTRY || t.kind() == Target.Kind.NETWORK_ENTRY) {
-            if (n.child("vmIndex") == null) n.children.add(leaf("vmIndex", Integer.toString(t.vmIndex())));
-            if (t.networkIndex() != null && n.child("vmNetworkConfigIndex") == null) {
-                n.children.add(leaf("vmNetworkConfigIndex", t.networkIndex().toString()));
+            List<String> keys = t.table().keys();
+            if (n.child(keys.get(0)) == null) n.children.add(leaf(keys.get(0), Integer.toString(t.vmIndex())));
+            if (t.networkIndex() != null && n.child(keys.get(1)) == null) {
+                n.children.add(leaf(keys.get(1), t.networkIndex().toString()));
             }
         }
         return n;

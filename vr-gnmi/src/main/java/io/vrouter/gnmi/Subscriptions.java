@@ -19,6 +19,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import io.vrouter.core.model.LeafChanges;
+import io.vrouter.core.model.Schema;
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.yang.DataGuard;
@@ -56,7 +58,10 @@ import org.slf4j.LoggerFactory;
 final class Subscriptions implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Subscriptions.class);
     /** The tables that hold the VRs' rows (configuration) alone, as the events' leaf changes name them. */
-    private static final Set<String> CONFIG_TABLES = Set.of("vmConfigTable", "vmNetworkConfigTable");
+    private static final Set<String> CONFIG_TABLES = Set.of(LeafChanges.CONFIG_TABLE, LeafChanges.NETWORK_CONFIG_TABLE);
+    /** The keys that name a VR in the tables' entries (vmIndex; vmStorageVmIndex in vmStorageTable). */
+    private static final Set<String> VR_KEYS = java.util.Arrays.stream(Schema.Table.values()).map(Schema.Table::vrKey)
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     private final ScheduledExecutorService worker;
     private final Duration minInterval;
@@ -535,9 +540,10 @@ final class Subscriptions implements AutoCloseable {
     static Integer vmIndex(TreeMatch.Match leaf) {
         if (leaf.node() instanceof OpenConfigInterfaces.Leaf l) return l.vmIndex;
         for (PathElem e : leaf.path()) {
-            String vr = e.getKeyMap().get("vmIndex");
-            if (vr == null) vr = e.getKeyMap().get("vmStorageVmIndex");
-            if (vr != null) return Integer.valueOf(vr);
+            for (String key : VR_KEYS) {
+                String vr = e.getKeyMap().get(key);
+                if (vr != null) return Integer.valueOf(vr);
+            }
         }
         return null;
     }

@@ -1,5 +1,7 @@
 package io.vrouter.yang;
 
+import static io.vrouter.core.model.Schema.Table.CONFIG;
+import static io.vrouter.core.model.Schema.Table.NETWORK_CONFIG;
 import static io.vrouter.yang.Ns.VMM;
 
 import io.vrouter.core.model.Column;
@@ -96,14 +98,14 @@ public final class ModelTree {
     }
 
     private static DataNode configTable(ConfigSource source) {
-        return DataNode.byVr(VMM, "vmConfigTable", source::indices, i -> {
+        return DataNode.byVr(VMM, CONFIG.tableName(), source::indices, i -> {
             VmConfigEntry c = source.get(i);
             return c == null ? List.of() : List.of(configEntry(c));
         });
     }
 
     private static DataNode networkConfigTable(ConfigSource source) {
-        return DataNode.byVr(VMM, "vmNetworkConfigTable", source::indices, i -> {
+        return DataNode.byVr(VMM, NETWORK_CONFIG.tableName(), source::indices, i -> {
             VmConfigEntry c = source.get(i);
             return c == null ? List.of() : flat(c.vmNetworkConfigTable, n -> networkConfigEntry(c.vmIndex, n));
         });
@@ -115,7 +117,7 @@ public final class ModelTree {
     }
 
     private static DataNode.Inner configLeaves(VmConfigEntry c) {
-        DataNode.Inner e = DataNode.inner(VMM, "vmConfigEntry", "vmIndex").add("vmIndex", c.vmIndex);
+        DataNode.Inner e = new DataNode.Inner(VMM, CONFIG.entryName(), CONFIG.keys()).add(CONFIG.vrKey(), c.vmIndex);
         for (ConfigColumn col : ConfigColumn.values()) e.add(col.field(), col.text(c), json(col.kind()));
         return e;
     }
@@ -127,14 +129,13 @@ public final class ModelTree {
      * Its leaves are built only for what needs them (filters, with-defaults, JSON).
      */
     private static final class ConfigEntry extends DataNode {
-        private static final List<String> KEYS = List.of("vmIndex");
         private static final ConfigColumn[] COLUMNS = ConfigColumn.values();
 
         private final VmConfigEntry row;
         private DataNode.Inner leaves;
 
         ConfigEntry(VmConfigEntry row) {
-            super(VMM, "vmConfigEntry");
+            super(VMM, CONFIG.entryName());
             this.row = row;
         }
 
@@ -150,7 +151,7 @@ public final class ModelTree {
 
         @Override
         public List<String> keys() {
-            return KEYS;
+            return CONFIG.keys();
         }
 
         @Override
@@ -160,13 +161,13 @@ public final class ModelTree {
 
         /** The entry as {@link DataNode#write} writes its leaves inside an element of its namespace. */
         private byte[] xml() {
-            StringBuilder b = new StringBuilder(320).append("<vmConfigEntry>");
-            if (row.vmIndex != null) leaf(b, "vmIndex", String.valueOf(row.vmIndex));
+            StringBuilder b = new StringBuilder(320).append('<').append(CONFIG.entryName()).append('>');
+            if (row.vmIndex != null) leaf(b, CONFIG.vrKey(), String.valueOf(row.vmIndex));
             for (ConfigColumn col : COLUMNS) {
                 String v = col.text(row);
                 if (v != null) leaf(b, col.field(), v);
             }
-            return b.append("</vmConfigEntry>").toString().getBytes(StandardCharsets.UTF_8);
+            return b.append("</").append(CONFIG.entryName()).append('>').toString().getBytes(StandardCharsets.UTF_8);
         }
 
         private static void leaf(StringBuilder b, String name, String value) {
@@ -177,8 +178,8 @@ public final class ModelTree {
     }
 
     public static DataNode networkConfigEntry(int vmIndex, VmNetworkConfigEntry n) {
-        DataNode.Inner e = DataNode.inner(VMM, "vmNetworkConfigEntry", "vmIndex", "vmNetworkConfigIndex")
-                .add("vmIndex", vmIndex).add("vmNetworkConfigIndex", n.vmNetworkConfigIndex);
+        DataNode.Inner e = new DataNode.Inner(VMM, NETWORK_CONFIG.entryName(), NETWORK_CONFIG.keys())
+                .add(NETWORK_CONFIG.vrKey(), vmIndex).add(NETWORK_CONFIG.rowKey(), n.vmNetworkConfigIndex);
         for (NetworkColumn col : NetworkColumn.values()) e.add(col.field(), col.text(n), json(col.kind()));
         return e;
     }

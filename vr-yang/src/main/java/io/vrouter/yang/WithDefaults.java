@@ -1,5 +1,6 @@
 package io.vrouter.yang;
 
+import io.vrouter.core.model.Schema;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
@@ -28,7 +29,7 @@ public enum WithDefaults {
             "vmConfigCpuNumber", "1", "vmConfigMemory", "512", "vmConfigAutoStart", "false");
 
     /** The nodes on the way from a reply's root to vmConfigEntry. */
-    private static final Set<String> ON_THE_WAY = Set.of("data", "NEW-VMM-MIB", "vmConfigTable");
+    private static final Set<String> ON_THE_WAY = Set.of("data", "NEW-VMM-MIB", Schema.Table.CONFIG.tableName());
 
     public final String label;
 
@@ -51,7 +52,7 @@ public enum WithDefaults {
 
     private DataNode view(DataNode n) {
         if (n.isLeaf()) return n;
-        if (Ns.VMM.equals(n.ns()) && n.name().equals("vmConfigEntry")) return entry(n);
+        if (Ns.VMM.equals(n.ns()) && n.name().equals(Schema.Table.CONFIG.entryName())) return entry(n);
         if (!ON_THE_WAY.contains(n.name())) return n;
         WithDefaults mode = this;
         return DataNode.view(n, it -> new Iterator<>() {

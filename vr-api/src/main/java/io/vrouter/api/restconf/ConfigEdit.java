@@ -1,7 +1,11 @@
 package io.vrouter.api.restconf;
 
+import static io.vrouter.core.model.Schema.Table.CONFIG;
+import static io.vrouter.core.model.Schema.Table.NETWORK_CONFIG;
+
 import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.NetworkColumn;
+import io.vrouter.core.model.Schema;
 import io.vrouter.yang.Ns;
 import io.vrouter.yang.datastore.Transaction;
 import io.vrouter.yang.edit.EditError;
@@ -51,38 +55,39 @@ final class ConfigEdit implements AutoCloseable {
         if (Target.isState(table.name()) && table.ns().equals(VMM)) {
             throw RestconfError.notSupported(table.name() + " is state data (config false): it cannot be written");
         }
-        boolean config = table.name().equals("vmConfigTable");
-        if (!table.ns().equals(VMM) || !config && !table.name().equals("vmNetworkConfigTable") || table.keys() != null) {
+        Schema.Table list = table.ns().equals(VMM) ? Schema.Table.named(table.name()) : null;
+        boolean config = list == CONFIG;
+        if (!config && list != NETWORK_CONFIG || table.keys() != null) {
             throw RestconfError.notFound("NEW-VMM-MIB has no " + table.name());
         }
         if (s.size() == 2) return config ? Target.CONFIG_TABLE : Target.NETWORK_TABLE;
         ApiPath.Step entry = s.get(2);
-        String entryName = config ? "vmConfigEntry" : "vmNetworkConfigEntry";
+        String entryName = list.entryName();
         if (!entry.name().equals(entryName) || !entry.ns().equals(VMM)) {
             throw RestconfError.notFound(table.name() + " has no " + entry.name());
         }
-        int keyCount = config ? 1 : 2;
+        int keyCount = list.keys().size();
         if (entry.keys() == null || entry.keys().size() != keyCount) {
-            throw RestconfError.invalidValue(entryName + " is a list: name one entry by its " + (config ? "key (vmConfigEntry=5)"
-                    : "keys (vmNetworkConfigEntry=5,1)"));
+            throw RestconfError.invalidValue(entryName + " is a list: name one entry by its " + (config ? "key (" + entryName + "=5)"
+                    : "keys (" + entryName + "=5,1)"));
         }
-        int vmIndex = index(entry.keys().get(0), "vmIndex");
-        Integer networkIndex = config ? null : index(entry.keys().get(1), "vmNetworkConfigIndex");
+        int vmIndex = index(entry.keys().get(0), list.vrKey());
+        Integer networkIndex = config ? null : index(entry.keys().get(1), list.rowKey());
         if (s.size() == 3) return config ? Target.configEntry(vmIndex) : Target.networkEntry(vmIndex, networkIndex);
         ApiPath.Step leaf = s.get(3);
         if (s.size() > 4 || leaf.keys() != null || !leaf.ns().equals(VMM)) {
             throw RestconfError.notFound(entryName + " has no " + leaf.name() + " below which to go");
         }
-        if (leaf.name().equals("vmIndex") || !config && leaf.name().equals("vmNetworkConfigIndex")) {
+        if (list.keys().contains(leaf.name())) {
             return Target.keyLeaf(vmIndex, networkIndex, leaf.name());
         }
         if (config) {
             ConfigColumn c = ConfigColumn.ofField(leaf.name());
-            if (c == null) throw RestconfError.notFound("vmConfigEntry has no leaf " + leaf.name());
+            if (c == null) throw RestconfError.notFound(entryName + " has no leaf " + leaf.name());
             return Target.configLeaf(vmIndex, c);
         }
         NetworkColumn c = NetworkColumn.ofField(leaf.name());
-        if (c == null) throw RestconfError.notFound("vmNetworkConfigEntry has no leaf " + leaf.name());
+        if (c == null) throw RestconfError.notFound(entryName + " has no leaf " + leaf.name());
         return Target.networkLeaf(vmIndex, networkIndex, c);
     }
 
@@ -96,7 +101,7 @@ final class ConfigEdit implements AutoCloseable {
 
     /** Where a target is, for error-path (null: the datastore); a new entry is the list's. */
     static DataPath path(Target t) {
-        if (t == TreeEdit.NEW_ENTRY) return DataPath.CONFIG_TABLE.child("vmConfigEntry");
+        if (t == TreeEdit.NEW_ENTRY) return DataPath.CONFIG_TABLE.child(CONFIG.entryName());
         return switch (t.kind()) {
             case ROOT -> null;
             case TOP -> DataPath.TOP;
@@ -117,22 +122,22 @@ final class ConfigEdit implements AutoCloseable {
         if (!data.ns().equals(VMM)) throw RestconfError.unknownElement(n + " is not a node of NEW-VMM-MIB");
         return switch (parent.kind()) {
             case ROOT -> n.equals("NEW-VMM-MIB") ? Target.TOP : stateOrUnknown(n, "the datastore");
-            case TOP -> n.equals("vmConfigTable") ? Target.CONFIG_TABLE : n.equals("vmNetworkConfigTable")
+            case TOP -> n.equals(CONFIG.tableName()) ? Target.CONFIG_TABLE : n.equals(NETWORK_CONFIG.tableName())
                     ? Target.NETWORK_TABLE : stateOrUnknown(n, "NEW-VMM-MIB");
             case CONFIG_TABLE -> {
-                if (!n.equals("vmConfigEntry")) yield stateOrUnknown(n, "vmConfigTable");
-                InNode key = data.child("vmIndex");
-                yield key == null ? null : Target.configEntry(index(key.value(), "vmIndex"));
+                if (!n.equals(CONFIG.entryName())) yield stateOrUnknown(n, CONFIG.tableName());
+                InNode key = data.child(CONFIG.vrKey());
+                yield key == null ? null : Target.configEntry(index(key.value(), CONFIG.vrKey()));
             }
             case NETWORK_TABLE -> {
-                if (!n.equals("vmNetworkConfigEntry")) yield stateOrUnknown(n, "vmNetworkConfigTable");
-                InNode vm = data.child("vmIndex");
-                InNode net = data.child("vmNetworkConfigIndex");
+                if (!n.equals(NETWORK_CONFIG.entryName())) yield stateOrUnknown(n, NETWORK_CONFIG.tableName());
+                InNode vm = data.child(NETWORK_CONFIG.vrKey());
+                InNode net = data.child(NETWORK_CONFIG.rowKey());
                 if (vm == null || net == null) {
-                    throw RestconfError.invalidValue("a vmNetworkConfigEntry needs its keys vmIndex and vmNetworkConfigIndex")
-                            .at(DataPath.NETWORK_TABLE);
+                    throw RestconfError.invalidValue("a " + NETWORK_CONFIG.entryName() + " needs its keys "
+                            + String.join(" and ", NETWORK_CONFIG.keys())).at(DataPath.NETWORK_TABLE);
                 }
-                yield Target.networkEntry(index(vm.value(), "vmIndex"), index(net.value(), "vmNetworkConfigIndex"));
+                yield Target.networkEntry(index(vm.value(), NETWORK_CONFIG.vrKey()), index(net.value(), NETWORK_CONFIG.rowKey()));
             }
             case CONFIG_ENTRY -> leafTarget(parent.vmIndex(), null, n);
             case NETWORK_ENTRY -> leafTarget(parent.vmIndex(), parent.networkIndex(), n);
@@ -142,8 +147,9 @@ final class ConfigEdit implements AutoCloseable {
 
     private static Target leafTarget(int vmIndex, Integer networkIndex, String name) {
         ApiPath.Step top = new ApiPath.Step(VMM, "NEW-VMM-MIB", null);
-        ApiPath.Step table = new ApiPath.Step(VMM, networkIndex == null ? "vmConfigTable" : "vmNetworkConfigTable", null);
-        ApiPath.Step entry = new ApiPath.Step(VMM, networkIndex == null ? "vmConfigEntry" : "vmNetworkConfigEntry",
+        Schema.Table list = networkIndex == null ? CONFIG : NETWORK_CONFIG;
+        ApiPath.Step table = new ApiPath.Step(VMM, list.tableName(), null);
+        ApiPath.Step entry = new ApiPath.Step(VMM, list.entryName(),
                 networkIndex == null ? List.of(Integer.toString(vmIndex)) : List.of(Integer.toString(vmIndex), networkIndex.toString()));
         return target(new ApiPath(List.of(top, table, entry, new ApiPath.Step(VMM, name, null))));
     }

@@ -1,6 +1,7 @@
 package io.vrouter.api.restconf;
 
 import io.vrouter.core.model.NetworkColumn;
+import io.vrouter.core.model.Schema;
 import io.vrouter.yang.JsonOut;
 import io.vrouter.yang.Ns;
 import java.util.ArrayList;
@@ -34,18 +35,22 @@ final class DataPath {
     }
 
     static final DataPath TOP = new DataPath(List.of(new Seg(Ns.VMM, "NEW-VMM-MIB", Map.of())));
-    static final DataPath CONFIG_TABLE = TOP.child("vmConfigTable");
-    static final DataPath NETWORK_TABLE = TOP.child("vmNetworkConfigTable");
+    static final DataPath CONFIG_TABLE = TOP.child(Schema.Table.CONFIG.tableName());
+    static final DataPath NETWORK_TABLE = TOP.child(Schema.Table.NETWORK_CONFIG.tableName());
+
+    /** An entry of the table by the values of its keys, in the table's order of them. */
+    static DataPath entry(Schema.Table table, int... keys) {
+        Map<String, String> named = new LinkedHashMap<>();
+        for (int k = 0; k < keys.length; k++) named.put(table.keys().get(k), Integer.toString(keys[k]));
+        return TOP.child(table.tableName()).child(Ns.VMM, table.entryName(), named);
+    }
 
     static DataPath configEntry(int vmIndex) {
-        return CONFIG_TABLE.child(Ns.VMM, "vmConfigEntry", Map.of("vmIndex", Integer.toString(vmIndex)));
+        return entry(Schema.Table.CONFIG, vmIndex);
     }
 
     static DataPath networkEntry(int vmIndex, int networkIndex) {
-        Map<String, String> keys = new LinkedHashMap<>();
-        keys.put("vmIndex", Integer.toString(vmIndex));
-        keys.put("vmNetworkConfigIndex", Integer.toString(networkIndex));
-        return NETWORK_TABLE.child(Ns.VMM, "vmNetworkConfigEntry", keys);
+        return entry(Schema.Table.NETWORK_CONFIG, vmIndex, networkIndex);
     }
 
     /** Where the service's error is: the VR's entry or interface, down to the column's leaf when there is one. */

@@ -179,8 +179,9 @@ public final class Schema {
         STORAGE("vmStorageTable", "vmStorageEntry", 7, "vmStorageVmIndex", Storage.values(), VmStorageEntry.class),
         NETWORK("vmNetworkTable", "vmNetworkEntry", 8, "vmIndex", Network.values(), VmNetworkEntry.class),
         CONFIG("vmConfigTable", "vmConfigEntry", 12, "vmIndex", ConfigColumn.values(), VmConfigEntry.class),
+        // vmNetworkConfigIndex is the key of the only table whose index is not a model column.
         NETWORK_CONFIG("vmNetworkConfigTable", "vmNetworkConfigEntry", 13, "vmIndex", NetworkColumn.values(),
-                VmNetworkConfigEntry.class);
+                VmNetworkConfigEntry.class, "vmNetworkConfigIndex");
 
         private final String name;
         private final String entry;
@@ -192,6 +193,11 @@ public final class Schema {
         private final Column<?>[] bySnmpColumn;
 
         Table(String name, String entry, int snmpTable, String vrKey, Column<?>[] columns, Class<?> rowType) {
+            this(name, entry, snmpTable, vrKey, columns, rowType, null);
+        }
+
+        /** A table whose rows within a VR are named by {@code rowKey}, a key leaf that is no model column. */
+        Table(String name, String entry, int snmpTable, String vrKey, Column<?>[] columns, Class<?> rowType, String rowKey) {
             this.name = name;
             this.entry = entry;
             this.snmpTable = snmpTable;
@@ -199,8 +205,7 @@ public final class Schema {
             this.columns = columns;
             this.rowType = rowType;
             List<String> k = new java.util.ArrayList<>(List.of(vrKey));
-            // vmNetworkConfigIndex is the key of the only table whose index is not a model column.
-            if (name.equals("vmNetworkConfigTable")) k.add("vmNetworkConfigIndex");
+            if (rowKey != null) k.add(rowKey);
             int last = 0;
             for (Column<?> c : columns) {
                 if (c.index()) k.add(c.field());
@@ -236,6 +241,23 @@ public final class Schema {
         /** Every key leaf, the VR's first. */
         public List<String> keys() {
             return keys;
+        }
+
+        /** The key leaf that names a row among the VR's (its last key): the VR's key in a table of a row per VR. */
+        public String rowKey() {
+            return keys.get(keys.size() - 1);
+        }
+
+        /** The table with this YANG container name, or null. */
+        public static Table named(String tableName) {
+            for (Table t : values()) if (t.name.equals(tableName)) return t;
+            return null;
+        }
+
+        /** The table whose YANG list (SNMP entry) has this name, or null. */
+        public static Table ofEntry(String entryName) {
+            for (Table t : values()) if (t.entry.equals(entryName)) return t;
+            return null;
         }
 
         /** The columns, in SNMP column order; the caller must not change the array. */

@@ -16,6 +16,7 @@ import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.LinkType;
 import io.vrouter.core.model.NetworkColumn;
+import io.vrouter.core.model.Schema;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.spi.AccessDeniedException;
@@ -355,9 +356,9 @@ final class ChangeCheck {
     private static void interfaces(VmConfigEntry c, VmConfigEntry before) {
         Set<Integer> used = new HashSet<>();
         for (VmNetworkConfigEntry n : c.interfaces()) {
-            if (n == null) throw new ValidationException("vmNetworkConfigTable", "an interface entry is empty");
+            if (n == null) throw new ValidationException(Schema.Table.NETWORK_CONFIG.tableName(), "an interface entry is empty");
             if (n.vmNetworkConfigIndex != null && !used.add(n.vmNetworkConfigIndex)) {
-                throw new ValidationException("vmNetworkConfigIndex", "interface " + n.vmNetworkConfigIndex
+                throw new ValidationException(Schema.Table.NETWORK_CONFIG.rowKey(), "interface " + n.vmNetworkConfigIndex
                         + " is given twice").at(c.vmIndex, n.vmNetworkConfigIndex);
             }
         }
@@ -422,7 +423,7 @@ final class ChangeCheck {
         Optional<VmNetworkConfigEntry> was = before.interfaces().stream().filter(n -> n.vmNetworkConfigIndex.equals(k)).findFirst();
         Optional<VmNetworkConfigEntry> now = after.interfaces().stream().filter(n -> n.vmNetworkConfigIndex.equals(k)).findFirst();
         if (was.isEmpty() || now.isEmpty()) return false;
-        if ("vmNetworkConfigIndex".equals(e.field())) return true; // the interface itself, which it had
+        if (Schema.Table.NETWORK_CONFIG.rowKey().equals(e.field())) return true; // the interface itself, which it had
         NetworkColumn column = NetworkColumn.ofField(e.field());
         return column != null && Objects.equals(column.get(was.get()), column.get(now.get()));
     }
@@ -439,7 +440,7 @@ final class ChangeCheck {
                 throw new NotSupportedException("vmConfigCpuWeight", "driver '" + driver.name() + "' does not set CPU weights");
             }
             if (before != null && driver.behaviour(Interfaces.class).isEmpty() && reattaches(before, row)) {
-                throw new NotSupportedException("vmNetworkConfigTable", "driver '" + driver.name() + "' does not attach or"
+                throw new NotSupportedException(Schema.Table.NETWORK_CONFIG.tableName(), "driver '" + driver.name() + "' does not attach or"
                         + " detach interfaces of an existing VR: remove the VR and create it again with its new interfaces");
             }
         } catch (VrException e) {

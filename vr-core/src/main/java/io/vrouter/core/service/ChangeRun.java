@@ -6,6 +6,7 @@ import io.vrouter.core.driver.RateLimits;
 import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.OperState;
+import io.vrouter.core.model.Schema;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.service.ChangeCheck.Kind;
@@ -571,7 +572,7 @@ final class ChangeRun {
         private final boolean adding;
 
         InterfaceStep(VrRecord r, VmNetworkConfigEntry iface, boolean adding) {
-            super(r, adding ? "addInterface" : "removeInterface", "vmNetworkConfigTable");
+            super(r, adding ? "addInterface" : "removeInterface", Schema.Table.NETWORK_CONFIG.tableName());
             this.iface = iface;
             this.adding = adding;
         }
@@ -608,7 +609,7 @@ final class ChangeRun {
         private final VmNetworkConfigEntry to;
 
         Retune(VrRecord r, VmNetworkConfigEntry from, VmNetworkConfigEntry to) {
-            super(r, "setRates", "vmNetworkConfigTable");
+            super(r, "setRates", Schema.Table.NETWORK_CONFIG.tableName());
             this.from = from;
             this.to = to;
         }

@@ -6,6 +6,7 @@ import io.vrouter.core.config.Caller;
 import io.vrouter.core.model.Column;
 import io.vrouter.core.model.Commit;
 import io.vrouter.core.model.ConfigColumn;
+import io.vrouter.core.model.LeafChanges;
 import io.vrouter.core.model.NetworkColumn;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
@@ -23,14 +24,11 @@ import java.util.Objects;
 /**
  * What the history records of a commit, and the change set that rolls back to one
  * (docs/adr/0021-history-and-rollback.md). A commit's diff is the set's leaf changes
- * ({@link LeafChanges#between}), values in text form, with the key leaf of each row made or gone;
+ * ({@link LeafChanges#withKeys}: with the key leaf of each row made or gone), values in text form;
  * rolling back to commit N undoes, leaf by leaf, the changes of the commits after N that were not
  * undone: each leaf goes back to its value before the first of them, which is its value after N.
  */
 final class History {
-    static final String VM_INDEX = "vmIndex";
-    static final String NETWORK_INDEX = "vmNetworkConfigIndex";
-
     private History() {
     }
 
@@ -48,16 +46,7 @@ final class History {
             VmConfigEntry after = t.kind() == Kind.REMOVE ? null : t.after();
             VmConfigEntry either = after != null ? after : before;
             vrs.add(new Commit.Vr(t.vmIndex(), either.vmName, either.vmConfigTenant));
-            if (before == null || after == null) {
-                changes.add(new LeafChange(LeafChanges.CONFIG_TABLE, t.vmIndex(), null, VM_INDEX,
-                        before == null ? null : String.valueOf(t.vmIndex()), after == null ? null : String.valueOf(t.vmIndex())));
-            }
-            for (Integer i : addedOrGone(before, after)) {
-                boolean had = find(before, i) != null;
-                changes.add(new LeafChange(LeafChanges.NETWORK_CONFIG_TABLE, t.vmIndex(), i, NETWORK_INDEX,
-                        had ? String.valueOf(i) : null, had ? null : String.valueOf(i)));
-            }
-            for (LeafChange l : LeafChanges.between(t.vmIndex(), before, after)) {
+            for (LeafChange l : LeafChanges.withKeys(t.vmIndex(), before, after)) {
                 Column<?> col = column(l);
                 changes.add(new LeafChange(l.table(), l.vmIndex(), l.networkIndex(), l.leaf(), text(col, l.before()),
                         text(col, l.after())));
@@ -96,7 +85,7 @@ final class History {
                 if (l.networkIndex() == null) vr.put(l.leaf(), l);
                 else ifaces.computeIfAbsent(l.networkIndex(), k -> new LinkedHashMap<>()).put(l.leaf(), l);
             }
-            LeafChange key = vr.get(VM_INDEX);
+            LeafChange key = vr.get(LeafChanges.VM_INDEX);
             if (key != null && key.before() == null) {
                 b.add(new ChangeSet.Remove(vmIndex, false)); // made after N
             } else if (key != null && key.after() == null) {
@@ -116,7 +105,7 @@ final class History {
 
     /** An interface of a VR that exists both after N and now brought back to its leaves after N. */
     private static void backTo(VmConfigEntry row, int index, Map<String, LeafChange> changed) {
-        LeafChange key = changed.get(NETWORK_INDEX);
+        LeafChange key = changed.get(LeafChanges.NETWORK_INDEX);
         if (key != null && key.before() == null) {
             List<VmNetworkConfigEntry> list = new ArrayList<>(row.interfaces());
             list.removeIf(n -> n.vmNetworkConfigIndex == index);
@@ -136,7 +125,7 @@ final class History {
             n = now.copy();
         }
         for (LeafChange l : changed.values()) {
-            if (l.leaf().equals(NETWORK_INDEX)) continue;
+            if (l.leaf().equals(LeafChanges.NETWORK_INDEX)) continue;
             NetworkColumn c = NetworkColumn.ofField(l.leaf());
             c.set(n, value(c, l.before()));
         }
@@ -154,7 +143,7 @@ final class History {
         }
         List<VmNetworkConfigEntry> list = new ArrayList<>();
         ifaces.forEach((i, changed) -> {
-            LeafChange key = changed.get(NETWORK_INDEX);
+            LeafChange key = changed.get(LeafChanges.NETWORK_INDEX);
             if (key == null || key.before() == null) return;
             VmNetworkConfigEntry n = new VmNetworkConfigEntry();
             n.vmNetworkConfigIndex = i;
@@ -166,13 +155,6 @@ final class History {
         });
         row.vmNetworkConfigTable = list.isEmpty() ? null : list;
         return row;
-    }
-
-    private static List<Integer> addedOrGone(VmConfigEntry before, VmConfigEntry after) {
-        List<Integer> out = new ArrayList<>();
-        if (before != null) for (VmNetworkConfigEntry n : before.interfaces()) if (find(after, n.vmNetworkConfigIndex) == null) out.add(n.vmNetworkConfigIndex);
-        if (after != null) for (VmNetworkConfigEntry n : after.interfaces()) if (find(before, n.vmNetworkConfigIndex) == null) out.add(n.vmNetworkConfigIndex);
-        return out;
     }
 
     private static VmNetworkConfigEntry find(VmConfigEntry row, Integer index) {
@@ -187,8 +169,9 @@ final class History {
         return LeafChanges.CONFIG_TABLE.equals(l.table()) ? ConfigColumn.ofField(l.leaf()) : NetworkColumn.ofField(l.leaf());
     }
 
+    /** A value in text form; a key leaf has no column and an integer value. */
     private static String text(Column<?> c, Object v) {
-        return v == null ? null : c.kind().format(v);
+        return v == null ? null : c == null ? String.valueOf(v) : c.kind().format(v);
     }
 
     private static Object value(Column<?> c, Object text) {

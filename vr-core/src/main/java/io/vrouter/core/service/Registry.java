@@ -12,6 +12,7 @@ import io.vrouter.core.model.AdminState;
 import io.vrouter.core.model.Commitment;
 import io.vrouter.core.model.Hypervisor;
 import io.vrouter.core.model.InetAddressType;
+import io.vrouter.core.model.LeafChanges;
 import io.vrouter.core.model.LinkStatus;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.Schema;

@@ -5,6 +5,7 @@ import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.InetAddressType;
 import io.vrouter.core.model.LinkType;
 import io.vrouter.core.model.NetworkColumn;
+import io.vrouter.core.model.Schema;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.spi.ValidationException;
@@ -61,7 +62,7 @@ final class Validator {
             n.vmNetworkConfigIndex = i;
             used.add(i);
         }
-        range("vmNetworkConfigIndex", n.vmNetworkConfigIndex, 1, NetworkColumn.MAX_INDEX);
+        range(Schema.Table.NETWORK_CONFIG.rowKey(), n.vmNetworkConfigIndex, 1, NetworkColumn.MAX_INDEX);
         for (NetworkColumn col : NetworkColumn.values()) value(col, col.get(n));
         attachment(n);
         if (n.vmNetworkConfigPhysAddress != null) {

@@ -1,5 +1,6 @@
 package io.vrouter.core.service;
 
+import io.vrouter.core.model.LeafChanges;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VrEvent;

@@ -2,11 +2,15 @@ package io.vrouter.core.spi;
 
 import io.vrouter.core.config.Caller;
 import io.vrouter.core.model.ConfigColumn;
+import io.vrouter.core.model.LeafChanges;
 import io.vrouter.core.model.NetworkColumn;
+import io.vrouter.core.model.Schema;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
+import io.vrouter.core.model.VrEvent.LeafChange;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -210,8 +214,9 @@ public final class ChangeSet {
             VmConfigEntry was = from.apply(i);
             if (was == null) {
                 b.create(row);
-            } else if (was != row && !same(was, row)) {
-                b.edit(row.vmIndex, difference(was, row));
+            } else if (was != row) {
+                List<LeafChange> changed = LeafChanges.withKeys(i, was, row);
+                if (!changed.isEmpty()) b.edit(row.vmIndex, difference(changed, row));
             }
         }
         for (Integer i : inFrom) {
@@ -220,32 +225,29 @@ public final class ChangeSet {
         return b.build();
     }
 
-    private static boolean same(VmConfigEntry a, VmConfigEntry b) {
-        for (ConfigColumn c : ConfigColumn.values()) {
-            if (!Objects.equals(c.get(a), c.get(b))) return false;
-        }
-        if (a.interfaces().size() != b.interfaces().size()) return false;
-        for (VmNetworkConfigEntry n : a.interfaces()) {
-            VmNetworkConfigEntry m = find(b.interfaces(), n.vmNetworkConfigIndex);
-            if (m == null || !sameInterface(n, m)) return false;
-        }
-        return true;
-    }
-
-    /** What changed from {@code was} to {@code now}, made on a VR's current row. */
-    private static RowEdit difference(VmConfigEntry was, VmConfigEntry now) {
-        VmConfigEntry w = was.copy();
+    /**
+     * The leaf changes to {@code now} made on a VR's current row: its columns that changed take their
+     * new value, interfaces gone are removed and each interface made or changed is put whole.
+     */
+    private static RowEdit difference(List<LeafChange> changed, VmConfigEntry now) {
         VmConfigEntry n = now.copy();
+        Set<Integer> gone = new LinkedHashSet<>();
+        Set<Integer> touched = new HashSet<>();
+        List<ConfigColumn> columns = new ArrayList<>();
+        for (LeafChange c : changed) {
+            if (c.networkIndex() == null) {
+                columns.add(ConfigColumn.ofField(c.leaf()));
+            } else if (LeafChanges.isKey(c) && c.after() == null) {
+                gone.add(c.networkIndex());
+            } else {
+                touched.add(c.networkIndex());
+            }
+        }
         return row -> {
-            for (ConfigColumn c : ConfigColumn.values()) {
-                if (!Objects.equals(c.get(w), c.get(n))) c.set(row, c.get(n));
-            }
-            for (VmNetworkConfigEntry i : w.interfaces()) {
-                if (find(n.interfaces(), i.vmNetworkConfigIndex) == null) removeInterface(i.vmNetworkConfigIndex).apply(row);
-            }
+            for (ConfigColumn c : columns) c.set(row, c.get(n));
+            for (Integer i : gone) removeInterface(i).apply(row);
             for (VmNetworkConfigEntry i : n.interfaces()) {
-                VmNetworkConfigEntry old = find(w.interfaces(), i.vmNetworkConfigIndex);
-                if (old == null || !sameInterface(old, i)) putInterface(i).apply(row);
+                if (touched.contains(i.vmNetworkConfigIndex)) putInterface(i).apply(row);
             }
         };
     }
@@ -331,7 +333,7 @@ public final class ChangeSet {
                 while (used.contains(i)) i++;
                 request.vmNetworkConfigIndex = i;
             } else if (used.contains(request.vmNetworkConfigIndex)) {
-                throw new ConflictException(VrException.Reason.EXISTS, "vmNetworkConfigIndex", "VR " + row.vmIndex
+                throw new ConflictException(VrException.Reason.EXISTS, Schema.Table.NETWORK_CONFIG.rowKey(), "VR " + row.vmIndex
                         + " already has interface " + request.vmNetworkConfigIndex).at(row.vmIndex, request.vmNetworkConfigIndex);
             }
             putInterface(request).apply(row);

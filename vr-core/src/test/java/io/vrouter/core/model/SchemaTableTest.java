@@ -141,4 +141,21 @@ class SchemaTableTest {
         assertThat(Schema.Table.NETWORK.bySnmpColumn(13)).isSameAs(Schema.Network.OUT_DISCARDS);
         assertThat(Schema.Table.NETWORK.bySnmpColumn(1)).as("the index is not readable").isNull();
     }
+
+    @Test
+    void eachTableIsFoundByItsContainerAndListAndNamesItsRowsByItsKeys() {
+        for (Schema.Table t : Schema.Table.values()) {
+            assertThat(Schema.Table.named(t.tableName())).isSameAs(t);
+            assertThat(Schema.Table.ofEntry(t.entryName())).isSameAs(t);
+            assertThat(t.keys().get(0)).isEqualTo(t.vrKey());
+            assertThat(t.rowKey()).isEqualTo(t.keys().get(t.keys().size() - 1));
+        }
+        assertThat(Schema.Table.named("vmConfigEntry")).isNull();
+        assertThat(Schema.Table.ofEntry("vmConfigTable")).isNull();
+        // The wire's names: the key of an interface is the network configuration table's own, no column.
+        assertThat(Schema.Table.CONFIG.keys()).containsExactly("vmIndex");
+        assertThat(Schema.Table.NETWORK_CONFIG.keys()).containsExactly("vmIndex", "vmNetworkConfigIndex");
+        assertThat(Schema.Table.STORAGE.keys()).containsExactly("vmStorageVmIndex", "vmStorageIndex");
+        assertThat(Schema.Table.CPU_AFFINITY.keys()).containsExactly("vmIndex", "vmCpuIndex", "vmCpuPhysIndex");
+    }
 }

@@ -1,5 +1,6 @@
 package io.vrouter.netconf.data;
 
+import io.vrouter.core.model.Schema;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.Ns;
 import io.vrouter.netconf.xml.SecureXml;
@@ -203,15 +204,8 @@ public final class XPathFilter {
             };
         }
         if (Ns.STREAMS.equals(ns)) return entry.getLocalName().equals("stream") && n.equals("name");
-        switch (entry.getLocalName()) {
-            case "vmEntry": case "vmConfigEntry": return n.equals("vmIndex");
-            case "vmCpuEntry": return n.equals("vmIndex") || n.equals("vmCpuIndex");
-            case "vmCpuAffinityEntry": return n.equals("vmIndex") || n.equals("vmCpuIndex") || n.equals("vmCpuPhysIndex");
-            case "vmStorageEntry": return n.equals("vmStorageVmIndex") || n.equals("vmStorageIndex");
-            case "vmNetworkEntry": return n.equals("vmIndex") || n.equals("vmNetworkIndex");
-            case "vmNetworkConfigEntry": return n.equals("vmIndex") || n.equals("vmNetworkConfigIndex");
-            default: return false;
-        }
+        Schema.Table table = Schema.Table.ofEntry(entry.getLocalName());
+        return table != null && table.keys().contains(n);
     }
 
     private static final class FilterNamespaces implements NamespaceContext {

@@ -6,7 +6,7 @@ import io.vrouter.netconf.xml.SecureXml;
 import io.vrouter.yang.BackupRpcs;
 import io.vrouter.yang.DataNode;
 import io.vrouter.yang.Ns;
-import io.vrouter.yang.edit.Datastores;
+import io.vrouter.yang.datastore.Datastore;
 import java.time.Duration;
 import java.util.List;
 import org.w3c.dom.Element;
@@ -32,7 +32,7 @@ final class BackupOps {
         Element document = SecureXml.child(op, Ns.MIGRATION, "document");
         if (document == null) throw RpcError.missingElement(Type.PROTOCOL, null, "document", "restore needs <document>");
         Duration wait = waitOf(op);
-        who.scope().datastores().checkWritable(Datastores.Name.RUNNING, who.sessionId());
+        who.scope().datastore().checkWritable(Datastore.Name.RUNNING, who.sessionId());
         try {
             return output(BackupRpcs.restore(who.service(), who.caller(), SecureXml.text(document), wait));
         } catch (VrException e) {

@@ -1,5 +1,6 @@
 package io.vrouter.netconf.protocol;
 
+import io.vrouter.core.model.LeafChanges;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VrEvent;
 import io.vrouter.yang.Ns;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.IntFunction;
 
@@ -52,22 +54,30 @@ final class ConfigChange {
     static Optional<DataNode> of(VrEvent e) {
         VrEvent.ChangedBy by = e.changedBy;
         if (by == null || "netconf".equals(by.iface)) return Optional.empty();
-        List<Edit> edits = new ArrayList<>();
-        if (e.type == VrEvent.Type.CREATED || e.type == VrEvent.Type.DELETED) {
-            edits.add(new Edit(Paths.entry(e.vmIndex), e.type == VrEvent.Type.CREATED ? "create" : "delete"));
-        } else {
-            Map<Integer, String> interfaces = new java.util.TreeMap<>();
-            for (VrEvent.LeafChange c : e.changes) {
-                if (c.table().equals("vmConfigTable")) {
-                    edits.add(new Edit(Paths.child(Paths.entry(e.vmIndex), c.leaf()), c.after() == null ? "delete" : "replace"));
-                } else if (c.table().equals("vmNetworkConfigTable")) {
-                    String op = c.before() == null ? "create" : c.after() == null ? "delete" : "replace";
-                    interfaces.merge(c.networkIndex(), op, (a, b) -> a.equals(b) ? a : "replace");
-                }
-            }
-            interfaces.forEach((k, op) -> edits.add(new Edit(Paths.networkEntry(e.vmIndex, k), op)));
-        }
+        List<Edit> edits = e.type == VrEvent.Type.CREATED || e.type == VrEvent.Type.DELETED
+                ? List.of(new Edit(Paths.entry(e.vmIndex), e.type == VrEvent.Type.CREATED ? "create" : "delete"))
+                : ConfigEdits.of(e.vmIndex, withInterfaceKeys(e.vmIndex, e.changes));
         return "system".equals(by.iface) ? notification(null, 0, null, edits) : notification(by.user, 0, by.source, edits);
+    }
+
+    /**
+     * An event's changes with the key leaf of each interface made or gone, which events do not carry
+     * ({@link LeafChanges#between}): an interface whose every changed leaf appeared was made, one whose
+     * every changed leaf vanished is gone.
+     */
+    private static List<VrEvent.LeafChange> withInterfaceKeys(int vmIndex, List<VrEvent.LeafChange> changes) {
+        Map<Integer, String> ops = new TreeMap<>();
+        for (VrEvent.LeafChange c : changes) {
+            if (c.networkIndex() == null || !c.table().equals(LeafChanges.NETWORK_CONFIG_TABLE)) continue;
+            String op = c.before() == null ? "create" : c.after() == null ? "delete" : "replace";
+            ops.merge(c.networkIndex(), op, (a, b) -> a.equals(b) ? a : "replace");
+        }
+        List<VrEvent.LeafChange> out = new ArrayList<>(changes);
+        ops.forEach((i, op) -> {
+            if (!op.equals("replace")) out.add(new VrEvent.LeafChange(LeafChanges.NETWORK_CONFIG_TABLE, vmIndex, i,
+                    LeafChanges.NETWORK_INDEX, op.equals("create") ? null : i, op.equals("create") ? i : null));
+        });
+        return out;
     }
 
     /** netconf-config-change by a user (null: the server) with the edits; empty when there are none. */

@@ -126,9 +126,7 @@ public final class EditConfig {
 
     /** A key named at its table is a leaf of the table's entry element. */
     private static String keyParent(Target at, String path, String child) {
-        if (!child.equals("vmIndex") && !child.equals("vmNetworkConfigIndex")) return path;
-        if (at == Target.CONFIG_TABLE) return Paths.child(path, "vmConfigEntry");
-        if (at == Target.NETWORK_TABLE) return Paths.child(path, "vmNetworkConfigEntry");
-        return path;
+        boolean table = at == Target.CONFIG_TABLE || at == Target.NETWORK_TABLE;
+        return table && at.table().keys().contains(child) ? Paths.child(path, at.table().entryName()) : path;
     }
 }

@@ -1,25 +1,20 @@
 package io.vrouter.yang.edit;
 
+import io.vrouter.core.model.LeafChanges;
 import io.vrouter.core.model.VmConfigEntry;
-import io.vrouter.core.model.VmNetworkConfigEntry;
-import io.vrouter.yang.DataNode;
-import io.vrouter.yang.ModelTree;
+import io.vrouter.core.model.VrEvent.LeafChange;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.TreeMap;
 import java.util.function.IntFunction;
 
 /**
  * What a change of the configuration did, node by node: a VR created or deleted (its entry), a column
- * replaced (its leaf), an interface created, deleted or replaced (its entry). What RFC 6470's
- * netconf-config-change tells and what access control (NACM) checks a write against, whichever
- * interface made it. The leaves compared are those the YANG module shows ({@link ModelTree}), so a
- * new column is covered without a change here.
+ * replaced or deleted (its leaf), an interface created, deleted or replaced (its entry). What RFC
+ * 6470's netconf-config-change tells and what access control (NACM) checks a write against, whichever
+ * interface made it: read from the core's leaf changes ({@link LeafChanges}), the one comparison of
+ * two configurations, so that a new column is covered without a change here.
  */
 public final class ConfigEdits {
     private ConfigEdits() {
@@ -35,26 +30,7 @@ public final class ConfigEdits {
         for (int i : indices) {
             VmConfigEntry was = before.apply(i);
             VmConfigEntry now = after.apply(i);
-            if (was == now) continue;
-            if (was == null || now == null) {
-                out.add(new Edit(Paths.entry(i), was == null ? "create" : "delete"));
-                continue;
-            }
-            Map<String, String> a = leaves(ModelTree.configEntry(was));
-            Map<String, String> b = leaves(ModelTree.configEntry(now));
-            for (String leaf : union(a, b)) {
-                if (!Objects.equals(a.get(leaf), b.get(leaf))) {
-                    out.add(new Edit(Paths.child(Paths.entry(i), leaf), b.get(leaf) == null ? "delete" : "replace"));
-                }
-            }
-            Map<Integer, Map<String, String>> ia = interfaces(was);
-            Map<Integer, Map<String, String>> ib = interfaces(now);
-            for (int k : new TreeSet<>(union(ia, ib))) {
-                Map<String, String> x = ia.get(k);
-                Map<String, String> y = ib.get(k);
-                if (Objects.equals(x, y)) continue;
-                out.add(new Edit(Paths.networkEntry(i, k), x == null ? "create" : y == null ? "delete" : "replace"));
-            }
+            if (was != now) out.addAll(of(i, LeafChanges.withKeys(i, was, now)));
         }
         return out;
     }
@@ -64,23 +40,25 @@ public final class ConfigEdits {
         return between(edited.changedFrom(base), base::get, edited::get);
     }
 
-    private static Map<String, String> leaves(DataNode entry) {
-        Map<String, String> out = new LinkedHashMap<>();
-        for (DataNode c : entry.children()) out.put(c.name(), c.value());
-        return out;
-    }
-
-    private static Map<Integer, Map<String, String>> interfaces(VmConfigEntry c) {
-        Map<Integer, Map<String, String>> out = new LinkedHashMap<>();
-        for (VmNetworkConfigEntry n : c.interfaces()) {
-            out.put(n.vmNetworkConfigIndex, leaves(ModelTree.networkConfigEntry(c.vmIndex, n)));
+    /**
+     * The edits of one VR's leaf changes: its entry when the VR's key leaf says it was made or is gone;
+     * else each column changed, then each interface changed in index order, created or deleted when
+     * its key leaf says so. Changes of other tables (vmOperState) are none of the configuration's.
+     */
+    public static List<Edit> of(int vmIndex, List<LeafChange> changes) {
+        Map<Integer, String> interfaces = new TreeMap<>();
+        List<Edit> out = new ArrayList<>();
+        for (LeafChange c : changes) {
+            boolean key = LeafChanges.isKey(c);
+            String op = c.before() == null ? "create" : c.after() == null ? "delete" : "replace";
+            if (c.table().equals(LeafChanges.CONFIG_TABLE)) {
+                if (key) return List.of(new Edit(Paths.entry(vmIndex), op));
+                out.add(new Edit(Paths.child(Paths.entry(vmIndex), c.leaf()), c.after() == null ? "delete" : "replace"));
+            } else if (c.table().equals(LeafChanges.NETWORK_CONFIG_TABLE)) {
+                interfaces.merge(c.networkIndex(), key ? op : "replace", (was, k) -> key ? op : was);
+            }
         }
+        interfaces.forEach((k, op) -> out.add(new Edit(Paths.networkEntry(vmIndex, k), op)));
         return out;
-    }
-
-    private static <K> Set<K> union(Map<K, ?> a, Map<K, ?> b) {
-        Set<K> keys = new LinkedHashSet<>(a.keySet());
-        keys.addAll(b.keySet());
-        return keys;
     }
 }

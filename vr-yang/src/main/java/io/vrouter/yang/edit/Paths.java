@@ -1,5 +1,6 @@
 package io.vrouter.yang.edit;
 
+import io.vrouter.core.model.Schema;
 import io.vrouter.yang.Ns;
 
 /**
@@ -9,19 +10,29 @@ import io.vrouter.yang.Ns;
 public final class Paths {
     private static final String P = Ns.VMM_PREFIX + ":";
     public static final String ROOT = "/" + P + "NEW-VMM-MIB";
-    public static final String CONFIG_TABLE = ROOT + "/" + P + "vmConfigTable";
-    public static final String NETWORK_TABLE = ROOT + "/" + P + "vmNetworkConfigTable";
+    public static final String CONFIG_TABLE = table(Schema.Table.CONFIG);
+    public static final String NETWORK_TABLE = table(Schema.Table.NETWORK_CONFIG);
 
     private Paths() {
     }
 
+    public static String table(Schema.Table t) {
+        return ROOT + "/" + P + t.tableName();
+    }
+
+    /** An entry of the table by the values of its keys, in the table's order of them. */
+    public static String entry(Schema.Table t, Object... keys) {
+        StringBuilder b = new StringBuilder(table(t)).append('/').append(P).append(t.entryName());
+        for (int k = 0; k < keys.length; k++) b.append('[').append(P).append(t.keys().get(k)).append("='").append(keys[k]).append("']");
+        return b.toString();
+    }
+
     public static String entry(int vmIndex) {
-        return CONFIG_TABLE + "/" + P + "vmConfigEntry[" + P + "vmIndex='" + vmIndex + "']";
+        return entry(Schema.Table.CONFIG, vmIndex);
     }
 
     public static String networkEntry(int vmIndex, int networkIndex) {
-        return NETWORK_TABLE + "/" + P + "vmNetworkConfigEntry[" + P + "vmIndex='" + vmIndex + "'][" + P
-                + "vmNetworkConfigIndex='" + networkIndex + "']";
+        return entry(Schema.Table.NETWORK_CONFIG, vmIndex, networkIndex);
     }
 
     /** A node of the edit engine's. */

@@ -61,13 +61,21 @@ public record Target(Kind kind, int vmIndex, Integer networkIndex, ConfigColumn 
         return switch (kind) {
             case ROOT -> null;
             case TOP -> "NEW-VMM-MIB";
-            case CONFIG_TABLE -> "vmConfigTable";
-            case NETWORK_TABLE -> "vmNetworkConfigTable";
-            case CONFIG_ENTRY -> "vmConfigEntry";
-            case NETWORK_ENTRY -> "vmNetworkConfigEntry";
+            case CONFIG_TABLE, NETWORK_TABLE -> table().tableName();
+            case CONFIG_ENTRY, NETWORK_ENTRY -> table().entryName();
             case CONFIG_LEAF -> configColumn.field();
             case NETWORK_LEAF -> networkColumn.field();
             case KEY_LEAF -> key;
+        };
+    }
+
+    /** The schema's table of a table, an entry or a leaf; null for the datastore and the top container. */
+    public Schema.Table table() {
+        return switch (kind) {
+            case ROOT, TOP -> null;
+            case CONFIG_TABLE, CONFIG_ENTRY, CONFIG_LEAF -> Schema.Table.CONFIG;
+            case NETWORK_TABLE, NETWORK_ENTRY, NETWORK_LEAF -> Schema.Table.NETWORK_CONFIG;
+            case KEY_LEAF -> networkIndex == null ? Schema.Table.CONFIG : Schema.Table.NETWORK_CONFIG;
         };
     }
 

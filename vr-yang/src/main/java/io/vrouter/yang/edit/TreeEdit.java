@@ -3,6 +3,7 @@ package io.vrouter.yang.edit;
 import io.vrouter.core.model.Column;
 import io.vrouter.core.model.ConfigColumn;
 import io.vrouter.core.model.NetworkColumn;
+import io.vrouter.core.model.Schema;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.core.spi.ChangeSet;
@@ -31,12 +32,11 @@ import java.util.Set;
 public final class TreeEdit {
     private static final String VMM = Ns.VMM;
     private static final String TOP = "NEW-VMM-MIB";
-    private static final String CONFIG_TABLE = "vmConfigTable";
-    private static final String NETWORK_TABLE = "vmNetworkConfigTable";
-    private static final String CONFIG_ENTRY = "vmConfigEntry";
-    private static final String NETWORK_ENTRY = "vmNetworkConfigEntry";
-    private static final String VM_INDEX = "vmIndex";
-    private static final String NETWORK_INDEX = "vmNetworkConfigIndex";
+    private static final String CONFIG_TABLE = Schema.Table.CONFIG.tableName();
+    private static final String CONFIG_ENTRY = Schema.Table.CONFIG.entryName();
+    private static final String NETWORK_ENTRY = Schema.Table.NETWORK_CONFIG.entryName();
+    private static final String VM_INDEX = Schema.Table.CONFIG.vrKey();
+    private static final String NETWORK_INDEX = Schema.Table.NETWORK_CONFIG.rowKey();
 
     /** The entry a creation without vmIndex is about (the service picks its index). */
     public static final Target NEW_ENTRY = Target.configEntry(0);
@@ -159,10 +159,13 @@ public final class TreeEdit {
             String name = k.name();
             if (!VMM.equals(k.ns())) throw new EditError(Kind.UNKNOWN_ELEMENT, Target.TOP, name, "unknown element '" + name + "'");
             if (Target.isState(name)) throw notConfig(Target.TOP, name);
-            switch (name) {
-                case CONFIG_TABLE -> configTable(operation(k, op, Target.TOP), k);
-                case NETWORK_TABLE -> networkTable(operation(k, op, Target.TOP), k);
-                default -> throw new EditError(Kind.UNKNOWN_ELEMENT, Target.TOP, name, "NEW-VMM-MIB has no node '" + name + "'");
+            Schema.Table table = Schema.Table.named(name);
+            if (table == Schema.Table.CONFIG) {
+                configTable(operation(k, op, Target.TOP), k);
+            } else if (table == Schema.Table.NETWORK_CONFIG) {
+                networkTable(operation(k, op, Target.TOP), k);
+            } else {
+                throw new EditError(Kind.UNKNOWN_ELEMENT, Target.TOP, name, "NEW-VMM-MIB has no node '" + name + "'");
             }
         }
     }
@@ -221,7 +224,7 @@ public final class TreeEdit {
             try {
                 if (!e.name().equals(CONFIG_ENTRY) || !VMM.equals(e.ns())) {
                     throw new EditError(Kind.UNKNOWN_ELEMENT, Target.CONFIG_TABLE, e.name(),
-                            "vmConfigTable holds vmConfigEntry elements only, not '" + e.name() + "'");
+                            CONFIG_TABLE + " holds " + CONFIG_ENTRY + " elements only, not '" + e.name() + "'");
                 }
                 int vmIndex = key(e, VM_INDEX, Target.CONFIG_TABLE, Integer.MAX_VALUE);
                 configEntry(Target.configEntry(vmIndex), operation(e, op, Target.CONFIG_TABLE), e);
@@ -247,7 +250,7 @@ public final class TreeEdit {
                 if (op != Operation.REPLACE) return;
             }
             case CREATE -> {
-                if (anyInterface()) throw new EditError(Kind.DATA_EXISTS, Target.NETWORK_TABLE, null, "vmNetworkConfigTable exists already");
+                if (anyInterface()) throw new EditError(Kind.DATA_EXISTS, Target.NETWORK_TABLE, null, Schema.Table.NETWORK_CONFIG.tableName() + " exists already");
             }
             default -> {
                 // merge and none: the entries say
@@ -259,7 +262,7 @@ public final class TreeEdit {
             try {
                 if (!e.name().equals(NETWORK_ENTRY) || !VMM.equals(e.ns())) {
                     throw new EditError(Kind.UNKNOWN_ELEMENT, Target.NETWORK_TABLE, e.name(),
-                            "vmNetworkConfigTable holds vmNetworkConfigEntry elements only, not '" + e.name() + "'");
+                            Schema.Table.NETWORK_CONFIG.tableName() + " holds " + NETWORK_ENTRY + " elements only, not '" + e.name() + "'");
                 }
                 int vmIndex = key(e, VM_INDEX, Target.NETWORK_TABLE, Integer.MAX_VALUE);
                 int netIndex = key(e, NETWORK_INDEX, Target.NETWORK_TABLE, NetworkColumn.MAX_INDEX);
@@ -325,8 +328,8 @@ public final class TreeEdit {
             }
             ConfigColumn column = ConfigColumn.ofField(name);
             if (column == null) {
-                String hint = name.startsWith("vmNetworkConfig") ? " (interfaces are entries of vmNetworkConfigTable)" : "";
-                throw new EditError(Kind.UNKNOWN_ELEMENT, t, name, "vmConfigEntry has no leaf '" + name + "'" + hint);
+                String hint = name.startsWith("vmNetworkConfig") ? " (interfaces are entries of " + Schema.Table.NETWORK_CONFIG.tableName() + ")" : "";
+                throw new EditError(Kind.UNKNOWN_ELEMENT, t, name, CONFIG_ENTRY + " has no leaf '" + name + "'" + hint);
             }
             leaf(leaf, column, row, operation(leaf, leafOp, t), existed, t);
         }
@@ -344,7 +347,7 @@ public final class TreeEdit {
         if (op == Operation.REMOVE && existing == null) return;
         if (vr == null) {
             throw new EditError(Kind.INSTANCE_REQUIRED, t, VM_INDEX,
-                    "vmIndex " + vmIndex + " names no vmConfigEntry: create the VR first (or in the same edit)");
+                    VM_INDEX + " " + vmIndex + " names no " + CONFIG_ENTRY + ": create the VR first (or in the same edit)");
         }
         List<VmNetworkConfigEntry> ifaces = new ArrayList<>(vr.interfaces());
         ifaces.removeIf(n -> n.vmNetworkConfigIndex != null && n.vmNetworkConfigIndex == netIndex);
@@ -370,7 +373,7 @@ public final class TreeEdit {
                 }
                 NetworkColumn column = VMM.equals(leaf.ns()) ? NetworkColumn.ofField(name) : null;
                 if (column == null) {
-                    throw new EditError(Kind.UNKNOWN_ELEMENT, t, name, "vmNetworkConfigEntry has no leaf '" + name + "'");
+                    throw new EditError(Kind.UNKNOWN_ELEMENT, t, name, NETWORK_ENTRY + " has no leaf '" + name + "'");
                 }
                 leaf(leaf, column, row, operation(leaf, leafOp, t), existed, t);
             }
