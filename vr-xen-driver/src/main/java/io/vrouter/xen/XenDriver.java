@@ -440,8 +440,8 @@ public final class XenDriver implements HypervisorDriver, PowerStates, Interface
     // ---------------------------------------------------------------- behaviour: live migration (XenMigration)
 
     @Override
-    public Map<String, String> expectArrival(int vmIndex, String vmName) throws DriverException {
-        return migration.expectArrival(vmIndex, vmName);
+    public Map<String, String> expectArrival(VmConfigEntry config) throws DriverException {
+        return migration.expectArrival(config.vmIndex, config.vmName);
     }
 
     @Override

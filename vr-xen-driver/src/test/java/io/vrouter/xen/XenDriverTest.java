@@ -49,6 +49,11 @@ class XenDriverTest {
     }
 
     private Settings settings(String... extra) {
+        return settings(xen, extra);
+    }
+
+    /** The driver's settings for a test against the fake: its networks, short timeouts, and {@code extra} (key, value, ...). */
+    static Settings settings(FakeXenServer xen, String... extra) {
         Map<String, String> m = new HashMap<>();
         m.put("xen.url", xen.url().toString());
         m.put("xen.username", FakeXenServer.USER);

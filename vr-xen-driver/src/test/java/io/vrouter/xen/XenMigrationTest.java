@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.vrouter.core.config.Settings;
 import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.driver.LiveMigration;
@@ -49,18 +48,9 @@ class XenMigrationTest {
     }
 
     private XenDriver connect(FakeXenServer xen, String... extra) throws DriverException {
-        Map<String, String> m = new HashMap<>();
-        m.put("xen.url", xen.url().toString());
-        m.put("xen.username", FakeXenServer.USER);
-        m.put("xen.password", FakeXenServer.PASSWORD);
-        m.put("xen.network.xenbr0", FakeXenServer.NETWORKS.get(0));
-        m.put("xen.network.transit", FakeXenServer.NETWORKS.get(1));
-        m.put("xen.call-timeout", "5s");
-        m.put("xen.event-timeout", "1s");
-        m.put("xen.task-timeout", "20s");
-        m.put("xen.retry-backoff", "20ms");
-        for (int i = 0; i + 1 < extra.length; i += 2) m.put(extra[i], extra[i + 1]);
-        XenDriver d = (XenDriver) new XenDriverProvider().create(Settings.of(m));
+        List<String> settings = new ArrayList<>(List.of("xen.task-timeout", "20s"));
+        settings.addAll(List.of(extra));
+        XenDriver d = (XenDriver) new XenDriverProvider().create(XenDriverTest.settings(xen, settings.toArray(String[]::new)));
         drivers.add(d);
         return d;
     }
@@ -109,7 +99,7 @@ class XenMigrationTest {
         String started = startTime(poolA, "edge3");
 
         // the destination gives it vmIndex 7 and says where to send it; its provisioning waits for it
-        Map<String, String> where = destination.expectArrival(7, "edge3");
+        Map<String, String> where = destination.expectArrival(config(7, "edge3"));
         CompletableFuture<Void> arrival = provisionAsync(destination, config(7, "edge3"));
         source.migrate(3, where);
         arrival.get(20, TimeUnit.SECONDS);
@@ -145,7 +135,7 @@ class XenMigrationTest {
         source.provision(config(3, "edge3"));
         source.start(3);
         String started = startTime(poolA, "edge3");
-        Map<String, String> where = destination.expectArrival(3, "edge3");
+        Map<String, String> where = destination.expectArrival(config(3, "edge3"));
         CompletableFuture<Void> arrival = provisionAsync(destination, config(3, "edge3"));
         poolA.failNext("VM.migrate_send", "VM_MIGRATE_FAILED", "OpaqueRef:x", "OpaqueRef:y", "OpaqueRef:z", "memory transfer failed");
 
@@ -167,7 +157,7 @@ class XenMigrationTest {
         XenDriver source = connect(poolA);
         XenDriver destination = connect(poolB);
         source.provision(config(3, "edge3"));
-        Map<String, String> where = destination.expectArrival(3, "edge3");
+        Map<String, String> where = destination.expectArrival(config(3, "edge3"));
         assertThatThrownBy(() -> source.migrate(3, where)).isInstanceOf(DriverException.class)
                 .hasMessageContaining("VM_BAD_POWER_STATE");
 
@@ -191,7 +181,7 @@ class XenMigrationTest {
         source.start(3);
         source.provision(config(4, "edge4"));
         source.start(4);
-        Map<String, String> where = destination.expectArrival(3, "edge3");
+        Map<String, String> where = destination.expectArrival(config(3, "edge3"));
         CompletableFuture<Void> arrival = provisionAsync(destination, config(3, "edge3"));
         source.migrate(3, where);
         arrival.get(20, TimeUnit.SECONDS);
@@ -211,7 +201,7 @@ class XenMigrationTest {
         String started = startTime(poolA, "edge3");
         assertThat(poolA.residentOn("edge3")).isEqualTo("fake-host");
 
-        Map<String, String> where = destination.expectArrival(5, "edge3");
+        Map<String, String> where = destination.expectArrival(config(5, "edge3"));
         CompletableFuture<Void> arrival = provisionAsync(destination, config(5, "edge3"));
         source.migrate(3, where);
         arrival.get(20, TimeUnit.SECONDS);

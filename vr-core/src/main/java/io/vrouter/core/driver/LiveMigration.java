@@ -1,5 +1,6 @@
 package io.vrouter.core.driver;
 
+import io.vrouter.core.model.VmConfigEntry;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -21,14 +22,17 @@ import java.util.concurrent.TimeUnit;
  * whole: nothing is left there.
  */
 public interface LiveMigration {
+    /** How long a destination waits for the machine once it expects it (a live move under TCG takes seconds). */
+    Duration ARRIVAL_WAIT = Duration.ofMinutes(2);
     /**
-     * The destination's side: the next provisioning of {@code vmIndex} under {@code vmName} adopts the
-     * machine of that name arriving by the hypervisor instead of making one.
+     * The destination's side: the next provisioning of this VR (its vmIndex here and its name) adopts
+     * the machine of that name arriving by the hypervisor instead of making one. The host is made ready
+     * for it here (the bridges its interfaces need, say), as the source's hypervisor starts it at once.
      *
      * @return what the source's driver needs to send it here (its hypervisor's address, a XenAPI
      *     {@code host.migrate_receive} token, ...), passed unread through the routers to {@link #migrate}
      */
-    Map<String, String> expectArrival(int vmIndex, String vmName) throws DriverException;
+    Map<String, String> expectArrival(VmConfigEntry config) throws DriverException;
 
     /** The destination's side: the machine will not come; a provisioning waiting for it fails at once. */
     void cancelArrival(int vmIndex);

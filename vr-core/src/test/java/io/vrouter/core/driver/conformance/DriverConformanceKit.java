@@ -459,7 +459,7 @@ public abstract class DriverConformanceKit {
     void aLiveMigrationThatDoesNotHappenLeavesTheVrWhereItWasOrIsNotOffered() throws Exception {
         Optional<LiveMigration> live = driver.behaviour(LiveMigration.class);
         if (live.isEmpty()) return;
-        live.get().expectArrival(4, "kit-4");
+        live.get().expectArrival(vr(4, 1));
         java.util.concurrent.CompletableFuture<Void> arrival = java.util.concurrent.CompletableFuture.runAsync(() -> {
             try {
                 driver.provision(vr(4, 1));
