@@ -9,6 +9,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
+import io.vrouter.core.migration.LiveMove;
 import io.vrouter.core.migration.Migration;
 import io.vrouter.core.migration.PeerClient;
 import io.vrouter.core.migration.PeerWatch;
@@ -20,6 +21,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
@@ -39,6 +41,8 @@ import java.util.Map;
 public class MigrationResource {
     /** A client per peer, by name. */
     private final Map<String, PeerClient> clients;
+    /** The moves whose machine the source's hypervisor is sending here. */
+    private final LiveMove.Arriving arriving = new LiveMove.Arriving();
 
     MigrationResource(Peers peers) {
         clients = peers.clients();
@@ -75,13 +79,49 @@ public class MigrationResource {
                     @ApiResponse(responseCode = "202", description = "accepted: the hypervisor work goes on",
                             content = @Content(schema = @Schema(implementation = BackupResource.RestoreAnswer.class)))})
     public Response receive(byte[] body, @Parameter(description = "How long to wait for the VR to be up: 30s, 500ms, 2m")
-                            @QueryParam("wait") String wait, @HeaderParam("Prefer") String prefer) throws InterruptedException {
+                            @QueryParam("wait") String wait, @HeaderParam("Prefer") String prefer,
+                            @Parameter(description = "hypervisor: the VR's machine comes by the hypervisor's live migration"
+                                    + " (answered 202 with where to send it; then arrived or cancel)")
+                            @QueryParam("arrival") String arrival) throws InterruptedException {
         BackupResource.providerOnly();
+        RouterBackup incoming = RouterBackup.read(body == null ? new byte[0] : body);
+        if (LiveMove.BY_HYPERVISOR.equals(arrival)) {
+            LiveMove.Expected e = arriving.expect(service(), incoming);
+            return Response.status(Response.Status.ACCEPTED).entity(new LiveAnswer(e.report().created(), false,
+                    e.report().routers(), e.hypervisor())).build();
+        }
         Prefer p = Prefer.of(wait, prefer);
-        Restore.Report report = Migration.receive(service(), RouterBackup.read(body == null ? new byte[0] : body));
+        Restore.Report report = Migration.receive(service(), incoming);
         boolean done = !p.waitFor().isZero() && report.await(p.waitFor());
         return Response.status(done ? Response.Status.CREATED : Response.Status.ACCEPTED)
                 .entity(new BackupResource.RestoreAnswer(report.created(), done, report.routers())).build();
+    }
+
+    /** The answer to a move by the hypervisor: what was admitted, and where the source's hypervisor sends the machine. */
+    public record LiveAnswer(long created, boolean done, List<Restore.Outcome> routers, Map<String, String> hypervisor) {
+    }
+
+    @POST
+    @Path("migrations/{vmIndex}/arrived")
+    @Operation(operationId = "arrivedRouter", summary = "The source's hypervisor moved the VR's machine here: waits for the VR up")
+    public Response arrived(@PathParam("vmIndex") int vmIndex, @QueryParam("wait") String wait, @HeaderParam("Prefer") String prefer)
+            throws InterruptedException {
+        BackupResource.providerOnly();
+        Restore.Report report = arriving.arrived(vmIndex);
+        if (report == null) throw new io.vrouter.core.spi.NotFoundException("no VR " + vmIndex + " is arriving here");
+        Prefer p = Prefer.of(wait, prefer);
+        boolean done = !p.waitFor().isZero() && report.await(p.waitFor());
+        return Response.status(done ? Response.Status.CREATED : Response.Status.ACCEPTED)
+                .entity(new BackupResource.RestoreAnswer(report.created(), done, report.routers())).build();
+    }
+
+    @POST
+    @Path("migrations/{vmIndex}/cancel")
+    @Operation(operationId = "cancelArrival", summary = "The source's hypervisor did not move the VR's machine: its making here fails and is undone")
+    public Response cancel(@PathParam("vmIndex") int vmIndex) {
+        BackupResource.providerOnly();
+        arriving.cancel(service(), vmIndex);
+        return Response.noContent().build();
     }
 
     @GET

@@ -1,6 +1,7 @@
 package io.vrouter.core.migration;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.vrouter.core.driver.LiveMigration;
 import io.vrouter.core.model.ModelJson;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.spi.ConflictException;
@@ -13,6 +14,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Moves one VR to a peer: the source sends the VR's row and identity (a {@link RouterBackup} of one VR)
@@ -62,15 +64,9 @@ public final class Migration {
         int peerIndex;
         try {
             RouterBackup one = RouterBackup.of(view, List.of(vmIndex));
-            PeerClient.Answer answer;
-            try {
-                answer = peer.post(INCOMING + "?wait=" + DESTINATION_WAIT.toSeconds() + "s", one.toJson(),
-                        DESTINATION_WAIT.plusSeconds(10));
-            } catch (PeerClient.Unreachable e) {
-                throw new MigrationRefusedException(Reason.FAILED, e.getMessage() + "; VR " + row.vmName + " stays here");
-            }
-            if (answer.status() != 201) throw refusal(peer, row, answer);
-            peerIndex = peerIndex(answer, row);
+            // a driver whose hypervisor moves the machine moves it (ADR 0023 decision 10), else the peer makes it anew
+            Optional<LiveMigration> live = view.liveMigration();
+            peerIndex = live.isPresent() ? LiveMove.send(row, one, peer, live.get()) : madeThere(row, one, peer);
         } catch (RuntimeException notMoved) {
             view.endMigration(vmIndex, false);
             throw notMoved;
@@ -79,7 +75,20 @@ public final class Migration {
         return new Moved(row.vmName, peer.peer().name(), vmIndex, peerIndex);
     }
 
-    private static MigrationRefusedException refusal(PeerClient peer, VmConfigEntry row, PeerClient.Answer answer) {
+    /** The peer makes the VR from its row and answers once it is up: its vmIndex there. */
+    private static int madeThere(VmConfigEntry row, RouterBackup one, PeerClient peer) {
+        PeerClient.Answer answer;
+        try {
+            answer = peer.post(INCOMING + "?wait=" + DESTINATION_WAIT.toSeconds() + "s", one.toJson(),
+                    DESTINATION_WAIT.plusSeconds(10));
+        } catch (PeerClient.Unreachable e) {
+            throw new MigrationRefusedException(Reason.FAILED, e.getMessage() + "; VR " + row.vmName + " stays here");
+        }
+        if (answer.status() != 201) throw refusal(peer, row, answer);
+        return peerIndex(answer, row);
+    }
+
+    static MigrationRefusedException refusal(PeerClient peer, VmConfigEntry row, PeerClient.Answer answer) {
         String name = peer.peer().name();
         String detail = detail(answer);
         String stays = "; VR " + row.vmName + " stays here";
@@ -109,7 +118,7 @@ public final class Migration {
         return body.length() > 300 ? body.substring(0, 300) + "..." : body;
     }
 
-    private static int peerIndex(PeerClient.Answer answer, VmConfigEntry row) {
+    static int peerIndex(PeerClient.Answer answer, VmConfigEntry row) {
         try {
             return ModelJson.mapper().readTree(answer.body()).get("routers").get(0).get("vmIndex").asInt();
         } catch (IOException | NullPointerException e) {
