@@ -29,6 +29,7 @@ class RestLiveMigrationTest {
     private FakeXenServer poolB;
     private RestServer a;
     private RestServer b;
+    private RestServer sim;
     private RestClient restA;
     private RestClient restB;
 
@@ -43,8 +44,11 @@ class RestLiveMigrationTest {
         poolA = new FakeXenServer();
         poolB = new FakeXenServer();
         b = RestServer.start("vrouter-live-b", Map.of("user.inp", "operator:inp"), xen(poolB));
+        // a peer on the simulated driver, which has no LiveMigration: it would make the VR anew, booting it again
+        sim = RestServer.start("vrouter-live-sim", Map.of("user.inp", "operator:inp"));
         Map<String, String> settings = new HashMap<>(Map.of("user.inp", "operator:inp", "peer.b", "http://127.0.0.1:" + b.port(),
-                "peer.b.user", "inp", "peer.b.password", "inp"));
+                "peer.b.user", "inp", "peer.b.password", "inp", "peer.sim", "http://127.0.0.1:" + sim.port(), "peer.sim.user", "inp",
+                "peer.sim.password", "inp"));
         a = RestServer.start("vrouter-live-a", settings, xen(poolA));
         restA = new RestClient(a.port());
         restB = new RestClient(b.port());
@@ -54,6 +58,7 @@ class RestLiveMigrationTest {
     void stop() {
         if (a != null) a.close();
         if (b != null) b.close();
+        if (sim != null) sim.close();
         poolA.close();
         poolB.close();
     }
@@ -99,6 +104,18 @@ class RestLiveMigrationTest {
         assertThat(onB.get("vmEntry").get("vmOperState").asText()).isEqualTo("running");
         assertThat(onB.get("vmEntry").get("vmUUID").asText()).isEqualTo(uuid);
         assertThat(restA.get("/api/v1/routers/" + i, INP, JSON).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void aPeerWhoseDriverCannotReceiveTheMachineRefusesAndTheVrStays() throws Exception {
+        int i = createRunning();
+        HttpResponse<String> r = restA.post("/api/v1/routers/" + i + "/migrate", INP, JSON, "{\"peer\":\"sim\"}");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(409);
+        assertThat(r.body()).contains("cannot take a VR from the hypervisor").contains("stays here");
+        assertThat(json.readTree(new RestClient(sim.port()).get("/api/v1/routers", INP, JSON).body()).path("virtualRouter")).isEmpty();
+        assertThat(json.readTree(restA.get("/api/v1/routers/" + i, INP, JSON).body()).get("vmEntry").get("vmOperState").asText())
+                .isEqualTo("running");
+        assertThat(poolA.record("VM", poolA.vms().get("mover")).path("power_state").asText()).isEqualTo("Running");
     }
 
     @Test
