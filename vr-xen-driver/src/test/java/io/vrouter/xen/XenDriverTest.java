@@ -83,7 +83,8 @@ class XenDriverTest {
         return driver;
     }
 
-    private static VmConfigEntry config(int vmIndex, String name) {
+    /** A VR of 2 vCPUs and 256 MiB with two interfaces, on xenbr0 (MAC 02:00:00:00:00:01, 192.0.2.1) and transit. */
+    static VmConfigEntry config(int vmIndex, String name) {
         VmConfigEntry c = new VmConfigEntry();
         c.vmIndex = vmIndex;
         c.vmName = name;
