@@ -6,6 +6,7 @@ import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.driver.Interfaces;
 import io.vrouter.core.driver.Links;
+import io.vrouter.core.driver.LiveMigration;
 import io.vrouter.core.driver.PowerState;
 import io.vrouter.core.driver.PowerStates;
 import io.vrouter.core.driver.VmRuntime;
@@ -25,6 +26,7 @@ import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -47,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * logged to a file. The domain's metadata carries the vmIndex: the marker that says a domain is vrouter's. Every step looks at the domain before it acts, so a step re-run after a
  * crash finds its work done.
  */
-public final class LibvirtDriver implements HypervisorDriver, PowerStates, Interfaces, CpuWeights, Links {
+public final class LibvirtDriver implements HypervisorDriver, PowerStates, Interfaces, CpuWeights, Links, LiveMigration {
     private static final Logger log = LoggerFactory.getLogger(LibvirtDriver.class);
     private static final Pattern BRIDGE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,14}");
     private static final Pattern ADDRESS = Pattern.compile("[0-9A-Fa-f:.]{2,45}");
@@ -84,6 +86,8 @@ public final class LibvirtDriver implements HypervisorDriver, PowerStates, Inter
     private volatile String problem;
     /** What reads are served from: every VR as libvirt last showed it. */
     private final LibvirtReads reads;
+    /** The VRs a peer's libvirtd is about to send here (LiveMigration). */
+    private final LiveMigration.Arrivals arrivals = new LiveMigration.Arrivals();
     private LibvirtDriver(LibvirtSettings settings) {
         this.settings = settings;
         this.bridges = new Bridges(settings.ip(), settings.bridgeAlias(), settings.commandTimeout());
@@ -207,6 +211,22 @@ public final class LibvirtDriver implements HypervisorDriver, PowerStates, Inter
 
     private void doProvision(VmConfigEntry config) throws DriverException {
         int i = config.vmIndex;
+        if (arrivals.expected(i, config.vmName)) {
+            // moved here by libvirt (LiveMigration): the running domain is adopted, not defined
+            try {
+                ours(arrivals.await(i, LiveMigration.ARRIVAL_WAIT, () -> {
+                    Optional<Domain> d = lookup(i);
+                    return d.isPresent() && active(d.get()) ? d : Optional.empty();
+                }));
+            } catch (DriverException notArrived) {
+                // what expectArrival made ready goes: the bridges nothing uses, the run directory
+                List<DomainXml.Nic> nics = new ArrayList<>();
+                for (VmNetworkConfigEntry n : config.interfaces()) nics.add(nic(i, n, List.of()));
+                if (lookup(i).isEmpty()) removeLeftovers(i, bridgesOf(nics), notArrived);
+                throw notArrived;
+            }
+            return;
+        }
         String template = config.vmConfigTemplate == null ? templates().get(0) : config.vmConfigTemplate;
         Optional<Domain> existing = lookup(i);
         // A provisioning cut short (a kill -9) may have defined the domain already: defined again, with its MACs.
@@ -335,6 +355,70 @@ public final class LibvirtDriver implements HypervisorDriver, PowerStates, Inter
                 // running, blocked or shutting down: running already
             }
         }
+    }
+
+    // ---------------------------------------------------------------- behaviour: live migration (LibvirtMigration)
+
+    /** Offered when {@code libvirt.migration-uri} says how a peer's libvirtd reaches this one. */
+    @Override
+    public <B> Optional<B> behaviour(Class<B> type) {
+        if (type == LiveMigration.class && settings.migrationUri().isEmpty()) return Optional.empty();
+        return HypervisorDriver.super.behaviour(type);
+    }
+
+    /** Makes the VR's run directory, its disk overlay (and seed) and its bridges here, for QEMU to start on. */
+    @Override
+    public Map<String, String> expectArrival(VmConfigEntry config) throws DriverException {
+        String uri = settings.migrationUri().orElseThrow(() -> new DriverException("NOT_SUPPORTED",
+                "libvirt.migration-uri is not set: this host's libvirtd takes no live migration"));
+        int i = config.vmIndex;
+        String template = config.vmConfigTemplate == null ? templates().get(0) : config.vmConfigTemplate;
+        if (!templates().contains(template)) {
+            throw new DriverException("INVALID_CONFIG", "template '" + template + "' is not one of this host's: " + templates());
+        }
+        String name = settings.domainName(i);
+        if (lookup(i).isPresent()) throw new DriverException("VM_EXISTS", "a domain " + name + " exists here already");
+        List<DomainXml.Nic> nics = new ArrayList<>();
+        for (VmNetworkConfigEntry n : config.interfaces()) nics.add(nic(i, n, List.of()));
+        Path dir = settings.runDir().resolve(name);
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new DriverException("NOT_PERMITTED", "cannot make " + dir + ": " + e.getMessage(), e);
+        }
+        overlay(template, dir);
+        if (!bootsItsKernel(template)) {
+            NoCloudSeed.write(dir, name, config.vmName, nics, image(template, NoCloudSeed.USER_DATA), settings.genisoimage(),
+                    settings.commandTimeout());
+        }
+        bridges.withBridges(bridgesOf(nics), () -> null);
+        arrivals.expect(i, config.vmName);
+        return LibvirtMigration.destination(uri, name, i, dir);
+    }
+
+    @Override
+    public void cancelArrival(int vmIndex) {
+        arrivals.cancel(vmIndex);
+    }
+
+    /** libvirt's peer-to-peer live migration (see {@link LibvirtMigration}); libvirt resumes the guest here when it fails. */
+    @Override
+    public void migrate(int vmIndex, Map<String, String> destination) throws DriverException {
+        op(vmIndex, () -> {
+            Domain d = domain(vmIndex);
+            String uri = LibvirtMigration.require(destination, LibvirtMigration.URI);
+            String name = LibvirtMigration.require(destination, LibvirtMigration.NAME);
+            int there = Integer.parseInt(LibvirtMigration.require(destination, LibvirtMigration.INDEX));
+            String xml = call("xml", () -> d.getXMLDesc(LibvirtMigration.XML_MIGRATABLE));
+            String dxml = LibvirtMigration.forDestination(xml, there, settings.runDir().resolve(settings.domainName(vmIndex)),
+                    Path.of(LibvirtMigration.require(destination, LibvirtMigration.DIR)));
+            long flags = LibvirtMigration.flags(xml);
+            List<String> used = bridgesOf(ours(d).nics());
+            call("live migration to " + uri, () -> d.migrateToURI(uri, null, dxml, flags, name, 0));
+            log.info("{} moved live to {} as {}", settings.domainName(vmIndex), uri, name);
+            // gone from here: the bridges made for it that nothing else uses go too (its removal finds no domain)
+            for (String b : used) bridges.removeIfUnused(b);
+        });
     }
 
     /** The ACPI power button, then, when the guest has not powered off within the stop timeout, destroy. */

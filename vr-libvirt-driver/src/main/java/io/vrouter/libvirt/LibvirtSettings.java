@@ -21,10 +21,12 @@ import java.util.regex.Pattern;
  * @param refreshInterval how often every VR's state is read from libvirt into the cache that reads are served from
  * @param qemuImg     the command that makes a VR's disk, a qcow2 overlay on its template's image
  * @param genisoimage the command that writes the NoCloud seed of a VR whose template boots from its disk
+ * @param migrationUri this libvirtd as a peer's libvirtd reaches it ({@code qemu+tcp://HOST/system}, say): where
+ *                    VRs moved here by live migration are sent; without it, a VR moved here is made anew
  */
 public record LibvirtSettings(String uri, String prefix, Path imageDir, Path runDir, String accel, String ip,
                               Duration commandTimeout, Duration stopTimeout, Duration refreshInterval, String qemuImg,
-                              String genisoimage) {
+                              String genisoimage, java.util.Optional<String> migrationUri) {
     private static final Pattern PREFIX = Pattern.compile("[a-z][a-z0-9-]{0,15}");
 
     public LibvirtSettings {
@@ -44,13 +46,13 @@ public record LibvirtSettings(String uri, String prefix, Path imageDir, Path run
                 Path.of(s.get("libvirt.run-dir", "/var/lib/vrouter/libvirt")), s.get("libvirt.accel", "auto"),
                 s.get("libvirt.ip", "ip"), s.getDuration("libvirt.command-timeout", "30s"),
                 s.getDuration("libvirt.stop-timeout", "30s"), s.getDuration("libvirt.refresh-interval", "2s"),
-                s.get("libvirt.qemu-img", "qemu-img"), s.get("libvirt.genisoimage", "genisoimage"));
+                s.get("libvirt.qemu-img", "qemu-img"), s.get("libvirt.genisoimage", "genisoimage"), s.get("libvirt.migration-uri"));
     }
 
     /** The same settings with another prefix and run directory (tests run side by side with their own). */
     public LibvirtSettings with(String prefix, Path imageDir, Path runDir) {
         return new LibvirtSettings(uri, prefix, imageDir, runDir, accel, ip, commandTimeout, stopTimeout, refreshInterval, qemuImg,
-                genisoimage);
+                genisoimage, migrationUri);
     }
 
     /** The domain name of a VR. */

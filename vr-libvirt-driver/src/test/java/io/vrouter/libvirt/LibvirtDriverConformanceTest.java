@@ -27,7 +27,8 @@ class LibvirtDriverConformanceTest extends DriverConformanceKit {
             host = new TestHost();
             // QEMU, as libvirt's user, opens each VR's disk in the run directory.
             runDir = Files.createTempDirectory("libvirt-kit", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx--x--x")));
-            settings = LibvirtSettings.from(Settings.of(Map.of("libvirt.accel", "tcg", "libvirt.stop-timeout", "30s")))
+            settings = LibvirtSettings.from(Settings.of(Map.of("libvirt.accel", "tcg", "libvirt.stop-timeout", "30s",
+                    "libvirt.migration-uri", "qemu:///system")))
                     .with(host.prefix + "-", Appliance.images(), runDir);
         }
         return LibvirtDriver.open(settings);

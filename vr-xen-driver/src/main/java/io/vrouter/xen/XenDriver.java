@@ -12,6 +12,7 @@ import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.driver.Interfaces;
 import io.vrouter.core.driver.Links;
+import io.vrouter.core.driver.LiveMigration;
 import io.vrouter.core.driver.PowerStates;
 import io.vrouter.core.driver.PowerState;
 import io.vrouter.core.driver.RateLimits;
@@ -48,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * thread keeps current with {@code event.from}; the same feed tells the {@link DriverListener} of
  * power changes and deletions made outside vrouter.
  */
-public final class XenDriver implements HypervisorDriver, PowerStates, Interfaces, Links, RateLimits, CpuWeights {
+public final class XenDriver implements HypervisorDriver, PowerStates, Interfaces, Links, RateLimits, CpuWeights, LiveMigration {
     private static final Logger log = LoggerFactory.getLogger(XenDriver.class);
     /** The other_config key that marks a VM as a VR and holds its vmIndex. */
     public static final String MARKER = "vrouter-vmIndex";
@@ -66,6 +67,7 @@ public final class XenDriver implements HypervisorDriver, PowerStates, Interface
     private final XenLinks links;
     private final XenEventFeed feed;
     private final XenReads reads;
+    private final XenMigration migration;
 
     private XenDriver(XenSettings settings, XenApiClient api) {
         this.settings = settings;
@@ -73,6 +75,7 @@ public final class XenDriver implements HypervisorDriver, PowerStates, Interface
         this.links = new XenLinks(api);
         this.feed = new XenEventFeed(settings, api, cache);
         this.reads = new XenReads(settings, cache);
+        this.migration = new XenMigration(settings, api, this::taskRef);
     }
 
     /** Logs in, loads the host's objects and starts following its events. */
@@ -163,6 +166,12 @@ public final class XenDriver implements HypervisorDriver, PowerStates, Interface
     }
 
     private void doProvision(VmConfigEntry config) throws DriverException {
+        if (migration.expected(config.vmIndex, config.vmName)) {
+            // moved here by XenServer (LiveMigration): the VM is adopted, not made
+            String vm = migration.adopt(config.vmIndex, config.vmName);
+            settle(config.vmIndex, vm, rec -> XenCache.vmIndexOf(rec).orElse(-1) == config.vmIndex);
+            return;
+        }
         Optional<JsonNode> existing = cache.vmRef(config.vmIndex).flatMap(cache::vm);
         if (existing.isPresent()) {
             // A re-run (the service re-drives a step cut short) finds its VM made; another VR's is refused.
@@ -372,6 +381,7 @@ public final class XenDriver implements HypervisorDriver, PowerStates, Interface
     }
 
     private void doDestroy(int vmIndex) throws DriverException {
+        if (migration.movedAway(vmIndex)) return;
         Optional<String> ref = cache.vmRef(vmIndex);
         if (ref.isEmpty()) ref = step("find VM", () -> findMarked(vmIndex));
         if (ref.isPresent()) {
@@ -425,6 +435,30 @@ public final class XenDriver implements HypervisorDriver, PowerStates, Interface
             return null;
         });
         settle(vmIndex, vm, rec -> cache.vifsOf(vm).stream().noneMatch(v -> nicIndex(v) == networkIndex));
+    }
+
+    // ---------------------------------------------------------------- behaviour: live migration (XenMigration)
+
+    @Override
+    public Map<String, String> expectArrival(VmConfigEntry config) throws DriverException {
+        return migration.expectArrival(config.vmIndex, config.vmName);
+    }
+
+    @Override
+    public void cancelArrival(int vmIndex) {
+        migration.cancelArrival(vmIndex);
+    }
+
+    @Override
+    public void migrate(int vmIndex, Map<String, String> destination) throws DriverException {
+        // ours: the VM leaving this host is not a vanishing to tell the service of
+        ours(vmIndex, () -> {
+            String vm = requireVm(vmIndex);
+            if (migration.migrate(vmIndex, vm, destination)) {
+                cache.awaitGone(vm, settings.callTimeout().toMillis());
+                cache.forget(vm);
+            }
+        });
     }
 
     // ---------------------------------------------------------------- behaviours: links, rates, CPU weights (XenLinks)

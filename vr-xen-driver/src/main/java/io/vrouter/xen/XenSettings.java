@@ -19,11 +19,15 @@ import javax.net.ssl.TrustManagerFactory;
  *
  * @param networks vmNetworkConfigParent to XenServer network name-label; a parent not listed is
  *                 looked up as a name-label itself
+ * @param host     name-label of the pool member where VMs arriving by live migration land (default the pool master)
+ * @param migrationNetwork name-label of the network their memory crosses ({@code host.migrate_receive}'s;
+ *                 default the first network with a physical interface)
  */
 public record XenSettings(URI url, String username, String password, String template, Optional<String> sr,
                           Map<String, String> networks, Duration callTimeout, Duration shutdownTimeout,
                           Duration taskTimeout, Duration eventTimeout, int retries, Duration retryBackoff,
-                          Optional<Path> truststore, String truststorePassword) {
+                          Optional<Path> truststore, String truststorePassword, Optional<String> host,
+                          Optional<String> migrationNetwork) {
 
     public static XenSettings from(Settings s) {
         String url = s.get("xen.url").orElseThrow(() ->
@@ -33,7 +37,8 @@ public record XenSettings(URI url, String username, String password, String temp
                 s.getDuration("xen.call-timeout", "30s"), s.getDuration("xen.shutdown-timeout", "60s"),
                 s.getDuration("xen.task-timeout", "10m"), s.getDuration("xen.event-timeout", "30s"),
                 s.getInt("xen.retries", 3), s.getDuration("xen.retry-backoff", "200ms"),
-                s.get("xen.tls.truststore").map(Path::of), s.get("xen.tls.truststore-password", ""));
+                s.get("xen.tls.truststore").map(Path::of), s.get("xen.tls.truststore-password", ""),
+                s.get("xen.host"), s.get("xen.migration-network"));
     }
 
     /**

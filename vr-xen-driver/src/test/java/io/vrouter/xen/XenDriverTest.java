@@ -49,6 +49,11 @@ class XenDriverTest {
     }
 
     private Settings settings(String... extra) {
+        return settings(xen, extra);
+    }
+
+    /** The driver's settings for a test against the fake: its networks, short timeouts, and {@code extra} (key, value, ...). */
+    static Settings settings(FakeXenServer xen, String... extra) {
         Map<String, String> m = new HashMap<>();
         m.put("xen.url", xen.url().toString());
         m.put("xen.username", FakeXenServer.USER);
@@ -78,7 +83,8 @@ class XenDriverTest {
         return driver;
     }
 
-    private static VmConfigEntry config(int vmIndex, String name) {
+    /** A VR of 2 vCPUs and 256 MiB with two interfaces, on xenbr0 (MAC 02:00:00:00:00:01, 192.0.2.1) and transit. */
+    static VmConfigEntry config(int vmIndex, String name) {
         VmConfigEntry c = new VmConfigEntry();
         c.vmIndex = vmIndex;
         c.vmName = name;

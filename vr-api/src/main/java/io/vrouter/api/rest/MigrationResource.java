@@ -10,6 +10,7 @@ import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.vrouter.core.migration.FarEnds;
+import io.vrouter.core.migration.LiveMove;
 import io.vrouter.core.migration.Migration;
 import io.vrouter.core.migration.Moves;
 import io.vrouter.core.migration.PeerClient;
@@ -45,6 +46,8 @@ public class MigrationResource {
     private final Map<String, PeerClient> clients;
     /** This router's moves under way, to and from its peers. */
     private final Moves moves;
+    /** The moves whose machine the source's hypervisor is sending here. */
+    private final LiveMove.Arriving arriving = new LiveMove.Arriving();
 
     MigrationResource(Peers peers) {
         clients = peers.clients();
@@ -88,12 +91,20 @@ public class MigrationResource {
     public Response receive(byte[] body, @Parameter(description = "How long to wait for the VR to be up: 30s, 500ms, 2m")
                             @QueryParam("wait") String wait, @HeaderParam("Prefer") String prefer,
                             @Parameter(description = "The source's id of the move, which it asks about should it not hear the answer")
-                            @QueryParam("move") String move) throws InterruptedException {
+                            @QueryParam("move") String move,
+                            @Parameter(description = "hypervisor: the VR's machine comes by the hypervisor's live migration"
+                                    + " (answered 202 with where to send it; then arrived or cancel)")
+                            @QueryParam("arrival") String arrival) throws InterruptedException {
         BackupResource.providerOnly();
+        RouterBackup incoming = RouterBackup.read(body == null ? new byte[0] : body);
+        if (LiveMove.BY_HYPERVISOR.equals(arrival)) {
+            LiveMove.Expected e = arriving.expect(service(), incoming);
+            return Response.status(Response.Status.ACCEPTED).entity(new LiveAnswer(e.report().created(), false,
+                    e.report().routers(), e.hypervisor())).build();
+        }
         Prefer p = Prefer.of(wait, prefer);
         List<FarEnds.Underlay> underlays = new ArrayList<>(); // its VXLAN ends joined to a VR here, then the others
-        Restore.Report report = Migration.receive(service(), RouterBackup.read(body == null ? new byte[0] : body), moves, move,
-                underlays);
+        Restore.Report report = Migration.receive(service(), incoming, moves, move, underlays);
         boolean done = !p.waitFor().isZero() && report.await(p.waitFor());
         // Where its VXLAN links now leave from, for the source to tell their far ends (FarEnds).
         service().getConfig(report.routers().get(0).vmIndex()).map(FarEnds::underlays).ifPresent(underlays::addAll);
@@ -131,6 +142,33 @@ public class MigrationResource {
     public Response forget(@PathParam("move") String move) {
         BackupResource.providerOnly();
         moves.forgetArrival(service(), move);
+        return Response.noContent().build();
+    }
+
+    /** The answer to a move by the hypervisor: what was admitted, and where the source's hypervisor sends the machine. */
+    public record LiveAnswer(long created, boolean done, List<Restore.Outcome> routers, Map<String, String> hypervisor) {
+    }
+
+    @POST
+    @Path("migrations/{vmIndex}/arrived")
+    @Operation(operationId = "arrivedRouter", summary = "The source's hypervisor moved the VR's machine here: waits for the VR up")
+    public Response arrived(@PathParam("vmIndex") int vmIndex, @QueryParam("wait") String wait, @HeaderParam("Prefer") String prefer)
+            throws InterruptedException {
+        BackupResource.providerOnly();
+        Restore.Report report = arriving.arrived(vmIndex);
+        if (report == null) throw new io.vrouter.core.spi.NotFoundException("no VR " + vmIndex + " is arriving here");
+        Prefer p = Prefer.of(wait, prefer);
+        boolean done = !p.waitFor().isZero() && report.await(p.waitFor());
+        return Response.status(done ? Response.Status.CREATED : Response.Status.ACCEPTED)
+                .entity(new BackupResource.RestoreAnswer(report.created(), done, report.routers())).build();
+    }
+
+    @POST
+    @Path("migrations/{vmIndex}/cancel")
+    @Operation(operationId = "cancelArrival", summary = "The source's hypervisor did not move the VR's machine: its making here fails and is undone")
+    public Response cancel(@PathParam("vmIndex") int vmIndex) {
+        BackupResource.providerOnly();
+        arriving.cancel(service(), vmIndex);
         return Response.noContent().build();
     }
 

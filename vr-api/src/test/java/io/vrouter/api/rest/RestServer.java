@@ -32,15 +32,23 @@ public final class RestServer implements AutoCloseable {
     private final Nacm nacm;
 
     private RestServer(Settings settings) throws Exception {
+        this(settings, simulated(settings));
+    }
+
+    private static SimulatedDriver simulated(Settings settings) {
+        SimulatedDriver driver = new SimulatedDriver(LatencyProfile.named(settings.get("sim-latency", "none")));
+        int hostCpus = settings.getInt("sim.host-cpus", 0);
+        int hostMemory = settings.getInt("sim.host-memory", 0);
+        driver.setHostResources(hostCpus > 0 ? hostCpus : null, hostMemory > 0 ? hostMemory : null);
+        return driver;
+    }
+
+    private RestServer(Settings settings, io.vrouter.core.driver.HypervisorDriver driver) throws Exception {
         Path dataDir = settings.dataDir();
         Files.createDirectories(dataDir);
         rest.check(settings);
         nacm = new Nacm(dataDir, settings.getBoolean("netconf.nacm", true));
         VrMetrics metrics = new VrMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
-        SimulatedDriver driver = new SimulatedDriver(LatencyProfile.named(settings.get("sim-latency", "none")));
-        int hostCpus = settings.getInt("sim.host-cpus", 0);
-        int hostMemory = settings.getInt("sim.host-memory", 0);
-        driver.setHostResources(hostCpus > 0 ? hostCpus : null, hostMemory > 0 ? hostMemory : null);
         service = new VirtualRouterService(driver, new ConfigStore(dataDir), metrics);
         service.useTenants(Tenants.from(settings));
         service.events().recordTo(EventLog.open(dataDir, settings.getInt("events.replay-max", 10_000),
@@ -65,6 +73,15 @@ public final class RestServer implements AutoCloseable {
         settings.put("data-dir", Files.createTempDirectory(name).toString());
         settings.put("rest-port", "0");
         return start(Settings.of(settings));
+    }
+
+    /** As {@link #start(String, Map)}, on another driver than the simulated one. */
+    public static RestServer start(String name, Map<String, String> extra, io.vrouter.core.driver.HypervisorDriver driver)
+            throws Exception {
+        Map<String, String> settings = new HashMap<>(extra);
+        settings.put("data-dir", Files.createTempDirectory(name).toString());
+        settings.put("rest-port", "0");
+        return new RestServer(Settings.of(settings), driver);
     }
 
     public static RestServer start(String name) throws Exception {

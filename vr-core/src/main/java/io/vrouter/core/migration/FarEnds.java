@@ -35,6 +35,8 @@ import java.util.concurrent.TimeoutException;
  * the operator: the move itself stands (the VR runs on the destination).
  */
 public final class FarEnds {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FarEnds.class);
+
     /** The peers' side, on their REST interface (provider operators only, as {@link Migration#INCOMING}). */
     public static final String PATH = Migration.INCOMING + "/underlay";
     /** How long a peer may take to rewrite its ends (a VXLAN device re-made on a running VR). */
@@ -118,10 +120,11 @@ public final class FarEnds {
         try {
             return told(row, destinationAnswer, peers, destination);
         } catch (RuntimeException unexpected) {
+            LOG.warn("VR {}: its VXLAN far ends could not be told", row.vmName, unexpected);
             // Whatever went wrong here, the VR runs on the destination: the move stands, and says so.
             return row.interfaces().stream().filter(FarEnds::isVxlan).map(n -> new FarEnd(n.vmNetworkConfigIndex,
-                    n.vmNetworkConfigVni, n.vmNetworkConfigRemote, null, null, List.of(), "the far end could not be told: "
-                    + unexpected, null)).toList();
+                    n.vmNetworkConfigVni, n.vmNetworkConfigRemote, null, null, List.of(), "the far end could not be told (the"
+                    + " server's log says why)", null)).toList();
         }
     }
 

@@ -1,6 +1,7 @@
 package io.vrouter.core.migration;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.vrouter.core.driver.LiveMigration;
 import io.vrouter.core.model.ModelJson;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.persistence.MoveJournal;
@@ -15,6 +16,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Moves one VR to a peer: the source sends the VR's row and identity (a {@link RouterBackup} of one VR)
@@ -77,24 +79,31 @@ public final class Migration {
         String destinationAnswer;
         try {
             RouterBackup one = RouterBackup.of(view, List.of(vmIndex));
-            leaving = peer.moves().leave(view, row, peer.peer().name()); // on disk before the peer hears of it
-            PeerClient.Answer answer;
-            try {
-                answer = peer.post(INCOMING + "?wait=" + DESTINATION_WAIT.toSeconds() + "s&move=" + leaving.move(),
-                        one.toJson(), DESTINATION_WAIT.plusSeconds(10));
-            } catch (PeerClient.Unreachable e) {
-                unknown = e.maybeDelivered();
-                throw new MigrationRefusedException(Reason.FAILED, e.getMessage() + (unknown ? unknown(peer, row) : "; VR "
-                        + row.vmName + " stays here"));
+            Optional<LiveMigration> live = view.liveMigration();
+            if (live.isPresent()) {
+                // a driver whose hypervisor moves the machine moves it (decision 13); such drivers have no VXLAN links
+                peerIndex = LiveMove.send(row, one, peer, live.get());
+                destinationAnswer = null;
+            } else {
+                leaving = peer.moves().leave(view, row, peer.peer().name()); // on disk before the peer hears of it
+                PeerClient.Answer answer;
+                try {
+                    answer = peer.post(INCOMING + "?wait=" + DESTINATION_WAIT.toSeconds() + "s&move=" + leaving.move(),
+                            one.toJson(), DESTINATION_WAIT.plusSeconds(10));
+                } catch (PeerClient.Unreachable e) {
+                    unknown = e.maybeDelivered();
+                    throw new MigrationRefusedException(Reason.FAILED, e.getMessage() + (unknown ? unknown(peer, row) : "; VR "
+                            + row.vmName + " stays here"));
+                }
+                if (answer.status() != 201) {
+                    // 202 (still being made there) and a failure there: it may have it, or have it soon
+                    unknown = answer.status() == 202 || answer.status() >= 500;
+                    throw unknown ? new MigrationRefusedException(Reason.FAILED, "peer " + peer.peer().name() + " answered "
+                            + answer.status() + ": " + detail(answer) + unknown(peer, row)) : refusal(peer, row, answer);
+                }
+                peerIndex = peerIndex(answer, row);
+                destinationAnswer = answer.body();
             }
-            if (answer.status() != 201) {
-                // 202 (still being made there) and a failure there: it may have it, or have it soon
-                unknown = answer.status() == 202 || answer.status() >= 500;
-                throw unknown ? new MigrationRefusedException(Reason.FAILED, "peer " + peer.peer().name() + " answered "
-                        + answer.status() + ": " + detail(answer) + unknown(peer, row)) : refusal(peer, row, answer);
-            }
-            peerIndex = peerIndex(answer, row);
-            destinationAnswer = answer.body();
         } catch (RuntimeException notMoved) {
             if (unknown) {
                 peer.moves().settleLater(view, leaving, peer, true);
@@ -105,7 +114,8 @@ public final class Migration {
             throw notMoved;
         }
         // The VR runs there: its far ends are told before its copy here goes, and one not told is said, not undone.
-        List<FarEnds.FarEnd> farEnds = FarEnds.tell(row, destinationAnswer, peers, peer.peer().name());
+        List<FarEnds.FarEnd> farEnds = destinationAnswer == null ? List.of()
+                : FarEnds.tell(row, destinationAnswer, peers, peer.peer().name());
         try {
             view.endMigration(vmIndex, true).completion().join();
         } finally {
@@ -119,7 +129,20 @@ public final class Migration {
                 + peer.peer().name() + " until it answers, then removes it here or lets it go";
     }
 
-    private static MigrationRefusedException refusal(PeerClient peer, VmConfigEntry row, PeerClient.Answer answer) {
+    /** The peer makes the VR from its row and answers once it is up: its vmIndex there. */
+    private static int madeThere(VmConfigEntry row, RouterBackup one, PeerClient peer) {
+        PeerClient.Answer answer;
+        try {
+            answer = peer.post(INCOMING + "?wait=" + DESTINATION_WAIT.toSeconds() + "s", one.toJson(),
+                    DESTINATION_WAIT.plusSeconds(10));
+        } catch (PeerClient.Unreachable e) {
+            throw new MigrationRefusedException(Reason.FAILED, e.getMessage() + "; VR " + row.vmName + " stays here");
+        }
+        if (answer.status() != 201) throw refusal(peer, row, answer);
+        return peerIndex(answer, row);
+    }
+
+    static MigrationRefusedException refusal(PeerClient peer, VmConfigEntry row, PeerClient.Answer answer) {
         String name = peer.peer().name();
         String detail = detail(answer);
         String stays = "; VR " + row.vmName + " stays here";
@@ -149,7 +172,7 @@ public final class Migration {
         return body.length() > 300 ? body.substring(0, 300) + "..." : body;
     }
 
-    private static int peerIndex(PeerClient.Answer answer, VmConfigEntry row) {
+    static int peerIndex(PeerClient.Answer answer, VmConfigEntry row) {
         try {
             return ModelJson.mapper().readTree(answer.body()).get("routers").get(0).get("vmIndex").asInt();
         } catch (IOException | NullPointerException e) {

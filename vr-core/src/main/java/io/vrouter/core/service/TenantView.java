@@ -254,6 +254,11 @@ public final class TenantView implements VirtualRouters {
     }
 
     @Override
+    public java.util.Optional<io.vrouter.core.driver.LiveMigration> liveMigration() {
+        return caller.provider() ? core.liveMigration() : java.util.Optional.empty();
+    }
+
+    @Override
     public void beginMigration(int vmIndex, String peer) {
         providersOnly();
         core.beginMigration(vmIndex, peer);

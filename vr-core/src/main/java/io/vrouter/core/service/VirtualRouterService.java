@@ -102,6 +102,11 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
     }
 
     @Override
+    public Optional<io.vrouter.core.driver.LiveMigration> liveMigration() {
+        return driver.behaviour(io.vrouter.core.driver.LiveMigration.class);
+    }
+
+    @Override
     public boolean keepUuid(int vmIndex, String vmName, java.util.UUID uuid) {
         Optional<io.vrouter.core.driver.KeptUuids> kept = driver.behaviour(io.vrouter.core.driver.KeptUuids.class);
         kept.ifPresent(k -> k.keepUuid(vmIndex, vmName, uuid));

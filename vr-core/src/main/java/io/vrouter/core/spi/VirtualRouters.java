@@ -141,6 +141,14 @@ public interface VirtualRouters {
     }
 
     /**
+     * The driver's {@link io.vrouter.core.driver.LiveMigration}, when it offers one and the caller is the
+     * provider's: a move of a VR then goes by the hypervisor (ADR 0023, decision 13).
+     */
+    default java.util.Optional<io.vrouter.core.driver.LiveMigration> liveMigration() {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * Marks the VR as moving to {@code peer} (ADR 0023): vmOperState {@code migrating} (vmMigrating on
      * every interface), and every change of it, its removal and a second move are refused with
      * {@link VrException.Reason#STATE} until {@link #endMigration}. The provider's only.

@@ -59,6 +59,17 @@ import javax.net.ssl.SSLContext;
  * {@code ratelimit} ({@code qos_algorithm_params:kbps}, kilobytes per second) reaches the backend only
  * when it is plugged ({@link #appliedRate}), a VM's {@code VCPUs_params:weight} when it starts or
  * through {@code VM.add_to_VCPUs_params_live} on a running VM ({@link #schedulerWeight}).
+ *
+ * <p>Migration, as XenServer does it: a pool ({@code pool}, its master the first host; more hosts with
+ * {@link #addHost}); a running VM resides on a host ({@code resident_on}, the master when started).
+ * {@code VM.pool_migrate(vm, host, options)} moves a running VM to another host of the pool, the guest
+ * running on. Across pools, the destination's {@code host.migrate_receive(host, network, options)}
+ * answers the token (SM, host, xenops, session_id, master) that the source's
+ * {@code VM.migrate_send(vm, dest, live, vdi_map, vif_map, options, vgpu_map)} needs: every VDI and
+ * VIF of the VM must be mapped ({@code VDI_NOT_IN_MAP}, {@code VIF_NOT_IN_MAP}) to an SR and a network of
+ * the destination pool; the VM (its UUID, its disks, VIFs and MACs, its domain's start time) then runs
+ * there and is gone here, and the call answers its reference there. The destination is another fake
+ * in the same JVM, found by its URL as the token's {@code master} names it.
  */
 public final class FakeXenServer implements AutoCloseable {
     public static final String USER = "root";
@@ -106,7 +117,12 @@ public final class FakeXenServer implements AutoCloseable {
     private volatile boolean hangCleanShutdown;
     private volatile long operationDelayMillis;
     public final String host;
+    public final String pool;
     public final String sr;
+    /** Every fake of this JVM by its URL: the pools {@code VM.migrate_send} reaches. */
+    private static final Map<String, FakeXenServer> POOLS = new ConcurrentHashMap<>();
+    /** The sessions this host's {@code host.migrate_receive} gave, each good for one incoming VM. */
+    private final Set<String> receiveTokens = ConcurrentHashMap.newKeySet();
     public final String template;
 
     static {
@@ -131,8 +147,10 @@ public final class FakeXenServer implements AutoCloseable {
             sw.put("platform_version", "3.2.1");
             sw.put("xapi", "1.20");
             h.putObject("other_config").put("boot_time", Long.toString(Instant.now().getEpochSecond() - 3600) + ".0");
+            pool = create("pool", rec("name_label", "", "master", host));
             sr = create("SR", rec("name_label", "Local storage"));
             db.get("SR").get(sr).put("type", "ext");
+            db.get("pool").get(pool).put("default_SR", sr);
             for (String n : NETWORKS) {
                 String net = create("network", rec("name_label", n));
                 ObjectNode nr = db.get("network").get(net);
@@ -166,6 +184,7 @@ public final class FakeXenServer implements AutoCloseable {
         http.createContext("/jsonrpc", this::handle);
         http.setExecutor(httpThreads);
         http.start();
+        POOLS.put(url().toString(), this);
     }
 
     private static Thread daemon(Runnable r, String name) {
@@ -233,6 +252,19 @@ public final class FakeXenServer implements AutoCloseable {
             }
         });
         taskSessions.values().removeIf(session::equals);
+    }
+
+    /** Another host in this pool (its master stays the first), for {@code VM.pool_migrate}. */
+    public synchronized String addHost(String nameLabel) {
+        String h = create("host", rec("name_label", nameLabel));
+        db.get("host").get(h).set("software_version", db.get("host").get(host).get("software_version").deepCopy());
+        return h;
+    }
+
+    /** The name-label of the host the VM runs on, or null when it does not run. */
+    public synchronized String residentOn(String vmName) {
+        String on = require("VM", ref("VM", vmName)).path("resident_on").asText();
+        return db.get("host").containsKey(on) ? db.get("host").get(on).path("name_label").asText() : null;
     }
 
     public int logins() {
@@ -559,6 +591,8 @@ public final class FakeXenServer implements AutoCloseable {
             modified("VIF", vif.asText());
         }
         if (domain && !now.equals("Running") && !now.equals("Paused")) appliedWeights.put(vm, weightOf(v));
+        if (!domain) v.put("resident_on", "OpaqueRef:NULL");
+        else if (!db.get("host").containsKey(v.path("resident_on").asText())) v.put("resident_on", host);
         if (!domain) appliedWeights.remove(vm);
         updateMetrics(v);
         modified("VM", vm);
@@ -899,6 +933,31 @@ public final class FakeXenServer implements AutoCloseable {
                 return ok;
             }
             case "task.destroy": require("task", self); remove("task", self); taskSessions.remove(self); return ok;
+            case "VM.pool_migrate": {
+                ObjectNode v = require("VM", self);
+                require("host", a.get(1).asText());
+                String now = v.path("power_state").asText();
+                if (!now.equals("Running")) throw new Failure("VM_BAD_POWER_STATE", self, "running", now.toLowerCase(Locale.ROOT));
+                // the domain moves with its memory: its start time and its VIFs' state stay
+                v.put("resident_on", a.get(1).asText());
+                modified("VM", self);
+                return ok;
+            }
+            case "host.migrate_receive": {
+                require("host", self);
+                require("network", a.get(1).asText());
+                String token = "OpaqueRef:" + UUID.randomUUID();
+                sessions.add(token);
+                receiveTokens.add(token);
+                ObjectNode dest = json.createObjectNode();
+                dest.put("SM", url() + "services/SM?session_id=" + token);
+                dest.put("host", self);
+                dest.put("xenops", url() + "services/xenops?session_id=" + token);
+                dest.put("session_id", token);
+                dest.put("master", url().toString());
+                return dest;
+            }
+            case "VM.migrate_send": return text(migrateSend(self, a));
             default: return generic(cls, op, a, method);
         }
     }
@@ -967,6 +1026,67 @@ public final class FakeXenServer implements AutoCloseable {
         throw new Failure("MESSAGE_METHOD_UNKNOWN", method);
     }
 
+    /** The source's side of a migration to another pool: checks as xapi does, then hands the VM over whole. */
+    private String migrateSend(String vm, List<JsonNode> a) {
+        ObjectNode v = require("VM", vm);
+        JsonNode dest = a.get(1);
+        boolean live = a.get(2).asBoolean();
+        JsonNode vdiMap = a.get(3);
+        JsonNode vifMap = a.get(4);
+        String now = v.path("power_state").asText();
+        if (live && !now.equals("Running")) throw new Failure("VM_BAD_POWER_STATE", vm, "running", now.toLowerCase(Locale.ROOT));
+        FakeXenServer there = POOLS.get(dest.path("master").asText());
+        if (there == null || there == this) throw new Failure("CANNOT_CONTACT_HOST", dest.path("master").asText());
+        List<ObjectNode> disks = new ArrayList<>();
+        for (JsonNode vbd : v.path("VBDs")) {
+            String vdi = db.get("VBD").get(vbd.asText()).path("VDI").asText();
+            if (!db.get("VDI").containsKey(vdi)) continue;
+            if (!vdiMap.has(vdi)) throw new Failure("VDI_NOT_IN_MAP", vdi);
+            ObjectNode d = db.get("VDI").get(vdi).deepCopy();
+            d.put("SR", vdiMap.get(vdi).asText()).put("userdevice", db.get("VBD").get(vbd.asText()).path("userdevice").asText());
+            disks.add(d);
+        }
+        List<ObjectNode> nics = new ArrayList<>();
+        for (JsonNode vif : v.path("VIFs")) {
+            if (!vifMap.has(vif.asText())) throw new Failure("VIF_NOT_IN_MAP", vif.asText());
+            nics.add(db.get("VIF").get(vif.asText()).deepCopy().put("network", vifMap.get(vif.asText()).asText()));
+        }
+        ObjectNode metrics = db.get("VM_metrics").get(v.path("metrics").asText()).deepCopy();
+        String arrived = there.receive(dest.path("session_id").asText(), dest.path("host").asText(), v.deepCopy(), metrics, disks, nics);
+        // the VM now runs there: gone here, disks and all (storage motion copied them)
+        destroyVm(vm);
+        return arrived;
+    }
+
+    /** The destination's side of {@code VM.migrate_send}: the VM as it ran there, running here. */
+    private synchronized String receive(String token, String onHost, ObjectNode vm, ObjectNode metrics, List<ObjectNode> disks,
+                                        List<ObjectNode> nics) {
+        if (!receiveTokens.remove(token)) throw new Failure("SESSION_INVALID", token);
+        require("host", onHost);
+        for (ObjectNode d : disks) require("SR", d.path("SR").asText());
+        for (ObjectNode n : nics) require("network", n.path("network").asText());
+        String uuid = vm.path("uuid").asText();
+        String m = create("VM_metrics", metrics);
+        vm.putArray("VBDs");
+        vm.putArray("VIFs");
+        String ref = create("VM", vm.put("metrics", m).put("resident_on", onHost));
+        vm.put("uuid", uuid);
+        for (ObjectNode d : disks) {
+            String device = d.remove("userdevice").asText();
+            d.putArray("VBDs");
+            newVbd(ref, create("VDI", d), device);
+        }
+        for (ObjectNode n : nics) {
+            String vif = newVif(ref, n.path("network").asText(), n.path("device").asText(), n.path("MAC").asText());
+            for (String f : List.of("other_config", "qos_algorithm_type", "qos_algorithm_params")) db.get("VIF").get(vif).set(f, n.get(f));
+            db.get("VIF").get(vif).put("currently_attached", true);
+            applyRate(vif, db.get("VIF").get(vif));
+        }
+        appliedWeights.put(ref, weightOf(vm));
+        modified("VM", ref);
+        return ref;
+    }
+
     private JsonNode text(String s) {
         return json.getNodeFactory().textNode(s);
     }
@@ -1032,6 +1152,7 @@ public final class FakeXenServer implements AutoCloseable {
 
     @Override
     public void close() {
+        POOLS.remove(url().toString(), this);
         http.stop(0);
         httpThreads.shutdownNow();
         taskThreads.shutdownNow();

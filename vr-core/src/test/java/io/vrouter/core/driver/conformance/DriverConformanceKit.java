@@ -9,6 +9,7 @@ import io.vrouter.core.driver.DriverListener;
 import io.vrouter.core.driver.HypervisorDriver;
 import io.vrouter.core.driver.Interfaces;
 import io.vrouter.core.driver.Links;
+import io.vrouter.core.driver.LiveMigration;
 import io.vrouter.core.driver.PowerState;
 import io.vrouter.core.driver.PowerStates;
 import io.vrouter.core.driver.RateLimits;
@@ -446,5 +447,34 @@ public abstract class DriverConformanceKit {
         }
         assertThat(power(3)).isEqualTo(PowerState.RUNNING);
         assertThat(heard).as("no restart, no outside change").isEmpty();
+    }
+
+    /**
+     * A driver that offers live migration: an expected arrival that the source cancels fails its
+     * provisioning at once, leaving nothing here; a migration its destination does not take (here one
+     * that names no destination at all) fails and leaves the VR running here. The move itself needs two
+     * hosts: each driver's own test shows it (XenMigrationTest, LibvirtMigrationIT).
+     */
+    @Test
+    void aLiveMigrationThatDoesNotHappenLeavesTheVrWhereItWasOrIsNotOffered() throws Exception {
+        Optional<LiveMigration> live = driver.behaviour(LiveMigration.class);
+        if (live.isEmpty()) return;
+        live.get().expectArrival(vr(4, 1));
+        java.util.concurrent.CompletableFuture<Void> arrival = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try {
+                driver.provision(vr(4, 1));
+            } catch (DriverException e) {
+                throw new java.util.concurrent.CompletionException(e);
+            }
+        });
+        live.get().cancelArrival(4);
+        assertThatThrownBy(() -> arrival.get(WAIT_SECONDS, TimeUnit.SECONDS)).hasRootCauseInstanceOf(DriverException.class);
+        assertThat(driver.inspect(4)).isEmpty();
+
+        driver.provision(vr(3, 1));
+        driver.start(3);
+        assertThatThrownBy(() -> live.get().migrate(3, java.util.Map.of())).isInstanceOf(DriverException.class);
+        assertThat(power(3)).isEqualTo(PowerState.RUNNING);
+        assertThat(heard).as("nothing vanished").isEmpty();
     }
 }
