@@ -80,7 +80,7 @@ class MigrationRpcIT {
                 int busy = create(a, "busy");
                 CompletableFuture<HttpResponse<String>> move = CompletableFuture.supplyAsync(() -> {
                     try {
-                        return a.post("/api/v1/routers/" + busy + "/migrate", "{\"peer\":\"b\"}");
+                        return a.post("/api/v1/routers/" + busy + "/migrate?wait=60s", "{\"peer\":\"b\"}");
                     } catch (Exception e) {
                         throw new IllegalStateException(e);
                     }

@@ -114,8 +114,12 @@ public final class VrouterServer implements AutoCloseable {
         service.events().recordTo(EventLog.open(dataDir, settings.getInt("events.replay-max", 10_000),
                 settings.getDuration("events.replay-age", "7d")));
         service.recordHistoryTo(CommitLog.open(dataDir, settings.getInt("history.depth", 50)));
-        // Made once, shared: the peers' clients (REST, RESTCONF and NETCONF move VRs through the same ones).
-        context = new ServerContext(service, settings, credentials, metrics, List.of(nacm, Peers.from(settings)));
+        service.keepDrainStateIn(dataDir); // a router drained for maintenance stays drained across a restart
+        // Made once, shared: the peers' clients (REST, RESTCONF and NETCONF move VRs through the same ones), and
+        // the drain, one at a time whichever interface asks.
+        Peers peers = Peers.from(settings);
+        context = new ServerContext(service, settings, credentials, metrics, List.of(nacm, peers,
+                new io.vrouter.core.migration.Drain(peers.clients())));
         try {
             service.start();
             // REST last: once /health/ready answers, every other interface is listening too.

@@ -10,6 +10,7 @@ import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.vrouter.core.migration.Migration;
+import io.vrouter.core.migration.Moves;
 import io.vrouter.core.migration.PeerClient;
 import io.vrouter.core.migration.PeerWatch;
 import io.vrouter.core.migration.Peers;
@@ -20,6 +21,8 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import io.vrouter.core.spi.NotFoundException;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
@@ -39,6 +42,8 @@ import java.util.Map;
 public class MigrationResource {
     /** A client per peer, by name. */
     private final Map<String, PeerClient> clients;
+    /** The moves answered when accepted, readable at /migrations/{id}. */
+    private final Moves moves = new Moves();
 
     MigrationResource(Peers peers) {
         clients = peers.clients();
@@ -56,7 +61,7 @@ public class MigrationResource {
 
     /** The source's side, a resource of its own: its path is longer than the routers' resource's, so it is matched first. */
     MigrateResource source() {
-        return new MigrateResource(clients);
+        return new MigrateResource(clients, moves);
     }
 
     /** A peer as {@code GET /peers} shows it: its address and whether its /health answers UP. */
@@ -82,6 +87,26 @@ public class MigrationResource {
         boolean done = !p.waitFor().isZero() && report.await(p.waitFor());
         return Response.status(done ? Response.Status.CREATED : Response.Status.ACCEPTED)
                 .entity(new BackupResource.RestoreAnswer(report.created(), done, report.routers())).build();
+    }
+
+    @GET
+    @Path("migrations")
+    @Operation(operationId = "listMigrations", summary = "The moves of VRs from this router asked over REST since it"
+            + " started (the latest " + Moves.KEPT + "), oldest first: each migrating, moved (its vmIndex on the peer) or refused (why)")
+    public List<Moves.State> migrations() {
+        DrainResource.providerOnly();
+        return moves.all();
+    }
+
+    @GET
+    @Path("migrations/{id: [0-9]{1,18}}")
+    @Operation(operationId = "getMigration", summary = "One move of a VR from this router: migrating, moved (its vmIndex"
+            + " on the peer) or refused (why)")
+    public Moves.State migration(@PathParam("id") long id) {
+        DrainResource.providerOnly();
+        return moves.get(id).map(Moves.Move::state)
+                .orElseThrow(() -> new NotFoundException("no move " + id + " (moves are kept in memory, the latest "
+                        + Moves.KEPT + " since the server started)"));
     }
 
     @GET

@@ -3,6 +3,7 @@ package io.vrouter.api.rest;
 import io.vrouter.api.console.ConsoleResource;
 import io.vrouter.api.restconf.Restconf;
 import io.vrouter.core.metrics.VrMetrics;
+import io.vrouter.core.migration.Drain;
 import io.vrouter.core.migration.PeerWatch;
 import io.vrouter.core.migration.Peers;
 import io.vrouter.core.spi.VirtualRouters;
@@ -45,6 +46,7 @@ public final class RestApplication {
         rc.register(BackupResource.class);
         rc.register(migration);
         rc.register(migration.source());
+        rc.register(new DrainResource(context.shared(Drain.class).orElseGet(() -> new Drain(migration.clients()))));
         rc.register(CommitsResource.class);
         // console=off: REST and RESTCONF alone, the console's class and files never loaded.
         if (context.settings().getBoolean("console", true)) rc.register(ConsoleResource.class);

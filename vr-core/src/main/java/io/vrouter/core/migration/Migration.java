@@ -41,13 +41,7 @@ public final class Migration {
      * @throws ValidationException when it names no peer of this router
      */
     public static Moved move(VirtualRouters view, int vmIndex, Map<String, PeerClient> peers, String peerName) {
-        if (peerName == null) throw new ValidationException("peer", "name the peer to move the VR to");
-        PeerClient client = peers.get(peerName);
-        if (client == null) {
-            throw new ValidationException("peer", "'" + peerName + "' is no peer of this router (its peers: "
-                    + (peers.isEmpty() ? "none; declare them as settings peer.NAME" : String.join(", ", peers.keySet())) + ")");
-        }
-        return move(view, vmIndex, client);
+        return begin(view, vmIndex, peers, peerName).finish();
     }
 
     /**
@@ -56,27 +50,92 @@ public final class Migration {
      * @throws MigrationRefusedException when the peer refused it or could not be asked (nothing changed)
      */
     public static Moved move(VirtualRouters view, int vmIndex, PeerClient peer) {
+        return begin(view, vmIndex, peer).finish();
+    }
+
+    /**
+     * A move's local part, what it is accepted on: the peer is one of this router's, the VR exists and
+     * is not moving already; it is {@code migrating} from here on (its changes and a second move are
+     * refused). {@link Begun#finish} does the rest, on this thread or another.
+     *
+     * @throws ValidationException when it names no peer of this router
+     */
+    public static Begun begin(VirtualRouters view, int vmIndex, Map<String, PeerClient> peers, String peerName) {
+        if (peerName == null) throw new ValidationException("peer", "name the peer to move the VR to");
+        PeerClient client = peers.get(peerName);
+        if (client == null) {
+            throw new ValidationException("peer", "'" + peerName + "' is no peer of this router (its peers: "
+                    + (peers.isEmpty() ? "none; declare them as settings peer.NAME" : String.join(", ", peers.keySet())) + ")");
+        }
+        return begin(view, vmIndex, client);
+    }
+
+    /** {@link #begin(VirtualRouters, int, Map, String)} to this peer. */
+    public static Begun begin(VirtualRouters view, int vmIndex, PeerClient peer) {
         VmConfigEntry row = view.getConfig(vmIndex).orElseThrow(() -> new NotFoundException("no VR " + vmIndex));
         // migrating from here on: its changes and a second move are refused until the move ends, either way
         view.beginMigration(vmIndex, peer.peer().name());
-        int peerIndex;
-        try {
-            RouterBackup one = RouterBackup.of(view, List.of(vmIndex));
-            PeerClient.Answer answer;
-            try {
-                answer = peer.post(INCOMING + "?wait=" + DESTINATION_WAIT.toSeconds() + "s", one.toJson(),
-                        DESTINATION_WAIT.plusSeconds(10));
-            } catch (PeerClient.Unreachable e) {
-                throw new MigrationRefusedException(Reason.FAILED, e.getMessage() + "; VR " + row.vmName + " stays here");
-            }
-            if (answer.status() != 201) throw refusal(peer, row, answer);
-            peerIndex = peerIndex(answer, row);
-        } catch (RuntimeException notMoved) {
-            view.endMigration(vmIndex, false);
-            throw notMoved;
+        return new Begun(view, vmIndex, peer, row);
+    }
+
+    /** A move accepted here ({@link #begin}): its VR held as {@code migrating} until {@link #finish} ends it. */
+    public static final class Begun {
+        private final VirtualRouters view;
+        private final int vmIndex;
+        private final PeerClient peer;
+        private final VmConfigEntry row;
+
+        private Begun(VirtualRouters view, int vmIndex, PeerClient peer, VmConfigEntry row) {
+            this.view = view;
+            this.vmIndex = vmIndex;
+            this.peer = peer;
+            this.row = row;
         }
-        view.endMigration(vmIndex, true).completion().join();
-        return new Moved(row.vmName, peer.peer().name(), vmIndex, peerIndex);
+
+        public int vmIndex() {
+            return vmIndex;
+        }
+
+        public String vmName() {
+            return row.vmName;
+        }
+
+        public String peer() {
+            return peer.peer().name();
+        }
+
+        /**
+         * Sends the VR to the peer and, once it runs there, removes it here; the VR's last event here
+         * says which (its deletion: where it went; back from {@code migrating}: why not).
+         *
+         * @throws MigrationRefusedException when the peer refused it or could not be asked (nothing changed)
+         */
+        public Moved finish() {
+            return finish("");
+        }
+
+        /** {@link #finish()}, {@code note} added to what the VR's last event says (a drain's progress). */
+        public Moved finish(String note) {
+            int peerIndex;
+            try {
+                RouterBackup one = RouterBackup.of(view, List.of(vmIndex));
+                PeerClient.Answer answer;
+                try {
+                    answer = peer.post(INCOMING + "?wait=" + DESTINATION_WAIT.toSeconds() + "s", one.toJson(),
+                            DESTINATION_WAIT.plusSeconds(10));
+                } catch (PeerClient.Unreachable e) {
+                    throw new MigrationRefusedException(Reason.FAILED, e.getMessage() + "; VR " + row.vmName + " stays here");
+                }
+                if (answer.status() != 201) throw refusal(peer, row, answer);
+                peerIndex = peerIndex(answer, row);
+            } catch (RuntimeException notMoved) {
+                view.endMigration(vmIndex, false, notMoved.getMessage() + note);
+                throw notMoved;
+            }
+            view.endMigration(vmIndex, true, "moved to peer " + peer() + " (vmIndex " + peerIndex + " there)" + note)
+                    .completion().join();
+            return new Moved(row.vmName, peer(), vmIndex, peerIndex);
+        }
     }
 
     private static MigrationRefusedException refusal(PeerClient peer, VmConfigEntry row, PeerClient.Answer answer) {
