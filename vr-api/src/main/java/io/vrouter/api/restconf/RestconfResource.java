@@ -60,9 +60,12 @@ public class RestconfResource {
     static final String YANG_LIBRARY_REVISION = "2019-01-04";
     /** The peer routers vrouter-migration's migrate moves VRs to (settings peer.NAME). */
     private final Map<String, PeerClient> peers;
+    /** The router's drain, vrouter-migration's drain and open. */
+    private final io.vrouter.core.migration.Drain drain;
 
-    RestconfResource(Map<String, PeerClient> peers) {
+    RestconfResource(Map<String, PeerClient> peers, io.vrouter.core.migration.Drain drain) {
         this.peers = peers;
+        this.drain = drain;
     }
 
     /** Access control (NACM), the application's: the same data rules as NETCONF's. */
@@ -113,7 +116,7 @@ public class RestconfResource {
     @Path("operations/{operation}")
     public Response operation(@PathParam("operation") String operation, byte[] body) {
         InNode input = body == null || body.length == 0 ? null : InNode.read(body, Encoding.sent(headers())).get(0);
-        DataNode output = MigrationOperations.owns(operation) ? MigrationOperations.invoke(service(), peers, operation, input)
+        DataNode output = MigrationOperations.owns(operation) ? MigrationOperations.invoke(service(), peers, drain, operation, input)
                 : HistoryOperations.invoke(service(), operation, input);
         return document(output, DataNode.UNBOUNDED, null, headers()).build();
     }

@@ -511,6 +511,9 @@ public final class NetconfSession {
         } else if (Ns.MIGRATION.equals(ns) && "migrate".equals(name)) {
             writer(name);
             return MigrationOps.migrate(who, op, ctx.peers());
+        } else if (Ns.MIGRATION.equals(ns) && ("drain".equals(name) || "open".equals(name))) {
+            writer(name);
+            return name.equals("drain") ? MigrationOps.drain(who, op, ctx.drain()) : MigrationOps.open(who, ctx.drain());
         }
         throw new RpcError(Type.PROTOCOL, "operation-not-supported", null, null,
                 "unknown operation '" + name + "' in namespace '" + ns + "'").info("bad-element", name);
