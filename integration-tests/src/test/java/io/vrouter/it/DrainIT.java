@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * with 20 VRs drains to its peers B and C; afterwards every VR runs on one of them with its row and
  * vmUUID, none is left on A; A refuses a new VR while drained, also after a restart, and takes one once
  * opened. Bad requests (a peer that is none, a drain of a router drained with nothing left) change nothing.
+ * Then the same over NETCONF (ncclient) and RESTCONF: vrouter-migration's drain and open.
  */
 class DrainIT {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -94,6 +95,29 @@ class DrainIT {
                 HttpResponse<String> made = a.post("/api/v1/routers?wait=30s", "{\"vmName\":\"after-open\"}");
                 assertThat(made.statusCode()).as(made.body()).isEqualTo(201);
                 assertThat(JSON.readTree(a.get("/health").body()).get("drained").asBoolean()).isFalse();
+
+                // The same over RESTCONF and NETCONF: vrouter-migration's drain and open, answered at the end.
+                assertThat(MigrationRpcIT.restconf(a, "GET", "/restconf/operations", null).body())
+                        .contains("vrouter-migration:drain", "vrouter-migration:open");
+                HttpResponse<String> rcNoPeer = MigrationRpcIT.restconf(a, "POST", "/restconf/operations/vrouter-migration:drain",
+                        "{\"vrouter-migration:input\":{\"peer\":[\"nope\"]}}");
+                assertThat(rcNoPeer.statusCode()).as(rcNoPeer.body()).isEqualTo(400);
+                assertThat(rcNoPeer.body()).contains("invalid-value", "'nope' is no peer of this router");
+                JsonNode viaNetconf = MigrationRpcIT.ncclient(a, "drain", "--peer", "c");
+                assertThat(viaNetconf.get("drained").asText()).as(viaNetconf.toString()).isEqualTo("true");
+                assertThat(viaNetconf.get("moved").asText()).isEqualTo("1");
+                JsonNode onlyVr = viaNetconf.get("routers").get(0);
+                assertThat(onlyVr.get("vmName").asText()).isEqualTo("after-open");
+                assertThat(onlyVr.get("peer").asText()).isEqualTo("c");
+                assertThat(c.router(Integer.parseInt(onlyVr.get("peer-index").asText())).get("vmName").asText()).isEqualTo("after-open");
+                assertRefused(a);
+                JsonNode drainedAlready = MigrationRpcIT.ncclient(a, "drain").get("error");
+                assertThat(drainedAlready.get("tag").asText()).as(drainedAlready.toString()).isEqualTo("operation-failed");
+                assertThat(drainedAlready.get("message").asText()).contains("drained already");
+                HttpResponse<String> rcOpen = MigrationRpcIT.restconf(a, "POST", "/restconf/operations/vrouter-migration:open", null);
+                assertThat(rcOpen.statusCode()).as(rcOpen.body()).isEqualTo(200);
+                assertThat(JSON.readTree(rcOpen.body()).at("/vrouter-migration:output/drained").asBoolean()).isFalse();
+                assertThat(a.post("/api/v1/routers?wait=30s", "{\"vmName\":\"opened-by-restconf\"}").statusCode()).isEqualTo(201);
             }
         }
     }

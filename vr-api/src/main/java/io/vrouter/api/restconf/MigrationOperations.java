@@ -18,6 +18,8 @@ import java.util.Map;
  */
 final class MigrationOperations {
     static final String NAME = "migrate";
+    /** Every operation of vrouter-migration, as /restconf/operations lists them. */
+    static final List<String> NAMES = List.of(NAME, "drain", "open");
 
     private MigrationOperations() {
     }

@@ -107,7 +107,7 @@ public class RestconfResource {
     public Response operations() {
         DataNode.Inner ops = DataNode.inner(Ns.RESTCONF, "operations");
         for (String name : HistoryOperations.NAMES) ops.add(DataNode.empty(Ns.HISTORY, name));
-        ops.add(DataNode.empty(Ns.MIGRATION, MigrationOperations.NAME));
+        for (String name : MigrationOperations.NAMES) ops.add(DataNode.empty(Ns.MIGRATION, name));
         return document(ops, DataNode.UNBOUNDED, null, headers()).build();
     }
 
