@@ -226,6 +226,15 @@ class RestMigrationTest {
         assertThat(json.readTree(restA.get("/api/v1/migrations", INP, JSON).body())).extracting(m -> m.get("id").asLong())
                 .contains(move.get("id").asLong());
 
+        // Prefer: wait, as for every other write: answered at the end, and the preference said applied
+        int waited = create(restA, INP, "{\"vmName\":\"prefers-to-wait\"}");
+        HttpResponse<String> atTheEnd = restA.send(restA.request("/api/v1/routers/" + waited + "/migrate", INP)
+                .header("Content-Type", JSON).header("Prefer", "wait=30")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"peer\":\"b\"}")));
+        assertThat(atTheEnd.statusCode()).as(atTheEnd.body()).isEqualTo(200);
+        assertThat(atTheEnd.headers().firstValue("Preference-Applied")).hasValue("wait");
+        assertThat(json.readTree(atTheEnd.body()).get("peer").asText()).isEqualTo("b");
+
         // a refusal by the destination's side is told the same way: the VR back to running, with why; the move refused
         int stays = create(restA, INP, "{\"vmName\":\"async-stays\"}");
         List<VrEvent> onA = new CopyOnWriteArrayList<>();

@@ -78,7 +78,7 @@ public final class Migration {
         return new Begun(view, vmIndex, peer, row);
     }
 
-    /** A move accepted here ({@link #begin}): its VR held as {@code migrating} until {@link #finish} ends it. */
+    /** A move accepted here ({@link #begin}): its VR held as {@code migrating} until {@link Begun#finish()} ends it. */
     public static final class Begun {
         private final VirtualRouters view;
         private final int vmIndex;
