@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
-"""vrouter-migration's migrate over NETCONF with ncclient.
+"""vrouter-migration's migrate, drain and open over NETCONF with ncclient.
 
 Usage: migration_scenarios.py migrate --port N --index I --peer NAME [--user U --password P]
        migration_scenarios.py watch --port N --name VMNAME --until KIND [--seconds S]
        migration_scenarios.py backup --port N [--user U --password P]
        migration_scenarios.py restore --port N --file F [--wait S] [--user U --password P]
+       migration_scenarios.py drain --port N [--peer NAME ...]
+       migration_scenarios.py open --port N
 
-Prints one JSON object on its last line of stdout, which MigrationRpcIT asserts on: the output's
-leaves, or the rpc-error's tag and message. watch subscribes to the NETCONF stream, prints
-"subscribed" once it is, then every notification about the VR named VMNAME (its kind and
-vmOperState), each on a line as it comes and all on the last, until one of kind KIND arrives or S
-seconds pass (MigrationSnmpIT). backup prints the backup's document; restore sends the file's text as
-the document and prints restore's output (created, done, and each router's leaves) (BackupRpcIT).
+Prints one JSON object on its last line of stdout, which MigrationRpcIT and DrainIT assert on: the
+output's leaves (drain's and open's routers as a list), or the rpc-error's tag and message. watch
+subscribes to the NETCONF stream, prints "subscribed" once it is, then every notification about the
+VR named VMNAME (its kind and vmOperState), each on a line as it comes and all on the last, until one
+of kind KIND arrives or S seconds pass (MigrationSnmpIT). backup prints the backup's document; restore
+sends the file's text as the document and prints restore's output (created, done, and each router's
+leaves) (BackupRpcIT).
 """
 import argparse
 import json
@@ -88,14 +91,28 @@ def watch(m, args):
     return {"notifications": seen}
 
 
+def drain_or_open(m, args):
+    peers = "".join("<peer>%s</peer>" % p for p in (args.peer or []))
+    try:
+        reply = m.dispatch(to_ele('<%s xmlns="%s">%s</%s>' % (args.scenario, MIG, peers, args.scenario)))
+    except RPCError as e:
+        return {"error": {"tag": e.tag, "message": e.message}}
+    out = to_ele(reply.xml)
+    report = {leaf: out.xpath("//m:%s/text()" % leaf, namespaces=NS)[0]
+              for leaf in ("drained", "draining", "total", "moved", "not-moved")}
+    report["routers"] = [{leaf.tag.split("}")[1]: leaf.text for leaf in r}
+                         for r in out.xpath("//m:router", namespaces=NS)]
+    return report
+
+
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("scenario", choices=["migrate", "watch", "backup", "restore"])
+    p.add_argument("scenario", choices=["migrate", "watch", "backup", "restore", "drain", "open"])
     p.add_argument("--port", type=int, required=True)
     p.add_argument("--user", default="admin")
     p.add_argument("--password", default="admin")
     p.add_argument("--index", type=int)
-    p.add_argument("--peer")
+    p.add_argument("--peer", action="append")
     p.add_argument("--name")
     p.add_argument("--until")
     p.add_argument("--seconds", type=float, default=120)
@@ -104,7 +121,10 @@ def main():
     args = p.parse_args()
     with manager.connect(host="127.0.0.1", port=args.port, username=args.user, password=args.password,
                          hostkey_verify=False, look_for_keys=False, allow_agent=False, timeout=30) as m:
-        scenario = {"migrate": migrate, "watch": watch, "backup": backup, "restore": restore}[args.scenario]
+        if args.scenario == "migrate":
+            args.peer = args.peer[0]
+        scenario = {"migrate": migrate, "watch": watch, "backup": backup, "restore": restore,
+                    "drain": drain_or_open, "open": drain_or_open}[args.scenario]
         print(json.dumps(scenario(m, args)))
         sys.stdout.flush()
 

@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 class MigrationRpcIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SCRIPT = "src/test/python/migration_scenarios.py";
-    private final HttpClient http = HttpClient.newHttpClient();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @TempDir
     Path dir;
@@ -80,7 +80,7 @@ class MigrationRpcIT {
                 int busy = create(a, "busy");
                 CompletableFuture<HttpResponse<String>> move = CompletableFuture.supplyAsync(() -> {
                     try {
-                        return a.post("/api/v1/routers/" + busy + "/migrate", "{\"peer\":\"b\"}");
+                        return a.post("/api/v1/routers/" + busy + "/migrate?wait=60s", "{\"peer\":\"b\"}");
                     } catch (Exception e) {
                         throw new IllegalStateException(e);
                     }
@@ -115,19 +115,26 @@ class MigrationRpcIT {
     }
 
     private static JsonNode netconf(ServerProcess server, int vmIndex, String peer) throws Exception {
-        ServerProcess.Result r = ServerProcess.run(List.of("python3", SCRIPT, "migrate", "--port",
-                Integer.toString(server.netconfPort), "--index", Integer.toString(vmIndex), "--peer", peer));
+        return ncclient(server, "migrate", "--index", Integer.toString(vmIndex), "--peer", peer);
+    }
+
+    /** One of migration_scenarios.py's RPCs over NETCONF (ncclient), as admin: its output or its error, as JSON. */
+    static JsonNode ncclient(ServerProcess server, String rpc, String... args) throws Exception {
+        List<String> cmd = new java.util.ArrayList<>(List.of("python3", SCRIPT, rpc, "--port", Integer.toString(server.netconfPort)));
+        cmd.addAll(List.of(args));
+        ServerProcess.Result r = ServerProcess.run(cmd);
         assertThat(r.exit()).as(r.toString()).isZero();
         String[] lines = r.out().strip().split("\n");
         return JSON.readTree(lines[lines.length - 1]);
     }
 
-    private HttpResponse<String> restconf(ServerProcess server, String method, String path, String body) throws Exception {
+    /** A RESTCONF request as admin, in JSON. */
+    static HttpResponse<String> restconf(ServerProcess server, String method, String path, String body) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.restBase() + path)).timeout(Duration.ofSeconds(60))
                 .header("Accept", "application/yang-data+json").header("Authorization", "Basic "
                         + Base64.getEncoder().encodeToString("admin:admin".getBytes(StandardCharsets.UTF_8)))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (body != null) b.header("Content-Type", "application/yang-data+json");
-        return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
 }

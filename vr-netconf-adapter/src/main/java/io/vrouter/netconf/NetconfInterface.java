@@ -95,6 +95,7 @@ public final class NetconfInterface implements ManagementInterface {
                 s.dataDir(), nacm, datastores);
         // The application's peers, their clients shared with REST and RESTCONF (alone, as in a test: its own).
         ctx.usePeers(context.shared(Peers.class).orElseGet(() -> Peers.from(s)).clients());
+        context.shared(io.vrouter.core.migration.Drain.class).ifPresent(ctx::useDrain);
         // A confirmed commit the last run left unconfirmed is put back before anyone connects.
         ctx.recover();
         sshd = SshServer.setUpDefaultServer();

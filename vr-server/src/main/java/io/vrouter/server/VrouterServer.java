@@ -120,10 +120,12 @@ public final class VrouterServer implements AutoCloseable {
         service.events().recordTo(EventLog.open(dataDir, settings.getInt("events.replay-max", 10_000),
                 settings.getDuration("events.replay-age", "7d")));
         peers.moves().keepArrivingUuids(service);
-        // Made once, shared: the peers' clients (REST, RESTCONF and NETCONF move VRs through the same ones), and
-        // the configuration datastores, one per tenant scope, whose transactions NETCONF, RESTCONF and gNMI make.
-        context = new ServerContext(service, settings, credentials, metrics,
-                List.of(nacm, peers, new Datastores(service, nacm, dataDir)));
+        service.keepDrainStateIn(dataDir); // a router drained for maintenance stays drained across a restart
+        // Made once, shared: the peers' clients (REST, RESTCONF and NETCONF move VRs through the same ones), the
+        // drain (one at a time whichever interface asks), and the configuration datastores, one per tenant scope,
+        // whose transactions NETCONF, RESTCONF and gNMI make.
+        context = new ServerContext(service, settings, credentials, metrics, List.of(nacm, peers,
+                new io.vrouter.core.migration.Drain(peers.clients()), new Datastores(service, nacm, dataDir)));
         try {
             service.start();
             // before any interface listens: a VR whose move was cut short is held again, no change comes first

@@ -586,6 +586,33 @@ class ConsoleIT {
         assertThat(pageMessages).noneMatch(m -> m.contains("Content Security Policy") || m.contains("Uncaught"));
     }
 
+    /** A drained router (issue 34 item 4) says so on the Host page until it is opened. */
+    @Test
+    @Order(12)
+    void theHostPageShowsTheRouterDrainedUntilOpened() throws Exception {
+        signInAs("admin");
+        go("#/host");
+        String open = browser.await(20, d -> newVrs().equals("taken") ? newVrs() : null);
+        assertThat(open).isEqualTo("taken");
+        // its only peer does not answer: the drain moves nothing, and the router is drained all the same
+        var drained = server.post("/api/v1/drain?wait=60s", "{}");
+        assertThat(drained.statusCode()).as(drained.body()).isEqualTo(200);
+        String shown = browser.await(30, d -> newVrs().startsWith("drained since") ? newVrs() : null);
+        assertThat(shown).contains("refused until opened");
+        browser.screenshot("host-drained");
+        assertThat(server.post("/api/v1/open", "").statusCode()).isEqualTo(200);
+        String opened = browser.await(30, d -> newVrs().equals("taken") ? newVrs() : null);
+        assertThat(opened).isEqualTo("taken");
+        collectMessages();
+        assertThat(pageMessages).noneMatch(m -> m.contains("Content Security Policy") || m.contains("Uncaught"));
+    }
+
+    /** The Host page's "New VRs" fact, or "" (read in the page: the facts are redrawn with every refresh). */
+    private String newVrs() {
+        return (String) browser.script("const t = [...document.querySelectorAll('dl.facts dt')].find(d => d.innerText.trim() === 'New VRs');"
+                + " return t && t.nextElementSibling ? t.nextElementSibling.innerText.trim() : '';");
+    }
+
     /** The Host page's row of a peer as "reachable:text", or "" (read in the page: the rows are redrawn with every refresh). */
     private String shownPeer(String name) {
         return (String) browser.script("const r = document.querySelector(`.peers tr[data-peer='${arguments[0]}']`);"

@@ -86,7 +86,7 @@ class MigrationIT {
     }
 
     private HttpResponse<String> migrate(int vmIndex, String peer) throws Exception {
-        return routers[0].post("/api/v1/routers/" + vmIndex + "/migrate", "{\"peer\":\"" + peer + "\"}");
+        return routers[0].post("/api/v1/routers/" + vmIndex + "/migrate?wait=2m", "{\"peer\":\"" + peer + "\"}");
     }
 
     @Test

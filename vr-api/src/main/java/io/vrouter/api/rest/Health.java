@@ -11,7 +11,7 @@ import java.util.List;
 /** The answer of /health: UP once the service has reconciled with the hypervisor, while it can follow it and record changes. */
 @XmlRootElement(name = "health")
 @XmlType(name = "health", propOrder = {"status", "version", "commit", "driver", "driverProblem", "storageProblem", "routers",
-        "unresolvedVms", "peers"})
+        "unresolvedVms", "drained", "drainedSince", "peers"})
 @XmlAccessorType(XmlAccessType.FIELD)
 public class Health {
     public String status;
@@ -27,6 +27,10 @@ public class Health {
     public int routers;
     /** VMs on the host that carry our marker but have no configuration. */
     public int unresolvedVms;
+    /** Whether the router is drained for maintenance: it takes no new VRs until opened (it stays UP). */
+    public boolean drained;
+    /** Since when it is drained; absent while open. */
+    public String drainedSince;
     /** The routers this one may move VRs to, as last probed (absent when it has none); they do not make it DOWN. */
     @XmlElementWrapper(name = "peers")
     @XmlElement(name = "peer")

@@ -48,6 +48,8 @@ public class HealthResource {
         h.status = h.driverProblem == null && h.storageProblem == null ? "UP" : "DOWN";
         h.routers = service.indices().size();
         h.unresolvedVms = service.unresolved().size();
+        h.drainedSince = service.drainedSince().map(java.time.Instant::toString).orElse(null);
+        h.drained = h.drainedSince != null;
         for (io.vrouter.core.migration.PeerWatch.Reach r : peers.get()) {
             if (h.peers == null) h.peers = new java.util.ArrayList<>();
             Health.Peer p = new Health.Peer();

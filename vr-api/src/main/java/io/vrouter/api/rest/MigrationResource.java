@@ -11,6 +11,7 @@ import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.vrouter.core.migration.FarEnds;
 import io.vrouter.core.migration.LiveMove;
+import io.vrouter.core.migration.AcceptedMoves;
 import io.vrouter.core.migration.Migration;
 import io.vrouter.core.migration.Moves;
 import io.vrouter.core.migration.PeerClient;
@@ -25,6 +26,7 @@ import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import io.vrouter.core.spi.NotFoundException;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
@@ -48,6 +50,8 @@ public class MigrationResource {
     private final Moves moves;
     /** The moves whose machine the source's hypervisor is sending here. */
     private final LiveMove.Arriving arriving = new LiveMove.Arriving();
+    /** The moves from here answered when accepted, readable at /migrations/{id}. */
+    private final AcceptedMoves accepted = new AcceptedMoves();
 
     MigrationResource(Peers peers) {
         clients = peers.clients();
@@ -66,7 +70,7 @@ public class MigrationResource {
 
     /** The source's side, a resource of its own: its path is longer than the routers' resource's, so it is matched first. */
     MigrateResource source() {
-        return new MigrateResource(clients);
+        return new MigrateResource(clients, accepted);
     }
 
     /** The destination's answer to a move: the restore's, and its underlay address for each VXLAN interface of the VR. */
@@ -128,16 +132,16 @@ public class MigrationResource {
     }
 
     @GET
-    @Path("migrations/{move}")
+    @Path("migrations/arrivals/{move}")
     @Operation(operationId = "migrationState", summary = "A peer's question about its move of a VR here whose answer it did"
             + " not hear: arrived (made here), arriving (being made) or absent (not here, and refused should it come later)")
-    public Moves.Where migration(@PathParam("move") String move) {
+    public Moves.Where arrival(@PathParam("move") String move) {
         BackupResource.providerOnly();
         return moves.where(service(), move);
     }
 
     @DELETE
-    @Path("migrations/{move}")
+    @Path("migrations/arrivals/{move}")
     @Operation(operationId = "forgetMigration", summary = "A peer has settled its move of a VR here: this router forgets it")
     public Response forget(@PathParam("move") String move) {
         BackupResource.providerOnly();
@@ -170,6 +174,26 @@ public class MigrationResource {
         BackupResource.providerOnly();
         arriving.cancel(service(), vmIndex);
         return Response.noContent().build();
+    }
+
+    @GET
+    @Path("migrations")
+    @Operation(operationId = "listMigrations", summary = "The moves of VRs from this router asked over REST since it"
+            + " started (the latest " + AcceptedMoves.KEPT + "), oldest first: each migrating, moved (its vmIndex on the peer) or refused (why)")
+    public List<AcceptedMoves.State> migrations() {
+        DrainResource.providerOnly();
+        return accepted.all();
+    }
+
+    @GET
+    @Path("migrations/{id: [0-9]{1,18}}")
+    @Operation(operationId = "getMigration", summary = "One move of a VR from this router: migrating, moved (its vmIndex"
+            + " on the peer) or refused (why)")
+    public AcceptedMoves.State migration(@PathParam("id") long id) {
+        DrainResource.providerOnly();
+        return accepted.get(id).map(AcceptedMoves.Move::state)
+                .orElseThrow(() -> new NotFoundException("no move " + id + " (moves are kept in memory, the latest "
+                        + AcceptedMoves.KEPT + " since the server started)"));
     }
 
     @GET

@@ -3,6 +3,7 @@ package io.vrouter.api.rest;
 import io.vrouter.api.console.ConsoleResource;
 import io.vrouter.api.restconf.Restconf;
 import io.vrouter.core.metrics.VrMetrics;
+import io.vrouter.core.migration.Drain;
 import io.vrouter.core.migration.PeerWatch;
 import io.vrouter.core.migration.Peers;
 import io.vrouter.core.spi.VirtualRouters;
@@ -46,10 +47,13 @@ public final class RestApplication {
         rc.register(BackupResource.class);
         rc.register(migration);
         rc.register(migration.source());
+        // one drain at a time, whichever interface asks: the application's (alone, as in a test: REST's own)
+        Drain drain = context.shared(Drain.class).orElseGet(() -> new Drain(migration.clients()));
+        rc.register(new DrainResource(drain));
         rc.register(CommitsResource.class);
         // console=off: REST and RESTCONF alone, the console's class and files never loaded.
         if (context.settings().getBoolean("console", true)) rc.register(ConsoleResource.class);
-        Restconf.register(rc, migration.clients());
+        Restconf.register(rc, migration.clients(), drain);
         rc.register(JacksonFeature.withoutExceptionMappers());
         rc.register(new JsonMapping());
         rc.register(new SafeXmlReader());

@@ -14,10 +14,10 @@ public final class Restconf {
 
     /**
      * Registers RESTCONF's resources in the REST application, beside REST's (the same port, users and
-     * limits), with the peers vrouter-migration's migrate moves VRs to.
+     * limits), with the peers vrouter-migration's migrate moves VRs to and the router's drain.
      */
-    public static void register(ResourceConfig rc, Map<String, PeerClient> peers) {
-        rc.register(new RestconfResource(peers));
+    public static void register(ResourceConfig rc, Map<String, PeerClient> peers, io.vrouter.core.migration.Drain drain) {
+        rc.register(new RestconfResource(peers, drain));
         rc.register(StreamsResource.class);
         rc.register(HostMeta.class);
         rc.register(new ErrorMapper());

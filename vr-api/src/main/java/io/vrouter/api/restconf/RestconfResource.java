@@ -60,9 +60,12 @@ public class RestconfResource {
     static final String YANG_LIBRARY_REVISION = "2019-01-04";
     /** The peer routers vrouter-migration's migrate moves VRs to (settings peer.NAME). */
     private final Map<String, PeerClient> peers;
+    /** The router's drain, vrouter-migration's drain and open. */
+    private final io.vrouter.core.migration.Drain drain;
 
-    RestconfResource(Map<String, PeerClient> peers) {
+    RestconfResource(Map<String, PeerClient> peers, io.vrouter.core.migration.Drain drain) {
         this.peers = peers;
+        this.drain = drain;
     }
 
     /** The configuration datastores and their access control (NACM), the application's: those of NETCONF and gNMI. */
@@ -104,7 +107,7 @@ public class RestconfResource {
     public Response operations() {
         DataNode.Inner ops = DataNode.inner(Ns.RESTCONF, "operations");
         for (String name : HistoryOperations.NAMES) ops.add(DataNode.empty(Ns.HISTORY, name));
-        ops.add(DataNode.empty(Ns.MIGRATION, MigrationOperations.NAME));
+        for (String name : MigrationOperations.NAMES) ops.add(DataNode.empty(Ns.MIGRATION, name));
         for (String name : BackupOperations.NAMES) ops.add(DataNode.empty(Ns.MIGRATION, name));
         return document(ops, DataNode.UNBOUNDED, null, headers()).build();
     }
@@ -116,7 +119,7 @@ public class RestconfResource {
         InNode input = body == null || body.length == 0 ? null : InNode.read(body, Encoding.sent(headers())).get(0);
         DataNode output = BackupOperations.owns(operation)
                 ? BackupOperations.invoke(service(), CurrentRequest.caller(), operation, input)
-                : MigrationOperations.owns(operation) ? MigrationOperations.invoke(service(), peers, operation, input)
+                : MigrationOperations.owns(operation) ? MigrationOperations.invoke(service(), peers, drain, operation, input)
                 : HistoryOperations.invoke(service(), operation, input);
         return document(output, DataNode.UNBOUNDED, null, headers()).build();
     }

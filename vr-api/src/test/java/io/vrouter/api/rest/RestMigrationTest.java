@@ -75,7 +75,7 @@ class RestMigrationTest {
     }
 
     private HttpResponse<String> migrate(int vmIndex, String peer) throws Exception {
-        return restA.post("/api/v1/routers/" + vmIndex + "/migrate", INP, JSON, "{\"peer\":\"" + peer + "\"}");
+        return restA.post("/api/v1/routers/" + vmIndex + "/migrate?wait=60s", INP, JSON, "{\"peer\":\"" + peer + "\"}");
     }
 
     /** Every VR's configured row on a router, without its vmIndex and state, by name. */
@@ -174,6 +174,86 @@ class RestMigrationTest {
         assertThat(onA).filteredOn(e -> e.vmIndex == i && e.vmOperState == OperState.MIGRATING).first()
                 .extracting(e -> e.reason).isEqualTo("migrating to peer slow");
         assertThat(onSlow).filteredOn(e -> "watched".equals(e.vmName)).extracting(e -> e.type).first().isEqualTo(VrEvent.Type.CREATED);
+    }
+
+    /** A POST of migrate without a wait: answered when accepted. */
+    private HttpResponse<String> migrateAccepted(int vmIndex, String peer) {
+        try {
+            return restA.post("/api/v1/routers/" + vmIndex + "/migrate", INP, JSON, "{\"peer\":\"" + peer + "\"}");
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The move at {@code location} once it has ended (it is read until it is not migrating, 30 s at most). */
+    private JsonNode ended(String location) throws Exception {
+        long end = System.nanoTime() + 30_000_000_000L;
+        JsonNode m;
+        do {
+            m = json.readTree(restA.get(location, INP, JSON).body());
+        } while (m.get("state").asText().equals("migrating") && System.nanoTime() < end && sleepABit());
+        return m;
+    }
+
+    @Test
+    void aMoveIsAnsweredWhenAcceptedItsEndToldOnTheEventStreamAndAtItsLocation() throws Exception {
+        int i = create(restA, INP, "{\"vmName\":\"async\"}");
+        List<HttpResponse<String>> accepted = new CopyOnWriteArrayList<>();
+        // the slow peer takes about a second to make it: the answer comes while it moves
+        List<RestClient.Sse> events = restA.events(INP, null, seen -> seen.stream().anyMatch(e -> e.event().equals("deleted")
+                && e.data().contains("\"async\"")), () -> accepted.add(migrateAccepted(i, "slow")));
+        HttpResponse<String> r = accepted.get(0);
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+        JsonNode move = json.readTree(r.body());
+        assertThat(move.get("state").asText()).isEqualTo("migrating");
+        assertThat(move.get("vmName").asText()).isEqualTo("async");
+        assertThat(move.get("peer").asText()).isEqualTo("slow");
+        String location = r.headers().firstValue("Location").orElseThrow();
+        assertThat(location).endsWith("/api/v1/migrations/" + move.get("id").asLong());
+        // the stream said migrating, then the deletion here and where it went
+        List<JsonNode> ofIt = new ArrayList<>();
+        for (RestClient.Sse e : events) {
+            JsonNode d = json.readTree(e.data());
+            if (d.get("vmIndex").asInt() == i) ofIt.add(d);
+        }
+        assertThat(ofIt.get(0).get("vmOperState").asText()).isEqualTo("migrating");
+        JsonNode deleted = ofIt.get(ofIt.size() - 1);
+        assertThat(deleted.get("type").asText()).isEqualTo("deleted");
+        JsonNode done = ended(java.net.URI.create(location).getPath());
+        assertThat(done.get("state").asText()).isEqualTo("moved");
+        int there = done.get("peerIndex").asInt();
+        assertThat(deleted.get("reason").asText()).isEqualTo("moved to peer slow (vmIndex " + there + " there)");
+        assertThat(json.readTree(restA.get("/api/v1/migrations", INP, JSON).body())).extracting(m -> m.get("id").asLong())
+                .contains(move.get("id").asLong());
+
+        // Prefer: wait, as for every other write: answered at the end, and the preference said applied
+        int waited = create(restA, INP, "{\"vmName\":\"prefers-to-wait\"}");
+        HttpResponse<String> atTheEnd = restA.send(restA.request("/api/v1/routers/" + waited + "/migrate", INP)
+                .header("Content-Type", JSON).header("Prefer", "wait=30")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"peer\":\"b\"}")));
+        assertThat(atTheEnd.statusCode()).as(atTheEnd.body()).isEqualTo(200);
+        assertThat(atTheEnd.headers().firstValue("Preference-Applied")).hasValue("wait");
+        assertThat(json.readTree(atTheEnd.body()).get("peer").asText()).isEqualTo("b");
+
+        // a refusal by the destination's side is told the same way: the VR back to running, with why; the move refused
+        int stays = create(restA, INP, "{\"vmName\":\"async-stays\"}");
+        List<VrEvent> onA = new CopyOnWriteArrayList<>();
+        HttpResponse<String> toGone;
+        try (AutoCloseable sa = a.service().events().subscribe(onA::add)) {
+            toGone = migrateAccepted(stays, "gone");
+            assertThat(toGone.statusCode()).as(toGone.body()).isEqualTo(202);
+            JsonNode refused = ended(java.net.URI.create(toGone.headers().firstValue("Location").orElseThrow()).getPath());
+            assertThat(refused.get("state").asText()).isEqualTo("refused");
+            assertThat(refused.get("problem").asText()).contains("does not answer").contains("stays here");
+        }
+        assertThat(operState(restA, stays)).isEqualTo("running");
+        assertThat(onA).filteredOn(e -> e.vmIndex == stays && e.previousOperState == OperState.MIGRATING).first()
+                .extracting(e -> e.reason).asString().contains("does not answer");
+        // what is checked here is still answered at once: a peer that is none, a VR that is none, a second move
+        assertThat(migrateAccepted(stays, "nope").statusCode()).isEqualTo(400);
+        assertThat(migrateAccepted(99999, "b").statusCode()).isEqualTo(404);
+        assertThat(restA.get("/api/v1/migrations/99999", INP, JSON).statusCode()).isEqualTo(404);
+        assertThat(restA.get("/api/v1/migrations", RestTenantsTest.ALICE, JSON).statusCode()).isEqualTo(403);
     }
 
     @Test

@@ -53,6 +53,7 @@ public final class RestServer implements AutoCloseable {
         service.useTenants(Tenants.from(settings));
         service.events().recordTo(EventLog.open(dataDir, settings.getInt("events.replay-max", 10_000),
                 settings.getDuration("events.replay-age", "7d")));
+        service.keepDrainStateIn(dataDir);
         try {
             service.start();
             rest.start(new ServerContext(service, settings, Credentials.from(settings), metrics, List.of(nacm)));

@@ -50,13 +50,7 @@ public final class Migration {
      * @throws ValidationException when it names no peer of this router
      */
     public static Moved move(VirtualRouters view, int vmIndex, Map<String, PeerClient> peers, String peerName) {
-        if (peerName == null) throw new ValidationException("peer", "name the peer to move the VR to");
-        PeerClient client = peers.get(peerName);
-        if (client == null) {
-            throw new ValidationException("peer", "'" + peerName + "' is no peer of this router (its peers: "
-                    + (peers.isEmpty() ? "none; declare them as settings peer.NAME" : String.join(", ", peers.keySet())) + ")");
-        }
-        return move(view, vmIndex, client, peers);
+        return begin(view, vmIndex, peers, peerName).finish();
     }
 
     /**
@@ -65,81 +59,130 @@ public final class Migration {
      * @throws MigrationRefusedException when the peer refused it or could not be asked (nothing changed)
      */
     public static Moved move(VirtualRouters view, int vmIndex, PeerClient peer) {
-        return move(view, vmIndex, peer, Map.of(peer.peer().name(), peer));
+        return begin(view, vmIndex, peer, Map.of(peer.peer().name(), peer)).finish();
     }
 
-    /** The move, telling {@code peers} (every peer of this router) where the VR's VXLAN far ends now point. */
-    private static Moved move(VirtualRouters view, int vmIndex, PeerClient peer, Map<String, PeerClient> peers) {
+    /**
+     * A move's local part, what it is accepted on: the peer is one of this router's, the VR exists and
+     * is not moving already; it is {@code migrating} from here on (its changes and a second move are
+     * refused). {@link Begun#finish} does the rest, on this thread or another.
+     *
+     * @throws ValidationException when it names no peer of this router
+     */
+    public static Begun begin(VirtualRouters view, int vmIndex, Map<String, PeerClient> peers, String peerName) {
+        if (peerName == null) throw new ValidationException("peer", "name the peer to move the VR to");
+        PeerClient client = peers.get(peerName);
+        if (client == null) {
+            throw new ValidationException("peer", "'" + peerName + "' is no peer of this router (its peers: "
+                    + (peers.isEmpty() ? "none; declare them as settings peer.NAME" : String.join(", ", peers.keySet())) + ")");
+        }
+        return begin(view, vmIndex, client, peers);
+    }
+
+    /** {@link #begin(VirtualRouters, int, Map, String)} to this peer, telling {@code peers} (every peer of this router) where the VR's VXLAN far ends now point. */
+    public static Begun begin(VirtualRouters view, int vmIndex, PeerClient peer, Map<String, PeerClient> peers) {
         VmConfigEntry row = view.getConfig(vmIndex).orElseThrow(() -> new NotFoundException("no VR " + vmIndex));
         // migrating from here on: its changes and a second move are refused until the move ends, either way
         view.beginMigration(vmIndex, peer.peer().name());
-        int peerIndex;
-        MoveJournal.Leaving leaving = null;
-        boolean unknown = false; // the peer may have the VR: the copy here stays held until it says (Moves)
-        String destinationAnswer;
-        try {
-            RouterBackup one = RouterBackup.of(view, List.of(vmIndex));
-            Optional<LiveMigration> live = view.liveMigration();
-            if (live.isPresent()) {
-                // a driver whose hypervisor moves the machine moves it (decision 13); such drivers have no VXLAN links
-                peerIndex = LiveMove.send(row, one, peer, live.get());
-                destinationAnswer = null;
-            } else {
-                leaving = peer.moves().leave(view, row, peer.peer().name()); // on disk before the peer hears of it
-                PeerClient.Answer answer;
-                try {
-                    answer = peer.post(INCOMING + "?wait=" + DESTINATION_WAIT.toSeconds() + "s&move=" + leaving.move(),
-                            one.toJson(), DESTINATION_WAIT.plusSeconds(10));
-                } catch (PeerClient.Unreachable e) {
-                    unknown = e.maybeDelivered();
-                    throw new MigrationRefusedException(Reason.FAILED, e.getMessage() + (unknown ? unknown(peer, row) : "; VR "
-                            + row.vmName + " stays here"));
-                }
-                if (answer.status() != 201) {
-                    // 202 (still being made there) and a failure there: it may have it, or have it soon
-                    unknown = answer.status() == 202 || answer.status() >= 500;
-                    throw unknown ? new MigrationRefusedException(Reason.FAILED, "peer " + peer.peer().name() + " answered "
-                            + answer.status() + ": " + detail(answer) + unknown(peer, row)) : refusal(peer, row, answer);
-                }
-                peerIndex = peerIndex(answer, row);
-                destinationAnswer = answer.body();
-            }
-        } catch (RuntimeException notMoved) {
-            if (unknown) {
-                peer.moves().settleLater(view, leaving, peer, true);
-            } else {
-                view.endMigration(vmIndex, false);
-                if (leaving != null) peer.moves().settled(leaving, peer, false);
-            }
-            throw notMoved;
+        return new Begun(view, vmIndex, peer, peers, row);
+    }
+
+    /** A move accepted here ({@link #begin}): its VR held as {@code migrating} until {@link Begun#finish()} ends it. */
+    public static final class Begun {
+        private final VirtualRouters view;
+        private final int vmIndex;
+        private final PeerClient peer;
+        private final Map<String, PeerClient> peers;
+        private final VmConfigEntry row;
+
+        private Begun(VirtualRouters view, int vmIndex, PeerClient peer, Map<String, PeerClient> peers, VmConfigEntry row) {
+            this.view = view;
+            this.vmIndex = vmIndex;
+            this.peer = peer;
+            this.peers = peers;
+            this.row = row;
         }
-        // The VR runs there: its far ends are told before its copy here goes, and one not told is said, not undone.
-        List<FarEnds.FarEnd> farEnds = destinationAnswer == null ? List.of()
-                : FarEnds.tell(row, destinationAnswer, peers, peer.peer().name());
-        try {
-            view.endMigration(vmIndex, true).completion().join();
-        } finally {
-            peer.moves().settled(leaving, peer, true);
+
+        public int vmIndex() {
+            return vmIndex;
         }
-        return new Moved(row.vmName, peer.peer().name(), vmIndex, peerIndex, farEnds);
+
+        public String vmName() {
+            return row.vmName;
+        }
+
+        public String peer() {
+            return peer.peer().name();
+        }
+
+        /**
+         * Sends the VR to the peer and, once it runs there, removes it here; the VR's last event here
+         * says which (its deletion: where it went; back from {@code migrating}: why not).
+         *
+         * @throws MigrationRefusedException when the peer refused it or could not be asked (nothing changed)
+         */
+        public Moved finish() {
+            return finish("");
+        }
+
+        /** {@link #finish()}, {@code note} added to what the VR's last event says (a drain's progress). */
+        public Moved finish(String note) {
+            int peerIndex;
+            MoveJournal.Leaving leaving = null;
+            boolean unknown = false; // the peer may have the VR: the copy here stays held until it says (Moves)
+            String destinationAnswer;
+            try {
+                RouterBackup one = RouterBackup.of(view, List.of(vmIndex));
+                Optional<LiveMigration> live = view.liveMigration();
+                if (live.isPresent()) {
+                    // a driver whose hypervisor moves the machine moves it (decision 13); such drivers have no VXLAN links
+                    peerIndex = LiveMove.send(row, one, peer, live.get());
+                    destinationAnswer = null;
+                } else {
+                    leaving = peer.moves().leave(view, row, peer()); // on disk before the peer hears of it
+                    PeerClient.Answer answer;
+                    try {
+                        answer = peer.post(INCOMING + "?wait=" + DESTINATION_WAIT.toSeconds() + "s&move=" + leaving.move(),
+                                one.toJson(), DESTINATION_WAIT.plusSeconds(10));
+                    } catch (PeerClient.Unreachable e) {
+                        unknown = e.maybeDelivered();
+                        throw new MigrationRefusedException(Reason.FAILED, e.getMessage() + (unknown ? unknown(peer, row)
+                                : "; VR " + row.vmName + " stays here"));
+                    }
+                    if (answer.status() != 201) {
+                        // 202 (still being made there) and a failure there: it may have it, or have it soon
+                        unknown = answer.status() == 202 || answer.status() >= 500;
+                        throw unknown ? new MigrationRefusedException(Reason.FAILED, "peer " + peer() + " answered "
+                                + answer.status() + ": " + detail(answer) + unknown(peer, row)) : refusal(peer, row, answer);
+                    }
+                    peerIndex = peerIndex(answer, row);
+                    destinationAnswer = answer.body();
+                }
+            } catch (RuntimeException notMoved) {
+                if (unknown) {
+                    peer.moves().settleLater(view, leaving, peer, true);
+                } else {
+                    view.endMigration(vmIndex, false, notMoved.getMessage() + note);
+                    if (leaving != null) peer.moves().settled(leaving, peer, false);
+                }
+                throw notMoved;
+            }
+            // The VR runs there: its far ends are told before its copy here goes, and one not told is said, not undone.
+            List<FarEnds.FarEnd> farEnds = destinationAnswer == null ? List.of()
+                    : FarEnds.tell(row, destinationAnswer, peers, peer());
+            try {
+                view.endMigration(vmIndex, true, "moved to peer " + peer() + " (vmIndex " + peerIndex + " there)" + note)
+                        .completion().join();
+            } finally {
+                peer.moves().settled(leaving, peer, true);
+            }
+            return new Moved(row.vmName, peer(), vmIndex, peerIndex, farEnds);
+        }
     }
 
     private static String unknown(PeerClient peer, VmConfigEntry row) {
         return "; whether it has VR " + row.vmName + " is not known: it stays migrating here, and this router asks peer "
                 + peer.peer().name() + " until it answers, then removes it here or lets it go";
-    }
-
-    /** The peer makes the VR from its row and answers once it is up: its vmIndex there. */
-    private static int madeThere(VmConfigEntry row, RouterBackup one, PeerClient peer) {
-        PeerClient.Answer answer;
-        try {
-            answer = peer.post(INCOMING + "?wait=" + DESTINATION_WAIT.toSeconds() + "s", one.toJson(),
-                    DESTINATION_WAIT.plusSeconds(10));
-        } catch (PeerClient.Unreachable e) {
-            throw new MigrationRefusedException(Reason.FAILED, e.getMessage() + "; VR " + row.vmName + " stays here");
-        }
-        if (answer.status() != 201) throw refusal(peer, row, answer);
-        return peerIndex(answer, row);
     }
 
     static MigrationRefusedException refusal(PeerClient peer, VmConfigEntry row, PeerClient.Answer answer) {

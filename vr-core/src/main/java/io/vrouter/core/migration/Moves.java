@@ -81,7 +81,7 @@ public final class Moves implements AutoCloseable {
         journal.forget(l.move());
         if (!moved || peer == null) return;
         try {
-            peer.delete(Migration.INCOMING + "/" + l.move());
+            peer.delete(Migration.INCOMING + "/arrivals/" + l.move());
         } catch (PeerClient.Unreachable e) {
             // its record of the arrival stays: it answers "arrived" if asked, which is true
             log.info("could not tell peer {} that move {} of VR {} is over: {}", l.peer(), l.move(), l.vmName(), e.getMessage());
@@ -137,7 +137,7 @@ public final class Moves implements AutoCloseable {
         String problem;
         try {
             if (!held) held = hold(view, l);
-            PeerClient.Answer a = peer.get(Migration.INCOMING + "/" + l.move());
+            PeerClient.Answer a = peer.get(Migration.INCOMING + "/arrivals/" + l.move());
             Arrival state = a.status() == 200 ? arrival(a) : null;
             if (held && state == Arrival.arrived) {
                 try {

@@ -86,17 +86,17 @@ public final class PeerClient {
         return send(HttpRequest.newBuilder(peer.uri().resolve("/health")).timeout(Duration.ofSeconds(5)).GET(), false);
     }
 
+    /** GET of a path of the peer's REST API as JSON, as the peer's user. */
+    public Answer get(String path) throws Unreachable {
+        return send(HttpRequest.newBuilder(peer.uri().resolve(path)).timeout(Duration.ofSeconds(10))
+                .header("Accept", "application/json").GET(), true);
+    }
+
     /** POST of a JSON body to a path of the peer's REST API, as the peer's user, waiting up to {@code timeout}. */
     public Answer post(String path, byte[] json, Duration timeout) throws Unreachable {
         return send(HttpRequest.newBuilder(peer.uri().resolve(path)).timeout(timeout)
                 .header("Content-Type", "application/json").header("Accept", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(json)), true);
-    }
-
-    /** GET of a path of the peer's REST API, as the peer's user. */
-    public Answer get(String path) throws Unreachable {
-        return send(HttpRequest.newBuilder(peer.uri().resolve(path)).timeout(Duration.ofSeconds(30))
-                .header("Accept", "application/json").GET(), true);
     }
 
     /** DELETE of a path of the peer's REST API, as the peer's user. */

@@ -366,7 +366,7 @@ final class Registry {
     void gone(VrRecord r) {
         synchronized (lock) {
             store.change().remove(r.vmIndex).write();
-            forget(r, null);
+            forget(r, r.goneReason);
         }
         events.deliver();
     }

@@ -266,10 +266,26 @@ public final class TenantView implements VirtualRouters {
 
     @Override
     public Applied endMigration(int vmIndex, boolean moved) {
+        return endMigration(vmIndex, moved, null);
+    }
+
+    @Override
+    public Applied endMigration(int vmIndex, boolean moved, String outcome) {
         providersOnly();
         // the removal is the caller's change set, for the audit, when the core can say so
-        return core instanceof VirtualRouterService service ? service.endMigration(vmIndex, moved, caller)
-                : core.endMigration(vmIndex, moved);
+        return core instanceof VirtualRouterService service ? service.endMigration(vmIndex, moved, outcome, caller)
+                : core.endMigration(vmIndex, moved, outcome);
+    }
+
+    @Override
+    public java.util.Optional<java.time.Instant> drainedSince() {
+        return core.drainedSince();
+    }
+
+    @Override
+    public void setDrained(boolean drained) {
+        if (!caller.provider()) throw new AccessDeniedException(null, "only the provider's operators drain or open the router", false);
+        core.setDrained(drained);
     }
 
     private void providersOnly() {

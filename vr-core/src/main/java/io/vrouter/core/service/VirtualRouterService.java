@@ -64,6 +64,10 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
     private final Scheduler scheduler;
     private final RunningLocks locks = new RunningLocks();
     private volatile List<VmRuntime> unresolved = List.of();
+    /** Since when the router is drained, null: open. Written under the change lock, so no creation passes a drain. */
+    private volatile java.time.Instant drainedSince;
+    /** Where {@link #drainedSince} is kept; null: not kept (tests' services without a data directory). */
+    private volatile java.nio.file.Path drainStateDir;
 
     public VirtualRouterService(HypervisorDriver driver, ConfigStore store, VrMetrics metrics) {
         this.driver = driver;
@@ -250,11 +254,16 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
 
     @Override
     public Applied endMigration(int vmIndex, boolean moved) {
-        return endMigration(vmIndex, moved, Caller.SYSTEM);
+        return endMigration(vmIndex, moved, null, Caller.SYSTEM);
     }
 
-    /** {@link #endMigration(int, boolean)}, its removal made by {@code by}. */
-    public Applied endMigration(int vmIndex, boolean moved, Caller by) {
+    @Override
+    public Applied endMigration(int vmIndex, boolean moved, String outcome) {
+        return endMigration(vmIndex, moved, outcome, Caller.SYSTEM);
+    }
+
+    /** {@link #endMigration(int, boolean, String)}, its removal made by {@code by}. */
+    public Applied endMigration(int vmIndex, boolean moved, String outcome, Caller by) {
         VrRecord r = registry.get(vmIndex);
         if (r == null || r.migratingTo == null) throw new ConflictException(null, "VR " + vmIndex + " is not migrating");
         String peer = r.migratingTo;
@@ -264,10 +273,12 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
             synchronized (registry.changeLock()) {
                 // let go and remove in one step: no other change comes between
                 r.migratingTo = null;
+                r.goneReason = outcome;
                 try {
                     removal = accept(ChangeSet.builder().remove(vmIndex).build().by(by), true);
                 } catch (VrException e) {
                     refused = e;
+                    r.goneReason = null;
                 }
             }
             if (refused != null) {
@@ -282,8 +293,44 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
         synchronized (registry.changeLock()) {
             r.migratingTo = null;
         }
-        backAsTheHostHasIt(r, "stays here: the move did not happen");
+        backAsTheHostHasIt(r, outcome != null ? outcome : "stays here: the move did not happen");
         return null;
+    }
+
+    // ---------------------------------------------------------------- drained (ADR 0023)
+
+    /** Keeps the drained state in {@code dataDir} ({@code drained.json}), reading it first: a drained router stays drained. */
+    public void keepDrainStateIn(java.nio.file.Path dataDir) {
+        drainedSince = io.vrouter.core.persistence.DrainState.read(dataDir).orElse(null);
+        drainStateDir = dataDir;
+    }
+
+    @Override
+    public Optional<java.time.Instant> drainedSince() {
+        return Optional.ofNullable(drainedSince);
+    }
+
+    @Override
+    public void setDrained(boolean drained) {
+        synchronized (registry.changeLock()) {
+            if (drained == (drainedSince != null)) return;
+            java.time.Instant since = drained ? java.time.Instant.now() : null;
+            if (drainStateDir != null) io.vrouter.core.persistence.DrainState.write(drainStateDir, since);
+            drainedSince = since;
+        }
+        log.info("router {}", drained ? "drained: it takes no new VRs until opened" : "opened: it takes new VRs again");
+    }
+
+    /** A drained router makes no VR: whatever asks (a creation, a restore, a peer's move), until it is opened. */
+    private void refuseCreationWhileDrained(List<Target> targets) {
+        java.time.Instant since = drainedSince;
+        if (since == null) return;
+        for (Target t : targets) {
+            if (t.kind() == Kind.CREATE) {
+                throw new ConflictException(VrException.Reason.IN_USE, null, "this router is drained (since " + since
+                        + ", for maintenance): it takes no new VRs until it is opened again").at(t.vmIndex(), null);
+            }
+        }
     }
 
     private void backAsTheHostHasIt(VrRecord r, String reason) {
@@ -433,6 +480,7 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
         synchronized (registry.changeLock()) {
             registry.conditions(set);
             List<Target> targets = registry.checker().check(set);
+            refuseCreationWhileDrained(targets);
             locks.check(set.caller(), targets);
             // The commit goes in the set's journal record: the history costs no write of its own.
             Commit commit = History.commitOf(targets, set.caller(), set.rollbackTo());
@@ -474,6 +522,7 @@ public final class VirtualRouterService implements VirtualRouters, AutoCloseable
         synchronized (registry.changeLock()) {
             registry.conditions(set);
             targets = registry.checker().check(set);
+            refuseCreationWhileDrained(targets);
         }
         List<VmConfigEntry> rows = new ArrayList<>(targets.size());
         for (Target t : targets) {

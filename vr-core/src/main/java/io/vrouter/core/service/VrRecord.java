@@ -24,6 +24,8 @@ final class VrRecord {
     volatile boolean removing;
     /** The peer it is moving to, while a move runs (ADR 0023): its changes are refused, the host's reports wait. */
     volatile String migratingTo;
+    /** What the VR's deletion event says once its VM is gone (a move's end: where it went); null: nothing. */
+    volatile String goneReason;
     /** Its {@link Version}: changed (under this record's lock) after every change of its row or state is visible. */
     volatile Version version;
     /** The tail of this VR's queue of hypervisor work; guarded by this. */

@@ -166,6 +166,31 @@ public interface VirtualRouters {
         throw new NotSupportedException(null, "this view cannot move VRs");
     }
 
+    /**
+     * {@link #endMigration(int, boolean)}, with what became of the move ({@code outcome}: where it went,
+     * or why it did not), which the VR's last event says as its reason: the deletion's when moved, the
+     * change back from {@code migrating} when not. Null: the default words.
+     */
+    default Applied endMigration(int vmIndex, boolean moved, String outcome) {
+        return endMigration(vmIndex, moved);
+    }
+
+    /**
+     * Since when this router is drained (ADR 0023): it takes no new VRs (creations, restores, moves
+     * from peers are refused with {@link VrException.Reason#IN_USE}) until it is opened. Empty: open.
+     */
+    default Optional<java.time.Instant> drainedSince() {
+        return Optional.empty();
+    }
+
+    /**
+     * Drains ({@code true}) or opens the router, kept in its data directory across restarts. The
+     * provider's only. Moving the VRs away is the caller's (migration's {@code Drain}).
+     */
+    default void setDrained(boolean drained) {
+        throw new NotSupportedException(null, "this view cannot drain the router");
+    }
+
     /** The admin states the driver can bring a VR to. */
     Set<AdminState> adminStates();
 

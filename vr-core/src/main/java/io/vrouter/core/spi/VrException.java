@@ -56,7 +56,8 @@ public abstract class VrException extends RuntimeException {
         LOCKED,
         /**
          * The VR is held by an operation under way, a move to a peer (ADR 0023): nothing changed; the
-         * change may be sent again once the move ends (to the peer, when it moved).
+         * change may be sent again once the move ends (to the peer, when it moved). Also a new VR asked
+         * of a drained router: it may be sent again once the router is opened.
          */
         IN_USE
     }

@@ -42,6 +42,8 @@ public final class NetconfServerContext implements AutoCloseable {
     private final int maxMessageBytes;
     /** The peer routers VRs may move to (settings peer.NAME), for vrouter-migration's migrate; none until told. */
     private volatile Map<String, PeerClient> peers = Map.of();
+    /** vrouter-migration's drain and open. */
+    private io.vrouter.core.migration.Drain drain;
     private final MessageMemory messageMemory;
     private final Statistics statistics = new Statistics();
     private final List<Subscription> subscriptions = new CopyOnWriteArrayList<>();
@@ -143,6 +145,16 @@ public final class NetconfServerContext implements AutoCloseable {
 
     public Map<String, PeerClient> peers() {
         return peers;
+    }
+
+    /** The router's drain, shared with the other interfaces; until told, one of its own over the peers. */
+    public void useDrain(io.vrouter.core.migration.Drain drain) {
+        this.drain = drain;
+    }
+
+    public synchronized io.vrouter.core.migration.Drain drain() {
+        if (drain == null) drain = new io.vrouter.core.migration.Drain(peers);
+        return drain;
     }
 
     public VrMetrics metrics() {

@@ -516,6 +516,9 @@ public final class NetconfSession {
         } else if (Ns.MIGRATION.equals(ns) && "restore".equals(name)) {
             writer(name);
             return BackupOps.restore(who, op);
+        } else if (Ns.MIGRATION.equals(ns) && ("drain".equals(name) || "open".equals(name))) {
+            writer(name);
+            return name.equals("drain") ? MigrationOps.drain(who, op, ctx.drain()) : MigrationOps.open(who, ctx.drain());
         }
         throw new RpcError(Type.PROTOCOL, "operation-not-supported", null, null,
                 "unknown operation '" + name + "' in namespace '" + ns + "'").info("bad-element", name);

@@ -114,6 +114,10 @@ export function renderHost(view) {
         ['Admin states', store.session.adminStates.join(', ')],
         ['Templates', store.session.templates.join(', ')],
         ['Unresolved VMs', formatNumber(ready.unresolvedVms)],
+        // Drained for maintenance (POST /api/v1/drain): new VRs are refused until it is opened.
+        ['New VRs', ready.drained
+          ? h('span.pill.pill-bad.drained', {}, h('span.dot', { 'aria-hidden': 'true' }), 'drained since ' + ready.drainedSince + ': refused until opened')
+          : 'taken'],
         ['Event stream', store.live === 'live' ? 'connected' : 'reconnecting']]);
     }
   }
