@@ -132,7 +132,7 @@ class Move(Bench):
         return answer
 
     def migrate(self, source, index, peer):
-        return json.loads(self.call(source, "POST", "/api/v1/routers/%d/migrate" % index, {"peer": peer}))["peerIndex"]
+        return json.loads(self.call(source, "POST", "/api/v1/routers/%d/migrate?wait=2m" % index, {"peer": peer}))["peerIndex"]
 
     def by_hand(self, server, index, row):
         """The floor: the VR deleted and created again on the same router, each call waiting for the host."""

@@ -101,7 +101,7 @@ class MigrationKillIT {
         String uuid = a.router(vmIndex).at("/vmEntry/vmUUID").asText();
         CompletableFuture<HttpResponse<String>> answer = CompletableFuture.supplyAsync(() -> {
             try {
-                return a.post("/api/v1/routers/" + vmIndex + "/migrate", "{\"peer\":\"b\"}");
+                return a.post("/api/v1/routers/" + vmIndex + "/migrate?wait=3m", "{\"peer\":\"b\"}");
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }

@@ -191,7 +191,7 @@ class FarEndMigrationIT {
         try (Pinger ping = Pinger.start(lanHost, "198.51.100.2")) {
             assertThat(TestHost.await(() -> ping.answered.size() >= 20, 30)).as("the ping runs across the link").isTrue();
             long began = System.nanoTime();
-            HttpResponse<String> moved = routers[0].post("/api/v1/routers/1/migrate", "{\"peer\":\"b\"}");
+            HttpResponse<String> moved = routers[0].post("/api/v1/routers/1/migrate?wait=2m", "{\"peer\":\"b\"}");
             long moveMs = (System.nanoTime() - began) / 1_000_000;
             assertThat(moved.statusCode()).as(moved.body()).isEqualTo(200);
             int answeredWhenMoved = ping.answered.isEmpty() ? 0 : ping.answered.last();
@@ -238,7 +238,7 @@ class FarEndMigrationIT {
 
         try (Pinger ping = Pinger.start(right, "192.0.2.9")) {
             assertThat(TestHost.await(() -> ping.answered.size() >= 20, 30)).as("the ping runs across the link").isTrue();
-            HttpResponse<String> moved = routers[0].post("/api/v1/routers/5/migrate", "{\"peer\":\"b\"}");
+            HttpResponse<String> moved = routers[0].post("/api/v1/routers/5/migrate?wait=2m", "{\"peer\":\"b\"}");
             assertThat(moved.statusCode()).as(moved.body()).isEqualTo(200);
             int answeredWhenMoved = ping.answered.last();
             boolean back = TestHost.await(() -> ping.answeringAgainAfter(answeredWhenMoved, 20), 60);

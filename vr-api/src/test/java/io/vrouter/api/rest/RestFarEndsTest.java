@@ -158,7 +158,7 @@ class RestFarEndsTest {
         // its far end, on A, points at B's (this machine's) underlay address
         int i = create(restA, "{\"vmName\":\"comes96\",\"vmNetworkConfigTable\":[" + vxlan(1, underlay[0], 96, underlay[1])
                 .replace("{", "{\"vmNetworkConfigPhysAddress\":\"02:00:5e:00:53:97\",") + "]}");
-        HttpResponse<String> r = restA.post("/api/v1/routers/" + i + "/migrate", INP, JSON, "{\"peer\":\"b\"}");
+        HttpResponse<String> r = restA.post("/api/v1/routers/" + i + "/migrate?wait=60s", INP, JSON, "{\"peer\":\"b\"}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         JsonNode moved = json.readTree(r.body());
         JsonNode farEnd = moved.path("farEnds").get(0);
@@ -181,7 +181,7 @@ class RestFarEndsTest {
     void aMoveWhoseFarEndsCannotBeToldStillStandsAndSaysSo() throws Exception {
         int i = create(restA, "{\"vmName\":\"linked\",\"vmNetworkConfigTable\":[" + vxlan(1, "lo", 95, "192.0.2.40")
                 .replace("{", "{\"vmNetworkConfigPhysAddress\":\"02:00:5e:00:53:95\",") + "]}");
-        HttpResponse<String> r = restA.post("/api/v1/routers/" + i + "/migrate", INP, JSON, "{\"peer\":\"b\"}");
+        HttpResponse<String> r = restA.post("/api/v1/routers/" + i + "/migrate?wait=60s", INP, JSON, "{\"peer\":\"b\"}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         JsonNode farEnd = json.readTree(r.body()).path("farEnds").get(0);
         assertThat(farEnd.path("vni").asInt()).isEqualTo(95);

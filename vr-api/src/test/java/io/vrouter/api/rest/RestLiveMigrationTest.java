@@ -91,7 +91,7 @@ class RestLiveMigrationTest {
         String uuid = poolA.record("VM", poolA.vms().get("mover")).path("uuid").asText();
         String started = startTime(poolA);
 
-        HttpResponse<String> r = restA.post("/api/v1/routers/" + i + "/migrate", INP, JSON, "{\"peer\":\"b\"}");
+        HttpResponse<String> r = restA.post("/api/v1/routers/" + i + "/migrate?wait=60s", INP, JSON, "{\"peer\":\"b\"}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(200);
         int there = json.readTree(r.body()).get("peerIndex").asInt();
 
@@ -109,7 +109,7 @@ class RestLiveMigrationTest {
     @Test
     void aPeerWhoseDriverCannotReceiveTheMachineRefusesAndTheVrStays() throws Exception {
         int i = createRunning();
-        HttpResponse<String> r = restA.post("/api/v1/routers/" + i + "/migrate", INP, JSON, "{\"peer\":\"sim\"}");
+        HttpResponse<String> r = restA.post("/api/v1/routers/" + i + "/migrate?wait=60s", INP, JSON, "{\"peer\":\"sim\"}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(409);
         assertThat(r.body()).contains("cannot take a VR from the hypervisor").contains("stays here");
         assertThat(json.readTree(new RestClient(sim.port()).get("/api/v1/routers", INP, JSON).body()).path("virtualRouter")).isEmpty();
@@ -123,7 +123,7 @@ class RestLiveMigrationTest {
         int i = createRunning();
         poolA.failNext("VM.migrate_send", "VM_MIGRATE_FAILED", "OpaqueRef:x", "OpaqueRef:y", "OpaqueRef:z", "memory transfer failed");
 
-        HttpResponse<String> r = restA.post("/api/v1/routers/" + i + "/migrate", INP, JSON, "{\"peer\":\"b\"}");
+        HttpResponse<String> r = restA.post("/api/v1/routers/" + i + "/migrate?wait=60s", INP, JSON, "{\"peer\":\"b\"}");
         assertThat(r.statusCode()).as(r.body()).isEqualTo(502);
         assertThat(r.body()).contains("VM_MIGRATE_FAILED").contains("stays here");
 
