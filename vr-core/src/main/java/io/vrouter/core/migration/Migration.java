@@ -174,7 +174,7 @@ public final class Migration {
                 view.endMigration(vmIndex, true, "moved to peer " + peer() + " (vmIndex " + peerIndex + " there)" + note)
                         .completion().join();
             } finally {
-                peer.moves().settled(leaving, peer, true);
+                if (leaving != null) peer.moves().settled(leaving, peer, true); // a hypervisor's move is not journaled
             }
             return new Moved(row.vmName, peer(), vmIndex, peerIndex, farEnds);
         }
