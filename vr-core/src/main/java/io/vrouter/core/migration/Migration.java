@@ -119,7 +119,7 @@ public final class Migration {
         try {
             view.endMigration(vmIndex, true).completion().join();
         } finally {
-            peer.moves().settled(leaving, peer, true);
+            if (leaving != null) peer.moves().settled(leaving, peer, true); // a live move journals no leaving (decision 13)
         }
         return new Moved(row.vmName, peer.peer().name(), vmIndex, peerIndex, farEnds);
     }
