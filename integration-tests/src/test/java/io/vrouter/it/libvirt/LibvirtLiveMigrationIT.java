@@ -113,7 +113,11 @@ class LibvirtLiveMigrationIT {
             assertThat(removed.statusCode()).as(removed.body()).isIn(202, 204);
         } finally {
             for (ServerProcess s : new ServerProcess[] {a, b, c}) {
-                if (s != null) s.close();
+                try {
+                    if (s != null) s.close();
+                } catch (Exception e) {
+                    System.err.println("stopping a server: " + e); // the domains and the daemon go all the same
+                }
             }
             // whatever a failure left: the domains of this run on both daemons, the second daemon, the bridge
             removeDomains(HERE, host.prefix);
