@@ -16,8 +16,9 @@
 # --migration: only migration's figures (issue 34): two routers (two servers on the netns driver, each in a namespace,
 # peers of each other), one VR moved from one to the other: the time and the forwarding gap (pings every 10 ms
 # through the VR between two hosts), beside the floor measured in the same rounds (the same VR deleted and created
-# again by hand on the destination); then 20 VRs moved one after another, beside the same floor (migration.md,
-# migration.json). Needs root.
+# again by hand on the destination); then 20 VRs moved one after another, beside the same floor; then libvirt under
+# TCG: a VM VR moved live through vrouter between this host's libvirtd and a second one the bench starts, beside
+# `virsh migrate --live` of the same kind of domain alone, 3 rounds (migration.md, migration.json). Needs root.
 # --libvirt: only the libvirt driver's figures (issue 26): VRs as QEMU VMs booting vrouter's appliance (TCG
 # here; KVM too where it runs guests), create-to-running and create-to-forwarding (first ping through) for one
 # VR and for 20 in one REST batch, QEMU's resident set per VR (libvirt.md, libvirt.json). Needs libvirtd

@@ -15,7 +15,9 @@ between two replies from the move's request until replies come again (the last r
 B). The floor, in the same round: on B, the same VR deleted and created again by hand (DELETE and POST,
 each waiting for the host), timed, with its gap. Then it moves back (B to A, also timed). After the rounds:
 20 VRs moved from A to B one after another (migrate, one at a time), beside the floor of deleting and
-creating the same 20 by hand on B. Needs root; every namespace and process is removed before it exits.
+creating the same 20 by hand on B. Then libvirt under TCG (libvirt_migration): a VM VR moved live between two
+libvirt daemons through vrouter, beside `virsh migrate --live` of the same kind of domain alone. Needs root;
+every namespace, domain and process is removed before it exits.
 """
 import json
 import os
@@ -23,6 +25,7 @@ import subprocess
 import threading
 import time
 
+from . import libvirt_migration
 from .links import Bench, sh
 from .util import log, median
 
@@ -205,6 +208,8 @@ def run(args):
                 m[key].append(time.time() - t0)
         result["many_vrs"] = {k: {"seconds": v, "seconds_median": median(v)} for k, v in m.items()}
         result["many_vrs"]["ratio_median"] = median([x / f for x, f in zip(m["migrate"], m["floor"])])
+        log("migration: libvirt under TCG")
+        result["libvirt"] = libvirt_migration.run(args, 2 if quick else 3)
     finally:
         if pinger:
             pinger.stop()
@@ -245,6 +250,8 @@ def markdown(r):
             lines.append("| %s | %.1f | %.2f | %s |" % (label, x["seconds_median"], x["seconds_median"] / r["many"],
                                                        ", ".join("%.1f" % s for s in x["seconds"])))
         lines += ["", "The %d moves take %.2fx the floor's time." % (r["many"], many["ratio_median"])]
+    if r.get("libvirt"):
+        lines += libvirt_migration.markdown(r["libvirt"])
     if r.get("leftovers"):
         lines += ["", "Left on the host: " + ", ".join(r["leftovers"])]
     return "\n".join(lines) + "\n"

@@ -14,7 +14,6 @@ import io.vrouter.core.model.InetAddressType;
 import io.vrouter.core.model.VmConfigEntry;
 import io.vrouter.core.model.VmNetworkConfigEntry;
 import io.vrouter.netns.TestHost;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -24,8 +23,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,7 +37,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LibvirtMigrationTest {
     private static final long BOOT_SECONDS = 240;
-    private static final Pattern SYSRQ = Pattern.compile("\\[\\s*(\\d+\\.\\d+)\\] sysrq: HELP");
 
     @TempDir
     Path tmp;
@@ -108,24 +104,16 @@ class LibvirtMigrationTest {
         return c;
     }
 
-    private static String console(LibvirtSettings s, int vmIndex) {
-        try {
-            return Files.readString(s.runDir().resolve(s.domainName(vmIndex)).resolve("console.log"), StandardCharsets.UTF_8);
-        } catch (java.io.IOException e) {
-            return "";
-        }
+    private static Path consoleLog(LibvirtSettings s, int vmIndex) {
+        return s.runDir().resolve(s.domainName(vmIndex)).resolve("console.log");
     }
 
-    /** The guest kernel's uptime, as it stamps the message that Alt+SysRq+H (sent to its keyboard) prints on its console. */
+    private static String console(LibvirtSettings s, int vmIndex) {
+        return GuestUptime.console(consoleLog(s, vmIndex));
+    }
+
     private static double guestUptime(LibvirtSettings s, int vmIndex) throws Exception {
-        int before = SYSRQ.matcher(console(s, vmIndex)).results().toList().size();
-        TestHost.ok("virsh", "-c", s.uri(), "send-key", s.domainName(vmIndex), "KEY_LEFTALT", "KEY_SYSRQ", "KEY_H");
-        assertThat(await(() -> SYSRQ.matcher(console(s, vmIndex)).results().toList().size() > before, 60))
-                .as("the SysRq message on the console:%n%s", console(s, vmIndex)).isTrue();
-        Matcher m = SYSRQ.matcher(console(s, vmIndex));
-        double last = -1;
-        while (m.find()) last = Double.parseDouble(m.group(1));
-        return last;
+        return GuestUptime.read(s.uri(), s.domainName(vmIndex), consoleLog(s, vmIndex));
     }
 
     private boolean reaches(String ns, String address) {

@@ -16,16 +16,17 @@ import java.util.UUID;
  * port of 127.0.0.1 without authentication, with a host UUID of its own: libvirt refuses to migrate a
  * domain to a host whose UUID is its own ("Attempt to migrate guest to the same host"). It shares the
  * network namespace and file system, so the bridges and the appliance's images are there as on a
- * second host set up alike. QEMU's console goes to files (no virtlogd of its own).
+ * second host set up alike. QEMU's console goes to files (no virtlogd of its own). Shared (test-jar) with
+ * integration-tests' LibvirtLiveMigrationIT.
  */
-final class SecondLibvirtd implements AutoCloseable {
+public final class SecondLibvirtd implements AutoCloseable {
     private static final List<String> MOUNTED = List.of("/etc/libvirt", "/run/libvirt", "/var/lib/libvirt", "/var/log/libvirt",
             "/var/cache/libvirt");
-    final String uri;
+    public final String uri;
     private final Path dir;
     private final Process daemon;
 
-    SecondLibvirtd(Path dir) throws IOException, InterruptedException {
+    public SecondLibvirtd(Path dir) throws IOException, InterruptedException {
         this.dir = dir;
         int port;
         try (ServerSocket s = new ServerSocket(0)) {
