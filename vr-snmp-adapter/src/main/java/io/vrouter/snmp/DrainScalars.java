@@ -81,7 +81,7 @@ final class DrainScalars implements GenericManagedObject {
             case TOTAL -> new Gauge32(r.total());
             case MOVED -> new Gauge32(r.moved());
             case NOT_MOVED -> new Gauge32(r.notMoved());
-            case RESULT -> new OctetString(fit(result(r)).getBytes(StandardCharsets.UTF_8));
+            case RESULT -> new OctetString(MigrationTable.fit(result(r)).getBytes(StandardCharsets.UTF_8));
             default -> null;
         };
     }
@@ -97,13 +97,6 @@ final class DrainScalars implements GenericManagedObject {
             s.append(o.problem() == null ? " to " + o.peer() + " as " + o.peerIndex() : ": " + o.problem());
         }
         return s.toString();
-    }
-
-    /** At most 255 octets of UTF-8 (vmDrainResult's size), cut at a character. */
-    private static String fit(String text) {
-        String s = text;
-        while (s.getBytes(StandardCharsets.UTF_8).length > 255) s = s.substring(0, s.length() - 1);
-        return s;
     }
 
     // ------------------------------------------------------------------ GET, GETNEXT

@@ -52,11 +52,12 @@ class DrainScalarsTest {
     /** A peer that accepts connections and never answers: a drain to it runs until it closes. */
     ServerSocket silent;
     final List<Socket> held = new CopyOnWriteArrayList<>();
+    Thread accepting;
 
     @BeforeEach
     void start() throws Exception {
         silent = new ServerSocket(0);
-        Thread accepting = new Thread(() -> {
+        accepting = new Thread(() -> {
             try {
                 while (true) held.add(silent.accept());
             } catch (IOException closed) {
@@ -82,9 +83,15 @@ class DrainScalarsTest {
 
     @AfterEach
     void stop() throws Exception {
-        silent.close();
-        for (Socket s : held) s.close();
+        closeSilentPeer();
         a.close();
+    }
+
+    /** Closes the peer and every connection it took, one taken just before the close included. */
+    private void closeSilentPeer() throws Exception {
+        silent.close();
+        accepting.join(10_000);
+        for (Socket s : held) s.close();
     }
 
     private PDU createAndGo(int vmIndex, String name) throws IOException {
@@ -134,8 +141,7 @@ class DrainScalarsTest {
         assertThat(a.service.getConfig(2)).isEmpty();
 
         // The peer goes away: the drain ends, the VR not moved (it runs here), and says why; still drained.
-        silent.close();
-        for (Socket s : held) s.close();
+        closeSilentPeer();
         awaitValue(STATE, new Integer32(DrainScalars.DRAINED), "the drain ended");
         assertThat(a.get(instance(DrainScalars.MOVED))).isEqualTo(new Gauge32(0));
         assertThat(a.get(instance(DrainScalars.NOT_MOVED))).isEqualTo(new Gauge32(1));
