@@ -62,6 +62,8 @@ class DrainSnmpIT {
                         TOTAL + " = Gauge32: " + VRS, MOVED + " = Gauge32: " + VRS, NOT_MOVED + " = Gauge32: 0");
                 assertThat(snmp(a, "snmpget", RESULT).out()).contains("drained to b, c: " + VRS + " of " + VRS + " VRs moved;");
 
+                // the same drain as REST's (one per server): its report is the one REST reads
+                assertThat(JSON.readTree(a.get("/api/v1/drain").body()).get("moved").asInt()).isEqualTo(VRS);
                 assertThat(namesOn(a)).as("none left on A").isEmpty();
                 List<String> onPeers = new ArrayList<>(namesOn(b));
                 onPeers.addAll(namesOn(c));
