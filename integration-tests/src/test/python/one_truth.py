@@ -211,7 +211,7 @@ def snmp_rows(args, tables):
         row = out[t.name].setdefault(tuple(index), {k: v for k, v in zip(t.keys, index)})
         row[c.name] = canonical(c, snmp_value(c, value))
     # The columns of the MIB that the YANG module lacks, besides SNMP's own (the RowStatus columns, the
-    # moves of vmMigrationTable): none may be left over.
+    # moves of vmMigrationTable, the drain of vmDrain): none may be left over.
     module_columns = {".".join(oid.split(".")[:-1]) for oid in by_oid}
     for oid in values:
         column = ".".join(oid.split(".")[:11])
@@ -219,6 +219,8 @@ def snmp_rows(args, tables):
             continue  # vmConfigRowStatus, vmNetworkConfigRowStatus
         if oid.startswith("1.3.6.1.3.7666.1.21."):
             continue  # vmMigrationTable: an operation, vrouter-migration's migrate in YANG (docs/adr/0023, decision 10)
+        if oid.startswith("1.3.6.1.3.7666.1.22."):
+            continue  # vmDrain: an operation, vrouter-migration's drain and open in YANG (docs/adr/0023, decision 16)
         if column not in by_oid and not oid.endswith(".0") and not any(oid.startswith(c + ".") for c in by_oid):
             unknown.append(oid)
     return out, unknown

@@ -298,8 +298,8 @@ final class MigrationTable implements GenericManagedObject {
         }
     }
 
-    /** At most 255 octets of UTF-8 (vmMigrationResult's size), cut at a character. */
-    private static String fit(String text) {
+    /** At most 255 octets of UTF-8 (vmMigrationResult's and vmDrainResult's size), cut at a character. */
+    static String fit(String text) {
         String s = text == null ? "" : text;
         while (s.getBytes(StandardCharsets.UTF_8).length > 255) s = s.substring(0, s.length() - 1);
         return s;

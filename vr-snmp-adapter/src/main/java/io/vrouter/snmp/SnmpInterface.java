@@ -3,12 +3,15 @@ package io.vrouter.snmp;
 import io.vrouter.core.config.Credentials;
 import io.vrouter.core.config.Settings;
 import io.vrouter.core.config.Tenants;
+import io.vrouter.core.migration.Drain;
+import io.vrouter.core.migration.PeerClient;
 import io.vrouter.core.migration.Peers;
 import io.vrouter.core.spi.ManagementInterface;
 import io.vrouter.core.spi.ServerContext;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,10 +51,12 @@ public final class SnmpInterface implements ManagementInterface {
         Credentials.requireLoopbackForDevelopmentDefaults(config.developmentDefaults(),
                 InetAddress.getByName(config.bind()), "SNMP");
         Path dir = context.settings().dataDir().resolve("snmp");
+        // the application's peers, their clients shared with REST and NETCONF (alone, as in a test: its own)
+        Map<String, PeerClient> peers = context.shared(Peers.class).orElseGet(() -> Peers.from(started)).clients();
         VrSnmpAgent starting = new VrSnmpAgent(config, SystemGroup.load(started, dir), dir,
-                context.service(), context.metrics(), context.credentials().snmpThrottle(),
-                // the application's peers, their clients shared with REST and NETCONF (alone, as in a test: its own)
-                context.shared(Peers.class).orElseGet(() -> Peers.from(started)).clients());
+                context.service(), context.metrics(), context.credentials().snmpThrottle(), peers,
+                // one drain at a time, whichever interface asks: the application's (alone: its own)
+                context.shared(Drain.class).orElseGet(() -> new Drain(peers)));
         try {
             starting.start();
         } catch (IOException | RuntimeException e) {

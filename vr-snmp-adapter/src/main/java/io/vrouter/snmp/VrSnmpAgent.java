@@ -3,6 +3,7 @@ package io.vrouter.snmp;
 import io.vrouter.core.config.Build;
 import io.vrouter.core.config.AuthThrottle;
 import io.vrouter.core.metrics.VrMetrics;
+import io.vrouter.core.migration.Drain;
 import io.vrouter.core.migration.PeerClient;
 import io.vrouter.core.persistence.DamagedConfigurationException;
 import io.vrouter.core.persistence.FileFormat;
@@ -97,6 +98,7 @@ final class VrSnmpAgent {
     /** RFC 7666's VM-MIB, read through NEW-VMM-MIB's instrumentation. */
     private final Rfc7666Instrumentation rfc7666;
     private final MigrationTable migrations;
+    private final DrainScalars drain;
     private final VrMetrics metrics;
     private final DefaultMOServer server = new DefaultMOServer();
     private final AuthThrottle throttle;
@@ -569,7 +571,7 @@ final class VrSnmpAgent {
     }
 
     VrSnmpAgent(SnmpConfig config, SystemGroup system, Path stateDir, VirtualRouters service, VrMetrics metrics,
-                AuthThrottle throttle, Map<String, PeerClient> peers) throws IOException {
+                AuthThrottle throttle, Map<String, PeerClient> peers, Drain drain) throws IOException {
         this.config = config;
         this.system = system;
         this.throttle = throttle;
@@ -579,6 +581,7 @@ final class VrSnmpAgent {
         Principals principals = new Principals(config);
         this.instrumentation = new VmmInstrumentation(service, principals);
         this.migrations = new MigrationTable(service, principals, peers);
+        this.drain = new DrainScalars(service, principals, drain);
         this.rfc7666 = new Rfc7666Instrumentation(instrumentation);
         this.address = new UdpAddress(InetAddress.getByName(config.bind()), config.port());
         this.manager = new Manager(engine, dispatcher, server, config.v2c(), TimedCommandProcessor::new,
@@ -640,6 +643,7 @@ final class VrSnmpAgent {
             server.register(instrumentation, null);
             server.register(rfc7666, null);
             server.register(migrations, null);
+            server.register(drain, null);
         } catch (DuplicateRegistrationException e) {
             throw new IllegalStateException(e);
         }
@@ -675,6 +679,7 @@ final class VrSnmpAgent {
         server.unregister(instrumentation, null);
         server.unregister(rfc7666, null);
         server.unregister(migrations, null);
+        server.unregister(drain, null);
         migrations.close();
     }
 
@@ -728,11 +733,11 @@ final class VrSnmpAgent {
         for (SystemGroup.Field f : SystemGroup.Field.values()) {
             vacm.addViewTreeFamily(WRITE_VIEW, f.instance, new OctetString(), VacmMIB.vacmViewIncluded, StorageType.volatile_);
         }
-        // A tenant's writers: the same, but the notification switches and the moves to peer routers, which
-        // are the router's (noAccess). Which rows a tenant's user may read and change is not VACM's: the
+        // A tenant's writers: the same, but the notification switches, the moves to peer routers and the
+        // drain, which are the router's (noAccess). Which rows a tenant's user may read and change is not VACM's: the
         // core's view of the user decides.
         for (OID routers : new OID[]{VmmMib.scalar(VmmMib.VM_PER_VM_NOTIFICATIONS_ENABLED),
-                VmmMib.scalar(VmmMib.VM_BULK_NOTIFICATIONS_ENABLED), MigrationTable.TABLE}) {
+                VmmMib.scalar(VmmMib.VM_BULK_NOTIFICATIONS_ENABLED), MigrationTable.TABLE, DrainScalars.DRAIN}) {
             vacm.addViewTreeFamily(TENANT_WRITE_VIEW, routers, new OctetString(), VacmMIB.vacmViewExcluded,
                     StorageType.volatile_);
         }

@@ -75,6 +75,8 @@ class Rfc7666ConformanceTest {
             Map.entry("vmVrouterAgent", List.of("vmAgentIdentities", "vmVrouterAgent")),
             Map.entry("vmMigrationTable", List.of("vmMigrationTable", "vmMigrationEntry", "vmMigrationPeer",
                     "vmMigrationStatus", "vmMigrationPeerVmIndex", "vmMigrationResult", "vmMigrationGroup")),
+            Map.entry("vmDrain", List.of("vmDrain", "vmDrainState", "vmDrainTotal", "vmDrainMoved", "vmDrainNotMoved",
+                    "vmDrainResult", "vmDrainGroup")),
             Map.entry("vmCompliance", List.of("vmCompliance")));
 
     /** The imported textual conventions, as their RFCs define them (2579, 3411, 6933, 2863). */
@@ -191,6 +193,7 @@ class Rfc7666ConformanceTest {
         agent.put("vmConfigEntry", VmmMib.VM_CONFIG_ENTRY);
         agent.put("vmNetworkConfigEntry", VmmMib.VM_NETWORK_CONFIG_ENTRY);
         agent.put("vmMigrationEntry", MigrationTable.ENTRY);
+        agent.put("vmDrain", DrainScalars.DRAIN);
         agent.put("vmUUID", VmmMib.sub(VmmMib.VM_ENTRY, VmmMib.VM_UUID));
         agent.put("vmOperState", VmmMib.sub(VmmMib.VM_ENTRY, VmmMib.VM_OPER_STATE));
         agent.put("vmPersistent", VmmMib.sub(VmmMib.VM_ENTRY, VmmMib.VM_PERSISTENT));

@@ -146,14 +146,15 @@ class MigrationSnmpIT {
         return out;
     }
 
-    private static ServerProcess.Result snmp(ServerProcess server, String tool, String... args) throws Exception {
+    /** net-snmp's tool at the server's agent, v2c with the development communities, numeric OIDs. */
+    static ServerProcess.Result snmp(ServerProcess server, String tool, String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(tool, "-v2c", "-c", tool.equals("snmpset") ? "private" : "public",
                 "-On", "-t", "8", "-r", "0", SnmpCliIT.agent(server)));
         cmd.addAll(List.of(args));
         return ServerProcess.run(cmd);
     }
 
-    private static String snmpQuiet(ServerProcess server, String oid) {
+    static String snmpQuiet(ServerProcess server, String oid) {
         try {
             return snmp(server, "snmpget", oid).out();
         } catch (Exception e) {
@@ -161,7 +162,7 @@ class MigrationSnmpIT {
         }
     }
 
-    private static void await(String what, Supplier<Boolean> condition) throws InterruptedException {
+    static void await(String what, Supplier<Boolean> condition) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         while (System.nanoTime() < end) {
             if (condition.get()) return;

@@ -76,6 +76,26 @@ public final class Drain {
      * @throws ConflictException when a drain runs already, or the router is drained with no VR left
      */
     public synchronized Report start(VirtualRouters view, List<String> named) {
+        List<String> to = check(view, named);
+        List<Integer> indices = new ArrayList<>(view.indices());
+        view.setDrained(true);
+        Run run = new Run(List.copyOf(to), List.copyOf(indices));
+        last = run;
+        Thread t = new Thread(() -> drain(view, run), "drain");
+        t.setDaemon(true);
+        t.start();
+        log.info("draining: {} VRs to peers {}", indices.size(), to);
+        return report(view);
+    }
+
+    /**
+     * What {@link #start} would refuse, checked without starting (SNMP tells a refusal before its SET
+     * commits); the peers it would move to.
+     *
+     * @throws ValidationException when a name is no peer, or the router has none
+     * @throws ConflictException when a drain runs already, or the router is drained with no VR left
+     */
+    public synchronized List<String> check(VirtualRouters view, List<String> named) {
         if (last != null && !last.done.isDone()) {
             throw new ConflictException(VrException.Reason.IN_USE, null, "a drain is under way (since " + last.started
                     + ", " + last.outcomes.size() + " of " + last.indices.size() + " VRs done): wait for its report");
@@ -90,20 +110,12 @@ public final class Drain {
                         + String.join(", ", peers.keySet()) + ")");
             }
         }
-        List<Integer> indices = new ArrayList<>(view.indices());
         Optional<Instant> since = view.drainedSince();
-        if (since.isPresent() && indices.isEmpty()) {
+        if (since.isPresent() && view.indices().isEmpty()) {
             throw new ConflictException(VrException.Reason.STATE, null, "this router is drained already (since " + since.get()
                     + ") and has no VR left to move; open it to take VRs again");
         }
-        view.setDrained(true);
-        Run run = new Run(List.copyOf(to), List.copyOf(indices));
-        last = run;
-        Thread t = new Thread(() -> drain(view, run), "drain");
-        t.setDaemon(true);
-        t.start();
-        log.info("draining: {} VRs to peers {}", indices.size(), to);
-        return report(view);
+        return to;
     }
 
     /**
