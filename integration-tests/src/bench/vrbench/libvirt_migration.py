@@ -174,7 +174,7 @@ def run(args, rounds):
             await_console(os.path.join(dir_a, "console.log"), "vrouter appliance: VR 1 up")
             xml = sh("virsh", "-c", HERE, "dumpxml", "--migratable", "%sa-1" % prefix).stdout
             t0 = time.time()
-            there = call(a, "POST", "/api/v1/routers/1/migrate", {"peer": "b"})["peerIndex"]
+            there = call(a, "POST", "/api/v1/routers/1/migrate?wait=5m", {"peer": "b"})["peerIndex"]
             moves.append(time.time() - t0)
             call(b, "DELETE", "/api/v1/routers/%d?wait=120s" % there)
 

@@ -14,7 +14,7 @@ Per round: H1 pings H2 through the VR every INTERVAL; the VR is moved from A to 
 between two replies from the move's request until replies come again (the last reply via A to the first via
 B). The floor, in the same round: on B, the same VR deleted and created again by hand (DELETE and POST,
 each waiting for the host), timed, with its gap. Then it moves back (B to A, also timed). After the rounds:
-20 VRs moved from A to B one after another (migrate, one at a time), beside the floor of deleting and
+a drain of 20 VRs from A to B (POST /api/v1/drain, one move after another), beside the floor of deleting and
 creating the same 20 by hand on B. Then libvirt under TCG (libvirt_migration): a VM VR moved live between two
 libvirt daemons through vrouter, beside `virsh migrate --live` of the same kind of domain alone. Needs root;
 every namespace, domain and process is removed before it exits.
@@ -161,7 +161,7 @@ def run(args):
     b = Move(args)
     script = b.in_router()
     rounds, many_rounds = (2, 1) if quick else (5, 2)
-    result = b.started(interval_ms=INTERVAL * 1000, rounds=rounds, many=MANY, many_rounds=many_rounds, drain=False)
+    result = b.started(interval_ms=INTERVAL * 1000, rounds=rounds, many=MANY, many_rounds=many_rounds, drain=True)
     pinger = None
     try:
         # Management from a range of its own, so that the integration tests' two routers may run beside it.
@@ -193,19 +193,26 @@ def run(args):
                              "seconds_median": median([s for s, _ in v]), "gap_ms_median": median([g for _, g in v])}
                          for k, v in samples.items()}
         result["one"]["ratio_median"] = median([m[0] / f[0] for m, f in zip(samples["migrate"], samples["floor"])])
-        # Many: one after another (the drain request was not on main when this was written).
+        # Many: a drain of A to B (one request, one move each), beside the floor of making the same 20 by hand on
+        # B, then a drain of B back to A. The one VR leaves first, so that a drain moves exactly the 20.
+        b.call(a, "DELETE", "/api/v1/routers/1?wait=60s")
         many = [b.row(100 + k, "many-%d" % k, k) for k in range(1, MANY + 1)]
         b.call(a, "POST", "/api/v1/routers/batch?wait=120s", {"virtualRouter": many})
         m = {"migrate": [], "floor": [], "back": []}
         for r in range(many_rounds):
-            log("migration: %d VRs, round %d of %d" % (MANY, r + 1, many_rounds))
-            for key, server, step in (("migrate", a, lambda vr: b.migrate(a, vr["vmIndex"], "b")),
-                                      ("floor", bb, lambda vr: b.by_hand(bb, vr["vmIndex"], vr)),
-                                      ("back", bb, lambda vr: b.migrate(bb, vr["vmIndex"], "a"))):
+            log("migration: a drain of %d VRs, round %d of %d" % (MANY, r + 1, many_rounds))
+            for key, source, peer in (("migrate", a, "b"), ("floor", bb, None), ("back", bb, "a")):
                 t0 = time.time()
-                for vr in many:
-                    step(vr)
+                if peer is None:
+                    for vr in many:
+                        b.by_hand(bb, vr["vmIndex"], vr)
+                else:
+                    report = json.loads(b.call(source, "POST", "/api/v1/drain?wait=10m", {"peers": [peer]}))
+                    if report.get("moved") != MANY:
+                        raise RuntimeError("the drain moved %s of %d: %s" % (report.get("moved"), MANY, report))
                 m[key].append(time.time() - t0)
+                if peer is not None:
+                    b.call(source, "POST", "/api/v1/open")
         result["many_vrs"] = {k: {"seconds": v, "seconds_median": median(v)} for k, v in m.items()}
         result["many_vrs"]["ratio_median"] = median([x / f for x, f in zip(m["migrate"], m["floor"])])
         log("migration: libvirt under TCG")
@@ -242,14 +249,14 @@ def markdown(r):
         lines += ["", "The move takes %.2fx the floor's time (median of the rounds' ratios)." % one["ratio_median"]]
     many = r.get("many_vrs")
     if many:
-        lines += ["", "| %d VRs, one after another | time (s) | per VR (s) | each round (s) |" % r["many"], "|---|---:|---:|---|"]
-        for key, label in (("migrate", "moved A to B, one `migrate` each (no drain request on main yet)"),
+        lines += ["", "| a drain of %d VRs | time (s) | per VR (s) | each round (s) |" % r["many"], "|---|---:|---:|---|"]
+        for key, label in (("migrate", "A drained to B (`POST /drain`, answered at its end)"),
                            ("floor", "floor: each deleted and created again by hand on B"),
-                           ("back", "moved back B to A")):
+                           ("back", "B drained back to A")):
             x = many[key]
             lines.append("| %s | %.1f | %.2f | %s |" % (label, x["seconds_median"], x["seconds_median"] / r["many"],
                                                        ", ".join("%.1f" % s for s in x["seconds"])))
-        lines += ["", "The %d moves take %.2fx the floor's time." % (r["many"], many["ratio_median"])]
+        lines += ["", "The drain of %d takes %.2fx the floor's time." % (r["many"], many["ratio_median"])]
     if r.get("libvirt"):
         lines += libvirt_migration.markdown(r["libvirt"])
     if r.get("leftovers"):

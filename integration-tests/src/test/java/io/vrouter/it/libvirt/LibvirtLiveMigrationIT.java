@@ -78,7 +78,7 @@ class LibvirtLiveMigrationIT {
             String qemu = qemuPid(prefixA + 3);
 
             // c's driver offers no live migration: refused, nothing changed on either side
-            HttpResponse<String> refused = a.post("/api/v1/routers/3/migrate", "{\"peer\":\"c\"}", Duration.ofSeconds(BOOT_SECONDS));
+            HttpResponse<String> refused = a.post("/api/v1/routers/3/migrate?wait=" + (BOOT_SECONDS - 5) + "s", "{\"peer\":\"c\"}", Duration.ofSeconds(BOOT_SECONDS));
             assertThat(refused.statusCode()).as(refused.body()).isEqualTo(409);
             assertThat(refused.body()).contains("cannot take a VR from the hypervisor").contains("stays here");
             assertThat(a.awaitRouter(3, vr -> operState(vr).equals("running"), "running again after the refusal")).isNotNull();
@@ -87,7 +87,7 @@ class LibvirtLiveMigrationIT {
 
             double before = GuestUptime.read(HERE, prefixA + 3, consoleA);
             long sent = System.nanoTime();
-            HttpResponse<String> moved = a.post("/api/v1/routers/3/migrate", "{\"peer\":\"b\"}", Duration.ofSeconds(BOOT_SECONDS));
+            HttpResponse<String> moved = a.post("/api/v1/routers/3/migrate?wait=" + (BOOT_SECONDS - 5) + "s", "{\"peer\":\"b\"}", Duration.ofSeconds(BOOT_SECONDS));
             double took = (System.nanoTime() - sent) / 1e9;
             assertThat(moved.statusCode()).as(moved.body()).isEqualTo(200);
             int onB = JSON.readTree(moved.body()).path("peerIndex").asInt();
