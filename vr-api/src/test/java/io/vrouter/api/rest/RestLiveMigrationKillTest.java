@@ -159,4 +159,39 @@ class RestLiveMigrationKillTest {
 
         exactlyOneCopyOnB(uuid);
     }
+
+    @Test
+    void aSourceKilledBeforeTheHypervisorMovedTheVmKeepsItAndTheDestinationUndoesItsArrival() throws Exception {
+        int i = createRunning();
+        String uuid = poolA.record("VM", poolA.vms().get("mover")).path("uuid").asText();
+        CountDownLatch dead = new CountDownLatch(1);
+        // the source dies as its hypervisor's move was to begin: the move never runs, the VM stays on pool A
+        poolA.beforeTask("VM.migrate_send", () -> {
+            poolA.freezeSessions();
+            dead.countDown();
+            try {
+                new CountDownLatch(1).await(); // until the fake closes
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new FakeXenServer.Failure("TASK_CANCELLED", "killed");
+        });
+
+        HttpResponse<String> r = new RestClient(a.port()).post("/api/v1/routers/" + i + "/migrate", INP, JSON, "{\"peer\":\"b\"}");
+        assertThat(r.statusCode()).as(r.body()).isEqualTo(202);
+        assertThat(dead.await(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(routers(b)).as("b answered 202 and waits for the VM").hasSize(1);
+        kill(a, poolA);
+        a = restart(a, poolA);
+
+        // b is told the VM will not come: its VR is undone; a keeps its VR, running, with the same VM
+        assertThat(eventually(() -> routers(b).isEmpty())).as(routers(b).toString()).isTrue();
+        assertThat(eventually(() -> routers(a).size() == 1
+                && routers(a).get(0).path("vmEntry").path("vmOperState").asText().equals("running")))
+                .as(routers(a).toString()).isTrue();
+        assertThat(routers(a).get(0).get("vmEntry").get("vmUUID").asText()).isEqualTo(uuid);
+        assertThat(poolB.vms()).isEmpty();
+        assertThat(poolA.vms()).containsOnlyKeys("mover");
+        assertThat(poolA.record("VM", poolA.vms().get("mover")).path("uuid").asText()).isEqualTo(uuid);
+    }
 }
