@@ -401,6 +401,21 @@ public final class LibvirtDriver implements HypervisorDriver, PowerStates, Inter
         arrivals.cancel(vmIndex);
     }
 
+    /** What expectArrival made ready (run directory, overlay, bridges) is there still: only the wait is made again. */
+    @Override
+    public void expectAgain(int vmIndex, String vmName) {
+        arrivals.expect(vmIndex, vmName);
+    }
+
+    /** The domain of its name here: leaving while a migration job of it runs, else here; gone when there is none. */
+    @Override
+    public Whereabouts whereabouts(int vmIndex) throws DriverException {
+        Optional<Domain> d = lookup(vmIndex);
+        if (d.isEmpty()) return Whereabouts.GONE;
+        int job = call("job info", () -> d.get().getJobInfo()).getType();
+        return job == 0 ? Whereabouts.HERE : Whereabouts.LEAVING; // 0: VIR_DOMAIN_JOB_NONE
+    }
+
     /** libvirt's peer-to-peer live migration (see {@link LibvirtMigration}); libvirt resumes the guest here when it fails. */
     @Override
     public void migrate(int vmIndex, Map<String, String> destination) throws DriverException {

@@ -119,7 +119,7 @@ public final class VrouterServer implements AutoCloseable {
         service.useTenants(Tenants.from(settings));
         service.events().recordTo(EventLog.open(dataDir, settings.getInt("events.replay-max", 10_000),
                 settings.getDuration("events.replay-age", "7d")));
-        peers.moves().keepArrivingUuids(service);
+        peers.moves().beforeStart(service);
         service.keepDrainStateIn(dataDir); // a router drained for maintenance stays drained across a restart
         // Made once, shared: the peers' clients (REST, RESTCONF and NETCONF move VRs through the same ones), the
         // drain (one at a time whichever interface asks), and the configuration datastores, one per tenant scope,

@@ -450,6 +450,17 @@ public final class XenDriver implements HypervisorDriver, PowerStates, Interface
     }
 
     @Override
+    public Whereabouts whereabouts(int vmIndex) throws DriverException {
+        Optional<String> vm = cache.vmRef(vmIndex);
+        return vm.isEmpty() ? Whereabouts.GONE : migration.whereabouts(vm.get());
+    }
+
+    @Override
+    public void expectAgain(int vmIndex, String vmName) {
+        migration.expectAgain(vmIndex, vmName);
+    }
+
+    @Override
     public void migrate(int vmIndex, Map<String, String> destination) throws DriverException {
         // ours: the VM leaving this host is not a vanishing to tell the service of
         ours(vmIndex, () -> {

@@ -67,6 +67,29 @@ final class XenMigration {
         }
     }
 
+    void expectAgain(int vmIndex, String vmName) {
+        arrivals.expect(vmIndex, vmName);
+    }
+
+    /**
+     * Where the VM {@code vm}, marked as a VR of this router, is: leaving while xapi migrates it (its
+     * current operations), gone when it no longer exists or runs on another host of the pool, else here.
+     */
+    LiveMigration.Whereabouts whereabouts(String vm) throws DriverException {
+        try {
+            JsonNode v = api.call("VM.get_record", vm);
+            for (JsonNode op : v.path("current_operations")) {
+                if (op.asText().equals("migrate_send") || op.asText().equals("pool_migrate")) return LiveMigration.Whereabouts.LEAVING;
+            }
+            String residentOn = v.path("resident_on").asText();
+            boolean elsewhere = "Running".equals(v.path("power_state").asText()) && !residentOn.equals(host(pool()));
+            return elsewhere ? LiveMigration.Whereabouts.GONE : LiveMigration.Whereabouts.HERE;
+        } catch (XenApiException e) {
+            if (e.code().equals("HANDLE_INVALID")) return LiveMigration.Whereabouts.GONE;
+            throw new DriverException(e.code(), "XenAPI: " + e.getMessage(), e);
+        }
+    }
+
     void cancelArrival(int vmIndex) {
         arrivals.cancel(vmIndex);
     }

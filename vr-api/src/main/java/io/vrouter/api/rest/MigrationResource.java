@@ -102,7 +102,7 @@ public class MigrationResource {
         BackupResource.providerOnly();
         RouterBackup incoming = RouterBackup.read(body == null ? new byte[0] : body);
         if (LiveMove.BY_HYPERVISOR.equals(arrival)) {
-            LiveMove.Expected e = arriving.expect(service(), incoming);
+            LiveMove.Expected e = arriving.expect(service(), incoming, moves, move);
             return Response.status(Response.Status.ACCEPTED).entity(new LiveAnswer(e.report().created(), false,
                     e.report().routers(), e.hypervisor())).build();
         }
@@ -146,6 +146,16 @@ public class MigrationResource {
     public Response forget(@PathParam("move") String move) {
         BackupResource.providerOnly();
         moves.forgetArrival(service(), move);
+        return Response.noContent().build();
+    }
+
+    @POST
+    @Path("migrations/arrivals/{move}/cancel")
+    @Operation(operationId = "cancelMigration", summary = "A peer restarted in the middle of its move of a VR here by the"
+            + " hypervisor, whose machine is still there: its making here fails and is undone, and the move is then absent")
+    public Response cancelMove(@PathParam("move") String move) {
+        BackupResource.providerOnly();
+        moves.cancelArrival(service(), move).ifPresent(i -> arriving.cancel(service(), i));
         return Response.noContent().build();
     }
 

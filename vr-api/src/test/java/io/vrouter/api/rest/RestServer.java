@@ -8,6 +8,8 @@ import io.vrouter.core.config.Tenants;
 import io.vrouter.core.driver.sim.LatencyProfile;
 import io.vrouter.core.driver.sim.SimulatedDriver;
 import io.vrouter.core.metrics.VrMetrics;
+import io.vrouter.core.migration.Peers;
+import io.vrouter.core.persistence.MoveJournal;
 import io.vrouter.core.persistence.ConfigStore;
 import io.vrouter.core.persistence.EventLog;
 import io.vrouter.core.service.VirtualRouterService;
@@ -30,6 +32,9 @@ public final class RestServer implements AutoCloseable {
     private final RestInterface rest = new RestInterface();
     /** Access control, as the application makes it for RESTCONF (and NETCONF and gNMI). */
     private final Nacm nacm;
+    /** The peers, their moves recorded in the data directory as the application does (ADR 0023, decisions 10 and 17). */
+    private final Peers peers;
+    private final Settings settings;
 
     private RestServer(Settings settings) throws Exception {
         this(settings, simulated(settings));
@@ -44,19 +49,23 @@ public final class RestServer implements AutoCloseable {
     }
 
     private RestServer(Settings settings, io.vrouter.core.driver.HypervisorDriver driver) throws Exception {
+        this.settings = settings;
         Path dataDir = settings.dataDir();
         Files.createDirectories(dataDir);
         rest.check(settings);
         nacm = new Nacm(dataDir, settings.getBoolean("netconf.nacm", true));
+        peers = Peers.from(settings).recordMovesIn(MoveJournal.open(dataDir));
         VrMetrics metrics = new VrMetrics(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         service = new VirtualRouterService(driver, new ConfigStore(dataDir), metrics);
         service.useTenants(Tenants.from(settings));
         service.events().recordTo(EventLog.open(dataDir, settings.getInt("events.replay-max", 10_000),
                 settings.getDuration("events.replay-age", "7d")));
         service.keepDrainStateIn(dataDir);
+        peers.moves().beforeStart(service);
         try {
             service.start();
-            rest.start(new ServerContext(service, settings, Credentials.from(settings), metrics, List.of(nacm)));
+            peers.moves().resume(service, peers.clients());
+            rest.start(new ServerContext(service, settings, Credentials.from(settings), metrics, List.of(nacm, peers)));
         } catch (Exception | Error e) {
             close();
             throw e;
@@ -85,12 +94,22 @@ public final class RestServer implements AutoCloseable {
         return new RestServer(Settings.of(settings), driver);
     }
 
+    /** On another driver than the simulated one, on the given settings: a restart on the data directory and port of one before. */
+    public static RestServer start(Settings settings, io.vrouter.core.driver.HypervisorDriver driver) throws Exception {
+        return new RestServer(settings, driver);
+    }
+
     public static RestServer start(String name) throws Exception {
         return start(name, Map.of());
     }
 
     public VirtualRouterService service() {
         return service;
+    }
+
+    /** Its settings, with the data directory and the port it was given. */
+    public Settings settings() {
+        return settings;
     }
 
     public Nacm nacm() {
@@ -106,9 +125,18 @@ public final class RestServer implements AutoCloseable {
         return rest.port();
     }
 
+    /**
+     * As a kill -9 leaves it: nothing more is heard from it (its listener goes, freeing the port), and
+     * nothing of it is shut down (what a test holds of its hypervisor's calls is its to freeze).
+     */
+    public void kill() {
+        rest.close();
+    }
+
     @Override
     public void close() {
         rest.close();
+        peers.moves().close();
         service.close();
     }
 }

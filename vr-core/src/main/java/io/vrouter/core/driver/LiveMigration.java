@@ -45,6 +45,31 @@ public interface LiveMigration {
      */
     void migrate(int vmIndex, Map<String, String> destination) throws DriverException;
 
+    /** Where a VR's machine is, as this host sees it. */
+    enum Whereabouts {
+        /** On this host, and no migration of it under way: it did not leave. */
+        HERE,
+        /** On this host, its migration under way: ask again. */
+        LEAVING,
+        /** Not on this host: the hypervisor moved it. */
+        GONE
+    }
+
+    /**
+     * The source's side, at a restart in the middle of a move (docs/adr/0023, decision 17): whether the
+     * machine of VR {@code vmIndex} is still here, is leaving, or left.
+     */
+    Whereabouts whereabouts(int vmIndex) throws DriverException;
+
+    /**
+     * At a restart in the middle of a move, before the start-up provisions what is missing: the machine
+     * of VR {@code vmIndex} ({@code vmName}) is expected, so its provisioning adopts it when it is here or
+     * comes, instead of making one; {@link #cancelArrival} ends that wait. The destination's side: what
+     * {@link #expectArrival} made ready on the host is there still. The source's side: a machine the
+     * hypervisor had moved away is not made again here.
+     */
+    void expectAgain(int vmIndex, String vmName);
+
     /** What a driver keeps for the destination's side: the arrivals expected, by vmIndex, each for one name. */
     final class Arrivals {
         /** What a provisioning looks for on its host: the arrived machine, when it is there. */

@@ -5,6 +5,7 @@ import io.vrouter.core.driver.DriverException;
 import io.vrouter.core.driver.LiveMigration;
 import io.vrouter.core.model.ModelJson;
 import io.vrouter.core.model.VmConfigEntry;
+import io.vrouter.core.persistence.MoveJournal;
 import io.vrouter.core.spi.NotSupportedException;
 import io.vrouter.core.spi.VirtualRouters;
 import io.vrouter.core.spi.VrException.Reason;
@@ -33,12 +34,25 @@ public final class LiveMove {
     public record Expected(Restore.Report report, Map<String, String> hypervisor) {
     }
 
+    /**
+     * The move's end is not known here: the destination may have its VR, or have it soon, and the machine
+     * may be on either host. The source holds its copy and settles it as decision 17 says ({@link Moves}).
+     */
+    static final class Unsettled extends MigrationRefusedException {
+        Unsettled(String message) {
+            super(Reason.FAILED, message);
+        }
+    }
+
     /** The destination's moves whose machine is on its way, by vmIndex here. */
     public static final class Arriving {
         private final Map<Integer, Restore.Report> reports = new ConcurrentHashMap<>();
 
-        /** Admits the VR and expects its machine; see {@link LiveMove}. */
-        public Expected expect(VirtualRouters view, RouterBackup incoming) {
+        /**
+         * Admits the VR and expects its machine; see {@link LiveMove}. The source's {@code move} (none from
+         * an older source) is recorded in {@code moves} before the answer, as a live one (decision 17).
+         */
+        public Expected expect(VirtualRouters view, RouterBackup incoming, Moves moves, String move) {
             LiveMigration live = view.liveMigration().orElseThrow(() -> new NotSupportedException("arrival",
                     "driver '" + view.driverName() + "' cannot take a VR from the hypervisor: it is made anew here when moved without"
                             + " arrival=hypervisor"));
@@ -55,7 +69,7 @@ public final class LiveMove {
             }
             Restore.Report report;
             try {
-                report = Migration.receive(view, incoming);
+                report = Migration.receive(view, incoming, moves, move, new java.util.ArrayList<>(), MoveJournal.LIVE);
                 if (report.routers().get(0).vmIndex() != row.vmIndex) {
                     throw new MigrationRefusedException(Reason.FAILED, "VR " + row.vmName + " took vmIndex "
                             + report.routers().get(0).vmIndex() + " here, not " + row.vmIndex + " as expected; try again");
@@ -85,11 +99,21 @@ public final class LiveMove {
 
     /**
      * The source's side, within {@link Migration#move}: returns the VR's vmIndex on the peer once it
-     * runs there. Throws when it does not, the machine still here.
+     * runs there. Throws when it does not, the machine still here, or {@link Unsettled} when that is not
+     * known (the source's {@code move}, journaled, is then settled as decision 17 says).
      */
-    static int send(VmConfigEntry row, RouterBackup one, PeerClient peer, LiveMigration live) {
+    static int send(VmConfigEntry row, RouterBackup one, PeerClient peer, LiveMigration live, String move) {
         String stays = "; VR " + row.vmName + " stays here";
-        PeerClient.Answer answer = post(peer, Migration.INCOMING + "?arrival=" + BY_HYPERVISOR, one.toJson(), Duration.ofSeconds(60), stays);
+        PeerClient.Answer answer;
+        try {
+            answer = peer.post(Migration.INCOMING + "?arrival=" + BY_HYPERVISOR + "&move=" + move, one.toJson(), Duration.ofSeconds(60));
+        } catch (PeerClient.Unreachable e) {
+            if (e.maybeDelivered()) throw new Unsettled(e.getMessage() + unsettled(row, peer)); // it may expect the VR
+            throw new MigrationRefusedException(Reason.FAILED, e.getMessage() + stays);
+        }
+        // a 502 is its hypervisor's refusal, known; another failure there may have come after it recorded the VR
+        if (answer.status() >= 500 && answer.status() != 502) throw new Unsettled("peer " + peer.peer().name() + " answered " + answer.status() + ": "
+                + Migration.detail(answer) + unsettled(row, peer));
         if (answer.status() != 202) throw Migration.refusal(peer, row, answer);
         int peerIndex = Migration.peerIndex(answer, row);
         try {
@@ -104,22 +128,24 @@ public final class LiveMove {
             throw new MigrationRefusedException(Reason.FAILED, "the hypervisor did not move VR " + row.vmName + " to peer "
                     + peer.peer().name() + ": " + e.getMessage() + stays);
         }
-        answer = post(peer, Migration.INCOMING + "/" + peerIndex + "/arrived?wait=" + Migration.DESTINATION_WAIT.toSeconds() + "s",
-                new byte[0], Migration.DESTINATION_WAIT.plusSeconds(10), "");
+        // the machine left: from here on the VR stays held until the destination says it runs there
+        try {
+            answer = peer.post(Migration.INCOMING + "/" + peerIndex + "/arrived?wait=" + Migration.DESTINATION_WAIT.toSeconds() + "s",
+                    new byte[0], Migration.DESTINATION_WAIT.plusSeconds(10));
+        } catch (PeerClient.Unreachable e) {
+            throw new Unsettled("the hypervisor moved VR " + row.vmName + " to peer " + peer.peer().name() + ": "
+                    + e.getMessage() + unsettled(row, peer));
+        }
         if (answer.status() != 201) {
-            throw new MigrationRefusedException(Reason.FAILED, "the hypervisor moved VR " + row.vmName + " to peer "
-                    + peer.peer().name() + ", which did not confirm it runs there (" + answer.status() + " " + answer.body()
-                    + "): look there");
+            throw new Unsettled("the hypervisor moved VR " + row.vmName + " to peer " + peer.peer().name() + ", which did not"
+                    + " confirm it runs there (" + answer.status() + " " + answer.body() + ")" + unsettled(row, peer));
         }
         return peerIndex;
     }
 
-    private static PeerClient.Answer post(PeerClient peer, String path, byte[] body, Duration timeout, String stays) {
-        try {
-            return peer.post(path, body, timeout);
-        } catch (PeerClient.Unreachable e) {
-            throw new MigrationRefusedException(Reason.FAILED, e.getMessage() + stays);
-        }
+    private static String unsettled(VmConfigEntry row, PeerClient peer) {
+        return "; VR " + row.vmName + " stays migrating here, and this router asks peer " + peer.peer().name()
+                + " until it answers, then removes it here or lets it go, as its hypervisor says where the machine is";
     }
 
     /** The destination driver's answer, passed unread to this router's driver. */

@@ -136,10 +136,16 @@ public final class Migration {
                 Optional<LiveMigration> live = view.liveMigration();
                 if (live.isPresent()) {
                     // a driver whose hypervisor moves the machine moves it (decision 13); such drivers have no VXLAN links
-                    peerIndex = LiveMove.send(row, one, peer, live.get());
+                    leaving = peer.moves().leave(view, row, peer(), MoveJournal.LIVE); // on disk before the peer hears of it (decision 17)
+                    try {
+                        peerIndex = LiveMove.send(row, one, peer, live.get(), leaving.move());
+                    } catch (LiveMove.Unsettled e) {
+                        unknown = true;
+                        throw e;
+                    }
                     destinationAnswer = null;
                 } else {
-                    leaving = peer.moves().leave(view, row, peer()); // on disk before the peer hears of it
+                    leaving = peer.moves().leave(view, row, peer(), null); // on disk before the peer hears of it
                     PeerClient.Answer answer;
                     try {
                         answer = peer.post(INCOMING + "?wait=" + DESTINATION_WAIT.toSeconds() + "s&move=" + leaving.move(),
@@ -174,7 +180,7 @@ public final class Migration {
                 view.endMigration(vmIndex, true, "moved to peer " + peer() + " (vmIndex " + peerIndex + " there)" + note)
                         .completion().join();
             } finally {
-                if (leaving != null) peer.moves().settled(leaving, peer, true); // a hypervisor's move is not journaled
+                if (leaving != null) peer.moves().settled(leaving, peer, true);
             }
             return new Moved(row.vmName, peer(), vmIndex, peerIndex, farEnds);
         }
@@ -239,6 +245,12 @@ public final class Migration {
      */
     public static Restore.Report receive(VirtualRouters view, RouterBackup incoming, Moves moves, String move,
                                          List<FarEnds.Underlay> joined) {
+        return receive(view, incoming, moves, move, joined, null);
+    }
+
+    /** The same, the move's {@code kind} recorded ({@link MoveJournal#LIVE} for a move by the hypervisor). */
+    static Restore.Report receive(VirtualRouters view, RouterBackup incoming, Moves moves, String move,
+                                  List<FarEnds.Underlay> joined, String kind) {
         if (incoming.routers.size() != 1) throw new ValidationException("routers", "a migration carries exactly one VR");
         String name = incoming.routers.get(0).vmName;
         if (name != null && view.findByName(name).isPresent()) {
@@ -246,6 +258,6 @@ public final class Migration {
         }
         java.util.function.BiConsumer<Restore.Plan, ChangeSet.Builder> join =
                 (plan, set) -> joined.addAll(FarEnds.joinHere(view, plan, set));
-        return move == null || moves == null ? Restore.run(view, incoming, join) : moves.arrive(view, incoming, move, join);
+        return move == null || moves == null ? Restore.run(view, incoming, join) : moves.arrive(view, incoming, move, kind, join);
     }
 }

@@ -1,6 +1,9 @@
 package io.vrouter.core.migration;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.vrouter.core.driver.DriverException;
+import io.vrouter.core.driver.LiveMigration;
+import io.vrouter.core.driver.LiveMigration.Whereabouts;
 import io.vrouter.core.model.ModelJson;
 import io.vrouter.core.model.OperState;
 import io.vrouter.core.model.VirtualRouter;
@@ -68,10 +71,10 @@ public final class Moves implements AutoCloseable {
 
     // ---------------------------------------------------------------- the source
 
-    /** Records the VR as leaving for the peer, on disk, before the peer hears of it. */
-    Leaving leave(VirtualRouters view, VmConfigEntry row, String peer) {
+    /** Records the VR as leaving for the peer, on disk, before the peer hears of it; {@code kind}: see {@link MoveJournal#LIVE}. */
+    Leaving leave(VirtualRouters view, VmConfigEntry row, String peer, String kind) {
         String uuid = view.get(row.vmIndex).map(vr -> vr.vmEntry == null ? null : vr.vmEntry.vmUUID).orElse(null);
-        Leaving l = new Leaving(UUID.randomUUID().toString(), row.vmIndex, row.vmName, uuid, peer, Instant.now().toString());
+        Leaving l = new Leaving(UUID.randomUUID().toString(), row.vmIndex, row.vmName, uuid, peer, Instant.now().toString(), kind);
         journal.add(l);
         return l;
     }
@@ -79,7 +82,8 @@ public final class Moves implements AutoCloseable {
     /** The move is over here, its copy here removed ({@code moved}) or kept: forgotten, and the peer told to forget its side. */
     void settled(Leaving l, PeerClient peer, boolean moved) {
         journal.forget(l.move());
-        if (!moved || peer == null) return;
+        // a live move kept here may have left an arrival there (its 202 answered): forgotten too
+        if (!(moved || l.live()) || peer == null) return;
         try {
             peer.delete(Migration.INCOMING + "/arrivals/" + l.move());
         } catch (PeerClient.Unreachable e) {
@@ -136,9 +140,17 @@ public final class Moves implements AutoCloseable {
         if (asker.isShutdown()) return;
         String problem;
         try {
+            if (!held && l.live()) endStartupWait(view, l);
             if (!held) held = hold(view, l);
+            Whereabouts machine = held && l.live() ? whereabouts(view, l, peer) : null;
+            if (machine == Whereabouts.LEAVING) throw new Retry("this host's hypervisor is still moving its machine");
             PeerClient.Answer a = peer.get(Migration.INCOMING + "/arrivals/" + l.move());
             Arrival state = a.status() == 200 ? arrival(a) : null;
+            // a live move: the machine is one; its copy here goes only when it left, stays only when it is here
+            if (machine == Whereabouts.HERE && state == Arrival.arrived || machine == Whereabouts.GONE && state == Arrival.absent) {
+                throw new Retry("peer " + l.peer() + " says " + state + ", and this host's hypervisor that the machine is "
+                        + (machine == Whereabouts.HERE ? "here" : "not here") + ": look for it on both hosts");
+            }
             if (held && state == Arrival.arrived) {
                 try {
                     view.endMigration(l.vmIndex(), true);
@@ -157,6 +169,8 @@ public final class Moves implements AutoCloseable {
             }
             problem = !held ? "the VR is still being brought to its row here" : state == Arrival.arriving
                     ? "peer " + l.peer() + " is still making it" : "peer " + l.peer() + " answered " + a.status() + " " + a.body();
+        } catch (Retry r) {
+            problem = r.getMessage();
         } catch (PeerClient.Unreachable e) {
             problem = e.getMessage();
         } catch (RuntimeException e) {
@@ -167,6 +181,50 @@ public final class Moves implements AutoCloseable {
         }
         boolean heldNow = held;
         asker.schedule(() -> settle(view, l, peer, heldNow, attempt + 1), ASK_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * A live move's VR whose machine had left when this router restarted is being provisioned by the
+     * start-up, which waits for the machine rather than make a second one ({@link #beforeStart}): the
+     * wait ends here once the hypervisor says it is gone, the VR then failed here and held as any.
+     */
+    private static void endStartupWait(VirtualRouters view, Leaving l) {
+        view.liveMigration().ifPresent(live -> {
+            try {
+                if (live.whereabouts(l.vmIndex()) == Whereabouts.GONE) live.cancelArrival(l.vmIndex());
+            } catch (DriverException e) {
+                log.warn("VR {} ({}): where its machine is cannot be told yet: {}", l.vmIndex(), l.vmName(), e.getMessage());
+            }
+        });
+    }
+
+    /** A settling to try again later, for the reason given. */
+    private static final class Retry extends RuntimeException {
+        Retry(String problem) {
+            super(problem, null, false, false);
+        }
+    }
+
+    /**
+     * A live move's machine, as this host's hypervisor sees it (decision 17). Still here and not
+     * leaving: the destination is told it will not come (its making there fails and is undone, so it
+     * then answers absent).
+     */
+    private static Whereabouts whereabouts(VirtualRouters view, Leaving l, PeerClient peer) throws PeerClient.Unreachable {
+        LiveMigration live = view.liveMigration().orElseThrow(() -> new Retry("driver '" + view.driverName()
+                + "' of this router no longer moves machines: where VR " + l.vmName() + "'s machine is cannot be told"));
+        Whereabouts w;
+        try {
+            w = live.whereabouts(l.vmIndex());
+        } catch (DriverException e) {
+            throw new Retry("this host's hypervisor cannot tell where VR " + l.vmName() + "'s machine is: " + e.getMessage());
+        }
+        if (w == Whereabouts.HERE) {
+            PeerClient.Answer a = peer.post(Migration.INCOMING + "/arrivals/" + l.move() + "/cancel", new byte[0],
+                    Duration.ofSeconds(30));
+            if (a.status() != 204) throw new Retry("peer " + l.peer() + " answered " + a.status() + " to the cancel: " + a.body());
+        }
+        return w;
     }
 
     private static Arrival arrival(PeerClient.Answer a) {
@@ -184,7 +242,7 @@ public final class Moves implements AutoCloseable {
      * Makes the VR of the move here as {@link Restore#run} does, its arrival on disk before its creation
      * is journaled; refused when its source was told already that it is not here.
      */
-    Restore.Report arrive(VirtualRouters view, RouterBackup incoming, String move,
+    Restore.Report arrive(VirtualRouters view, RouterBackup incoming, String move, String kind,
                           java.util.function.BiConsumer<Restore.Plan, ChangeSet.Builder> alsoInTheSet) {
         synchronized (givenUp) {
             if (givenUp.contains(move) || journal.arriving(move).isPresent()) {
@@ -197,7 +255,7 @@ public final class Moves implements AutoCloseable {
                     alsoInTheSet.accept(plan, set);
                     VmConfigEntry row = plan.created().get(0);
                     journal.add(new Arriving(move, row.vmIndex, row.vmName, incoming.routers.get(0).vmUUID,
-                            Instant.now().toString()));
+                            Instant.now().toString(), kind));
                     recorded[0] = true;
                 });
             } catch (RuntimeException refused) {
@@ -219,8 +277,25 @@ public final class Moves implements AutoCloseable {
                 return new Where(move, Arrival.absent, null);
             }
             OperState state = vr.get().vmEntry == null ? null : vr.get().vmEntry.vmOperState;
-            return new Where(move, state == OperState.PREPARING ? Arrival.arriving : Arrival.arrived, a.get().vmIndex());
+            if (state == OperState.PREPARING) return new Where(move, Arrival.arriving, a.get().vmIndex());
+            if (a.get().live() && state != OperState.RUNNING) {
+                // its machine was not adopted (the arrival cancelled or not come in time): the VR failed here, nothing runs
+                givenUp.add(move);
+                forget(view, a.get());
+                return new Where(move, Arrival.absent, null);
+            }
+            return new Where(move, Arrival.arrived, a.get().vmIndex());
         }
+    }
+
+    /**
+     * The source's hypervisor will not send the machine of this live move (decision 17): its arrival is
+     * cancelled, and its VR's making here fails. Returns the VR's vmIndex here, when the move was recorded.
+     */
+    public Optional<Integer> cancelArrival(VirtualRouters view, String move) {
+        Optional<Arriving> a = journal.arriving(move).filter(Arriving::live);
+        a.ifPresent(x -> view.liveMigration().ifPresent(l -> l.cancelArrival(x.vmIndex())));
+        return a.map(Arriving::vmIndex);
     }
 
     /** The source has settled the move: its arrival here is forgotten. */
@@ -235,10 +310,16 @@ public final class Moves implements AutoCloseable {
 
     /**
      * Before the start-up provisions what is missing on the host: the VRs arriving keep their vmUUID,
-     * should their creation have been cut short (a kill before the host made them).
+     * should their creation have been cut short (a kill before the host made them). The VRs of live moves
+     * (decision 17), arriving or leaving, have their machine expected again by the driver: a provisioning of
+     * one whose machine is not here adopts it should it come, and never makes a second one.
      */
-    public void keepArrivingUuids(VirtualRouters view) {
+    public void beforeStart(VirtualRouters view) {
+        for (Leaving l : journal.leaving()) {
+            if (l.live()) view.liveMigration().ifPresent(live -> live.expectAgain(l.vmIndex(), l.vmName()));
+        }
         for (Arriving a : journal.arriving()) {
+            if (a.live()) view.liveMigration().ifPresent(l -> l.expectAgain(a.vmIndex(), a.vmName()));
             if (a.vmUuid() == null) continue;
             try {
                 view.keepUuid(a.vmIndex(), a.vmName(), UUID.fromString(a.vmUuid()));

@@ -22,17 +22,28 @@ import java.util.Optional;
  * sends here, written before its creation is journaled and forgotten when the source says it has
  * settled the move. A few records at most: the file is rewritten whole on every change (forced to disk,
  * then renamed over the old one), and states its format as every file of the data directory does.
+ * Format 2 adds each record's {@code kind}: {@link #LIVE} for a move by the hypervisor (decision 17), none
+ * for a VR made anew there; a format-1 file (the previous release's, without it) is read as the latter, and
+ * is what is written while no live move is recorded.
  */
 public final class MoveJournal {
     static final String FILE = "migrations.json";
-    static final int FORMAT = 1;
+    static final int FORMAT = 2;
+    /** The kind of a move whose machine the hypervisor moves (ADR 0023, decisions 13 and 17). */
+    public static final String LIVE = "live";
 
-    /** A VR of this router on its way to a peer, by the move's id. */
-    public record Leaving(String move, int vmIndex, String vmName, String vmUuid, String peer, String since) {
+    /** A VR of this router on its way to a peer, by the move's id; {@code kind} {@link #LIVE} or null. */
+    public record Leaving(String move, int vmIndex, String vmName, String vmUuid, String peer, String since, String kind) {
+        public boolean live() {
+            return LIVE.equals(kind);
+        }
     }
 
-    /** A VR a peer sends here, made under {@code vmIndex}, by the move's id. */
-    public record Arriving(String move, int vmIndex, String vmName, String vmUuid, String since) {
+    /** A VR a peer sends here, made under {@code vmIndex}, by the move's id; {@code kind} {@link #LIVE} or null. */
+    public record Arriving(String move, int vmIndex, String vmName, String vmUuid, String since, String kind) {
+        public boolean live() {
+            return LIVE.equals(kind);
+        }
     }
 
     /** The file as written: its format first. */
@@ -112,7 +123,9 @@ public final class MoveJournal {
         Path tmp = file.resolveSibling(FILE + ".tmp");
         try {
             try (FileOutputStream out = new FileOutputStream(tmp.toFile())) {
-                out.write(json.writeValueAsBytes(new Contents(FORMAT, leaving, arriving)));
+                // format 1 while no live move is recorded: the previous release reads it (a downgrade with none under way)
+                boolean live = leaving.stream().anyMatch(Leaving::live) || arriving.stream().anyMatch(Arriving::live);
+                out.write(json.writeValueAsBytes(new Contents(live ? FORMAT : 1, leaving, arriving)));
                 out.getFD().sync();
             }
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

@@ -98,10 +98,37 @@ class MovesTest {
     }
 
     @Test
+    void aLiveMoveIsWrittenInFormat2WithItsKindAndTheFileIsFormat1AgainWithoutOne() throws Exception {
+        MoveJournal j = MoveJournal.open(dir);
+        j.add(new MoveJournal.Leaving("m1", 3, "x", null, "b", "2026-12-02T00:00:00Z", MoveJournal.LIVE));
+
+        assertThat(Files.readString(dir.resolve("migrations.json"))).startsWith("{\"format\":2,").contains("\"kind\":\"live\"");
+        assertThat(MoveJournal.open(dir).leaving()).singleElement().satisfies(l -> assertThat(l.live()).isTrue());
+
+        j.forget("m1");
+        assertThat(Files.readString(dir.resolve("migrations.json"))).startsWith("{\"format\":1,");
+    }
+
+    @Test
+    void theFormerReleasesFileIsReadItsMovesMadeAnew() throws Exception {
+        Files.writeString(dir.resolve("migrations.json"), "{\"format\":1,\"leaving\":[{\"move\":\"m1\",\"vmIndex\":3,"
+                + "\"vmName\":\"x\",\"vmUuid\":null,\"peer\":\"b\",\"since\":\"2026-12-01T00:00:00Z\"}],\"arriving\":[{\"move\":"
+                + "\"m2\",\"vmIndex\":4,\"vmName\":\"y\",\"vmUuid\":null,\"since\":\"2026-12-01T00:00:00Z\"}]}");
+
+        MoveJournal j = MoveJournal.open(dir);
+
+        assertThat(j.leaving()).singleElement().satisfies(l -> {
+            assertThat(l.move()).isEqualTo("m1");
+            assertThat(l.live()).isFalse();
+        });
+        assertThat(j.arriving()).singleElement().satisfies(a -> assertThat(a.live()).isFalse());
+    }
+
+    @Test
     void aLaterFormatIsRefusedByName() throws Exception {
-        Files.writeString(dir.resolve("migrations.json"), "{\"format\":2,\"leaving\":[],\"arriving\":[],\"more\":1}");
+        Files.writeString(dir.resolve("migrations.json"), "{\"format\":3,\"leaving\":[],\"arriving\":[],\"more\":1}");
 
         assertThatThrownBy(() -> MoveJournal.open(dir)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("migrations.json is in format 2");
+                .hasMessageContaining("migrations.json is in format 3");
     }
 }

@@ -116,6 +116,12 @@ public final class FakeXenServer implements AutoCloseable {
     private boolean eventsLost;
     private volatile boolean hangCleanShutdown;
     private volatile long operationDelayMillis;
+    /** Hooks run on a task's thread before its work, and after it (before its status says so), by method. */
+    private final Map<String, Runnable> beforeTask = new ConcurrentHashMap<>();
+    private final Map<String, Runnable> afterTask = new ConcurrentHashMap<>();
+    /** The sessions of clients killed: their calls, and the answers to those under way, hang until {@link #close}. */
+    private final Set<String> frozen = ConcurrentHashMap.newKeySet();
+    private final CountDownLatch closed = new CountDownLatch(1);
     public final String host;
     public final String pool;
     public final String sr;
@@ -235,6 +241,24 @@ public final class FakeXenServer implements AutoCloseable {
         change.run();
         eventsLost = true;
         notifyAll();
+    }
+
+    /** Runs {@code hook} on the task's thread before the next task of the method does its work (to hold it, say). */
+    public void beforeTask(String method, Runnable hook) {
+        beforeTask.put(method, hook);
+    }
+
+    /** Runs {@code hook} on the task's thread after the next task of the method did its work, before its status says so. */
+    public void afterTask(String method, Runnable hook) {
+        afterTask.put(method, hook);
+    }
+
+    /**
+     * The clients logged in now are killed (a kill -9 of their process): each of their calls, and the
+     * answer to each under way, hangs until this fake closes. A client started afresh logs in again.
+     */
+    public void freezeSessions() {
+        frozen.addAll(sessions);
     }
 
     /** Invalidates every session, as a host restart or a session timeout does. */
@@ -656,6 +680,8 @@ public final class FakeXenServer implements AutoCloseable {
                 status = 405;
             } else {
                 JsonNode req = json.readTree(in);
+                String session = req.path("params").path(0).asText();
+                hangIfFrozen(session);
                 reply.set("id", req.get("id"));
                 String method = req.path("method").asText();
                 if (req.get("id") == null || req.get("id").isNull() || method.isEmpty() || !req.path("params").isArray()) {
@@ -663,6 +689,7 @@ public final class FakeXenServer implements AutoCloseable {
                 } else {
                     try {
                         reply.set("result", dispatch(method, (ArrayNode) req.get("params")));
+                        hangIfFrozen(session);
                     } catch (Failure f) {
                         ObjectNode err = reply.putObject("error");
                         err.put("code", 1);
@@ -682,6 +709,16 @@ public final class FakeXenServer implements AutoCloseable {
         try (OutputStream out = ex.getResponseBody()) {
             out.write(body);
         }
+    }
+
+    private void hangIfFrozen(String session) {
+        if (!frozen.contains(session)) return;
+        try {
+            closed.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        throw new Failure("SESSION_INVALID", session);
     }
 
     private JsonNode dispatch(String method, ArrayNode params) {
@@ -737,7 +774,11 @@ public final class FakeXenServer implements AutoCloseable {
                 throw new Failure("TASK_CANCELLED", task);
             }
             if (injected != null) throw injected;
+            Runnable before = beforeTask.remove(name);
+            if (before != null) before.run();
             JsonNode r = invoke(name, args, task);
+            Runnable after = afterTask.remove(name);
+            if (after != null) after.run();
             status = "success";
             result = r.isTextual() && !r.asText().isEmpty() ? "<value>" + r.asText() + "</value>" : "";
         } catch (Failure f) {
@@ -1152,6 +1193,7 @@ public final class FakeXenServer implements AutoCloseable {
 
     @Override
     public void close() {
+        closed.countDown();
         POOLS.remove(url().toString(), this);
         http.stop(0);
         httpThreads.shutdownNow();
