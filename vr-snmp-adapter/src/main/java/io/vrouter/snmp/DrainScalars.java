@@ -1,6 +1,5 @@
 package io.vrouter.snmp;
 
-import io.vrouter.core.config.Caller;
 import io.vrouter.core.migration.Drain;
 import io.vrouter.core.spi.ConflictException;
 import io.vrouter.core.spi.ValidationException;
@@ -11,11 +10,7 @@ import java.util.Iterator;
 import java.util.Optional;
 import java.util.function.Function;
 import org.snmp4j.PDU;
-import org.snmp4j.agent.DefaultMOScope;
-import org.snmp4j.agent.MOQuery;
 import org.snmp4j.agent.MOScope;
-import org.snmp4j.agent.mo.GenericManagedObject;
-import org.snmp4j.agent.request.Request;
 import org.snmp4j.agent.request.SubRequest;
 import org.snmp4j.smi.Gauge32;
 import org.snmp4j.smi.Integer32;
@@ -33,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * own thread), asked alone in its PDU (a drain cannot be undone), the provider's only (a tenant's user
  * reads no instance, and VACM keeps vmDrain out of a tenant's write view).
  */
-final class DrainScalars implements GenericManagedObject {
+final class DrainScalars extends ProviderOperation {
     private static final Logger log = LoggerFactory.getLogger(DrainScalars.class);
     /** vmDrain OBJECT IDENTIFIER ::= { vmObjects 22 }. */
     static final OID DRAIN = VmmMib.sub(VmmMib.OBJECTS, 22);
@@ -41,31 +36,16 @@ final class DrainScalars implements GenericManagedObject {
     /** vmDrainState's values. */
     static final int OPEN = 1, DRAINED = 2, DRAINING = 3;
 
-    private final VirtualRouters service;
-    private final Principals principals;
     private final Drain drain;
-    private final MOScope scope = new DefaultMOScope(DRAIN, true, DRAIN.nextPeer(), false);
 
     DrainScalars(VirtualRouters service, Principals principals, Drain drain) {
-        this.service = service;
-        this.principals = principals;
+        super(service, principals, DRAIN);
         this.drain = drain;
     }
 
     /** The instance of a vmDrain scalar: vmDrain.object.0. */
     static OID instance(int object) {
         return VmmMib.scalar(VmmMib.sub(DRAIN, object));
-    }
-
-    @Override
-    public MOScope getScope() {
-        return scope;
-    }
-
-    /** The provider's view of the request's caller; empty for a tenant's user, who reads no instance. */
-    private Optional<VirtualRouters> viewOf(Request<?, ?, ?> request) {
-        Caller caller = request == null ? Caller.SYSTEM : principals.of(request);
-        return caller.tenant() != null ? Optional.empty() : Optional.of(service.as(caller));
     }
 
     /** The object an instance OID names (vmDrain.N.0), or -1. */
@@ -111,7 +91,8 @@ final class DrainScalars implements GenericManagedObject {
     }
 
     /** The first instance in the range that the filter lets through, or null. */
-    private MibView.Cell first(Optional<VirtualRouters> view, MOScope range, Function<OID, Boolean> filter) {
+    @Override
+    MibView.Cell first(Optional<VirtualRouters> view, MOScope range, Function<OID, Boolean> filter) {
         if (view.isEmpty()) return null;
         for (int object = STATE; object <= RESULT; object++) {
             OID oid = instance(object);
@@ -120,44 +101,11 @@ final class DrainScalars implements GenericManagedObject {
         return null;
     }
 
-    @Override
-    public OID find(MOScope range) {
-        MibView.Cell cell = first(viewOf(null), range, null);
-        return cell == null ? null : cell.oid();
-    }
-
-    @Override
-    public OID find(MOQuery query, Function<OID, Boolean> filter) {
-        MibView.Cell cell = first(viewOf(VmmInstrumentation.requestOf(query)), query.getScope(), filter);
-        return cell == null ? null : cell.oid();
-    }
-
-    /** Required by the interface; the agent calls {@link #next(SubRequest, Function)}, which applies VACM. */
-    @Deprecated
-    @Override
-    public boolean next(SubRequest<?> sr) {
-        return next(sr, null);
-    }
-
-    @Override
-    public boolean next(SubRequest<?> sr, Function<OID, Boolean> filter) {
-        return MibView.Cell.answer(sr, first(viewOf(sr.getRequest()), sr.getScope(), filter));
-    }
-
     // ------------------------------------------------------------------ SET
 
-    @Override
-    public void prepare(SubRequest<?> sr) {
-        int status = refusal(sr);
-        if (status != PDU.noError) {
-            sr.getStatus().setErrorStatus(status);
-        } else {
-            sr.getStatus().setPhaseComplete(true);
-        }
-    }
-
     /** The SET's error status in SNMP's terms (the MIB's vmDrainState says which), or noError. */
-    private int refusal(SubRequest<?> sr) {
+    @Override
+    int refusal(SubRequest<?> sr) {
         int object = objectOf(sr.getVariableBinding().getOid());
         if (object >= TOTAL && object <= RESULT) return PDU.notWritable;
         if (object != STATE) return PDU.noCreation;
@@ -212,13 +160,4 @@ final class DrainScalars implements GenericManagedObject {
         return PDU.genErr;
     }
 
-    @Override
-    public void undo(SubRequest<?> sr) {
-        sr.getStatus().setPhaseComplete(true);
-    }
-
-    @Override
-    public void cleanup(SubRequest<?> sr) {
-        sr.getStatus().setPhaseComplete(true);
-    }
 }

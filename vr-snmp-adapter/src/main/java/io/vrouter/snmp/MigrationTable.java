@@ -1,6 +1,5 @@
 package io.vrouter.snmp;
 
-import io.vrouter.core.config.Caller;
 import io.vrouter.core.migration.Migration;
 import io.vrouter.core.migration.MigrationRefusedException;
 import io.vrouter.core.migration.PeerClient;
@@ -18,11 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
 import org.snmp4j.PDU;
-import org.snmp4j.agent.DefaultMOScope;
-import org.snmp4j.agent.MOQuery;
 import org.snmp4j.agent.MOScope;
-import org.snmp4j.agent.mo.GenericManagedObject;
-import org.snmp4j.agent.request.Request;
 import org.snmp4j.agent.request.SubRequest;
 import org.snmp4j.smi.Integer32;
 import org.snmp4j.smi.Null;
@@ -40,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * here, in memory, for vmMigrationStatus, vmMigrationPeerVmIndex and vmMigrationResult. The provider's
  * only: a tenant's user sees no row, and VACM keeps the table out of a tenant's write view.
  */
-final class MigrationTable implements GenericManagedObject {
+final class MigrationTable extends ProviderOperation {
     private static final Logger log = LoggerFactory.getLogger(MigrationTable.class);
     /** vmMigrationTable ::= { vmObjects 21 }. */
     static final OID TABLE = VmmMib.sub(VmmMib.OBJECTS, 21);
@@ -65,8 +60,6 @@ final class MigrationTable implements GenericManagedObject {
         static final Move NONE = new Move(null, "", Status.NONE, 0, "");
     }
 
-    private final VirtualRouters service;
-    private final Principals principals;
     private final Map<String, PeerClient> peers;
     /** By vmIndex, in order: a walk goes from one row to the next without reading them all. */
     private final TreeMap<Integer, Move> moves = new TreeMap<>();
@@ -75,17 +68,10 @@ final class MigrationTable implements GenericManagedObject {
         t.setDaemon(true);
         return t;
     });
-    private final MOScope scope = new DefaultMOScope(TABLE, true, TABLE.nextPeer(), false);
 
     MigrationTable(VirtualRouters service, Principals principals, Map<String, PeerClient> peers) {
-        this.service = service;
-        this.principals = principals;
+        super(service, principals, TABLE);
         this.peers = Map.copyOf(peers);
-    }
-
-    @Override
-    public MOScope getScope() {
-        return scope;
     }
 
     /** Stops the threads of the moves under way: a move's end is the core's (the VR stays or goes either way). */
@@ -131,12 +117,6 @@ final class MigrationTable implements GenericManagedObject {
         };
     }
 
-    /** The provider's view of the request's caller; empty for a tenant's user, who sees no row. */
-    private Optional<VirtualRouters> viewOf(Request<?, ?, ?> request) {
-        Caller caller = request == null ? Caller.SYSTEM : principals.of(request);
-        return caller.tenant() != null ? Optional.empty() : Optional.of(service.as(caller));
-    }
-
     // ------------------------------------------------------------------ GET, GETNEXT
 
     @Override
@@ -158,7 +138,8 @@ final class MigrationTable implements GenericManagedObject {
      * The first instance in the range that the filter lets through, column by column, row by row, from
      * the row the range starts at (a walk reads one row per step).
      */
-    private MibView.Cell first(Optional<VirtualRouters> view, MOScope range, Function<OID, Boolean> filter) {
+    @Override
+    MibView.Cell first(Optional<VirtualRouters> view, MOScope range, Function<OID, Boolean> filter) {
         if (view.isEmpty()) return null;
         OID lower = range.getLowerBound() == null ? TABLE : range.getLowerBound();
         boolean inclusive = range.getLowerBound() == null || range.isLowerIncluded();
@@ -184,45 +165,11 @@ final class MigrationTable implements GenericManagedObject {
         return null;
     }
 
-    @Override
-    public OID find(MOScope range) {
-        MibView.Cell cell = first(viewOf(null), range, null);
-        return cell == null ? null : cell.oid();
-    }
-
-    @Override
-    public OID find(MOQuery query, Function<OID, Boolean> filter) {
-        MibView.Cell cell = first(viewOf(VmmInstrumentation.requestOf(query)), query.getScope(), filter);
-        return cell == null ? null : cell.oid();
-    }
-
-    /** Required by the interface; the agent calls {@link #next(SubRequest, Function)}, which applies VACM. */
-    @Deprecated
-    @Override
-    public boolean next(SubRequest<?> sr) {
-        return next(sr, null);
-    }
-
-    @Override
-    public boolean next(SubRequest<?> sr, Function<OID, Boolean> filter) {
-        return MibView.Cell.answer(sr, first(viewOf(sr.getRequest()), sr.getScope(), filter));
-    }
-
     // ------------------------------------------------------------------ SET
 
-    /** Checks one varbind of vmMigrationPeer; the move starts in commit, once every varbind of the PDU passed. */
-    @Override
-    public void prepare(SubRequest<?> sr) {
-        int status = refusal(sr);
-        if (status != PDU.noError) {
-            sr.getStatus().setErrorStatus(status);
-        } else {
-            sr.getStatus().setPhaseComplete(true);
-        }
-    }
-
     /** The SET's error status in SNMP's terms (the MIB's vmMigrationPeer says which), or noError. */
-    private int refusal(SubRequest<?> sr) {
+    @Override
+    int refusal(SubRequest<?> sr) {
         OID oid = sr.getVariableBinding().getOid();
         int column = VmmInstrumentation.column(oid, ENTRY);
         if (column >= STATUS && column <= RESULT) return PDU.notWritable;
@@ -305,13 +252,4 @@ final class MigrationTable implements GenericManagedObject {
         return s;
     }
 
-    @Override
-    public void undo(SubRequest<?> sr) {
-        sr.getStatus().setPhaseComplete(true);
-    }
-
-    @Override
-    public void cleanup(SubRequest<?> sr) {
-        sr.getStatus().setPhaseComplete(true);
-    }
 }
