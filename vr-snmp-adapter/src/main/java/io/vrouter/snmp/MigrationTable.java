@@ -91,17 +91,21 @@ final class MigrationTable extends ProviderOperation {
         synchronized (moves) {
             m = moves.get(vmIndex);
         }
-        if (vr.isEmpty()) return m != null && m.status == Status.MOVED ? Optional.of(m) : Optional.empty();
+        // A moved VR's row outlives it; so does one whose move the core ended a moment before its thread here
+        // recorded the end (the VR already gone): it reads migrating until then, never no instance.
+        if (vr.isEmpty()) {
+            return m != null && (m.status == Status.MOVED || m.status == Status.MIGRATING) ? Optional.of(m) : Optional.empty();
+        }
         return Optional.of(m != null && m.status != Status.MOVED && m.vmName.equals(vr.get().vmName) ? m : Move.NONE);
     }
 
-    /** The first index after {@code after} that has a row (a VR's, or a moved one's), or null. */
+    /** The first index after {@code after} that has a row (a VR's, or one moved or moving whose VR is gone), or null. */
     private Integer nextRow(VirtualRouters view, int after) {
         Integer vr = view.nextIndexAfter(after).orElse(null);
         synchronized (moves) {
             for (Map.Entry<Integer, Move> m : moves.tailMap(after, false).entrySet()) {
                 if (vr != null && m.getKey() >= vr) break;
-                if (m.getValue().status == Status.MOVED) return m.getKey();
+                if (m.getValue().status == Status.MOVED || m.getValue().status == Status.MIGRATING) return m.getKey();
             }
         }
         return vr;
