@@ -9,7 +9,6 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
-import io.vrouter.core.config.Caller;
 import io.vrouter.core.migration.Restore;
 import io.vrouter.core.migration.RouterBackup;
 import io.vrouter.core.spi.AccessDeniedException;
@@ -77,7 +76,6 @@ public class BackupResource {
 
     /** Refuses a tenant's user, saying why only the provider's users may do this. */
     static void providerOnly(String field, String why) {
-        Caller c = ((CallerPrincipal) CurrentRequest.get().getSecurityContext().getUserPrincipal()).caller();
-        if (!c.provider()) throw new AccessDeniedException(field, why, false);
+        if (!CurrentRequest.caller().provider()) throw new AccessDeniedException(field, why, false);
     }
 }

@@ -9,7 +9,6 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import io.vrouter.core.migration.Drain;
-import io.vrouter.core.spi.AccessDeniedException;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -81,8 +80,6 @@ public final class DrainResource {
     }
 
     static void providerOnly() {
-        if (!CurrentRequest.caller().provider()) {
-            throw new AccessDeniedException(null, "only the provider's operators drain, open or move VRs between routers", false);
-        }
+        BackupResource.providerOnly(null, "only the provider's operators drain, open or move VRs between routers");
     }
 }
