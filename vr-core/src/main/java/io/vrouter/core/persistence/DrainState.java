@@ -3,13 +3,11 @@ package io.vrouter.core.persistence;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -55,16 +53,8 @@ public final class DrainState {
                 Files.deleteIfExists(file);
                 return;
             }
-            Path tmp = dataDir.resolve(FILE + ".tmp");
-            byte[] b = ("{\"" + FileFormat.FIELD + "\":" + NEWEST + ",\"since\":\"" + since + "\"}\n")
-                    .getBytes(StandardCharsets.UTF_8);
-            // not a FileChannel: one closes for good when its thread is interrupted (see ConfigStore)
-            try (RandomAccessFile f = new RandomAccessFile(tmp.toFile(), "rw")) {
-                f.setLength(0);
-                f.write(b);
-                f.getFD().sync();
-            }
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            FileFormat.replaceDurably(file, ("{\"" + FileFormat.FIELD + "\":" + NEWEST + ",\"since\":\"" + since + "\"}\n")
+                    .getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
         }

@@ -48,4 +48,24 @@ public final class FileFormat {
             return null; // what binding the object then says
         }
     }
+
+    /**
+     * Replaces {@code file} whole with {@code bytes}, durably: written to a sibling {@code .tmp} and forced,
+     * renamed over the file, and the directory forced so that the rename itself survives a crash. Not a
+     * FileChannel for the write: one closes for good when its thread is interrupted (see ConfigStore).
+     */
+    public static void replaceDurably(Path file, byte[] bytes) throws java.io.IOException {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(tmp.toFile(), "rw")) {
+            f.setLength(0);
+            f.write(bytes);
+            f.getFD().sync();
+        }
+        java.nio.file.Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        try (java.nio.channels.FileChannel dir = java.nio.channels.FileChannel.open(file.toAbsolutePath().getParent(),
+                java.nio.file.StandardOpenOption.READ)) {
+            dir.force(true);
+        }
+    }
 }

@@ -2,14 +2,10 @@ package io.vrouter.core.persistence;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -120,18 +116,10 @@ public final class MoveJournal {
 
     private void write() {
         if (file == null) return;
-        Path tmp = file.resolveSibling(FILE + ".tmp");
         try {
-            try (FileOutputStream out = new FileOutputStream(tmp.toFile())) {
-                // format 1 while no live move is recorded: the previous release reads it (a downgrade with none under way)
-                boolean live = leaving.stream().anyMatch(Leaving::live) || arriving.stream().anyMatch(Arriving::live);
-                out.write(json.writeValueAsBytes(new Contents(live ? FORMAT : 1, leaving, arriving)));
-                out.getFD().sync();
-            }
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            try (FileChannel dir = FileChannel.open(file.getParent(), StandardOpenOption.READ)) {
-                dir.force(true); // the rename itself, on disk
-            }
+            // format 1 while no live move is recorded: the previous release reads it (a downgrade with none under way)
+            boolean live = leaving.stream().anyMatch(Leaving::live) || arriving.stream().anyMatch(Arriving::live);
+            FileFormat.replaceDurably(file, json.writeValueAsBytes(new Contents(live ? FORMAT : 1, leaving, arriving)));
         } catch (IOException e) {
             // The caller's move does not go on without its record: a restart could not finish it.
             throw new UncheckedIOException("cannot record the move in " + file + ": " + e.getMessage(), e);
