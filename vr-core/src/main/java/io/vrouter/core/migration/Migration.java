@@ -45,21 +45,14 @@ public final class Migration {
 
     /**
      * Moves the VR to the peer named {@code peerName}, one of {@code peers} (this router's settings
-     * {@code peer.NAME}): {@link #move(VirtualRouters, int, PeerClient)}, for every interface.
+     * {@code peer.NAME}), returning once it runs on the peer and is gone from here: {@link #begin} and
+     * {@link Begun#finish()} on this thread, for every interface that answers at the end.
      *
      * @throws ValidationException when it names no peer of this router
+     * @throws MigrationRefusedException when the peer refused it or could not be asked (nothing changed)
      */
     public static Moved move(VirtualRouters view, int vmIndex, Map<String, PeerClient> peers, String peerName) {
         return begin(view, vmIndex, peers, peerName).finish();
-    }
-
-    /**
-     * Moves the VR, returning once it runs on the peer and is gone from here.
-     *
-     * @throws MigrationRefusedException when the peer refused it or could not be asked (nothing changed)
-     */
-    public static Moved move(VirtualRouters view, int vmIndex, PeerClient peer) {
-        return begin(view, vmIndex, peer, Map.of(peer.peer().name(), peer)).finish();
     }
 
     /**
